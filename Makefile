@@ -1,0 +1,45 @@
+# Wrapper targets: the two commands a new user needs are `make run` and `make test`.
+BUILD   ?= build
+JOBS    ?= $(shell nproc)
+CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
+# GUI and rendering tests need an X display; use Xvfb when there is none.
+XRUN := $(if $(DISPLAY),,xvfb-run -a -s "-screen 0 1920x1080x24")
+
+.PHONY: all deps build run test bench tsan format tidy clean
+
+all: build
+
+deps:
+	./scripts/install-deps.sh
+
+$(BUILD)/CMakeCache.txt:
+	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
+
+build: deps $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j$(JOBS)
+
+run: build
+	$(if $(DISPLAY),,$(error No X display: run `make run` from a desktop session, or try `xvfb-run -a make run`))
+	$(BUILD)/bin/floortwin $(ARGS)
+
+test: build
+	cd $(BUILD) && $(XRUN) ctest --output-on-failure $(CTEST_ARGS)
+
+bench: build
+	$(XRUN) $(BUILD)/bin/floortwin-bench $(ARGS)
+
+# ThreadSanitizer build of the model, importers and their tests (Qt's GUI and Mesa are not
+# instrumented, so the GUI tests are not part of this run).
+tsan: deps
+	cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFT_TSAN=ON -DFT_MODEL_ONLY=ON
+	cmake --build build-tsan -j$(JOBS)
+	cd build-tsan && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" ctest --output-on-failure
+
+format:
+	git ls-files '*.cpp' '*.h' | xargs clang-format -i
+
+tidy: build
+	git ls-files 'model/*.cpp' 'importers/*.cpp' | xargs clang-tidy -p $(BUILD) --quiet
+
+clean:
+	rm -rf $(BUILD) build-tsan

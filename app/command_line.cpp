@@ -1,0 +1,115 @@
+#include "command_line.h"
+
+#include <charconv>
+#include <sstream>
+
+namespace ft::app {
+
+std::string helpText() {
+    return R"(Usage: floortwin [options]
+
+floortwin is a 3D digital twin of a Vera Rubin NVL72 GPU floor. With no options it opens the
+bundled demo floor (2 rows x 8 racks) driven by the built-in simulator.
+
+Floor and simulation:
+  --floor FILE|generate:racks=N   floor file (JSON) or a generated floor of N racks (1..1778)
+  --seed N                        simulator seed (default 1); same seed, same run
+  --speed X                       simulated seconds per wall-clock second (default 1)
+  --metric CHANNEL                channel that colours the floor (default gpu.temperature)
+  --layers LIST                   comma-separated layers to show (available: racks)
+
+Window:
+  --wall                          wall-display mode: full screen, no panels, large HUD
+  --screenshot OUT.png            render one frame to OUT.png and exit
+  --size WxH                      size of the rendered view (with --screenshot; default 1920x1080)
+  --at TIME                       run the simulator to TIME (e.g. 90s, 10m) before the screenshot
+
+Headless (no window, no display needed):
+  --headless                      run without any GUI
+  --describe                      print the floor's entity counts and parameters as JSON
+  --for DURATION                  run the simulator for DURATION of simulated time, as fast as
+                                  possible, then print a JSON summary
+  --dump-snapshot FILE.json       write the last snapshot as JSON
+
+  --help                          this text
+  --version                       the version
+
+Errors go to stderr and the exit status is non-zero.
+)";
+}
+
+namespace {
+
+bool parseSize(const std::string& s, int& w, int& h) {
+    const auto x = s.find('x');
+    if (x == std::string::npos) return false;
+    auto parse = [](std::string_view v, int& out) {
+        auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
+        return ec == std::errc() && p == v.data() + v.size() && out >= 16 && out <= 16384;
+    };
+    return parse(std::string_view(s).substr(0, x), w) && parse(std::string_view(s).substr(x + 1), h);
+}
+
+} // namespace
+
+std::expected<Options, std::string> parseCommandLine(const std::vector<std::string>& args) {
+    Options o;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        auto value = [&](std::string& out) -> bool {
+            if (i + 1 >= args.size()) return false;
+            out = args[++i];
+            return true;
+        };
+        std::string v;
+        if (a == "--help" || a == "-h") o.help = true;
+        else if (a == "--version") o.version = true;
+        else if (a == "--headless") o.headless = true;
+        else if (a == "--describe") o.describe = true;
+        else if (a == "--wall") o.wall = true;
+        else if (a == "--first-frame-ms") o.firstFrameMs = true;
+        else if (a == "--floor") {
+            if (!value(o.floor)) return std::unexpected("--floor needs FILE or generate:racks=N");
+        } else if (a == "--for") {
+            if (!value(o.forDuration)) return std::unexpected("--for needs a duration such as 90s or 10m");
+        } else if (a == "--dump-snapshot") {
+            if (!value(o.dumpSnapshot)) return std::unexpected("--dump-snapshot needs a file name");
+        } else if (a == "--screenshot") {
+            if (!value(o.screenshot)) return std::unexpected("--screenshot needs a file name");
+        } else if (a == "--at") {
+            if (!value(o.at)) return std::unexpected("--at needs a time such as 90s or 10m");
+        } else if (a == "--size") {
+            if (!value(v) || !parseSize(v, o.width, o.height))
+                return std::unexpected("--size needs WxH, e.g. 1280x720 (each 16..16384)");
+        } else if (a == "--metric") {
+            if (!value(o.metric)) return std::unexpected("--metric needs a channel name");
+        } else if (a == "--layers") {
+            if (!value(v)) return std::unexpected("--layers needs a comma-separated list");
+            std::stringstream ss(v);
+            for (std::string item; std::getline(ss, item, ',');)
+                if (!item.empty()) o.layers.push_back(item);
+        } else if (a == "--seed") {
+            if (!value(v)) return std::unexpected("--seed needs a number");
+            auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), o.seed);
+            if (ec != std::errc() || p != v.data() + v.size()) return std::unexpected("--seed needs a whole number, got '" + v + "'");
+        } else if (a == "--speed") {
+            if (!value(v)) return std::unexpected("--speed needs a number");
+            try {
+                o.speed = std::stod(v);
+            } catch (...) {
+                return std::unexpected("--speed needs a number, got '" + v + "'");
+            }
+            if (o.speed <= 0 || o.speed > 10000) return std::unexpected("--speed must be in (0, 10000]");
+        } else {
+            return std::unexpected("unknown option '" + a + "' (see --help)");
+        }
+    }
+    if (o.describe && !o.headless) o.headless = true; // --describe never needs a window
+    if (o.headless && !o.screenshot.empty()) return std::unexpected("--screenshot needs a window; drop --headless");
+    for (const auto& layer : o.layers)
+        if (layer != "racks")
+            return std::unexpected("unknown or not yet available layer '" + layer + "' (available: racks)");
+    return o;
+}
+
+} // namespace ft::app

@@ -1,0 +1,32 @@
+#pragma once
+// The floortwin command line (the contract in DESIGN.md), parsed without Qt so that it can be
+// checked before any GUI object exists.
+#include <expected>
+#include <string>
+#include <vector>
+
+namespace ft::app {
+
+struct Options {
+    bool help = false;
+    bool version = false;
+    bool headless = false;
+    bool describe = false;
+    bool wall = false;
+    std::string floor;          // empty: the bundled demo floor
+    std::string forDuration;    // --for
+    std::string dumpSnapshot;   // --dump-snapshot FILE
+    std::string screenshot;     // --screenshot OUT.png
+    std::string at;             // --at TIME
+    int width = 0, height = 0;  // --size WxH
+    std::string metric;         // --metric CHANNEL
+    std::vector<std::string> layers;
+    unsigned long long seed = 1;
+    double speed = 1.0;
+    bool firstFrameMs = false;  // print time to first frame and exit (startup benchmark)
+};
+
+std::expected<Options, std::string> parseCommandLine(const std::vector<std::string>& args);
+std::string helpText();
+
+} // namespace ft::app

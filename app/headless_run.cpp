@@ -1,0 +1,163 @@
+#include "headless_run.h"
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+namespace ft::app {
+
+using json = nlohmann::ordered_json;
+using model::EntityKind;
+
+static std::string isoTime(model::TimeNs t) {
+    std::string s = model::formatUtc(t, true); // "YYYY-MM-DD HH:MM:SS.mmm UTC"
+    s[10] = 'T';
+    return s.substr(0, 23) + "Z";
+}
+
+static constexpr std::string_view kLifecycleNames[] = {
+    "delivered",           "hardware_detection", "firmware_update", "power_cooling_bring_up",
+    "node_validation",     "rack_validation",    "multi_rack_validation", "production",
+    "troubleshooting",     "revalidation",       "maintenance",     "decommissioned"};
+
+json describeFloor(const model::Topology& t) {
+    const auto& s = t.spec();
+    json j;
+    j["name"] = s.name;
+    auto n = [&](EntityKind k) { return t.count(k); };
+    j["rows"] = n(EntityKind::Row);
+    j["racks"] = n(EntityKind::Rack);
+    j["gpus"] = n(EntityKind::Gpu);
+    j["cpus"] = n(EntityKind::Cpu);
+    j["compute_trays"] = n(EntityKind::ComputeTray);
+    j["switch_trays"] = n(EntityKind::SwitchTray);
+    j["nics"] = n(EntityKind::Nic);
+    j["dpus"] = n(EntityKind::Dpu);
+    j["planes"] = n(EntityKind::Plane);
+    j["rails"] = n(EntityKind::Rail);
+    j["leaves"] = n(EntityKind::Leaf);
+    j["spines"] = n(EntityKind::Spine);
+    j["fabric_links"] = n(EntityKind::FabricLink);
+    j["nvlink_links"] = n(EntityKind::NvlinkLink);
+    j["cdus"] = n(EntityKind::Cdu);
+    j["cooling_loops"] = n(EntityKind::CoolingLoop);
+    j["regions"] = n(EntityKind::Region);
+    j["storage_tiers"] = n(EntityKind::StorageTier);
+    j["channels"] = model::kChannels.size();
+
+    json byKind = json::object();
+    for (const auto& c : model::kChannels) byKind[std::string(model::entityKindName(c.kind))].push_back(c.name);
+    j["channels_by_kind"] = byKind;
+
+    j["rack_model"] = {{"model", s.rack.model},
+                       {"compute_trays", s.rack.computeTrays},
+                       {"switch_trays", s.rack.switchTrays},
+                       {"gpus_per_tray", s.rack.gpusPerTray},
+                       {"cpus_per_tray", s.rack.cpusPerTray},
+                       {"nics_per_gpu", s.rack.nicsPerGpu},
+                       {"gpu_tdp_w", s.rack.gpuTdpW},
+                       {"rated_power_kw", s.rack.ratedPowerKw},
+                       {"nvlink_tbps_per_gpu", s.rack.nvlinkTBpsPerGpu},
+                       {"nvlink_tbps_per_rack", s.rack.nvlinkTBpsPerRack}};
+    j["fabric"] = {{"planes", s.fabric.planes},
+                   {"switch_radix", s.fabric.switchRadix},
+                   {"port_gbps", s.fabric.portGbps},
+                   {"endpoints_per_plane", t.fabricSizing.endpointsPerPlane},
+                   {"max_endpoints_per_plane", t.fabricSizing.maxEndpointsPerPlane},
+                   {"leaves_per_plane", t.fabricSizing.leavesPerPlane},
+                   {"spines_per_plane", t.fabricSizing.spinesPerPlane}};
+    j["cooling"] = {{"racks_per_cdu", s.cooling.racksPerCdu},
+                    {"supply_setpoint_c", s.cooling.supplySetpointC},
+                    {"flow_lpm_per_kw", s.cooling.flowLpmPerKw},
+                    {"cdu_capacity_kw", s.cooling.cduCapacityKw}};
+    j["storage"] = {{"regions", s.storage.regions}, {"tiers", s.storage.tiers}};
+    j["host_pattern"] = s.hostPattern;
+    j["first_host"] = t.count(EntityKind::ComputeTray) ? t.hostName(0) : "";
+    j["floor_size_m"] = {t.boundsMax.x - t.boundsMin.x, t.boundsMax.y - t.boundsMin.y};
+    return j;
+}
+
+json snapshotToJson(const model::Topology& t, const model::Snapshot& snap) {
+    json j;
+    j["time"] = isoTime(snap.time);
+    j["time_ns"] = snap.time;
+    j["tick"] = snap.tick;
+    json kinds = json::object();
+    for (std::size_t k = 0; k < model::kEntityKindCount; ++k) {
+        const auto kind = static_cast<EntityKind>(k);
+        json entry;
+        entry["count"] = t.count(kind);
+        json channels = json::object();
+        for (std::size_t c = 0; c < model::kChannels.size(); ++c)
+            if (model::kChannels[c].kind == kind) channels[std::string(model::kChannels[c].name)] = snap.values[c];
+        if (!channels.empty()) entry["channels"] = channels;
+        kinds[std::string(model::entityKindName(kind))] = entry;
+    }
+    j["entities"] = kinds;
+    json lifecycle = json::array();
+    for (auto state : snap.rackLifecycle) lifecycle.push_back(kLifecycleNames[static_cast<int>(state)]);
+    j["rack_lifecycle"] = lifecycle;
+    json alarms = json::array();
+    for (const auto& a : snap.alarms)
+        alarms.push_back({{"entity_kind", model::entityKindName(a.kind)},
+                          {"entity", a.entity},
+                          {"name", t.name(a.kind, a.entity)},
+                          {"channel", model::kChannels[a.channel].name},
+                          {"severity", a.severity == model::Severity::Critical ? "critical" : "warning"},
+                          {"value", a.value},
+                          {"threshold", a.threshold},
+                          {"since", isoTime(a.since)}});
+    j["alarms"] = alarms;
+    return j;
+}
+
+int runHeadless(const Options& o, std::shared_ptr<const model::Topology> topology) {
+    if (o.describe) {
+        std::cout << describeFloor(*topology).dump(2) << "\n";
+        if (o.forDuration.empty() && o.dumpSnapshot.empty()) return 0;
+    }
+    model::TimeNs duration = 0;
+    if (!o.forDuration.empty() && !model::parseDuration(o.forDuration, duration)) {
+        std::cerr << "floortwin: --for: '" << o.forDuration << "' is not a duration (e.g. 90s, 10m, 1h)\n";
+        return 2;
+    }
+    if (o.forDuration.empty() && o.dumpSnapshot.empty()) {
+        std::cerr << "floortwin: --headless needs --describe, --for DURATION or --dump-snapshot FILE\n";
+        return 2;
+    }
+    model::SimConfig config;
+    config.seed = o.seed;
+    model::SimCore core(topology, config);
+    const model::TimeNs first = core.latest()->time;
+    core.runUntil(first + duration);
+    const auto snap = core.latest();
+    if (!o.dumpSnapshot.empty()) {
+        std::ofstream out(o.dumpSnapshot);
+        if (!out) {
+            std::cerr << "floortwin: cannot write " << o.dumpSnapshot << "\n";
+            return 1;
+        }
+        out << snapshotToJson(*topology, *snap).dump() << "\n";
+    }
+    const auto stats = core.stats();
+    std::size_t valuesPerTick = 0;
+    for (const auto& c : snap->values) valuesPerTick += c.size();
+    const std::uint64_t produced = stats.ticks * valuesPerTick;
+    json summary;
+    summary["sources"] = json::array({{{"name", "simulator"},
+                                       {"samples", produced},
+                                       {"mapped", produced},
+                                       {"unmapped", 0},
+                                       {"bad_lines", 0},
+                                       {"errors", 0}}});
+    summary["ticks"] = stats.ticks;
+    summary["recorded_samples"] = 0;
+    summary["first_time"] = isoTime(first);
+    summary["last_time"] = isoTime(snap->time);
+    summary["mean_tick_ms"] = stats.meanTickMs;
+    summary["alarms"] = snap->alarms.size();
+    std::cout << summary.dump(2) << "\n";
+    return 0;
+}
+
+} // namespace ft::app

@@ -1,0 +1,304 @@
+#include "floor_file.h"
+
+#include "json_document.h"
+
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <sstream>
+
+namespace ft::importers {
+namespace {
+
+using Type = JsonValue::Type;
+
+// Reads the members of one JSON object into fields, rejecting unknown keys and wrong types.
+class ObjectReader {
+public:
+    ObjectReader(const JsonValue& object, std::string path, const std::string& file)
+        : m_object(object), m_path(std::move(path)), m_file(file) {}
+
+    std::unexpected<Error> fail(const JsonValue& at, const std::string& key, std::string message) const {
+        return std::unexpected(Error{std::move(message), m_file, at.line, at.column, qualified(key)});
+    }
+    std::string qualified(const std::string& key) const { return m_path.empty() ? key : m_path + "." + key; }
+
+    const JsonValue* get(const std::string& key) {
+        m_known.insert({key, true});
+        return m_object.find(key);
+    }
+
+    std::expected<void, Error> integer(const std::string& key, int& out, int min, int max) {
+        const JsonValue* v = get(key);
+        if (!v) return {};
+        if (v->type != Type::Number || v->number != std::floor(v->number))
+            return fail(*v, key, "expected an integer, got " + describe(*v));
+        if (v->number < min || v->number > max)
+            return fail(*v, key, "expected an integer from " + std::to_string(min) + " to " + std::to_string(max) +
+                                     ", got " + describe(*v));
+        out = static_cast<int>(v->number);
+        return {};
+    }
+
+    std::expected<void, Error> real(const std::string& key, double& out, double min, double max) {
+        const JsonValue* v = get(key);
+        if (!v) return {};
+        if (v->type != Type::Number) return fail(*v, key, "expected a number, got " + describe(*v));
+        if (v->number < min || v->number > max) {
+            std::ostringstream msg;
+            msg << "expected a number from " << min << " to " << max << ", got " << describe(*v);
+            return fail(*v, key, msg.str());
+        }
+        out = v->number;
+        return {};
+    }
+
+    std::expected<void, Error> text(const std::string& key, std::string& out) {
+        const JsonValue* v = get(key);
+        if (!v) return {};
+        if (v->type != Type::String) return fail(*v, key, "expected a string, got " + describe(*v));
+        out = v->string;
+        return {};
+    }
+
+    std::expected<void, Error> textList(const std::string& key, std::vector<std::string>& out) {
+        const JsonValue* v = get(key);
+        if (!v) return {};
+        if (v->type != Type::Array || v->array.empty())
+            return fail(*v, key, "expected a non-empty array of strings, got " + describe(*v));
+        out.clear();
+        for (const auto& item : v->array) {
+            if (item.type != Type::String) return fail(item, key, "expected a string, got " + describe(item));
+            out.push_back(item.string);
+        }
+        return {};
+    }
+
+    // Unknown keys are errors: a misspelt key would otherwise silently fall back to a default.
+    std::expected<void, Error> rejectUnknown() const {
+        for (const auto& [k, v] : m_object.object)
+            if (!m_known.contains(k)) return fail(v, k, "unknown key");
+        return {};
+    }
+
+    static std::string describe(const JsonValue& v) {
+        switch (v.type) {
+        case Type::Number: {
+            std::ostringstream s;
+            s << v.number;
+            return s.str();
+        }
+        case Type::String: return "\"" + v.string + "\"";
+        default: return std::string(JsonValue::typeName(v.type));
+        }
+    }
+
+private:
+    const JsonValue& m_object;
+    std::string m_path;
+    const std::string& m_file;
+    std::map<std::string, bool> m_known;
+};
+
+#define FT_TRY(expr)                                                                               \
+    do {                                                                                           \
+        if (auto r_ = (expr); !r_) return std::unexpected(r_.error());                             \
+    } while (0)
+
+std::expected<ObjectReader, Error> section(ObjectReader& parent, const std::string& key, const std::string& file) {
+    const JsonValue* v = parent.get(key);
+    static const JsonValue kEmpty = [] {
+        JsonValue v;
+        v.type = Type::Object;
+        return v;
+    }();
+    if (!v) return ObjectReader(kEmpty, key, file);
+    if (v->type != Type::Object) return parent.fail(*v, key, "expected an object, got " + ObjectReader::describe(*v));
+    return ObjectReader(*v, key, file);
+}
+
+} // namespace
+
+std::string rowName(int index) {
+    std::string name;
+    for (int i = index + 1; i > 0; i = (i - 1) / 26) name.insert(name.begin(), static_cast<char>('A' + (i - 1) % 26));
+    return name;
+}
+
+std::expected<model::FloorSpec, Error> parseFloorFile(std::string_view text, const std::string& file) {
+    auto doc = parseJson(text, file);
+    if (!doc) return std::unexpected(doc.error());
+    if (doc->type != Type::Object)
+        return std::unexpected(Error{"expected a JSON object at the top level", file, doc->line, doc->column, {}});
+
+    model::FloorSpec spec;
+    ObjectReader top(*doc, "", file);
+    std::string format;
+    FT_TRY(top.text("format", format));
+    if (const JsonValue* f = top.get("format"); f && format != "floortwin-floor/1")
+        return top.fail(*f, "format", "expected \"floortwin-floor/1\", got \"" + format + "\"");
+    FT_TRY(top.text("name", spec.name));
+    FT_TRY(top.text("host_pattern", spec.hostPattern));
+
+    // Rows: either a count with racks_per_row and row_pitch_m, or an explicit list.
+    const JsonValue* rows = top.get("rows");
+    if (!rows) return std::unexpected(Error{"missing required key", file, doc->line, doc->column, "rows"});
+    if (rows->type == Type::Number) {
+        int count = 0, perRow = 0;
+        double pitch = 3.0;
+        FT_TRY(top.integer("rows", count, 1, 10000));
+        if (!top.get("racks_per_row"))
+            return std::unexpected(Error{"missing required key (needed when 'rows' is a count)", file, doc->line,
+                                         doc->column, "racks_per_row"});
+        FT_TRY(top.integer("racks_per_row", perRow, 1, 1000));
+        FT_TRY(top.real("row_pitch_m", pitch, 1.0, 100.0));
+        for (int r = 0; r < count; ++r)
+            spec.rows.push_back({rowName(r), 0.0, r * pitch, perRow});
+    } else if (rows->type == Type::Array) {
+        if (rows->array.empty()) return top.fail(*rows, "rows", "expected at least one row");
+        for (std::size_t i = 0; i < rows->array.size(); ++i) {
+            const JsonValue& item = rows->array[i];
+            const std::string path = "rows[" + std::to_string(i) + "]";
+            if (item.type != Type::Object)
+                return std::unexpected(Error{"expected an object, got " + ObjectReader::describe(item), file, item.line,
+                                             item.column, path});
+            ObjectReader row(item, path, file);
+            model::RowSpec rs{rowName(static_cast<int>(i)), 0, 0, 0};
+            FT_TRY(row.text("name", rs.name));
+            FT_TRY(row.real("x", rs.x, -1e5, 1e5));
+            FT_TRY(row.real("y", rs.y, -1e5, 1e5));
+            if (!row.get("racks"))
+                return std::unexpected(Error{"missing required key", file, item.line, item.column, path + ".racks"});
+            FT_TRY(row.integer("racks", rs.racks, 1, 1000));
+            FT_TRY(row.rejectUnknown());
+            spec.rows.push_back(rs);
+        }
+    } else {
+        return top.fail(*rows, "rows", "expected a row count or an array of rows, got " + ObjectReader::describe(*rows));
+    }
+
+    auto rack = section(top, "rack", file);
+    if (!rack) return std::unexpected(rack.error());
+    auto& rk = spec.rack;
+    FT_TRY(rack->text("model", rk.model));
+    FT_TRY(rack->integer("compute_trays", rk.computeTrays, 1, 64));
+    rk.computeTraysAboveSwitches = std::min(rk.computeTraysAboveSwitches, rk.computeTrays);
+    FT_TRY(rack->integer("compute_trays_above_switches", rk.computeTraysAboveSwitches, 0, rk.computeTrays));
+    FT_TRY(rack->integer("switch_trays", rk.switchTrays, 1, 32));
+    FT_TRY(rack->integer("gpus_per_tray", rk.gpusPerTray, 1, 16));
+    FT_TRY(rack->integer("cpus_per_tray", rk.cpusPerTray, 0, 16));
+    FT_TRY(rack->integer("dpus_per_tray", rk.dpusPerTray, 0, 8));
+    FT_TRY(rack->integer("nics_per_gpu", rk.nicsPerGpu, 1, 8));
+    FT_TRY(rack->integer("power_shelves", rk.powerShelves, 0, 16));
+    FT_TRY(rack->real("gpu_tdp_w", rk.gpuTdpW, 1, 10000));
+    FT_TRY(rack->real("gpu_idle_w", rk.gpuIdleW, 0, 10000));
+    FT_TRY(rack->real("cpu_tdp_w", rk.cpuTdpW, 1, 5000));
+    FT_TRY(rack->real("cpu_idle_w", rk.cpuIdleW, 0, 5000));
+    FT_TRY(rack->real("switch_tray_w", rk.switchTrayW, 0, 10000));
+    FT_TRY(rack->real("tray_overhead_w", rk.trayOverheadW, 0, 10000));
+    FT_TRY(rack->real("gpu_max_temp_c", rk.gpuMaxTempC, 40, 150));
+    FT_TRY(rack->real("nvlink_tbps_per_gpu", rk.nvlinkTBpsPerGpu, 0, 1000));
+    FT_TRY(rack->real("nvlink_tbps_per_rack", rk.nvlinkTBpsPerRack, 0, 100000));
+    FT_TRY(rack->real("rated_power_kw", rk.ratedPowerKw, 1, 2000));
+    FT_TRY(rack->real("width_m", rk.widthM, 0.1, 5));
+    FT_TRY(rack->real("depth_m", rk.depthM, 0.1, 5));
+    FT_TRY(rack->real("height_m", rk.heightM, 0.1, 5));
+    FT_TRY(rack->rejectUnknown());
+    if (rk.gpuIdleW >= rk.gpuTdpW)
+        return std::unexpected(Error{"gpu_idle_w must be below gpu_tdp_w", file, doc->line, doc->column, "rack.gpu_idle_w"});
+
+    auto fabric = section(top, "fabric", file);
+    if (!fabric) return std::unexpected(fabric.error());
+    FT_TRY(fabric->integer("planes", spec.fabric.planes, 1, 64));
+    FT_TRY(fabric->integer("switch_radix", spec.fabric.switchRadix, 2, 4096));
+    FT_TRY(fabric->real("port_gbps", spec.fabric.portGbps, 1, 100000));
+    FT_TRY(fabric->rejectUnknown());
+
+    auto cooling = section(top, "cooling", file);
+    if (!cooling) return std::unexpected(cooling.error());
+    FT_TRY(cooling->integer("racks_per_cdu", spec.cooling.racksPerCdu, 1, 1000));
+    FT_TRY(cooling->real("supply_setpoint_c", spec.cooling.supplySetpointC, 5, 80));
+    FT_TRY(cooling->real("flow_lpm_per_kw", spec.cooling.flowLpmPerKw, 0.1, 20));
+    FT_TRY(cooling->real("cdu_capacity_kw", spec.cooling.cduCapacityKw, 1, 100000));
+    FT_TRY(cooling->real("room_temp_c", spec.cooling.roomTempC, -20, 60));
+    FT_TRY(cooling->rejectUnknown());
+
+    auto storage = section(top, "storage", file);
+    if (!storage) return std::unexpected(storage.error());
+    FT_TRY(storage->textList("regions", spec.storage.regions));
+    FT_TRY(storage->textList("tiers", spec.storage.tiers));
+    FT_TRY(storage->real("cache_tb_per_tray", spec.storage.cacheTbPerTray, 0, 10000));
+    FT_TRY(storage->rejectUnknown());
+
+    FT_TRY(top.rejectUnknown());
+    if (spec.name.empty()) spec.name = file;
+    return spec;
+}
+
+model::FloorSpec generateFloor(int racks, int racksPerRow) {
+    model::FloorSpec spec;
+    spec.name = "Generated floor, " + std::to_string(racks) + " NVL72 racks";
+    // Rows of up to 24 racks, balanced; 8 rows make a pod; pods sit on a near-square grid.
+    if (racksPerRow <= 0) racksPerRow = racks <= 16 ? std::max(1, (racks + 1) / 2) : 24;
+    const int rows = (racks + racksPerRow - 1) / racksPerRow;
+    constexpr int kRowsPerPod = 8;
+    constexpr double kRowPitch = 3.0;
+    constexpr double kPodGap = 7.0;
+    const double podWidth = racksPerRow * spec.rack.widthM + kPodGap;
+    const double podDepth = kRowsPerPod * kRowPitch + kPodGap * 0.6;
+    const int pods = (rows + kRowsPerPod - 1) / kRowsPerPod;
+    const int podCols = std::max(1, static_cast<int>(std::ceil(std::sqrt(pods * podDepth / podWidth))));
+    int placed = 0;
+    for (int r = 0; r < rows; ++r) {
+        const int pod = r / kRowsPerPod;
+        const int inPod = r % kRowsPerPod;
+        const int n = racks / rows + (r < racks % rows ? 1 : 0);
+        spec.rows.push_back({rowName(r), (pod % podCols) * podWidth, (pod / podCols) * podDepth + inPod * kRowPitch, n});
+        placed += n;
+    }
+    (void)placed;
+    return spec;
+}
+
+std::expected<model::FloorSpec, Error> parseGenerateSpec(std::string_view spec) {
+    constexpr std::string_view kPrefix = "generate:";
+    auto bad = [&](const std::string& why) {
+        return std::unexpected(Error{why + " (expected generate:racks=N[,racks_per_row=M] with 1 <= N <= " +
+                                         std::to_string(kMaxGeneratedRacks) + ")",
+                                     std::string(spec), 0, 0, {}});
+    };
+    if (!spec.starts_with(kPrefix)) return bad("not a generate spec");
+    std::string_view rest = spec.substr(kPrefix.size());
+    int racks = 0, perRow = 0;
+    while (!rest.empty()) {
+        const std::size_t comma = rest.find(',');
+        const std::string_view item = rest.substr(0, comma);
+        rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+        const std::size_t eq = item.find('=');
+        if (eq == std::string_view::npos) return bad("'" + std::string(item) + "' is not key=value");
+        const std::string_view key = item.substr(0, eq), value = item.substr(eq + 1);
+        int n = 0;
+        auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+        if (ec != std::errc() || p != value.data() + value.size())
+            return bad("'" + std::string(value) + "' is not an integer");
+        if (key == "racks") racks = n;
+        else if (key == "racks_per_row") perRow = n;
+        else return bad("unknown key '" + std::string(key) + "'");
+    }
+    if (racks < 1 || racks > kMaxGeneratedRacks) return bad("racks=" + std::to_string(racks) + " is out of range");
+    if (perRow < 0 || perRow > 1000) return bad("racks_per_row out of range");
+    return generateFloor(racks, perRow);
+}
+
+std::expected<model::FloorSpec, Error> loadFloor(const std::string& pathOrSpec) {
+    if (pathOrSpec.starts_with("generate:")) return parseGenerateSpec(pathOrSpec);
+    std::ifstream in(pathOrSpec, std::ios::binary);
+    if (!in) return std::unexpected(Error{"cannot open floor file", pathOrSpec, 0, 0, {}});
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    return parseFloorFile(buffer.str(), pathOrSpec);
+}
+
+} // namespace ft::importers

@@ -1,0 +1,33 @@
+#pragma once
+// A small JSON reader that keeps the line and column of every value, so that configuration
+// errors (floor files, mapping rules) can point at the exact place. Pure function over bytes.
+#include "error.h"
+
+#include <expected>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace ft::importers {
+
+class JsonValue {
+public:
+    enum class Type { Null, Bool, Number, String, Array, Object };
+
+    Type type = Type::Null;
+    int line = 0;
+    int column = 0;
+    bool boolean = false;
+    double number = 0;
+    std::string string;
+    std::vector<JsonValue> array;
+    std::vector<std::pair<std::string, JsonValue>> object; // in file order
+
+    const JsonValue* find(std::string_view key) const;
+    static std::string_view typeName(Type t);
+};
+
+std::expected<JsonValue, Error> parseJson(std::string_view text, const std::string& file = {});
+
+} // namespace ft::importers

@@ -1,0 +1,77 @@
+#pragma once
+// FloorSpec: the plain description of a floor, as a floor file or the generator gives it.
+// Parsing it is an importer's job; Topology::build turns it into entities.
+#include <string>
+#include <vector>
+
+namespace ft::model {
+
+// A row of racks: racks stand side by side along +x from (x, y), fronts facing -y.
+struct RowSpec {
+    std::string name;
+    double x = 0.0;
+    double y = 0.0;
+    int racks = 0;
+};
+
+// One rack model for the whole floor (Vera Rubin NVL72 by default).
+struct RackModelSpec {
+    std::string model = "Vera Rubin NVL72";
+    int computeTrays = 18;
+    int computeTraysAboveSwitches = 10; // layout top to bottom: 10 compute, 9 switch, 8 compute
+    int switchTrays = 9;
+    int gpusPerTray = 4;
+    int cpusPerTray = 2;
+    int dpusPerTray = 1;
+    int nicsPerGpu = 2;
+    int powerShelves = 8; // half above, half below the trays
+    double gpuTdpW = 1800.0;
+    double gpuIdleW = 180.0;
+    double cpuTdpW = 300.0;
+    double cpuIdleW = 60.0;
+    double switchTrayW = 900.0;
+    double trayOverheadW = 350.0; // DPU, NICs, fans-less board power per compute tray
+    double gpuMaxTempC = 88.0;    // throttle limit
+    double nvlinkTBpsPerGpu = 3.6;
+    double nvlinkTBpsPerRack = 260.0;
+    double ratedPowerKw = 190.0;
+    double widthM = 0.6;
+    double depthM = 1.2;
+    double heightM = 2.3;
+};
+
+// Rail-optimized, multi-plane, two-tier non-blocking Spectrum-X fabric.
+// NIC i of every compute tray lands on rail i; rail i belongs to plane i % planes.
+struct FabricSpec {
+    int planes = 2;
+    int switchRadix = 512; // ports per leaf/spine switch
+    double portGbps = 800.0;
+};
+
+struct CoolingSpec {
+    int racksPerCdu = 8;
+    double supplySetpointC = 45.0;
+    double flowLpmPerKw = 1.5;
+    double cduCapacityKw = 2000.0;
+    double roomTempC = 24.0;
+};
+
+struct StorageSpec {
+    std::vector<std::string> regions{"local", "remote"};
+    std::vector<std::string> tiers{"hot", "warm", "cold", "archive"};
+    double cacheTbPerTray = 30.0;
+};
+
+struct FloorSpec {
+    std::string name = "floor";
+    std::vector<RowSpec> rows;
+    RackModelSpec rack;
+    FabricSpec fabric;
+    CoolingSpec cooling;
+    StorageSpec storage;
+    // Host name of a compute tray. Tokens: {row} {row_lc} {rack} {rack_global} {tray}, with an
+    // optional zero-pad width as in {tray:02}. {rack} and {tray} are 1-based.
+    std::string hostPattern = "{row_lc}{rack:02}-n{tray:02}";
+};
+
+} // namespace ft::model

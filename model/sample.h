@@ -1,0 +1,22 @@
+#pragma once
+// Samples are how every source (simulator inputs, live importers, recordings) feeds the twin.
+#include "channel_catalog.h"
+#include "timestamp.h"
+
+#include <vector>
+
+namespace ft::model {
+
+struct Sample {
+    TimeNs time = 0;
+    ChannelId channel = 0;
+    EntityId entity = 0;
+    float value = 0;
+};
+
+struct SampleBatch {
+    std::uint16_t source = 0;
+    std::vector<Sample> samples;
+};
+
+} // namespace ft::model

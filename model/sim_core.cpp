@@ -1,0 +1,173 @@
+#include "sim_core.h"
+
+#include <chrono>
+
+namespace ft::model {
+
+// Recycles snapshot buffers: a published snapshot returns here when its last reader drops it,
+// so steady-state publishing allocates no per-entity storage. The mutex orders a reader's
+// release before the sim thread's reuse.
+class SnapshotPool : public std::enable_shared_from_this<SnapshotPool> {
+public:
+    std::unique_ptr<Snapshot> take() {
+        std::lock_guard lock(m_mutex);
+        if (m_free.empty()) return std::make_unique<Snapshot>();
+        auto s = std::move(m_free.back());
+        m_free.pop_back();
+        return s;
+    }
+    std::shared_ptr<const Snapshot> wrap(std::unique_ptr<Snapshot> s) {
+        std::weak_ptr<SnapshotPool> weak = weak_from_this();
+        return std::shared_ptr<const Snapshot>(s.release(), [weak](const Snapshot* p) {
+            auto* mutableSnapshot = const_cast<Snapshot*>(p);
+            if (auto pool = weak.lock()) pool->give(std::unique_ptr<Snapshot>(mutableSnapshot));
+            else delete mutableSnapshot;
+        });
+    }
+
+private:
+    void give(std::unique_ptr<Snapshot> s) {
+        std::lock_guard lock(m_mutex);
+        if (m_free.size() < 8) m_free.push_back(std::move(s));
+    }
+    std::mutex m_mutex;
+    std::vector<std::unique_ptr<Snapshot>> m_free;
+};
+
+SimCore::SimCore(std::shared_ptr<const Topology> topology, SimConfig config, std::size_t queueCapacity)
+    : m_topology(topology), m_config(config), m_model(std::move(topology), config),
+      m_pool(std::make_shared<SnapshotPool>()), m_queueCapacity(queueCapacity) {
+    publish();
+}
+
+SimCore::~SimCore() { stop(); }
+
+void SimCore::setPublishHook(std::function<void(const std::shared_ptr<const Snapshot>&)> hook) {
+    m_publishHook = std::move(hook);
+}
+
+void SimCore::start(double speed) {
+    if (m_thread.joinable()) return;
+    m_speed = speed;
+    m_stopRequested = false;
+    m_thread = std::thread([this] { threadMain(); });
+}
+
+void SimCore::stop() {
+    if (!m_thread.joinable()) return;
+    {
+        std::lock_guard lock(m_queueMutex);
+        m_stopRequested = true;
+    }
+    m_wake.notify_all();
+    m_thread.join();
+}
+
+void SimCore::setSpeed(double speed) {
+    m_speed = speed;
+    m_wake.notify_all();
+}
+
+void SimCore::setPaused(bool paused) {
+    m_paused = paused;
+    m_wake.notify_all();
+}
+
+void SimCore::runUntil(TimeNs until) {
+    while (m_model.time() + m_config.step <= until) tickOnce();
+}
+
+bool SimCore::submit(SampleBatch batch) {
+    {
+        std::lock_guard lock(m_queueMutex);
+        if (m_queue.size() >= m_queueCapacity) {
+            std::lock_guard statsLock(m_statsMutex);
+            ++m_stats.batchesDropped;
+            return false;
+        }
+        m_queue.push_back(std::move(batch));
+    }
+    return true;
+}
+
+std::shared_ptr<const Snapshot> SimCore::latest() const {
+    std::lock_guard lock(m_latestMutex);
+    return m_latest;
+}
+
+SimCore::Stats SimCore::stats() const {
+    std::lock_guard lock(m_statsMutex);
+    return m_stats;
+}
+
+void SimCore::tickOnce() {
+    using Clock = std::chrono::steady_clock;
+    const auto t0 = Clock::now();
+    {
+        std::lock_guard lock(m_queueMutex);
+        for (auto& b : m_queue) m_drain.push_back(std::move(b));
+        m_queue.clear();
+    }
+    std::uint64_t samples = 0;
+    for (const auto& b : m_drain) {
+        m_model.apply(b);
+        samples += b.samples.size();
+    }
+    const std::size_t batches = m_drain.size();
+    m_drain.clear();
+    m_model.step();
+    publish();
+    const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    std::lock_guard lock(m_statsMutex);
+    ++m_stats.ticks;
+    m_stats.batchesApplied += batches;
+    m_stats.samplesApplied += samples;
+    m_stats.lastTickMs = ms;
+    m_stats.meanTickMs += (ms - m_stats.meanTickMs) / static_cast<double>(std::min<std::uint64_t>(m_stats.ticks, 100));
+}
+
+void SimCore::publish() {
+    auto snapshot = m_pool->take();
+    m_model.copyTo(*snapshot);
+    auto shared = m_pool->wrap(std::move(snapshot));
+    {
+        std::lock_guard lock(m_latestMutex);
+        m_latest = shared;
+    }
+    if (m_publishHook) m_publishHook(shared);
+}
+
+void SimCore::threadMain() {
+    using Clock = std::chrono::steady_clock;
+    // Pacing: simulated time follows the wall clock times the speed, measured from an anchor
+    // that is reset whenever the speed changes or the sim was paused.
+    auto anchorWall = Clock::now();
+    TimeNs anchorSim = m_model.time();
+    double anchorSpeed = m_speed.load();
+    while (!m_stopRequested.load()) {
+        const double speed = m_speed.load();
+        if (m_paused.load()) {
+            std::unique_lock lock(m_queueMutex);
+            m_wake.wait_for(lock, std::chrono::milliseconds(50), [&] { return m_stopRequested.load(); });
+            anchorWall = Clock::now();
+            anchorSim = m_model.time();
+            continue;
+        }
+        if (speed != anchorSpeed) {
+            anchorWall = Clock::now();
+            anchorSim = m_model.time();
+            anchorSpeed = speed;
+        }
+        if (speed > 0) {
+            const TimeNs next = m_model.time() + m_config.step;
+            const auto due = anchorWall + std::chrono::nanoseconds(static_cast<TimeNs>(
+                                              static_cast<double>(next - anchorSim) / speed));
+            std::unique_lock lock(m_queueMutex);
+            if (m_wake.wait_until(lock, due, [&] { return m_stopRequested.load() || m_speed.load() != anchorSpeed || m_paused.load(); }))
+                continue;
+        }
+        tickOnce();
+    }
+}
+
+} // namespace ft::model

@@ -1,0 +1,84 @@
+#pragma once
+// SimCore: runs a SimModel on its own thread. Sources push SampleBatches into a bounded queue
+// (never blocking: a full queue drops the batch and counts it); each tick the sim thread drains
+// the queue, steps the model and publishes a new immutable Snapshot. Any thread may call
+// submit(), latest() and stats(); start()/stop()/runFor() belong to the owning thread.
+#include "sim_model.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+namespace ft::model {
+
+class SnapshotPool;
+
+class SimCore {
+public:
+    struct Stats {
+        std::uint64_t ticks = 0;
+        std::uint64_t batchesApplied = 0;
+        std::uint64_t samplesApplied = 0;
+        std::uint64_t batchesDropped = 0;
+        double lastTickMs = 0;
+        double meanTickMs = 0;
+    };
+
+    SimCore(std::shared_ptr<const Topology> topology, SimConfig config, std::size_t queueCapacity = 256);
+    ~SimCore();
+    SimCore(const SimCore&) = delete;
+    SimCore& operator=(const SimCore&) = delete;
+
+    // speed: simulated seconds per wall-clock second; 0 runs as fast as possible.
+    void start(double speed = 1.0);
+    void stop();
+    bool running() const { return m_thread.joinable(); }
+    void setSpeed(double speed);
+    double speed() const { return m_speed.load(); }
+    void setPaused(bool paused);
+    bool paused() const { return m_paused.load(); }
+
+    // Runs the model on the calling thread until its time reaches `until` (the thread must not
+    // be running). Used by headless runs, --at and tests.
+    void runUntil(TimeNs until);
+
+    bool submit(SampleBatch batch);
+    std::shared_ptr<const Snapshot> latest() const;
+    Stats stats() const;
+    const Topology& topology() const { return *m_topology; }
+    TimeNs startTime() const { return m_config.startTime; }
+    // Called on the sim thread after each publish (e.g. to feed a recorder). Set before start().
+    void setPublishHook(std::function<void(const std::shared_ptr<const Snapshot>&)> hook);
+
+private:
+    void threadMain();
+    void tickOnce();
+    void publish();
+
+    std::shared_ptr<const Topology> m_topology;
+    SimConfig m_config;
+    SimModel m_model;
+    std::shared_ptr<SnapshotPool> m_pool;
+
+    mutable std::mutex m_queueMutex;
+    std::condition_variable m_wake;
+    std::deque<SampleBatch> m_queue;
+    std::size_t m_queueCapacity;
+    std::vector<SampleBatch> m_drain;
+
+    mutable std::mutex m_latestMutex;
+    std::shared_ptr<const Snapshot> m_latest;
+    mutable std::mutex m_statsMutex;
+    Stats m_stats;
+
+    std::function<void(const std::shared_ptr<const Snapshot>&)> m_publishHook;
+    std::atomic<bool> m_stopRequested{false};
+    std::atomic<double> m_speed{1.0};
+    std::atomic<bool> m_paused{false};
+    std::thread m_thread;
+};
+
+} // namespace ft::model

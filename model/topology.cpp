@@ -1,0 +1,405 @@
+#include "topology.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+
+namespace ft::model {
+namespace {
+
+std::string padded(std::uint64_t value, int width) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%0*llu", width, static_cast<unsigned long long>(value));
+    return buf;
+}
+
+std::string validate(const FloorSpec& s) {
+    if (s.rows.empty()) return "the floor has no rows";
+    for (const auto& r : s.rows)
+        if (r.racks <= 0) return "row '" + r.name + "' has no racks";
+    const auto& k = s.rack;
+    if (k.computeTrays <= 0 || k.computeTrays > 255) return "rack.compute_trays must be 1..255";
+    if (k.computeTraysAboveSwitches < 0 || k.computeTraysAboveSwitches > k.computeTrays)
+        return "rack.compute_trays_above_switches must be 0..compute_trays";
+    if (k.switchTrays <= 0 || k.switchTrays > 255) return "rack.switch_trays must be 1..255";
+    if (k.gpusPerTray <= 0 || k.gpusPerTray > 16) return "rack.gpus_per_tray must be 1..16";
+    if (k.cpusPerTray < 0 || k.dpusPerTray < 0) return "rack CPU and DPU counts must be >= 0";
+    if (k.nicsPerGpu <= 0 || k.nicsPerGpu > 8) return "rack.nics_per_gpu must be 1..8";
+    if (k.widthM <= 0 || k.depthM <= 0 || k.heightM <= 0) return "rack dimensions must be > 0";
+    const int nicsPerTray = k.gpusPerTray * k.nicsPerGpu;
+    if (s.fabric.planes <= 0 || nicsPerTray % s.fabric.planes != 0)
+        return "fabric.planes must divide the NICs per tray (" + std::to_string(nicsPerTray) + ")";
+    if (s.fabric.switchRadix < 2 || s.fabric.switchRadix % 2 != 0)
+        return "fabric.switch_radix must be an even number >= 2";
+    if (s.cooling.racksPerCdu <= 0) return "cooling.racks_per_cdu must be > 0";
+    if (s.storage.regions.empty() || s.storage.tiers.empty())
+        return "storage needs at least one region and one tier";
+    return {};
+}
+
+} // namespace
+
+std::expected<Topology, std::string> Topology::build(const FloorSpec& spec) {
+    if (auto err = validate(spec); !err.empty()) return std::unexpected(err);
+
+    Topology t;
+    t.m_spec = spec;
+    const auto& rk = spec.rack;
+    const int nicsPerTray = rk.gpusPerTray * rk.nicsPerGpu;
+
+    // Rack layout, top to bottom: power shelves, compute trays, switch trays, compute trays,
+    // power shelves; centred in a 48U rack.
+    {
+        const int topShelves = rk.powerShelves / 2;
+        const int bottomShelves = rk.powerShelves - topShelves;
+        const int units = rk.powerShelves + rk.computeTrays + rk.switchTrays;
+        float u = static_cast<float>((std::max(units, 48) + units + 1) / 2); // top of the stack
+        auto take = [&](std::vector<RackSlot>& into, int n) {
+            for (int i = 0; i < n; ++i) {
+                u -= 1.0f;
+                into.push_back({u, 1.0f});
+            }
+        };
+        take(t.powerShelfSlots, topShelves);
+        take(t.computeSlots, rk.computeTraysAboveSwitches);
+        take(t.switchSlots, rk.switchTrays);
+        take(t.computeSlots, rk.computeTrays - rk.computeTraysAboveSwitches);
+        take(t.powerShelfSlots, bottomShelves);
+    }
+
+    // Rows and racks.
+    EntityId rackId = 0;
+    for (std::size_t r = 0; r < spec.rows.size(); ++r) {
+        const auto& row = spec.rows[r];
+        t.rows.name.push_back(row.name);
+        t.rows.firstRack.push_back(rackId);
+        t.rows.rackCount.push_back(static_cast<std::uint32_t>(row.racks));
+        for (int i = 0; i < row.racks; ++i, ++rackId) {
+            t.racks.name.push_back(row.name + padded(static_cast<std::uint64_t>(i) + 1, 2));
+            t.racks.row.push_back(static_cast<EntityId>(r));
+            t.racks.indexInRow.push_back(static_cast<std::uint32_t>(i));
+            t.racks.position.push_back({static_cast<float>(row.x + i * rk.widthM),
+                                        static_cast<float>(row.y), 0.0f});
+        }
+    }
+    const std::size_t nRacks = rackId;
+
+    t.boundsMin = {1e30f, 1e30f, 0};
+    t.boundsMax = {-1e30f, -1e30f, static_cast<float>(rk.heightM)};
+    for (const auto& p : t.racks.position) {
+        t.boundsMin.x = std::min(t.boundsMin.x, p.x - float(rk.widthM / 2));
+        t.boundsMin.y = std::min(t.boundsMin.y, p.y - float(rk.depthM / 2));
+        t.boundsMax.x = std::max(t.boundsMax.x, p.x + float(rk.widthM / 2));
+        t.boundsMax.y = std::max(t.boundsMax.y, p.y + float(rk.depthM / 2));
+    }
+
+    // Trays, GPUs, CPUs, DPUs.
+    const std::size_t nTrays = nRacks * rk.computeTrays;
+    const std::size_t nGpus = nTrays * rk.gpusPerTray;
+    t.computeTrays.rack.resize(nTrays);
+    t.computeTrays.indexInRack.resize(nTrays);
+    t.gpus.tray.resize(nGpus);
+    t.gpus.rack.resize(nGpus);
+    t.gpus.indexInTray.resize(nGpus);
+    t.gpus.position.resize(nGpus);
+    const float faceY = -static_cast<float>(rk.depthM) / 2.0f - 0.01f;
+    for (std::size_t tray = 0; tray < nTrays; ++tray) {
+        const auto rack = static_cast<EntityId>(tray / rk.computeTrays);
+        const auto idx = static_cast<std::uint8_t>(tray % rk.computeTrays);
+        t.computeTrays.rack[tray] = rack;
+        t.computeTrays.indexInRack[tray] = idx;
+        const Vec3 rp = t.racks.position[rack];
+        const float z = (t.computeSlots[idx].bottomU + 0.5f) * kRackUnitM;
+        for (int g = 0; g < rk.gpusPerTray; ++g) {
+            const std::size_t gpu = tray * rk.gpusPerTray + g;
+            t.gpus.tray[gpu] = static_cast<EntityId>(tray);
+            t.gpus.rack[gpu] = rack;
+            t.gpus.indexInTray[gpu] = static_cast<std::uint8_t>(g);
+            const float fx = (static_cast<float>(g) + 0.5f) / static_cast<float>(rk.gpusPerTray);
+            t.gpus.position[gpu] = {rp.x + (fx - 0.5f) * 0.8f * static_cast<float>(rk.widthM),
+                                    rp.y + faceY, z};
+        }
+    }
+    t.cpus.tray.resize(nTrays * rk.cpusPerTray);
+    for (std::size_t i = 0; i < t.cpus.tray.size(); ++i)
+        t.cpus.tray[i] = static_cast<EntityId>(i / rk.cpusPerTray);
+    t.dpus.tray.resize(nTrays * rk.dpusPerTray);
+    for (std::size_t i = 0; i < t.dpus.tray.size(); ++i)
+        t.dpus.tray[i] = static_cast<EntityId>(i / rk.dpusPerTray);
+
+    // NVLink switch trays and GPU <-> switch tray links.
+    const std::size_t nSwitch = nRacks * rk.switchTrays;
+    t.switchTrays.rack.resize(nSwitch);
+    t.switchTrays.indexInRack.resize(nSwitch);
+    for (std::size_t s = 0; s < nSwitch; ++s) {
+        t.switchTrays.rack[s] = static_cast<EntityId>(s / rk.switchTrays);
+        t.switchTrays.indexInRack[s] = static_cast<std::uint8_t>(s % rk.switchTrays);
+    }
+    const std::size_t nNvlink = nGpus * rk.switchTrays;
+    t.nvlinkLinks.gpu.resize(nNvlink);
+    t.nvlinkLinks.switchTray.resize(nNvlink);
+    for (std::size_t l = 0; l < nNvlink; ++l) {
+        const std::size_t gpu = l / rk.switchTrays;
+        const std::size_t sw = t.gpus.rack[gpu] * rk.switchTrays + l % rk.switchTrays;
+        t.nvlinkLinks.gpu[l] = static_cast<EntityId>(gpu);
+        t.nvlinkLinks.switchTray[l] = static_cast<EntityId>(sw);
+    }
+
+    // Fabric: NIC i of every tray -> rail i; rail i -> plane i % planes. Each plane is a
+    // non-blocking two-tier Clos: a leaf has k/2 ports down and k/2 up, so a plane holds at
+    // most k^2/2 endpoints, needs ceil(N/(k/2)) leaves (counted per rail, since leaves are
+    // rail-dedicated) and ceil(N/k) spines.
+    const int planes = spec.fabric.planes;
+    const std::uint32_t k = static_cast<std::uint32_t>(spec.fabric.switchRadix);
+    const std::size_t nNics = nGpus * rk.nicsPerGpu;
+    const std::size_t perRail = nTrays; // one NIC of each tray per rail
+    const std::size_t perPlane = nNics / planes;
+    t.fabricSizing.endpointsPerPlane = static_cast<std::uint32_t>(perPlane);
+    t.fabricSizing.maxEndpointsPerPlane = k * k / 2;
+    if (perPlane > t.fabricSizing.maxEndpointsPerPlane)
+        return std::unexpected(
+            "the fabric cannot be non-blocking two-tier: " + std::to_string(perPlane) +
+            " endpoints per plane exceed k^2/2 = " +
+            std::to_string(t.fabricSizing.maxEndpointsPerPlane) + " for switch radix " +
+            std::to_string(k) + "; raise fabric.switch_radix or fabric.planes");
+    const std::uint32_t leavesPerRail = static_cast<std::uint32_t>((perRail + k / 2 - 1) / (k / 2));
+    const std::uint32_t spinesPerPlane = static_cast<std::uint32_t>((perPlane + k - 1) / k);
+    t.fabricSizing.leavesPerPlane = leavesPerRail * static_cast<std::uint32_t>(nicsPerTray / planes);
+    t.fabricSizing.spinesPerPlane = spinesPerPlane;
+
+    const float fabricZ = static_cast<float>(rk.heightM) + 2.5f;
+    const float spanX = t.boundsMax.x - t.boundsMin.x;
+    const float midY = (t.boundsMin.y + t.boundsMax.y) / 2;
+    const std::size_t totalLeaves = static_cast<std::size_t>(leavesPerRail) * nicsPerTray;
+    t.leaves.plane.reserve(totalLeaves);
+    for (int rail = 0; rail < nicsPerTray; ++rail) {
+        const int plane = rail % planes;
+        t.rails.plane.push_back(static_cast<std::uint16_t>(plane));
+        t.rails.firstLeaf.push_back(static_cast<EntityId>(t.leaves.plane.size()));
+        t.rails.leafCount.push_back(leavesPerRail);
+        for (std::uint32_t l = 0; l < leavesPerRail; ++l) {
+            const std::size_t attached =
+                std::min<std::size_t>(k / 2, perRail - static_cast<std::size_t>(l) * (k / 2));
+            t.leaves.plane.push_back(static_cast<std::uint16_t>(plane));
+            t.leaves.rail.push_back(static_cast<std::uint16_t>(rail));
+            t.leaves.downlinks.push_back(static_cast<std::uint32_t>(attached));
+            const float fx = (static_cast<float>(l) + 0.5f) / static_cast<float>(leavesPerRail);
+            t.leaves.position.push_back({t.boundsMin.x + fx * spanX,
+                                         midY + (static_cast<float>(rail) - nicsPerTray / 2.0f) * 1.2f,
+                                         fabricZ + static_cast<float>(plane) * 0.6f});
+        }
+    }
+    for (int plane = 0; plane < planes; ++plane)
+        for (std::uint32_t s = 0; s < spinesPerPlane; ++s) {
+            const float fx = (static_cast<float>(s) + 0.5f) / static_cast<float>(spinesPerPlane);
+            t.spines.plane.push_back(static_cast<std::uint16_t>(plane));
+            t.spines.position.push_back({t.boundsMin.x + fx * spanX,
+                                         midY + (static_cast<float>(plane) - (planes - 1) / 2.0f) * 3.0f,
+                                         fabricZ + 3.0f});
+        }
+
+    t.nics.gpu.resize(nNics);
+    t.nics.rail.resize(nNics);
+    t.nics.leaf.resize(nNics);
+    t.fabricLinks.kind.reserve(nNics + totalLeaves * spinesPerPlane);
+    for (std::size_t nic = 0; nic < nNics; ++nic) {
+        const std::size_t tray = nic / nicsPerTray;
+        const int rail = static_cast<int>(nic % nicsPerTray);
+        const auto leaf = static_cast<EntityId>(t.rails.firstLeaf[rail] + tray / (k / 2));
+        t.nics.gpu[nic] = static_cast<EntityId>(tray * rk.gpusPerTray + rail / rk.nicsPerGpu);
+        t.nics.rail[nic] = static_cast<std::uint16_t>(rail);
+        t.nics.leaf[nic] = leaf;
+        t.fabricLinks.kind.push_back(FabricLinkKind::NicToLeaf);
+        t.fabricLinks.from.push_back(static_cast<EntityId>(nic));
+        t.fabricLinks.to.push_back(leaf);
+        t.fabricLinks.lanes.push_back(1);
+    }
+    // Leaf uplinks equal its used downlinks (1:1, non-blocking), spread evenly over the spines
+    // of its plane; each leaf-spine pair is one link bundle.
+    for (std::size_t leaf = 0; leaf < t.leaves.plane.size(); ++leaf) {
+        const std::uint32_t up = t.leaves.downlinks[leaf];
+        const std::uint32_t plane = t.leaves.plane[leaf];
+        for (std::uint32_t s = 0; s < spinesPerPlane; ++s) {
+            const std::uint32_t lanes = up / spinesPerPlane + (s < up % spinesPerPlane ? 1 : 0);
+            if (lanes == 0) continue;
+            t.fabricLinks.kind.push_back(FabricLinkKind::LeafToSpine);
+            t.fabricLinks.from.push_back(static_cast<EntityId>(leaf));
+            t.fabricLinks.to.push_back(plane * spinesPerPlane + s);
+            t.fabricLinks.lanes.push_back(static_cast<std::uint16_t>(lanes));
+        }
+    }
+
+    // Cooling: CDUs at the start of each row, each serving racksPerCdu consecutive racks;
+    // every CDU has a primary (facility) and a secondary (rack) loop.
+    t.racks.cdu.resize(nRacks);
+    for (std::size_t r = 0; r < t.rows.name.size(); ++r) {
+        const std::uint32_t n = t.rows.rackCount[r];
+        const auto per = static_cast<std::uint32_t>(spec.cooling.racksPerCdu);
+        const std::uint32_t cdusInRow = (n + per - 1) / per;
+        for (std::uint32_t c = 0; c < cdusInRow; ++c) {
+            const auto id = static_cast<EntityId>(t.cdus.row.size());
+            const EntityId first = t.rows.firstRack[r] + c * per;
+            const std::uint32_t count = std::min(per, n - c * per);
+            t.cdus.row.push_back(static_cast<EntityId>(r));
+            t.cdus.firstRack.push_back(first);
+            t.cdus.rackCount.push_back(count);
+            const Vec3 p0 = t.racks.position[t.rows.firstRack[r]];
+            t.cdus.position.push_back({p0.x - static_cast<float>(rk.widthM) * (1.5f + 1.6f * c),
+                                       p0.y, 0.0f});
+            for (std::uint32_t i = 0; i < count; ++i) t.racks.cdu[first + i] = id;
+            t.coolingLoops.cdu.push_back(id);
+            t.coolingLoops.kind.push_back(LoopKind::Primary);
+            t.coolingLoops.cdu.push_back(id);
+            t.coolingLoops.kind.push_back(LoopKind::Secondary);
+            t.boundsMin.x = std::min(t.boundsMin.x, t.cdus.position.back().x - 0.6f);
+        }
+    }
+
+    for (std::size_t r = 0; r < spec.storage.regions.size(); ++r)
+        for (const auto& tier : spec.storage.tiers) {
+            t.storageTiers.region.push_back(static_cast<EntityId>(r));
+            t.storageTiers.name.push_back(tier);
+        }
+    return t;
+}
+
+std::size_t Topology::count(EntityKind kind) const {
+    switch (kind) {
+    case EntityKind::Row: return rows.name.size();
+    case EntityKind::Rack: return racks.name.size();
+    case EntityKind::ComputeTray: return computeTrays.rack.size();
+    case EntityKind::Gpu: return gpus.tray.size();
+    case EntityKind::Cpu: return cpus.tray.size();
+    case EntityKind::Dpu: return dpus.tray.size();
+    case EntityKind::Nic: return nics.gpu.size();
+    case EntityKind::SwitchTray: return switchTrays.rack.size();
+    case EntityKind::NvlinkLink: return nvlinkLinks.gpu.size();
+    case EntityKind::Plane: return static_cast<std::size_t>(m_spec.fabric.planes);
+    case EntityKind::Rail: return rails.plane.size();
+    case EntityKind::Leaf: return leaves.plane.size();
+    case EntityKind::Spine: return spines.plane.size();
+    case EntityKind::FabricLink: return fabricLinks.kind.size();
+    case EntityKind::Cdu: return cdus.row.size();
+    case EntityKind::CoolingLoop: return coolingLoops.cdu.size();
+    case EntityKind::Region: return m_spec.storage.regions.size();
+    case EntityKind::StorageTier: return storageTiers.region.size();
+    }
+    return 0;
+}
+
+std::string Topology::hostName(EntityId tray) const {
+    const EntityId rack = computeTrays.rack[tray];
+    const EntityId row = racks.row[rack];
+    std::string out;
+    const std::string& p = m_spec.hostPattern;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        if (p[i] != '{') {
+            out += p[i];
+            continue;
+        }
+        const std::size_t close = p.find('}', i);
+        if (close == std::string::npos) {
+            out += p.substr(i);
+            break;
+        }
+        std::string token = p.substr(i + 1, close - i - 1);
+        int width = 0;
+        if (auto colon = token.find(':'); colon != std::string::npos) {
+            width = std::atoi(token.c_str() + colon + 1);
+            token.resize(colon);
+        }
+        if (token == "row") out += rows.name[row];
+        else if (token == "row_lc") {
+            for (char c : rows.name[row])
+                out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        } else if (token == "rack") out += padded(racks.indexInRow[rack] + 1ULL, width);
+        else if (token == "rack_global") out += padded(rack + 1ULL, width);
+        else if (token == "tray") out += padded(computeTrays.indexInRack[tray] + 1ULL, width);
+        else out += "{" + token + "}";
+        i = close;
+    }
+    return out;
+}
+
+std::string Topology::name(EntityKind kind, EntityId id) const {
+    const auto& rk = m_spec.rack;
+    auto rackName = [&](EntityId rack) { return racks.name[rack]; };
+    switch (kind) {
+    case EntityKind::Row: return "Row " + rows.name[id];
+    case EntityKind::Rack: return rackName(id);
+    case EntityKind::ComputeTray:
+        return rackName(computeTrays.rack[id]) + " tray " + padded(computeTrays.indexInRack[id] + 1ULL, 2);
+    case EntityKind::Gpu:
+        return name(EntityKind::ComputeTray, gpus.tray[id]) + " GPU " + std::to_string(gpus.indexInTray[id]);
+    case EntityKind::Cpu:
+        return name(EntityKind::ComputeTray, cpus.tray[id]) + " CPU " + std::to_string(id % rk.cpusPerTray);
+    case EntityKind::Dpu:
+        return name(EntityKind::ComputeTray, dpus.tray[id]) + " DPU " + std::to_string(id % rk.dpusPerTray);
+    case EntityKind::Nic:
+        return name(EntityKind::ComputeTray, static_cast<EntityId>(id / (rk.gpusPerTray * rk.nicsPerGpu))) +
+               " NIC " + std::to_string(nics.rail[id]);
+    case EntityKind::SwitchTray:
+        return rackName(switchTrays.rack[id]) + " NVSwitch " + std::to_string(switchTrays.indexInRack[id] + 1);
+    case EntityKind::NvlinkLink:
+        return name(EntityKind::Gpu, nvlinkLinks.gpu[id]) + " <-> NVSwitch " +
+               std::to_string(switchTrays.indexInRack[nvlinkLinks.switchTray[id]] + 1);
+    case EntityKind::Plane: return "Plane " + std::to_string(id);
+    case EntityKind::Rail: return "Rail " + std::to_string(id);
+    case EntityKind::Leaf:
+        return "Leaf P" + std::to_string(leaves.plane[id]) + "-R" + std::to_string(leaves.rail[id]) + "-" +
+               std::to_string(id - rails.firstLeaf[leaves.rail[id]]);
+    case EntityKind::Spine:
+        return "Spine P" + std::to_string(spines.plane[id]) + "-" +
+               std::to_string(id - spines.plane[id] * fabricSizing.spinesPerPlane);
+    case EntityKind::FabricLink:
+        return fabricLinks.kind[id] == FabricLinkKind::NicToLeaf
+                   ? name(EntityKind::Nic, fabricLinks.from[id]) + " -> " + name(EntityKind::Leaf, fabricLinks.to[id])
+                   : name(EntityKind::Leaf, fabricLinks.from[id]) + " -> " + name(EntityKind::Spine, fabricLinks.to[id]);
+    case EntityKind::Cdu: return "CDU " + rows.name[cdus.row[id]] + std::to_string(id + 1);
+    case EntityKind::CoolingLoop:
+        return name(EntityKind::Cdu, coolingLoops.cdu[id]) +
+               (coolingLoops.kind[id] == LoopKind::Primary ? " primary loop" : " secondary loop");
+    case EntityKind::Region: return m_spec.storage.regions[id];
+    case EntityKind::StorageTier:
+        return m_spec.storage.regions[storageTiers.region[id]] + "/" + storageTiers.name[id];
+    }
+    return {};
+}
+
+Vec3 Topology::position(EntityKind kind, EntityId id) const {
+    auto trayPos = [&](EntityId tray) {
+        Vec3 p = racks.position[computeTrays.rack[tray]];
+        p.z = (computeSlots[computeTrays.indexInRack[tray]].bottomU + 0.5f) * kRackUnitM;
+        return p;
+    };
+    switch (kind) {
+    case EntityKind::Row: return racks.position[rows.firstRack[id]];
+    case EntityKind::Rack: return racks.position[id];
+    case EntityKind::ComputeTray: return trayPos(id);
+    case EntityKind::Gpu: return gpus.position[id];
+    case EntityKind::Cpu: return trayPos(cpus.tray[id]);
+    case EntityKind::Dpu: return trayPos(dpus.tray[id]);
+    case EntityKind::Nic: return gpus.position[nics.gpu[id]];
+    case EntityKind::SwitchTray: {
+        Vec3 p = racks.position[switchTrays.rack[id]];
+        p.z = (switchSlots[switchTrays.indexInRack[id]].bottomU + 0.5f) * kRackUnitM;
+        return p;
+    }
+    case EntityKind::NvlinkLink: return gpus.position[nvlinkLinks.gpu[id]];
+    case EntityKind::Leaf: return leaves.position[id];
+    case EntityKind::Spine: return spines.position[id];
+    case EntityKind::FabricLink:
+        return fabricLinks.kind[id] == FabricLinkKind::NicToLeaf ? leaves.position[fabricLinks.to[id]]
+                                                                 : spines.position[fabricLinks.to[id]];
+    case EntityKind::Cdu: return cdus.position[id];
+    case EntityKind::CoolingLoop: return cdus.position[coolingLoops.cdu[id]];
+    case EntityKind::Plane:
+    case EntityKind::Rail:
+    case EntityKind::Region:
+    case EntityKind::StorageTier: return {};
+    }
+    return {};
+}
+
+} // namespace ft::model

@@ -1,0 +1,52 @@
+#pragma once
+// WorkloadModel: the job mix running on the floor. Racks are grouped into jobs (multi-rack
+// training, bursty inference, idle capacity); jobs end and are replaced over time, so load
+// moves across the floor. Gives the target utilization of every compute tray each tick.
+// Owned and called by the sim thread only.
+#include "random.h"
+#include "timestamp.h"
+#include "topology.h"
+
+#include <vector>
+
+namespace ft::model {
+
+enum class JobKind : std::uint8_t { Idle, Training, Inference };
+
+struct Job {
+    JobKind kind = JobKind::Idle;
+    EntityId firstRack = 0;
+    std::uint32_t rackCount = 0;
+    TimeNs start = 0;
+    TimeNs end = 0;
+    float intensity = 1.0f;   // 0..1 scale of the job's load
+    float stepPeriodS = 2.0f; // training: one compute + all-reduce step
+    float checkpointEveryS = 600.0f;
+    float burstLevel = 0.0f;  // inference: current demand spike
+    TimeNs burstUntil = 0;
+};
+
+class WorkloadModel {
+public:
+    WorkloadModel(const Topology& topology, std::uint64_t seed, TimeNs start);
+
+    // Advances job lifetimes and bursts to time `now` (called once per tick, in order).
+    void advance(TimeNs now);
+    // Target utilization (0..1) of a compute tray at `now`.
+    float trayUtilization(EntityId tray, TimeNs now) const;
+
+    const std::vector<Job>& jobs() const { return m_jobs; }
+    std::uint32_t jobOfRack(EntityId rack) const { return m_rackJob[rack]; }
+
+private:
+    void plan(Job& job, TimeNs now);
+
+    const Topology& m_topology;
+    std::uint64_t m_seed;
+    Rng m_rng;
+    std::vector<Job> m_jobs;
+    std::vector<std::uint32_t> m_rackJob;
+    std::vector<float> m_trayPhase; // per-tray replica imbalance, fixed
+};
+
+} // namespace ft::model

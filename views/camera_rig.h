@@ -1,0 +1,27 @@
+#pragma once
+// CameraRig: an orbit camera around a focal point on the floor (z up), in the terms an
+// operator uses: orbit, pan, zoom, reset, top view. Plain math; the view applies it to VTK.
+#include "model/topology.h"
+
+namespace ft::views {
+
+struct CameraRig {
+    model::Vec3 focus;
+    double distance = 30.0;
+    double azimuthDeg = -25.0;  // 0: looking from the front of the rows (-y) towards +y
+    double elevationDeg = 35.0; // 90: straight down
+    double viewAngleDeg = 35.0;
+
+    void orbit(double dAzimuthDeg, double dElevationDeg);
+    // Pans by a fraction of the visible height, in screen directions.
+    void pan(double rightFraction, double upFraction);
+    void zoom(double factor, double minDistance, double maxDistance);
+    model::Vec3 position() const;
+    // Frames a box so all of it is visible, keeping the current angles.
+    void frame(const model::Vec3& lo, const model::Vec3& hi, double aspect);
+
+    static CameraRig overview(const model::Topology& topology, double aspect);
+    static CameraRig top(const model::Topology& topology, double aspect);
+};
+
+} // namespace ft::views

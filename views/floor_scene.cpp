@@ -1,0 +1,160 @@
+#include "floor_scene.h"
+
+#include <vtkActor.h>
+#include <vtkAppendPolyData.h>
+#include <vtkCellArray.h>
+#include <vtkCubeSource.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkPolyDataMapper.h>
+#include <vtkProperty.h>
+#include <vtkRenderer.h>
+
+#include <cmath>
+
+namespace ft::views {
+
+using model::EntityKind;
+
+FloorScene::FloorScene(const model::Topology& topology, vtkRenderer* renderer)
+    : m_topology(topology), m_renderer(renderer) {
+    const float margin = 4.0f;
+    const float x0 = topology.boundsMin.x - margin, x1 = topology.boundsMax.x + margin;
+    const float y0 = topology.boundsMin.y - margin, y1 = topology.boundsMax.y + margin;
+
+    // The floor slab, a touch below z = 0 so the grid lines sit on it.
+    vtkNew<vtkCubeSource> slab;
+    slab->SetBounds(x0, x1, y0, y1, -0.06, -0.01);
+    vtkNew<vtkPolyDataMapper> slabMapper;
+    slabMapper->SetInputConnection(slab->GetOutputPort());
+    m_floor->SetMapper(slabMapper);
+    m_floor->GetProperty()->SetColor(0.075, 0.09, 0.115);
+    m_floor->GetProperty()->SetAmbient(0.6);
+    m_floor->GetProperty()->SetDiffuse(0.4);
+    m_floor->PickableOff();
+    renderer->AddActor(m_floor);
+
+    // Raised-floor tiles, 0.6 m.
+    vtkNew<vtkPoints> pts;
+    vtkNew<vtkCellArray> lines;
+    const float tile = 0.6f;
+    auto line = [&](float ax, float ay, float bx, float by) {
+        const vtkIdType ids[2] = {pts->InsertNextPoint(ax, ay, 0.0), pts->InsertNextPoint(bx, by, 0.0)};
+        lines->InsertNextCell(2, ids);
+    };
+    for (float x = std::floor(x0 / tile) * tile; x <= x1; x += tile) line(x, y0, x, y1);
+    for (float y = std::floor(y0 / tile) * tile; y <= y1; y += tile) line(x0, y, x1, y);
+    vtkNew<vtkPolyData> grid;
+    grid->SetPoints(pts);
+    grid->SetLines(lines);
+    vtkNew<vtkPolyDataMapper> gridMapper;
+    gridMapper->SetInputData(grid);
+    m_grid->SetMapper(gridMapper);
+    m_grid->GetProperty()->SetColor(0.16, 0.19, 0.24);
+    m_grid->GetProperty()->LightingOff();
+    m_grid->PickableOff();
+    renderer->AddActor(m_grid);
+
+    // CDUs: cabinets at the row ends, 0.8 m wide.
+    vtkNew<vtkAppendPolyData> cdus;
+    const auto& rk = topology.spec().rack;
+    for (std::size_t c = 0; c < topology.count(EntityKind::Cdu); ++c) {
+        const auto p = topology.cdus.position[c];
+        vtkNew<vtkCubeSource> box;
+        box->SetBounds(p.x - 0.4, p.x + 0.4, p.y - rk.depthM / 2, p.y + rk.depthM / 2, 0, rk.heightM * 0.9);
+        box->Update();
+        cdus->AddInputData(box->GetOutput());
+    }
+    if (topology.count(EntityKind::Cdu) > 0) {
+        vtkNew<vtkPolyDataMapper> cduMapper;
+        cduMapper->SetInputConnection(cdus->GetOutputPort());
+        m_cdus->SetMapper(cduMapper);
+        m_cdus->GetProperty()->SetColor(0.20, 0.42, 0.48);
+        m_cdus->GetProperty()->SetAmbient(0.4);
+        m_cdus->PickableOff();
+        renderer->AddActor(m_cdus);
+    }
+
+    vtkNew<vtkPolyDataMapper> outlineMapper;
+    outlineMapper->SetInputData(m_outline);
+    m_outlineActor->SetMapper(outlineMapper);
+    m_outlineActor->GetProperty()->SetColor(1.0, 1.0, 1.0);
+    m_outlineActor->GetProperty()->SetLineWidth(3.0);
+    m_outlineActor->GetProperty()->LightingOff();
+    m_outlineActor->PickableOff();
+    m_outlineActor->VisibilityOff();
+    renderer->AddActor(m_outlineActor);
+}
+
+FloorScene::~FloorScene() {
+    m_renderer->RemoveActor(m_floor);
+    m_renderer->RemoveActor(m_grid);
+    m_renderer->RemoveActor(m_cdus);
+    m_renderer->RemoveActor(m_outlineActor);
+}
+
+std::optional<FloorScene::Box> FloorScene::entityBox(const model::Topology& t, model::EntityRef ref) {
+    const auto& rk = t.spec().rack;
+    const float hw = static_cast<float>(rk.widthM) / 2 * 0.96f, hd = static_cast<float>(rk.depthM) / 2;
+    constexpr float U = model::Topology::kRackUnitM;
+    auto rackBox = [&](model::EntityId rack) {
+        const auto c = t.racks.position[rack];
+        return Box{{c.x - hw, c.y - hd, 0}, {c.x + hw, c.y + hd, static_cast<float>(rk.heightM)}};
+    };
+    switch (ref.kind) {
+    case EntityKind::Rack: return rackBox(ref.id);
+    case EntityKind::ComputeTray: {
+        Box b = rackBox(t.computeTrays.rack[ref.id]);
+        const auto& s = t.computeSlots[t.computeTrays.indexInRack[ref.id]];
+        b.min.z = s.bottomU * U;
+        b.max.z = (s.bottomU + s.heightU) * U;
+        return b;
+    }
+    case EntityKind::SwitchTray: {
+        Box b = rackBox(t.switchTrays.rack[ref.id]);
+        const auto& s = t.switchSlots[t.switchTrays.indexInRack[ref.id]];
+        b.min.z = s.bottomU * U;
+        b.max.z = (s.bottomU + s.heightU) * U;
+        return b;
+    }
+    case EntityKind::Gpu: {
+        Box b = *entityBox(t, {EntityKind::ComputeTray, t.gpus.tray[ref.id]});
+        const float w = (b.max.x - b.min.x) / static_cast<float>(rk.gpusPerTray);
+        b.min.x += w * t.gpus.indexInTray[ref.id];
+        b.max.x = b.min.x + w;
+        b.max.y = b.min.y + 0.05f; // the GPU's cell on the tray front
+        return b;
+    }
+    case EntityKind::Cdu: {
+        const auto p = t.cdus.position[ref.id];
+        return Box{{p.x - 0.4f, p.y - hd, 0}, {p.x + 0.4f, p.y + hd, static_cast<float>(rk.heightM * 0.9)}};
+    }
+    default: return std::nullopt;
+    }
+}
+
+void FloorScene::setSelection(std::optional<model::EntityRef> selection) {
+    const auto box = selection ? entityBox(m_topology, *selection) : std::nullopt;
+    if (!box) {
+        m_outlineActor->VisibilityOff();
+        return;
+    }
+    const float pad = 0.012f;
+    const float x[2] = {box->min.x - pad, box->max.x + pad};
+    const float y[2] = {box->min.y - pad, box->max.y + pad};
+    const float z[2] = {box->min.z - pad, box->max.z + pad};
+    vtkNew<vtkPoints> pts;
+    for (int i = 0; i < 8; ++i) pts->InsertNextPoint(x[i & 1], y[(i >> 1) & 1], z[(i >> 2) & 1]);
+    vtkNew<vtkCellArray> lines;
+    const int edges[12][2] = {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {0, 2}, {1, 3}, {4, 6}, {5, 7}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
+    for (const auto& e : edges) {
+        const vtkIdType ids[2] = {e[0], e[1]};
+        lines->InsertNextCell(2, ids);
+    }
+    m_outline->SetPoints(pts);
+    m_outline->SetLines(lines);
+    m_outline->Modified();
+    m_outlineActor->VisibilityOn();
+}
+
+} // namespace ft::views

@@ -1,0 +1,390 @@
+#include "floor_view.h"
+
+#include "floor_scene.h"
+#include "rack_layer.h"
+
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QOpenGLContext>
+#include <QOpenGLFunctions>
+#include <QWheelEvent>
+#include <vtkCallbackCommand.h>
+#include <vtkCamera.h>
+#include <vtkGenericOpenGLRenderWindow.h>
+#include <vtkMatrix4x4.h>
+#include <vtkOpenGLState.h>
+#include <vtkRenderer.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ft::views {
+
+using model::EntityKind;
+
+FloorView::FloorView(std::shared_ptr<const model::Topology> topology, SnapshotSource source, QWidget* parent)
+    : QOpenGLWidget(parent), m_topology(std::move(topology)), m_source(std::move(source)),
+      m_metric(model::ch::GpuTemperature) {
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(true);
+    setMinimumSize(320, 200);
+    m_renderWindow = vtkSmartPointer<vtkGenericOpenGLRenderWindow>::New();
+    m_renderer->SetBackground(0.035, 0.045, 0.065);
+    m_renderer->SetBackground2(0.10, 0.13, 0.18);
+    m_renderer->GradientBackgroundOn();
+    m_renderWindow->AddRenderer(m_renderer);
+    m_renderWindow->SetMultiSamples(0);
+    m_clock.start();
+
+    connect(&m_frameTimer, &QTimer::timeout, this, [this] {
+        const auto before = m_snapshot;
+        refreshSnapshot();
+        if (m_snapshot != before) update();
+    });
+    m_frameTimer.start(33);
+}
+
+FloorView::~FloorView() {
+    makeCurrent();
+    m_racks.reset();
+    m_scene.reset();
+    if (m_glReady) m_renderWindow->ReleaseGraphicsResources(m_renderWindow);
+    m_overlay.shutdown();
+    doneCurrent();
+}
+
+void FloorView::initializeGL() {
+    // VTK renders into the context Qt made current; it must never try to create or switch one.
+    auto isCurrent = vtkSmartPointer<vtkCallbackCommand>::New();
+    isCurrent->SetClientData(this);
+    isCurrent->SetCallback([](vtkObject*, unsigned long, void* client, void* callData) {
+        auto* self = static_cast<FloorView*>(client);
+        *static_cast<bool*>(callData) = QOpenGLContext::currentContext() == self->context();
+    });
+    m_renderWindow->AddObserver(vtkCommand::WindowIsCurrentEvent, isCurrent);
+    auto makeCurrentCb = vtkSmartPointer<vtkCallbackCommand>::New();
+    makeCurrentCb->SetClientData(this);
+    makeCurrentCb->SetCallback([](vtkObject*, unsigned long, void* client, void*) {
+        auto* self = static_cast<FloorView*>(client);
+        if (QOpenGLContext::currentContext() != self->context()) self->makeCurrent();
+    });
+    m_renderWindow->AddObserver(vtkCommand::WindowMakeCurrentEvent, makeCurrentCb);
+    m_renderWindow->SetOwnContext(false);
+    m_renderWindow->SetIsDirect(true);
+    m_renderWindow->SetSupportsOpenGL(true);
+    m_renderWindow->SetForceMaximumHardwareLineWidth(1);
+    m_renderWindow->SetFrameBlitModeToBlitToCurrent();
+    m_renderWindow->SetReadyForRendering(false);
+    if (!m_renderWindow->InitializeFromCurrentContext()) {
+        qWarning("floortwin: VTK could not use the OpenGL context (needs OpenGL 3.2 core)");
+        return;
+    }
+    m_renderWindow->SetReadyForRendering(true);
+
+    m_scene = std::make_unique<FloorScene>(*m_topology, m_renderer);
+    m_racks = std::make_unique<RackLayer>(*m_topology, m_renderer);
+    m_racks->setMetric(m_metric);
+    m_racks->setVisible(m_racksVisible);
+    m_scene->setSelection(m_selection);
+    m_overlay.initialize(m_wall ? 1.7f : 1.0f);
+    m_glReady = true;
+    if (!m_cameraSet) resetCamera();
+    applyCamera();
+    refreshSnapshot();
+}
+
+void FloorView::resizeGL(int, int) {
+    m_projectionValid = false;
+    if (!m_cameraSet) resetCamera();
+}
+
+void FloorView::refreshSnapshot() {
+    auto latest = m_source ? m_source() : nullptr;
+    if (!latest || latest == m_snapshot) return;
+    m_snapshot = std::move(latest);
+    m_summary = summarize(*m_topology, *m_snapshot);
+    if (m_racks) m_racks->update(*m_snapshot);
+    emit snapshotChanged();
+}
+
+void FloorView::paintGL() {
+    if (!m_glReady) return;
+    if (m_racks && m_snapshot && m_racks->metric() != m_metric) {
+        m_racks->setMetric(m_metric);
+        m_racks->update(*m_snapshot);
+    }
+    const double dpr = devicePixelRatioF();
+    const int pw = static_cast<int>(width() * dpr), ph = static_cast<int>(height() * dpr);
+    m_renderWindow->SetSize(pw, ph);
+    m_renderWindow->SetPosition(0, 0);
+    m_renderer->ResetCameraClippingRange();
+
+    vtkOpenGLState* state = m_renderWindow->GetState();
+    state->Reset();
+    state->Push();
+    m_renderWindow->Render();
+    state->Pop();
+
+    // The HUD goes into Qt's framebuffer, over what VTK blitted there.
+    auto* gl = context()->functions();
+    gl->glBindFramebuffer(GL_FRAMEBUFFER, defaultFramebufferObject());
+    gl->glViewport(0, 0, pw, ph);
+    const double now = static_cast<double>(m_clock.nsecsElapsed()) / 1e6;
+    const double dt = m_lastFrameAt > 0 ? now - m_lastFrameAt : 16.0;
+    m_lastFrameAt = now;
+    m_frameTimes.push_back(dt);
+    if (m_frameTimes.size() > 30) m_frameTimes.pop_front();
+
+    if (m_overlay.initialized() && m_snapshot && m_racks) {
+        updateProjection();
+        m_overlay.beginFrame(width(), height(), static_cast<float>(dpr), static_cast<float>(dt / 1000.0),
+                             static_cast<float>(m_mouse.x()), static_cast<float>(m_mouse.y()));
+        HudInput in;
+        in.topology = m_topology.get();
+        in.snapshot = m_snapshot.get();
+        in.racks = m_racks.get();
+        in.summary = &m_summary;
+        in.sourceLabel = m_sourceLabel;
+        in.speed = m_speed;
+        in.paused = m_paused;
+        if (m_showFrameStats && m_frameTimes.size() > 2) {
+            std::vector<double> sorted(m_frameTimes.begin(), m_frameTimes.end());
+            std::ranges::sort(sorted);
+            in.frameMs = sorted[sorted.size() / 2];
+        }
+        in.hover = m_hover;
+        in.selection = m_selection;
+        in.width = static_cast<float>(width());
+        in.height = static_cast<float>(height());
+        in.cameraDistance = m_rig.distance;
+        in.wall = m_wall;
+        in.project = [this](const model::Vec3& p) { return project(p); };
+        drawHud(m_overlay, in);
+        m_overlay.endFrame();
+    }
+    if (m_finishEachFrame) gl->glFinish();
+    if (!m_firstFrameSent) {
+        m_firstFrameSent = true;
+        emit firstFrame();
+    }
+}
+
+void FloorView::updateProjection() const {
+    if (m_projectionValid) return;
+    vtkCamera* cam = m_renderer->GetActiveCamera();
+    const double aspect = height() > 0 ? static_cast<double>(width()) / height() : 1.0;
+    vtkMatrix4x4* m = cam->GetCompositeProjectionTransformMatrix(aspect, -1, 1);
+    for (int i = 0; i < 16; ++i) m_projection[i] = m->GetElement(i / 4, i % 4);
+    m_projectionValid = true;
+}
+
+std::optional<ScreenPoint> FloorView::project(const model::Vec3& p) const {
+    updateProjection();
+    const double* m = m_projection;
+    const double x = m[0] * p.x + m[1] * p.y + m[2] * p.z + m[3];
+    const double y = m[4] * p.x + m[5] * p.y + m[6] * p.z + m[7];
+    const double w = m[12] * p.x + m[13] * p.y + m[14] * p.z + m[15];
+    if (w <= 1e-6) return std::nullopt;
+    return ScreenPoint{static_cast<float>((x / w + 1.0) * 0.5 * width()),
+                       static_cast<float>((1.0 - y / w) * 0.5 * height())};
+}
+
+std::optional<PickResult> FloorView::pickAt(double x, double y) const {
+    updateProjection();
+    vtkNew<vtkMatrix4x4> inv;
+    inv->DeepCopy(m_projection);
+    inv->Invert();
+    const double ndcX = 2.0 * x / std::max(1, width()) - 1.0;
+    const double ndcY = 1.0 - 2.0 * y / std::max(1, height());
+    double nearP[4] = {ndcX, ndcY, -1.0, 1.0}, farP[4] = {ndcX, ndcY, 1.0, 1.0};
+    double a[4], b[4];
+    inv->MultiplyPoint(nearP, a);
+    inv->MultiplyPoint(farP, b);
+    for (int i = 0; i < 3; ++i) {
+        a[i] /= a[3];
+        b[i] /= b[3];
+    }
+    Ray ray{{static_cast<float>(a[0]), static_cast<float>(a[1]), static_cast<float>(a[2])},
+            {static_cast<float>(b[0] - a[0]), static_cast<float>(b[1] - a[1]), static_cast<float>(b[2] - a[2])}};
+    return pickFloor(*m_topology, ray);
+}
+
+void FloorView::applyCamera() {
+    vtkCamera* cam = m_renderer->GetActiveCamera();
+    const auto pos = m_rig.position();
+    cam->SetFocalPoint(m_rig.focus.x, m_rig.focus.y, m_rig.focus.z);
+    cam->SetPosition(pos.x, pos.y, pos.z);
+    cam->SetViewUp(0, 0, 1);
+    if (m_rig.elevationDeg > 89) {
+        // Looking straight down: keep "up" on screen pointing along +y (the rows' depth).
+        const double az = m_rig.azimuthDeg * M_PI / 180.0;
+        cam->SetViewUp(-std::sin(az), std::cos(az), 0);
+    }
+    cam->SetViewAngle(m_rig.viewAngleDeg);
+    m_projectionValid = false;
+    if (m_racks) m_racks->updateDetail(m_rig.focus, m_rig.distance);
+    update();
+}
+
+void FloorView::setCamera(const CameraRig& rig) {
+    m_rig = rig;
+    m_cameraSet = true;
+    applyCamera();
+}
+
+void FloorView::resetCamera() {
+    const double aspect = height() > 0 ? static_cast<double>(width()) / height() : 16.0 / 9.0;
+    m_rig = CameraRig::overview(*m_topology, aspect);
+    applyCamera();
+}
+
+void FloorView::topView() {
+    const double aspect = height() > 0 ? static_cast<double>(width()) / height() : 16.0 / 9.0;
+    m_rig = CameraRig::top(*m_topology, aspect);
+    m_cameraSet = true;
+    applyCamera();
+}
+
+void FloorView::frameSelection() {
+    if (!m_selection) return;
+    model::EntityRef ref = *m_selection;
+    if (ref.kind == EntityKind::Gpu) ref = {EntityKind::ComputeTray, m_topology->gpus.tray[ref.id]};
+    if (ref.kind == EntityKind::ComputeTray || ref.kind == EntityKind::SwitchTray) {
+        // Frame the whole rack, looking at the selected unit.
+        const auto box = FloorScene::entityBox(*m_topology, ref);
+        const auto rack = ref.kind == EntityKind::ComputeTray ? m_topology->computeTrays.rack[ref.id]
+                                                              : m_topology->switchTrays.rack[ref.id];
+        const auto rackBox = FloorScene::entityBox(*m_topology, {EntityKind::Rack, rack});
+        m_rig.frame(rackBox->min, rackBox->max, static_cast<double>(width()) / std::max(1, height()));
+        m_rig.focus.z = (box->min.z + box->max.z) / 2;
+    } else if (auto box = FloorScene::entityBox(*m_topology, ref)) {
+        m_rig.frame(box->min, box->max, static_cast<double>(width()) / std::max(1, height()));
+    }
+    m_rig.azimuthDeg = std::clamp(m_rig.azimuthDeg, -40.0, 40.0);
+    m_rig.elevationDeg = std::min(m_rig.elevationDeg, 30.0);
+    m_cameraSet = true;
+    applyCamera();
+}
+
+void FloorView::setMetric(model::ChannelId channel) {
+    m_metric = channel;
+    update();
+}
+
+void FloorView::setRacksVisible(bool visible) {
+    m_racksVisible = visible;
+    if (m_racks) m_racks->setVisible(visible);
+    update();
+}
+
+void FloorView::setSelection(std::optional<model::EntityRef> selection) {
+    if (selection == m_selection) return;
+    m_selection = selection;
+    if (m_scene) m_scene->setSelection(selection);
+    emit selectionChanged();
+    update();
+}
+
+void FloorView::setSpeed(double speed, bool paused) {
+    m_speed = speed;
+    m_paused = paused;
+    update();
+}
+
+void FloorView::setWallMode(bool wall) {
+    if (m_wall == wall) return;
+    m_wall = wall;
+    if (m_glReady) {
+        makeCurrent();
+        m_overlay.shutdown();
+        m_overlay.initialize(wall ? 1.7f : 1.0f);
+        doneCurrent();
+    }
+    update();
+}
+
+void FloorView::mousePressEvent(QMouseEvent* e) {
+    m_pressPos = m_lastPos = e->position().toPoint();
+    m_dragButton = e->button();
+    m_dragged = false;
+}
+
+void FloorView::mouseMoveEvent(QMouseEvent* e) {
+    const QPoint pos = e->position().toPoint();
+    m_mouse = e->position();
+    if (m_dragButton == Qt::NoButton) {
+        const auto hit = pickAt(m_mouse.x(), m_mouse.y());
+        const std::optional<model::EntityRef> hover = hit ? std::optional(hit->entity) : std::nullopt;
+        if (hover != m_hover) {
+            m_hover = hover;
+            update();
+        }
+        return;
+    }
+    const QPoint d = pos - m_lastPos;
+    m_lastPos = pos;
+    if ((pos - m_pressPos).manhattanLength() > 4) m_dragged = true;
+    if (!m_dragged) return;
+    m_hover.reset();
+    const bool panning = m_dragButton == Qt::RightButton || m_dragButton == Qt::MiddleButton ||
+                         (e->modifiers() & Qt::ShiftModifier);
+    if (panning) m_rig.pan(-d.x() / std::max(1.0, double(height())), d.y() / std::max(1.0, double(height())));
+    else m_rig.orbit(-d.x() * 0.35, d.y() * 0.25);
+    m_cameraSet = true;
+    applyCamera();
+}
+
+void FloorView::mouseReleaseEvent(QMouseEvent* e) {
+    if (!m_dragged && e->button() == Qt::LeftButton) {
+        const auto hit = pickAt(e->position().x(), e->position().y());
+        setSelection(hit ? std::optional(hit->entity) : std::nullopt);
+    }
+    m_dragButton = Qt::NoButton;
+    m_dragged = false;
+}
+
+void FloorView::mouseDoubleClickEvent(QMouseEvent* e) {
+    if (const auto hit = pickAt(e->position().x(), e->position().y())) {
+        setSelection(hit->entity);
+        frameSelection();
+    }
+}
+
+void FloorView::wheelEvent(QWheelEvent* e) {
+    const double steps = e->angleDelta().y() / 120.0;
+    const double maxDistance = 4.0 * std::max<double>(m_topology->boundsMax.x - m_topology->boundsMin.x,
+                                                      m_topology->boundsMax.y - m_topology->boundsMin.y) + 20.0;
+    m_rig.zoom(std::pow(0.88, steps), 1.2, maxDistance);
+    m_cameraSet = true;
+    applyCamera();
+}
+
+void FloorView::keyPressEvent(QKeyEvent* e) {
+    switch (e->key()) {
+    case Qt::Key_R: resetCamera(); break;
+    case Qt::Key_T: topView(); break;
+    case Qt::Key_F: frameSelection(); break;
+    case Qt::Key_Escape: setSelection(std::nullopt); break;
+    case Qt::Key_Backspace:
+    case Qt::Key_PageUp:
+        // Up the hierarchy: GPU -> tray -> rack.
+        if (m_selection && m_selection->kind == EntityKind::Gpu)
+            setSelection(model::EntityRef{EntityKind::ComputeTray, m_topology->gpus.tray[m_selection->id]});
+        else if (m_selection && m_selection->kind == EntityKind::ComputeTray)
+            setSelection(model::EntityRef{EntityKind::Rack, m_topology->computeTrays.rack[m_selection->id]});
+        else if (m_selection && m_selection->kind == EntityKind::SwitchTray)
+            setSelection(model::EntityRef{EntityKind::Rack, m_topology->switchTrays.rack[m_selection->id]});
+        break;
+    default: QOpenGLWidget::keyPressEvent(e); return;
+    }
+}
+
+void FloorView::leaveEvent(QEvent*) {
+    m_mouse = QPointF(-1, -1);
+    if (m_hover) {
+        m_hover.reset();
+        update();
+    }
+}
+
+} // namespace ft::views

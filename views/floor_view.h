@@ -1,0 +1,125 @@
+#pragma once
+// FloorView: the 3D floor in a Qt 6 QOpenGLWidget. VTK renders through a
+// vtkGenericOpenGLRenderWindow sharing the widget's context; the ImGui HUD draws after VTK in
+// the same context. A frame timer takes the newest snapshot (never waiting on the sim thread)
+// and renders only when something changed. UI thread only.
+#include "camera_rig.h"
+#include "floor_picker.h"
+#include "hud.h"
+#include "imgui_overlay.h"
+#include "model/snapshot.h"
+#include "model/topology.h"
+
+#include <QElapsedTimer>
+#include <QOpenGLWidget>
+#include <QTimer>
+#include <vtkNew.h>
+#include <vtkSmartPointer.h>
+
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+
+class vtkGenericOpenGLRenderWindow;
+class vtkRenderer;
+
+namespace ft::views {
+
+class FloorScene;
+class RackLayer;
+
+class FloorView : public QOpenGLWidget {
+    Q_OBJECT
+public:
+    using SnapshotSource = std::function<std::shared_ptr<const model::Snapshot>()>;
+
+    FloorView(std::shared_ptr<const model::Topology> topology, SnapshotSource source, QWidget* parent = nullptr);
+    ~FloorView() override;
+
+    void setMetric(model::ChannelId channel);
+    model::ChannelId metric() const { return m_metric; }
+    void setRacksVisible(bool visible);
+    void setSelection(std::optional<model::EntityRef> selection);
+    std::optional<model::EntityRef> selection() const { return m_selection; }
+    void setSourceLabel(const std::string& label) { m_sourceLabel = label; }
+    void setSpeed(double speed, bool paused);
+    void setShowFrameStats(bool show) { m_showFrameStats = show; }
+    void setWallMode(bool wall);
+    // Benchmarks: glFinish at the end of every frame so timings cover the GPU work.
+    void setFinishEachFrame(bool finish) { m_finishEachFrame = finish; }
+
+    void resetCamera();
+    void topView();
+    void frameSelection();
+    const CameraRig& camera() const { return m_rig; }
+    void setCamera(const CameraRig& rig);
+
+    std::shared_ptr<const model::Snapshot> snapshot() const { return m_snapshot; }
+    const model::Topology& topology() const { return *m_topology; }
+    // Pulls the newest snapshot now (the frame timer does this on its own).
+    void refreshSnapshot();
+    // World point -> widget coordinates (logical pixels), or nothing when behind the camera.
+    std::optional<ScreenPoint> project(const model::Vec3& world) const;
+    std::optional<PickResult> pickAt(double x, double y) const;
+
+signals:
+    void selectionChanged();
+    void snapshotChanged();
+    void firstFrame();
+
+protected:
+    void initializeGL() override;
+    void resizeGL(int w, int h) override;
+    void paintGL() override;
+    void mousePressEvent(QMouseEvent* e) override;
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void mouseReleaseEvent(QMouseEvent* e) override;
+    void mouseDoubleClickEvent(QMouseEvent* e) override;
+    void wheelEvent(QWheelEvent* e) override;
+    void keyPressEvent(QKeyEvent* e) override;
+    void leaveEvent(QEvent* e) override;
+
+private:
+    void applyCamera();
+    void updateProjection() const;
+
+    std::shared_ptr<const model::Topology> m_topology;
+    SnapshotSource m_source;
+    std::shared_ptr<const model::Snapshot> m_snapshot;
+    FloorSummary m_summary;
+
+    vtkSmartPointer<vtkGenericOpenGLRenderWindow> m_renderWindow;
+    vtkNew<vtkRenderer> m_renderer;
+    std::unique_ptr<FloorScene> m_scene;
+    std::unique_ptr<RackLayer> m_racks;
+    ImGuiOverlay m_overlay;
+    bool m_glReady = false;
+    bool m_firstFrameSent = false;
+
+    CameraRig m_rig;
+    bool m_cameraSet = false;
+    model::ChannelId m_metric;
+    bool m_racksVisible = true;
+    std::optional<model::EntityRef> m_selection;
+    std::optional<model::EntityRef> m_hover;
+    std::string m_sourceLabel = "SIMULATOR";
+    double m_speed = 1.0;
+    bool m_paused = false;
+    bool m_showFrameStats = true;
+    bool m_wall = false;
+    bool m_finishEachFrame = false;
+
+    QTimer m_frameTimer;
+    QElapsedTimer m_clock;
+    double m_lastFrameAt = 0;
+    std::deque<double> m_frameTimes; // ms between recent frames
+    QPoint m_pressPos, m_lastPos;
+    Qt::MouseButton m_dragButton = Qt::NoButton;
+    bool m_dragged = false;
+    QPointF m_mouse{-1, -1};
+    mutable double m_projection[16] = {};
+    mutable bool m_projectionValid = false;
+};
+
+} // namespace ft::views

@@ -1,0 +1,216 @@
+#include "hud.h"
+
+#include "imgui_overlay.h"
+#include "rack_layer.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace ft::views {
+
+using model::EntityKind;
+
+namespace {
+
+ImU32 toImColor(Rgb c, int alpha = 255) { return IM_COL32(c.r, c.g, c.b, alpha); }
+const ImVec4 kMuted(0.62f, 0.68f, 0.76f, 1.0f);
+const ImVec4 kCritical(1.0f, 0.33f, 0.30f, 1.0f);
+const ImVec4 kWarning(1.0f, 0.75f, 0.25f, 1.0f);
+const ImVec4 kGood(0.45f, 0.85f, 0.55f, 1.0f);
+constexpr ImGuiWindowFlags kPanel = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs |
+                                    ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
+                                    ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
+
+void drawSourcePanel(const ImGuiOverlay& ov, const HudInput& in) {
+    const auto& s = *in.snapshot;
+    const auto& sum = *in.summary;
+    ImGui::SetNextWindowPos(ImVec2(16, 16));
+    ImGui::Begin("##source", nullptr, kPanel);
+    ImGui::PushFont(ov.largeFont());
+    ImGui::TextUnformatted("floortwin");
+    ImGui::PopFont();
+    ImGui::SameLine();
+    ImGui::TextColored(kMuted, "  %s", in.topology->spec().name.c_str());
+    const std::string time = model::formatUtc(s.time);
+    ImGui::PushFont(ov.largeFont());
+    ImGui::TextUnformatted(time.c_str());
+    ImGui::PopFont();
+    ImGui::TextColored(in.paused ? kWarning : kGood, "%s", in.paused ? "PAUSED" : "LIVE");
+    ImGui::SameLine();
+    ImGui::TextColored(kMuted, "%s  %gx", in.sourceLabel.c_str(), in.speed);
+    if (in.frameMs) {
+        ImGui::SameLine();
+        ImGui::TextColored(kMuted, "  %.0f fps (%.1f ms)", 1000.0 / std::max(*in.frameMs, 0.1), *in.frameMs);
+    }
+    ImGui::Separator();
+    const auto& t = *in.topology;
+    ImGui::Text("%zu racks   %zu GPUs   %.2f MW IT", t.count(EntityKind::Rack), t.count(EntityKind::Gpu), sum.itPowerMw);
+    ImGui::Text("GPU util %.0f %%   hottest GPU %.1f °C", sum.meanGpuUtilization, sum.hottestGpuC);
+    ImGui::TextColored(kMuted, "  %s", t.name(EntityKind::Gpu, sum.hottestGpu).c_str());
+    ImGui::End();
+}
+
+void drawAlarmPanel(const ImGuiOverlay& ov, const HudInput& in) {
+    const auto& alarms = in.snapshot->alarms;
+    ImGui::SetNextWindowPos(ImVec2(in.width - 16, 16), 0, ImVec2(1, 0));
+    ImGui::Begin("##alarms", nullptr, kPanel);
+    const auto& sum = *in.summary;
+    ImGui::PushFont(ov.largeFont());
+    if (alarms.empty()) ImGui::TextColored(kGood, "No active alarms");
+    else {
+        if (sum.criticalAlarms) ImGui::TextColored(kCritical, "%zu CRITICAL", sum.criticalAlarms);
+        if (sum.criticalAlarms && sum.warningAlarms) ImGui::SameLine();
+        if (sum.warningAlarms) ImGui::TextColored(kWarning, "%zu WARNING", sum.warningAlarms);
+    }
+    ImGui::PopFont();
+    // Critical first, then the oldest: what has been wrong longest stays on top.
+    std::vector<const model::Alarm*> sorted;
+    for (const auto& a : alarms) sorted.push_back(&a);
+    std::ranges::sort(sorted, [](const model::Alarm* a, const model::Alarm* b) {
+        if (a->severity != b->severity) return a->severity > b->severity;
+        return a->since < b->since;
+    });
+    const std::size_t shown = std::min<std::size_t>(sorted.size(), in.wall ? 8 : 6);
+    for (std::size_t i = 0; i < shown; ++i) {
+        const auto& a = *sorted[i];
+        ImGui::TextColored(a.severity == model::Severity::Critical ? kCritical : kWarning, "%s",
+                           a.severity == model::Severity::Critical ? "CRIT" : "WARN");
+        ImGui::SameLine();
+        const auto& info = model::kChannels[a.channel];
+        ImGui::Text("%-6s %s %s > %s", in.topology->name(a.kind, a.entity).c_str(), std::string(info.description).c_str(),
+                    formatValue(a.value, a.channel).c_str(), formatValue(a.threshold, a.channel).c_str());
+    }
+    if (sorted.size() > shown) ImGui::TextColored(kMuted, "+ %zu more", sorted.size() - shown);
+    ImGui::End();
+}
+
+void drawLegend(const ImGuiOverlay& ov, const HudInput& in) {
+    const auto& scale = in.racks->scale();
+    const auto channel = in.racks->metric();
+    const auto& info = model::kChannels[channel];
+    const float barW = in.wall ? 520.0f : 360.0f, barH = in.wall ? 26.0f : 18.0f;
+    ImGui::SetNextWindowPos(ImVec2(16, in.height - 16), 0, ImVec2(0, 1));
+    ImGui::Begin("##legend", nullptr, kPanel);
+    ImGui::Text("%s (%s)", std::string(info.description).c_str(), std::string(info.unit).c_str());
+    ImGui::TextColored(kMuted, "rack tops: %s per rack · fronts: per %s", in.racks->aggregatesByMax() ? "max" : "mean",
+                       std::string(model::entityKindName(info.kind)).c_str());
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    constexpr int kSteps = 64;
+    for (int i = 0; i < kSteps; ++i) {
+        const float a = p.x + barW * static_cast<float>(i) / kSteps, b = p.x + barW * static_cast<float>(i + 1) / kSteps;
+        dl->AddRectFilled(ImVec2(a, p.y), ImVec2(b + 0.5f, p.y + barH),
+                          toImColor(ColorScale::palette((static_cast<float>(i) + 0.5f) / kSteps)));
+    }
+    // Normal-range marker: where the channel's normal maximum sits on the scale.
+    const float nx = p.x + barW * std::clamp((info.normalMax - scale.min()) / (scale.max() - scale.min()), 0.0f, 1.0f);
+    dl->AddLine(ImVec2(nx, p.y - 3), ImVec2(nx, p.y + barH + 3), IM_COL32(255, 255, 255, 230), 2.0f);
+    ImGui::Dummy(ImVec2(barW, barH + 2));
+    ImGui::PushFont(ov.smallFont());
+    constexpr int kTicks = 5;
+    const ImVec2 tp = ImGui::GetCursorScreenPos();
+    for (int i = 0; i <= kTicks; ++i) {
+        const float v = scale.min() + (scale.max() - scale.min()) * static_cast<float>(i) / kTicks;
+        char label[32];
+        std::snprintf(label, sizeof label, "%.0f", v);
+        const float w = ImGui::CalcTextSize(label).x;
+        const float x = tp.x + barW * static_cast<float>(i) / kTicks - (i == 0 ? 0 : (i == kTicks ? w : w / 2));
+        dl->AddText(ImVec2(x, tp.y), IM_COL32(220, 226, 235, 255), label);
+    }
+    ImGui::Dummy(ImVec2(barW, ImGui::GetTextLineHeight()));
+    ImGui::TextColored(kMuted, "white mark: normal limit %s", formatValue(info.normalMax, channel).c_str());
+    ImGui::PopFont();
+    ImGui::End();
+}
+
+void drawLabels(const ImGuiOverlay& ov, const HudInput& in) {
+    if (!in.project) return;
+    const auto& t = *in.topology;
+    ImDrawList* dl = ImGui::GetBackgroundDrawList();
+    // Row names at the start of each row, on the floor.
+    ImGui::PushFont(ov.largeFont());
+    for (std::size_t r = 0; r < t.count(EntityKind::Row); ++r) {
+        auto p = t.racks.position[t.rows.firstRack[r]];
+        p.x -= static_cast<float>(t.spec().rack.widthM) * 0.5f;
+        p.y -= static_cast<float>(t.spec().rack.depthM) * 0.5f + 0.5f;
+        if (auto s = in.project(p)) {
+            const std::string label = "Row " + t.rows.name[r];
+            dl->AddText(ImVec2(s->x + 1, s->y + 1), IM_COL32(0, 0, 0, 200), label.c_str());
+            dl->AddText(ImVec2(s->x, s->y), IM_COL32(200, 215, 235, 235), label.c_str());
+        }
+    }
+    ImGui::PopFont();
+    // Rack names above the racks when the camera is close enough to read them.
+    if (in.cameraDistance > 45.0 || t.count(EntityKind::Rack) == 0) return;
+    ImGui::PushFont(ov.smallFont());
+    for (model::EntityId r = 0; r < t.count(EntityKind::Rack); ++r) {
+        auto p = t.racks.position[r];
+        p.z = static_cast<float>(t.spec().rack.heightM) + 0.12f;
+        const auto s = in.project(p);
+        if (!s || s->x < 0 || s->y < 0 || s->x > in.width || s->y > in.height) continue;
+        const std::string& name = t.racks.name[r];
+        const ImVec2 size = ImGui::CalcTextSize(name.c_str());
+        dl->AddRectFilled(ImVec2(s->x - size.x / 2 - 4, s->y - size.y - 2), ImVec2(s->x + size.x / 2 + 4, s->y + 1),
+                          IM_COL32(8, 12, 18, 170), 3.0f);
+        dl->AddText(ImVec2(s->x - size.x / 2, s->y - size.y - 1), IM_COL32(230, 236, 245, 255), name.c_str());
+    }
+    ImGui::PopFont();
+}
+
+void drawTooltip(const HudInput& in) {
+    if (!in.hover) return;
+    const auto& t = *in.topology;
+    const auto& s = *in.snapshot;
+    const auto ref = *in.hover;
+    ImGui::BeginTooltip();
+    ImGui::TextUnformatted(t.name(ref.kind, ref.id).c_str());
+    for (model::ChannelId c = 0; c < model::kChannels.size(); ++c)
+        if (model::kChannels[c].kind == ref.kind)
+            ImGui::TextColored(kMuted, "%s  %s", std::string(model::kChannels[c].description).c_str(),
+                               formatValue(s.value(c, ref.id), c).c_str());
+    if (ref.kind == EntityKind::Gpu) ImGui::TextColored(kMuted, "host %s", t.hostName(t.gpus.tray[ref.id]).c_str());
+    ImGui::EndTooltip();
+}
+
+} // namespace
+
+FloorSummary summarize(const model::Topology& t, const model::Snapshot& s) {
+    FloorSummary sum;
+    for (float kw : s.channel(model::ch::RackPower)) sum.itPowerMw += kw / 1000.0;
+    const auto temps = s.channel(model::ch::GpuTemperature);
+    if (!temps.empty()) {
+        const auto it = std::ranges::max_element(temps);
+        sum.hottestGpuC = *it;
+        sum.hottestGpu = static_cast<model::EntityId>(it - temps.begin());
+    }
+    const auto util = s.channel(model::ch::RackGpuUtilization);
+    for (float u : util) sum.meanGpuUtilization += u;
+    if (!util.empty()) sum.meanGpuUtilization /= static_cast<float>(util.size());
+    for (const auto& a : s.alarms) (a.severity == model::Severity::Critical ? sum.criticalAlarms : sum.warningAlarms)++;
+    (void)t;
+    return sum;
+}
+
+std::string formatValue(float value, model::ChannelId channel) {
+    const auto& info = model::kChannels[channel];
+    char buf[48];
+    if (!std::isfinite(value)) return "no data";
+    const float mag = std::abs(value);
+    const int decimals = mag >= 1000 ? 0 : (mag >= 100 ? 0 : 1);
+    std::snprintf(buf, sizeof buf, "%.*f %s", decimals, value, std::string(info.unit).c_str());
+    return buf;
+}
+
+void drawHud(const ImGuiOverlay& overlay, const HudInput& in) {
+    if (!in.topology || !in.snapshot || !in.racks || !in.summary) return;
+    drawLabels(overlay, in);
+    drawSourcePanel(overlay, in);
+    drawAlarmPanel(overlay, in);
+    drawLegend(overlay, in);
+    drawTooltip(in);
+}
+
+} // namespace ft::views

@@ -1,0 +1,36 @@
+#pragma once
+// ImGuiOverlay: a Dear ImGui context drawn over the VTK scene in the same OpenGL context (after
+// VTK, inside QOpenGLWidget::paintGL). Owns the context and fonts; UI thread only, with the GL
+// context current for initialize(), beginFrame(), endFrame() and shutdown().
+struct ImFont;
+struct ImGuiContext;
+
+namespace ft::views {
+
+class ImGuiOverlay {
+public:
+    ImGuiOverlay() = default;
+    ~ImGuiOverlay();
+    ImGuiOverlay(const ImGuiOverlay&) = delete;
+    ImGuiOverlay& operator=(const ImGuiOverlay&) = delete;
+
+    // fontScale: 1 for a desk, larger for a wall display.
+    bool initialize(float fontScale);
+    void shutdown();
+    bool initialized() const { return m_context != nullptr; }
+
+    void beginFrame(int width, int height, float devicePixelRatio, float deltaSeconds, float mouseX, float mouseY);
+    void endFrame();
+
+    ImFont* bodyFont() const { return m_body; }
+    ImFont* largeFont() const { return m_large; }
+    ImFont* smallFont() const { return m_small; }
+
+private:
+    ImGuiContext* m_context = nullptr;
+    ImFont* m_body = nullptr;
+    ImFont* m_large = nullptr;
+    ImFont* m_small = nullptr;
+};
+
+} // namespace ft::views

@@ -1,0 +1,181 @@
+#include "inspector_panel.h"
+
+#include "floor_view.h"
+#include "hud.h"
+
+#include <QHeaderView>
+#include <QScrollBar>
+#include <QLabel>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace ft::views {
+
+using model::EntityKind;
+using model::EntityRef;
+
+namespace {
+constexpr int kRefRole = Qt::UserRole + 1;
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+} // namespace
+
+InspectorPanel::InspectorPanel(FloorView* view, QWidget* parent) : QWidget(parent), m_view(view) {
+    auto* layout = new QVBoxLayout(this);
+    m_title = new QLabel(tr("Nothing selected. Click a rack, a tray or a GPU on the floor."), this);
+    m_title->setWordWrap(true);
+    QFont f = m_title->font();
+    f.setPointSizeF(f.pointSizeF() * 1.25);
+    f.setBold(true);
+    m_title->setFont(f);
+    m_tree = new QTreeWidget(this);
+    m_tree->setColumnCount(2);
+    m_tree->setHeaderLabels({tr("Property"), tr("Value")});
+    m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_tree->setRootIsDecorated(true);
+    m_tree->setAlternatingRowColors(true);
+    layout->addWidget(m_title);
+    layout->addWidget(m_tree, 1);
+
+    connect(m_view, &FloorView::selectionChanged, this, &InspectorPanel::refresh);
+    connect(m_view, &FloorView::snapshotChanged, this, [this] {
+        if (!m_sinceRefresh.isValid() || m_sinceRefresh.elapsed() >= 250) refresh();
+    });
+    connect(m_tree, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
+        const QVariant v = item->data(0, kRefRole);
+        if (!v.isValid()) return;
+        const auto packed = v.toULongLong();
+        m_view->setSelection(EntityRef{static_cast<EntityKind>(packed >> 32), static_cast<model::EntityId>(packed)});
+    });
+    connect(m_tree, &QTreeWidget::itemClicked, m_tree, &QTreeWidget::itemActivated);
+}
+
+QTreeWidgetItem* InspectorPanel::addSection(const QString& title) {
+    auto* item = new QTreeWidgetItem(m_tree, {title});
+    QFont f = item->font(0);
+    f.setBold(true);
+    item->setFont(0, f);
+    item->setFirstColumnSpanned(true);
+    item->setExpanded(true);
+    return item;
+}
+
+void InspectorPanel::addIdentity(const QString& key, const QString& value) {
+    auto* section = m_tree->topLevelItem(0);
+    new QTreeWidgetItem(section, {key, value});
+}
+
+void InspectorPanel::addLink(QTreeWidgetItem* section, const QString& label, EntityRef ref, const QString& value) {
+    auto* item = new QTreeWidgetItem(section, {label, value});
+    item->setData(0, kRefRole, QVariant::fromValue((static_cast<qulonglong>(ref.kind) << 32) | ref.id));
+    item->setForeground(0, QColor(110, 170, 255));
+    item->setToolTip(0, tr("Click to select"));
+}
+
+void InspectorPanel::addChannels(QTreeWidgetItem* section, EntityRef ref, const model::Snapshot& snap) {
+    for (model::ChannelId c = 0; c < model::kChannels.size(); ++c) {
+        const auto& info = model::kChannels[c];
+        if (info.kind != ref.kind) continue;
+        const float v = snap.value(c, ref.id);
+        auto* item = new QTreeWidgetItem(section, {QString::fromUtf8(info.description.data(), static_cast<int>(info.description.size())),
+                                                   qs(formatValue(v, c))});
+        item->setToolTip(0, QString::fromUtf8(info.name.data(), static_cast<int>(info.name.size())));
+        if (v > info.normalMax || v < info.normalMin) item->setForeground(1, QColor(255, 120, 90));
+    }
+}
+
+void InspectorPanel::refresh() {
+    m_sinceRefresh.restart();
+    const auto sel = m_view->selection();
+    const auto snap = m_view->snapshot();
+    const auto& t = m_view->topology();
+    const auto& rk = t.spec().rack;
+    // Keep the scroll position across refreshes: operators read while values move.
+    const int scroll = m_tree->verticalScrollBar() ? m_tree->verticalScrollBar()->value() : 0;
+    m_tree->clear();
+    if (!sel || !snap) {
+        m_title->setText(tr("Nothing selected. Click a rack, a tray or a GPU on the floor."));
+        return;
+    }
+    m_title->setText(qs(t.name(sel->kind, sel->id)));
+    addSection(tr("Identity"));
+    addIdentity(tr("Kind"), qs(std::string(model::entityKindName(sel->kind))));
+    addIdentity(tr("Id"), QString::number(sel->id));
+    auto* live = addSection(tr("Live values"));
+    addChannels(live, *sel, *snap);
+    auto* related = addSection(tr("Related"));
+
+    switch (sel->kind) {
+    case EntityKind::Rack: {
+        const auto r = sel->id;
+        addIdentity(tr("Row"), qs(t.rows.name[t.racks.row[r]]));
+        addIdentity(tr("Position in row"), QString::number(t.racks.indexInRow[r] + 1));
+        addIdentity(tr("Model"), qs(rk.model));
+        addIdentity(tr("Cooled by"), qs(t.name(EntityKind::Cdu, t.racks.cdu[r])));
+        addIdentity(tr("Hosts"), qs(t.hostName(r * rk.computeTrays)) + " … " + qs(t.hostName((r + 1) * rk.computeTrays - 1)));
+        for (int i = 0; i < rk.computeTrays; ++i) {
+            const auto tray = static_cast<model::EntityId>(r * rk.computeTrays + i);
+            addLink(related, qs(t.name(EntityKind::ComputeTray, tray)), {EntityKind::ComputeTray, tray},
+                    qs(formatValue(snap->value(model::ch::TrayPower, tray), model::ch::TrayPower)));
+        }
+        addLink(related, qs(t.name(EntityKind::Cdu, t.racks.cdu[r])), {EntityKind::Cdu, t.racks.cdu[r]});
+        break;
+    }
+    case EntityKind::ComputeTray: {
+        const auto tray = sel->id;
+        addIdentity(tr("Host"), qs(t.hostName(tray)));
+        addIdentity(tr("Slot"), tr("tray %1 of %2").arg(t.computeTrays.indexInRack[tray] + 1).arg(rk.computeTrays));
+        addLink(related, tr("Rack %1").arg(qs(t.racks.name[t.computeTrays.rack[tray]])), {EntityKind::Rack, t.computeTrays.rack[tray]});
+        for (int g = 0; g < rk.gpusPerTray; ++g) {
+            const auto gpu = static_cast<model::EntityId>(tray * rk.gpusPerTray + g);
+            addLink(related, tr("GPU %1").arg(g), {EntityKind::Gpu, gpu},
+                    qs(formatValue(snap->value(model::ch::GpuTemperature, gpu), model::ch::GpuTemperature)) + "  " +
+                        qs(formatValue(snap->value(model::ch::GpuUtilization, gpu), model::ch::GpuUtilization)));
+        }
+        for (int c = 0; c < rk.cpusPerTray; ++c) {
+            const auto cpu = static_cast<model::EntityId>(tray * rk.cpusPerTray + c);
+            new QTreeWidgetItem(related, {tr("CPU %1").arg(c), qs(formatValue(snap->value(model::ch::CpuTemperature, cpu), model::ch::CpuTemperature)) + "  " +
+                                                                 qs(formatValue(snap->value(model::ch::CpuPower, cpu), model::ch::CpuPower))});
+        }
+        break;
+    }
+    case EntityKind::Gpu: {
+        const auto gpu = sel->id;
+        const auto tray = t.gpus.tray[gpu];
+        addIdentity(tr("Host"), qs(t.hostName(tray)));
+        addIdentity(tr("GPU index on host"), QString::number(t.gpus.indexInTray[gpu]));
+        QStringList rails;
+        const int nicsPerTray = rk.gpusPerTray * rk.nicsPerGpu;
+        for (int n = 0; n < rk.nicsPerGpu; ++n) {
+            const auto nic = tray * nicsPerTray + t.gpus.indexInTray[gpu] * rk.nicsPerGpu + n;
+            rails << tr("NIC %1 → rail %2, %3").arg(n).arg(t.nics.rail[nic]).arg(qs(t.name(EntityKind::Leaf, t.nics.leaf[nic])));
+        }
+        addIdentity(tr("SuperNICs"), rails.join("\n"));
+        addIdentity(tr("NVLink"), tr("%1 switch trays, %2 TB/s").arg(rk.switchTrays).arg(rk.nvlinkTBpsPerGpu));
+        addLink(related, tr("Tray %1").arg(qs(t.name(EntityKind::ComputeTray, tray))), {EntityKind::ComputeTray, tray});
+        addLink(related, tr("Rack %1").arg(qs(t.racks.name[t.gpus.rack[gpu]])), {EntityKind::Rack, t.gpus.rack[gpu]});
+        break;
+    }
+    case EntityKind::SwitchTray: {
+        const auto sw = sel->id;
+        addIdentity(tr("Slot"), tr("NVLink switch tray %1 of %2").arg(t.switchTrays.indexInRack[sw] + 1).arg(rk.switchTrays));
+        addIdentity(tr("Links"), tr("%1 GPUs").arg(rk.computeTrays * rk.gpusPerTray));
+        addLink(related, tr("Rack %1").arg(qs(t.racks.name[t.switchTrays.rack[sw]])), {EntityKind::Rack, t.switchTrays.rack[sw]});
+        break;
+    }
+    case EntityKind::Cdu: {
+        const auto cdu = sel->id;
+        addIdentity(tr("Serves"), tr("%1 racks").arg(t.cdus.rackCount[cdu]));
+        for (std::uint32_t i = 0; i < t.cdus.rackCount[cdu]; ++i) {
+            const auto r = t.cdus.firstRack[cdu] + i;
+            addLink(related, tr("Rack %1").arg(qs(t.racks.name[r])), {EntityKind::Rack, r},
+                    qs(formatValue(snap->value(model::ch::RackReturnTemperature, r), model::ch::RackReturnTemperature)));
+        }
+        break;
+    }
+    default: break;
+    }
+    m_tree->expandAll();
+    if (m_tree->verticalScrollBar()) m_tree->verticalScrollBar()->setValue(scroll);
+}
+
+} // namespace ft::views

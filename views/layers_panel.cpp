@@ -1,0 +1,96 @@
+#include "layers_panel.h"
+
+#include "floor_view.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace ft::views {
+
+namespace {
+struct SpeedChoice {
+    const char* label;
+    double speed;
+    bool paused;
+};
+constexpr SpeedChoice kSpeeds[] = {{"Paused", 1, true}, {"1× (real time)", 1, false}, {"10×", 10, false},
+                                   {"60× (a minute a second)", 60, false}, {"600×", 600, false}};
+} // namespace
+
+LayersPanel::LayersPanel(FloorView* view, QWidget* parent) : QWidget(parent), m_view(view) {
+    auto* layout = new QVBoxLayout(this);
+
+    auto* colour = new QGroupBox(tr("Colour the floor by"), this);
+    auto* colourLayout = new QVBoxLayout(colour);
+    m_metric = new QComboBox(colour);
+    for (model::ChannelId c = 0; c < model::kChannels.size(); ++c) {
+        const auto& info = model::kChannels[c];
+        m_metric->addItem(QString::fromUtf8(info.description.data(), static_cast<int>(info.description.size())) + " (" +
+                              QString::fromUtf8(info.unit.data(), static_cast<int>(info.unit.size())) + ")",
+                          c);
+        m_metric->setItemData(m_metric->count() - 1, QString::fromUtf8(info.name.data(), static_cast<int>(info.name.size())),
+                              Qt::ToolTipRole);
+    }
+    colourLayout->addWidget(m_metric);
+    layout->addWidget(colour);
+
+    auto* layers = new QGroupBox(tr("Layers"), this);
+    auto* layersLayout = new QVBoxLayout(layers);
+    m_racks = new QCheckBox(tr("Racks, trays and GPUs"), layers);
+    m_racks->setChecked(true);
+    layersLayout->addWidget(m_racks);
+    layout->addWidget(layers);
+
+    auto* camera = new QGroupBox(tr("Camera"), this);
+    auto* cameraLayout = new QHBoxLayout(camera);
+    auto* reset = new QPushButton(tr("Overview (R)"), camera);
+    auto* top = new QPushButton(tr("Top (T)"), camera);
+    auto* frame = new QPushButton(tr("Selection (F)"), camera);
+    cameraLayout->addWidget(reset);
+    cameraLayout->addWidget(top);
+    cameraLayout->addWidget(frame);
+    layout->addWidget(camera);
+
+    auto* sim = new QGroupBox(tr("Simulation"), this);
+    auto* simLayout = new QFormLayout(sim);
+    m_speed = new QComboBox(sim);
+    for (const auto& s : kSpeeds) m_speed->addItem(tr(s.label));
+    m_speed->setCurrentIndex(1);
+    simLayout->addRow(tr("Speed"), m_speed);
+    layout->addWidget(sim);
+    layout->addStretch(1);
+
+    connect(m_metric, &QComboBox::currentIndexChanged, this, [this](int i) {
+        const auto c = static_cast<model::ChannelId>(m_metric->itemData(i).toUInt());
+        m_view->setMetric(c);
+        emit metricChosen(c);
+    });
+    connect(m_racks, &QCheckBox::toggled, m_view, &FloorView::setRacksVisible);
+    connect(reset, &QPushButton::clicked, m_view, &FloorView::resetCamera);
+    connect(top, &QPushButton::clicked, m_view, &FloorView::topView);
+    connect(frame, &QPushButton::clicked, m_view, &FloorView::frameSelection);
+    connect(m_speed, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (i < 0 || i >= static_cast<int>(std::size(kSpeeds))) return;
+        emit speedChosen(kSpeeds[i].speed, kSpeeds[i].paused);
+    });
+}
+
+void LayersPanel::setMetric(model::ChannelId channel) {
+    const int i = m_metric->findData(channel);
+    if (i >= 0) m_metric->setCurrentIndex(i);
+}
+
+void LayersPanel::setSpeed(double speed, bool paused) {
+    for (int i = 0; i < static_cast<int>(std::size(kSpeeds)); ++i)
+        if (kSpeeds[i].paused == paused && (paused || kSpeeds[i].speed == speed)) {
+            const QSignalBlocker block(m_speed);
+            m_speed->setCurrentIndex(i);
+        }
+}
+
+} // namespace ft::views

@@ -1,0 +1,290 @@
+#include "rack_layer.h"
+
+#include <vtkActor.h>
+#include <vtkCellArray.h>
+#include <vtkFloatArray.h>
+#include <vtkImageData.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkPolyDataMapper.h>
+#include <vtkProperty.h>
+#include <vtkRenderer.h>
+#include <vtkTexture.h>
+#include <vtkUnsignedCharArray.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ft::views {
+
+using model::EntityId;
+using model::EntityKind;
+
+namespace {
+constexpr Rgb kCabinet{28, 31, 36};
+constexpr Rgb kPowerShelf{52, 56, 62};
+constexpr Rgb kSwitchTray{58, 76, 112}; // NVLink switch trays: steel blue when not the metric
+constexpr Rgb kNoData{90, 90, 90};
+constexpr int kMaxDetailRacks = 48;
+constexpr double kDetailDistance = 30.0; // metres from camera to focus
+} // namespace
+
+RackLayer::RackLayer(const model::Topology& topology, vtkRenderer* renderer)
+    : m_topology(topology), m_renderer(renderer), m_metric(model::ch::GpuTemperature),
+      m_scale(model::ch::GpuTemperature) {
+    const auto& rk = topology.spec().rack;
+    m_cellW = rk.gpusPerTray;
+    m_cellH = static_cast<int>(std::ceil(rk.heightM / model::Topology::kRackUnitM));
+    const int racks = static_cast<int>(topology.count(EntityKind::Rack));
+    m_cellsPerRow = std::max(1, std::min(racks, 2048 / m_cellW));
+    m_atlasW = m_cellsPerRow * m_cellW;
+    m_atlasH = ((racks + m_cellsPerRow - 1) / m_cellsPerRow) * m_cellH;
+    // The "beacon": a band near the top of each rack front showing the rack aggregate.
+    m_beaconEnd = m_cellH - 2;
+    m_beaconBegin = std::max(0, m_beaconEnd - 4);
+
+    m_atlas->SetDimensions(m_atlasW, m_atlasH, 1);
+    m_atlas->AllocateScalars(VTK_UNSIGNED_CHAR, 3);
+    m_texels = vtkUnsignedCharArray::SafeDownCast(m_atlas->GetPointData()->GetScalars());
+    std::fill_n(m_texels->GetPointer(0), static_cast<std::size_t>(m_atlasW) * m_atlasH * 3, 0);
+    m_texture->SetInputData(m_atlas);
+    m_texture->InterpolateOff();
+    m_texture->RepeatOff();
+    m_texture->EdgeClampOn();
+
+    buildGeometry();
+    vtkNew<vtkPolyDataMapper> mapper;
+    mapper->SetInputData(m_racks);
+    mapper->ScalarVisibilityOff();
+    m_rackActor->SetMapper(mapper);
+    m_rackActor->SetTexture(m_texture);
+    m_rackActor->GetProperty()->SetAmbient(0.45);
+    m_rackActor->GetProperty()->SetDiffuse(0.7);
+    m_rackActor->GetProperty()->SetSpecular(0.0);
+    m_rackActor->PickableOff();
+    renderer->AddActor(m_rackActor);
+
+    vtkNew<vtkPolyDataMapper> detailMapper;
+    detailMapper->SetInputData(m_detail);
+    detailMapper->ScalarVisibilityOff();
+    m_detailActor->SetMapper(detailMapper);
+    m_detailActor->GetProperty()->SetColor(0.05, 0.06, 0.08);
+    m_detailActor->GetProperty()->SetLineWidth(1.5);
+    m_detailActor->GetProperty()->LightingOff();
+    m_detailActor->PickableOff();
+    m_detailActor->VisibilityOff();
+    renderer->AddActor(m_detailActor);
+
+    for (EntityId r = 0; r < static_cast<EntityId>(racks); ++r)
+        for (int row = 0; row < m_cellH; ++row)
+            for (int c = 0; c < m_cellW; ++c) setTexel(r, c, row, kCabinet);
+}
+
+RackLayer::~RackLayer() {
+    m_renderer->RemoveActor(m_rackActor);
+    m_renderer->RemoveActor(m_detailActor);
+}
+
+void RackLayer::buildGeometry() {
+    const auto& rk = m_topology.spec().rack;
+    const auto racks = static_cast<EntityId>(m_topology.count(EntityKind::Rack));
+    const float hw = static_cast<float>(rk.widthM) / 2 * 0.96f; // a small gap between racks
+    const float hd = static_cast<float>(rk.depthM) / 2;
+    const float h = static_cast<float>(rk.heightM);
+
+    vtkNew<vtkPoints> points;
+    points->SetDataTypeToFloat();
+    points->Allocate(racks * 20);
+    vtkNew<vtkFloatArray> tcoords;
+    tcoords->SetNumberOfComponents(2);
+    tcoords->SetName("tcoords");
+    tcoords->Allocate(racks * 40);
+    vtkNew<vtkFloatArray> normals;
+    normals->SetNumberOfComponents(3);
+    normals->SetName("normals");
+    vtkNew<vtkCellArray> quads;
+
+    const float eps = 0.02f;
+    auto texU = [&](EntityId r, float col) {
+        return (static_cast<float>((r % m_cellsPerRow) * m_cellW) + col) / static_cast<float>(m_atlasW);
+    };
+    auto texV = [&](EntityId r, float row) {
+        return (static_cast<float>((r / m_cellsPerRow) * m_cellH) + row) / static_cast<float>(m_atlasH);
+    };
+    for (EntityId r = 0; r < racks; ++r) {
+        const model::Vec3 c = m_topology.racks.position[r];
+        auto quad = [&](std::array<std::array<float, 3>, 4> p, std::array<std::array<float, 2>, 4> t, std::array<float, 3> n) {
+            vtkIdType ids[4];
+            for (int i = 0; i < 4; ++i) {
+                ids[i] = points->InsertNextPoint(c.x + p[i][0], c.y + p[i][1], p[i][2]);
+                tcoords->InsertNextTuple2(t[i][0], t[i][1]);
+                normals->InsertNextTuple3(n[0], n[1], n[2]);
+            }
+            quads->InsertNextCell(4, ids);
+        };
+        // Front (-y): the full cell, one texel column per GPU, one texel row per rack unit.
+        const float u0 = texU(r, eps), u1 = texU(r, static_cast<float>(m_cellW) - eps);
+        const float v0 = texV(r, eps), v1 = texV(r, h / model::Topology::kRackUnitM - eps);
+        quad({{{-hw, -hd, 0}, {hw, -hd, 0}, {hw, -hd, h}, {-hw, -hd, h}}}, {{{u0, v0}, {u1, v0}, {u1, v1}, {u0, v1}}}, {0, -1, 0});
+        // Top: the rack aggregate (a beacon texel).
+        const float bu = texU(r, 0.5f), bv = texV(r, static_cast<float>(m_beaconBegin) + 0.5f);
+        quad({{{-hw, -hd, h}, {hw, -hd, h}, {hw, hd, h}, {-hw, hd, h}}}, {{{bu, bv}, {bu, bv}, {bu, bv}, {bu, bv}}}, {0, 0, 1});
+        // Sides and back: cabinet.
+        const float cu = texU(r, 0.5f), cv = texV(r, 0.5f);
+        const std::array<std::array<float, 2>, 4> cab{{{cu, cv}, {cu, cv}, {cu, cv}, {cu, cv}}};
+        quad({{{hw, -hd, 0}, {hw, hd, 0}, {hw, hd, h}, {hw, -hd, h}}}, cab, {1, 0, 0});
+        quad({{{-hw, hd, 0}, {-hw, -hd, 0}, {-hw, -hd, h}, {-hw, hd, h}}}, cab, {-1, 0, 0});
+        quad({{{hw, hd, 0}, {-hw, hd, 0}, {-hw, hd, h}, {hw, hd, h}}}, cab, {0, 1, 0});
+    }
+    m_racks->SetPoints(points);
+    m_racks->SetPolys(quads);
+    m_racks->GetPointData()->SetTCoords(tcoords);
+    m_racks->GetPointData()->SetNormals(normals);
+}
+
+void RackLayer::setTexel(EntityId rack, int column, int row, Rgb color) {
+    const int x = static_cast<int>(rack % m_cellsPerRow) * m_cellW + column;
+    const int y = static_cast<int>(rack / m_cellsPerRow) * m_cellH + row;
+    unsigned char* p = m_texels->GetPointer(0) + (static_cast<std::size_t>(y) * m_atlasW + x) * 3;
+    p[0] = color.r;
+    p[1] = color.g;
+    p[2] = color.b;
+}
+
+void RackLayer::fillRows(EntityId rack, int rowBegin, int rowEnd, Rgb color) {
+    for (int row = std::max(0, rowBegin); row < std::min(rowEnd, m_cellH); ++row)
+        for (int c = 0; c < m_cellW; ++c) setTexel(rack, c, row, color);
+}
+
+void RackLayer::setMetric(model::ChannelId channel) {
+    m_metric = channel;
+    m_scale = ColorScale(channel);
+    m_aggregateMax = model::kChannels[channel].name.find("temperature") != std::string_view::npos;
+}
+
+void RackLayer::setVisible(bool visible) {
+    m_visible = visible;
+    m_rackActor->SetVisibility(visible);
+    if (!visible) m_detailActor->VisibilityOff();
+}
+
+float RackLayer::rackValue(const model::Snapshot& s, EntityId rack) const {
+    const auto& info = model::kChannels[m_metric];
+    const auto& rk = m_topology.spec().rack;
+    const auto values = s.channel(m_metric);
+    std::size_t first = 0, count = 0;
+    switch (info.kind) {
+    case EntityKind::Rack: return values[rack];
+    case EntityKind::Gpu: count = static_cast<std::size_t>(rk.computeTrays) * rk.gpusPerTray; break;
+    case EntityKind::Cpu: count = static_cast<std::size_t>(rk.computeTrays) * rk.cpusPerTray; break;
+    case EntityKind::ComputeTray: count = static_cast<std::size_t>(rk.computeTrays); break;
+    case EntityKind::SwitchTray: count = static_cast<std::size_t>(rk.switchTrays); break;
+    case EntityKind::Cdu: return values[m_topology.racks.cdu[rack]];
+    default: return NAN;
+    }
+    first = rack * count;
+    float acc = m_aggregateMax ? -1e30f : 0.0f;
+    for (std::size_t i = first; i < first + count; ++i) acc = m_aggregateMax ? std::max(acc, values[i]) : acc + values[i];
+    return m_aggregateMax ? acc : acc / static_cast<float>(count);
+}
+
+void RackLayer::paintRack(const model::Snapshot& s, EntityId rack) {
+    const auto& rk = m_topology.spec().rack;
+    const auto& info = model::kChannels[m_metric];
+    const auto values = s.channel(m_metric);
+    const Rgb aggregate = m_scale.map(rackValue(s, rack));
+    const Rgb uniform = info.kind == EntityKind::Rack || info.kind == EntityKind::Cdu ? aggregate : kNoData;
+
+    for (int t = 0; t < rk.computeTrays; ++t) {
+        const int row = static_cast<int>(m_topology.computeSlots[t].bottomU);
+        const std::size_t tray = static_cast<std::size_t>(rack) * rk.computeTrays + t;
+        for (int c = 0; c < m_cellW; ++c) {
+            Rgb color = uniform;
+            if (info.kind == EntityKind::Gpu) color = m_scale.map(values[tray * rk.gpusPerTray + c]);
+            else if (info.kind == EntityKind::Cpu && rk.cpusPerTray > 0)
+                color = m_scale.map(values[tray * rk.cpusPerTray + c * rk.cpusPerTray / rk.gpusPerTray]);
+            else if (info.kind == EntityKind::ComputeTray) color = m_scale.map(values[tray]);
+            else if (info.kind == EntityKind::SwitchTray) color = kCabinet;
+            setTexel(rack, c, row, color);
+        }
+    }
+    for (int sw = 0; sw < rk.switchTrays; ++sw) {
+        const int row = static_cast<int>(m_topology.switchSlots[sw].bottomU);
+        Rgb color = info.kind == EntityKind::SwitchTray ? m_scale.map(values[rack * rk.switchTrays + sw]) : kSwitchTray;
+        if (info.kind == EntityKind::Rack || info.kind == EntityKind::Cdu) color = uniform;
+        fillRows(rack, row, row + 1, color);
+    }
+    for (const auto& slot : m_topology.powerShelfSlots) {
+        const int row = static_cast<int>(slot.bottomU);
+        fillRows(rack, row, row + 1, kPowerShelf);
+    }
+    fillRows(rack, m_beaconBegin, m_beaconEnd, aggregate);
+}
+
+void RackLayer::update(const model::Snapshot& snapshot) {
+    const auto racks = static_cast<EntityId>(m_topology.count(EntityKind::Rack));
+    for (EntityId r = 0; r < racks; ++r) paintRack(snapshot, r);
+    m_texels->Modified();
+    m_atlas->Modified();
+}
+
+void RackLayer::updateDetail(const model::Vec3& focus, double cameraDistance) {
+    if (!m_visible || cameraDistance > kDetailDistance) {
+        m_detailActor->VisibilityOff();
+        return;
+    }
+    // The racks nearest the focal point, up to a fixed budget.
+    const auto racks = static_cast<EntityId>(m_topology.count(EntityKind::Rack));
+    std::vector<std::pair<float, EntityId>> byDistance;
+    byDistance.reserve(racks);
+    for (EntityId r = 0; r < racks; ++r) {
+        const auto p = m_topology.racks.position[r];
+        const float dx = p.x - focus.x, dy = p.y - focus.y;
+        byDistance.emplace_back(dx * dx + dy * dy, r);
+    }
+    const std::size_t n = std::min<std::size_t>(kMaxDetailRacks, byDistance.size());
+    std::partial_sort(byDistance.begin(), byDistance.begin() + static_cast<std::ptrdiff_t>(n), byDistance.end());
+    std::vector<EntityId> chosen;
+    for (std::size_t i = 0; i < n; ++i) chosen.push_back(byDistance[i].second);
+    std::sort(chosen.begin(), chosen.end());
+    m_detailActor->VisibilityOn();
+    if (chosen == m_detailRacks) return;
+    m_detailRacks = chosen;
+
+    const auto& rk = m_topology.spec().rack;
+    const float hw = static_cast<float>(rk.widthM) / 2 * 0.96f;
+    const float y = -static_cast<float>(rk.depthM) / 2 - 0.004f;
+    constexpr float U = model::Topology::kRackUnitM;
+    vtkNew<vtkPoints> points;
+    vtkNew<vtkCellArray> lines;
+    auto segment = [&](float x0, float z0, float x1, float z1, const model::Vec3& c) {
+        const vtkIdType a = points->InsertNextPoint(c.x + x0, c.y + y, z0);
+        const vtkIdType b = points->InsertNextPoint(c.x + x1, c.y + y, z1);
+        const vtkIdType ids[2] = {a, b};
+        lines->InsertNextCell(2, ids);
+    };
+    for (EntityId r : chosen) {
+        const auto c = m_topology.racks.position[r];
+        // Tray boundaries, and the GPU divisions of each compute tray.
+        for (const auto& s : m_topology.computeSlots) {
+            segment(-hw, s.bottomU * U, hw, s.bottomU * U, c);
+            for (int g = 1; g < rk.gpusPerTray; ++g) {
+                const float x = -hw + 2 * hw * static_cast<float>(g) / static_cast<float>(rk.gpusPerTray);
+                segment(x, s.bottomU * U, x, (s.bottomU + s.heightU) * U, c);
+            }
+        }
+        for (const auto& s : m_topology.switchSlots) segment(-hw, s.bottomU * U, hw, s.bottomU * U, c);
+        for (const auto& s : m_topology.powerShelfSlots) {
+            segment(-hw, s.bottomU * U, hw, s.bottomU * U, c);
+            segment(-hw, (s.bottomU + 1) * U, hw, (s.bottomU + 1) * U, c);
+        }
+        const float beaconLo = static_cast<float>(m_beaconBegin) * U;
+        segment(-hw, beaconLo, hw, beaconLo, c);
+    }
+    m_detail->SetPoints(points);
+    m_detail->SetLines(lines);
+    m_detail->Modified();
+}
+
+} // namespace ft::views

@@ -1,0 +1,69 @@
+#pragma once
+// RackLayer: every rack of the floor as one actor. Rack fronts carry a texture atlas with one
+// cell per rack (a texel per GPU and rack unit), so the whole floor is a live heat map of trays
+// and GPUs for a single draw call; rack tops show the rack's aggregate. Near the camera a detail
+// actor adds tray and GPU outlines. Owned by FloorView; UI thread only.
+#include "color_scale.h"
+#include "model/snapshot.h"
+#include "model/topology.h"
+
+#include <vtkNew.h>
+
+#include <vector>
+
+class vtkActor;
+class vtkImageData;
+class vtkPolyData;
+class vtkRenderer;
+class vtkTexture;
+class vtkUnsignedCharArray;
+
+namespace ft::views {
+
+class RackLayer {
+public:
+    RackLayer(const model::Topology& topology, vtkRenderer* renderer);
+    ~RackLayer();
+
+    void setMetric(model::ChannelId channel);
+    model::ChannelId metric() const { return m_metric; }
+    void setVisible(bool visible);
+    bool visible() const { return m_visible; }
+    // Recolours the atlas from a snapshot (arrays updated in place).
+    void update(const model::Snapshot& snapshot);
+    // Level of detail: outlines trays and GPUs of the racks near `focus` when the camera is close.
+    void updateDetail(const model::Vec3& focus, double cameraDistance);
+
+    // The rack aggregate of the metric (max for temperatures, mean otherwise).
+    float rackValue(const model::Snapshot& snapshot, model::EntityId rack) const;
+    const ColorScale& scale() const { return m_scale; }
+    bool aggregatesByMax() const { return m_aggregateMax; }
+
+private:
+    void buildGeometry();
+    void paintRack(const model::Snapshot& snapshot, model::EntityId rack);
+    void fillRows(model::EntityId rack, int rowBegin, int rowEnd, Rgb color);
+    void setTexel(model::EntityId rack, int column, int row, Rgb color);
+
+    const model::Topology& m_topology;
+    vtkRenderer* m_renderer;
+    model::ChannelId m_metric;
+    ColorScale m_scale;
+    bool m_aggregateMax = true;
+    bool m_visible = true;
+
+    int m_cellW = 4, m_cellH = 52, m_cellsPerRow = 1, m_atlasW = 1, m_atlasH = 1;
+    int m_beaconBegin = 0, m_beaconEnd = 0;
+    vtkNew<vtkImageData> m_atlas;
+    vtkUnsignedCharArray* m_texels = nullptr;
+    vtkNew<vtkTexture> m_texture;
+    vtkNew<vtkPolyData> m_racks;
+    vtkNew<vtkActor> m_rackActor;
+
+    vtkNew<vtkPolyData> m_detail;
+    vtkNew<vtkActor> m_detailActor;
+    std::vector<model::EntityId> m_detailRacks;
+    std::vector<float> m_scratch;
+};
+
+} // namespace ft::views
