@@ -46,7 +46,21 @@ std::optional<PickResult> pickFloor(const model::Topology& t, const Ray& ray) {
             bestRack = r;
         }
     }
-    if (!bestRack) return std::nullopt;
+    if (!bestRack) {
+        // CDUs stand at the row ends.
+        for (model::EntityId c = 0; c < t.count(EntityKind::Cdu); ++c) {
+            const auto p = t.cdus.position[c];
+            if (auto d = hitBox(ray, {p.x - 0.3f, p.y - hd, 0}, {p.x + 0.3f, p.y + hd, h * 0.85f}); d && *d < best) {
+                best = *d;
+                PickResult cdu;
+                cdu.entity = {EntityKind::Cdu, c};
+                cdu.point = {ray.origin.x + *d * ray.direction.x, ray.origin.y + *d * ray.direction.y,
+                             ray.origin.z + *d * ray.direction.z};
+                return cdu;
+            }
+        }
+        return std::nullopt;
+    }
     const auto c = t.racks.position[*bestRack];
     PickResult result;
     result.rack = *bestRack;

@@ -10,6 +10,7 @@
 #include <vtkProperty.h>
 #include <vtkRenderer.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace ft::views {
@@ -37,7 +38,9 @@ FloorScene::FloorScene(const model::Topology& topology, vtkRenderer* renderer)
     // Raised-floor tiles, 0.6 m.
     vtkNew<vtkPoints> pts;
     vtkNew<vtkCellArray> lines;
-    const float tile = 0.6f;
+    // Raised-floor tiles are 0.6 m; on large floors draw every fifth line so the grid stays calm.
+    const float span = std::max(x1 - x0, y1 - y0);
+    const float tile = span > 60.0f ? 3.0f : 0.6f;
     auto line = [&](float ax, float ay, float bx, float by) {
         const vtkIdType ids[2] = {pts->InsertNextPoint(ax, ay, 0.0), pts->InsertNextPoint(bx, by, 0.0)};
         lines->InsertNextCell(2, ids);
@@ -61,7 +64,7 @@ FloorScene::FloorScene(const model::Topology& topology, vtkRenderer* renderer)
     for (std::size_t c = 0; c < topology.count(EntityKind::Cdu); ++c) {
         const auto p = topology.cdus.position[c];
         vtkNew<vtkCubeSource> box;
-        box->SetBounds(p.x - 0.4, p.x + 0.4, p.y - rk.depthM / 2, p.y + rk.depthM / 2, 0, rk.heightM * 0.9);
+        box->SetBounds(p.x - 0.3, p.x + 0.3, p.y - rk.depthM / 2, p.y + rk.depthM / 2, 0, rk.heightM * 0.85);
         box->Update();
         cdus->AddInputData(box->GetOutput());
     }
@@ -69,7 +72,7 @@ FloorScene::FloorScene(const model::Topology& topology, vtkRenderer* renderer)
         vtkNew<vtkPolyDataMapper> cduMapper;
         cduMapper->SetInputConnection(cdus->GetOutputPort());
         m_cdus->SetMapper(cduMapper);
-        m_cdus->GetProperty()->SetColor(0.20, 0.42, 0.48);
+        m_cdus->GetProperty()->SetColor(0.16, 0.30, 0.34);
         m_cdus->GetProperty()->SetAmbient(0.4);
         m_cdus->PickableOff();
         renderer->AddActor(m_cdus);
@@ -127,7 +130,7 @@ std::optional<FloorScene::Box> FloorScene::entityBox(const model::Topology& t, m
     }
     case EntityKind::Cdu: {
         const auto p = t.cdus.position[ref.id];
-        return Box{{p.x - 0.4f, p.y - hd, 0}, {p.x + 0.4f, p.y + hd, static_cast<float>(rk.heightM * 0.9)}};
+        return Box{{p.x - 0.3f, p.y - hd, 0}, {p.x + 0.3f, p.y + hd, static_cast<float>(rk.heightM * 0.85)}};
     }
     default: return std::nullopt;
     }

@@ -13,6 +13,8 @@
 #include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkMatrix4x4.h>
 #include <vtkOpenGLState.h>
+#include <vtkProp.h>
+#include <vtkPropCollection.h>
 #include <vtkRenderer.h>
 
 #include <algorithm>
@@ -96,6 +98,7 @@ void FloorView::initializeGL() {
 void FloorView::resizeGL(int, int) {
     m_projectionValid = false;
     if (!m_cameraSet) resetCamera();
+    else applyCamera();
 }
 
 void FloorView::refreshSnapshot() {
@@ -135,7 +138,7 @@ void FloorView::paintGL() {
     m_frameTimes.push_back(dt);
     if (m_frameTimes.size() > 30) m_frameTimes.pop_front();
 
-    if (m_overlay.initialized() && m_snapshot && m_racks) {
+    if (m_overlay.initialized() && m_snapshot && m_racks && m_sceneVisible) {
         updateProjection();
         m_overlay.beginFrame(width(), height(), static_cast<float>(dpr), static_cast<float>(dt / 1000.0),
                              static_cast<float>(m_mouse.x()), static_cast<float>(m_mouse.y()));
@@ -222,7 +225,11 @@ void FloorView::applyCamera() {
     }
     cam->SetViewAngle(m_rig.viewAngleDeg);
     m_projectionValid = false;
-    if (m_racks) m_racks->updateDetail(m_rig.focus, m_rig.distance);
+    if (m_racks) {
+        // Screen pixels per metre at the focal distance.
+        const double ppm = height() / (2.0 * m_rig.distance * std::tan(m_rig.viewAngleDeg * M_PI / 360.0));
+        m_racks->updateDetail(m_rig.focus, m_rig.distance, ppm);
+    }
     update();
 }
 
@@ -282,6 +289,16 @@ void FloorView::setSelection(std::optional<model::EntityRef> selection) {
     m_selection = selection;
     if (m_scene) m_scene->setSelection(selection);
     emit selectionChanged();
+    update();
+}
+
+void FloorView::setSceneVisible(bool visible) {
+    m_sceneVisible = visible;
+    vtkPropCollection* props = m_renderer->GetViewProps();
+    props->InitTraversal();
+    while (vtkProp* prop = props->GetNextProp()) prop->SetVisibility(visible);
+    if (visible && m_racks) m_racks->setVisible(m_racksVisible);
+    if (visible && m_scene) m_scene->setSelection(m_selection);
     update();
 }
 

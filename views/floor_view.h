@@ -48,6 +48,8 @@ public:
     void setWallMode(bool wall);
     // Benchmarks: glFinish at the end of every frame so timings cover the GPU work.
     void setFinishEachFrame(bool finish) { m_finishEachFrame = finish; }
+    // Benchmarks: hide every actor and the HUD, leaving the same pipeline drawing an empty scene.
+    void setSceneVisible(bool visible);
 
     void resetCamera();
     void topView();
@@ -109,6 +111,7 @@ private:
     bool m_showFrameStats = true;
     bool m_wall = false;
     bool m_finishEachFrame = false;
+    bool m_sceneVisible = true;
 
     QTimer m_frameTimer;
     QElapsedTimer m_clock;

@@ -91,7 +91,8 @@ void drawLegend(const ImGuiOverlay& ov, const HudInput& in) {
     const auto& scale = in.racks->scale();
     const auto channel = in.racks->metric();
     const auto& info = model::kChannels[channel];
-    const float barW = in.wall ? 520.0f : 360.0f, barH = in.wall ? 26.0f : 18.0f;
+    const float scale0 = ImGui::GetIO().FontGlobalScale;
+    const float barW = (in.wall ? 520.0f : 360.0f) * scale0, barH = (in.wall ? 26.0f : 18.0f) * scale0;
     ImGui::SetNextWindowPos(ImVec2(16, in.height - 16), 0, ImVec2(0, 1));
     ImGui::Begin("##legend", nullptr, kPanel);
     ImGui::Text("%s (%s)", std::string(info.description).c_str(), std::string(info.unit).c_str());
@@ -130,22 +131,43 @@ void drawLabels(const ImGuiOverlay& ov, const HudInput& in) {
     if (!in.project) return;
     const auto& t = *in.topology;
     ImDrawList* dl = ImGui::GetBackgroundDrawList();
-    // Row names at the start of each row, on the floor.
-    ImGui::PushFont(ov.largeFont());
+    // Row signs hang above the start of each row. Signs that would overlap one already drawn
+    // are skipped, so a 75-row floor stays readable from afar.
+    std::vector<ImVec4> drawn;
+    auto overlaps = [&](const ImVec4& r) {
+        for (const auto& o : drawn)
+            if (r.x < o.z && o.x < r.z && r.y < o.w && o.y < r.w) return true;
+        return false;
+    };
+    const bool manyRows = t.count(EntityKind::Row) > 12;
+    ImGui::PushFont(manyRows ? ov.bodyFont() : ov.largeFont());
     for (std::size_t r = 0; r < t.count(EntityKind::Row); ++r) {
         auto p = t.racks.position[t.rows.firstRack[r]];
-        p.x -= static_cast<float>(t.spec().rack.widthM) * 0.5f;
-        p.y -= static_cast<float>(t.spec().rack.depthM) * 0.5f + 0.5f;
-        if (auto s = in.project(p)) {
-            const std::string label = "Row " + t.rows.name[r];
-            dl->AddText(ImVec2(s->x + 1, s->y + 1), IM_COL32(0, 0, 0, 200), label.c_str());
-            dl->AddText(ImVec2(s->x, s->y), IM_COL32(200, 215, 235, 235), label.c_str());
-        }
+        p.z = static_cast<float>(t.spec().rack.heightM) + 0.7f;
+        const auto s = in.project(p);
+        if (!s) continue;
+        const std::string label = manyRows ? t.rows.name[r] : "Row " + t.rows.name[r];
+        const ImVec2 size = ImGui::CalcTextSize(label.c_str());
+        const ImVec4 rect(s->x - size.x / 2 - 6, s->y - size.y - 4, s->x + size.x / 2 + 6, s->y + 2);
+        if (overlaps(rect)) continue;
+        drawn.push_back(rect);
+        dl->AddRectFilled(ImVec2(rect.x, rect.y), ImVec2(rect.z, rect.w), IM_COL32(20, 60, 90, 215), 4.0f);
+        dl->AddRect(ImVec2(rect.x, rect.y), ImVec2(rect.z, rect.w), IM_COL32(90, 160, 210, 230), 4.0f);
+        dl->AddText(ImVec2(s->x - size.x / 2, s->y - size.y - 2), IM_COL32(235, 242, 250, 255), label.c_str());
     }
     ImGui::PopFont();
-    // Rack names above the racks when the camera is close enough to read them.
+    // Rack and CDU names when the camera is close enough to read them.
     if (in.cameraDistance > 45.0 || t.count(EntityKind::Rack) == 0) return;
     ImGui::PushFont(ov.smallFont());
+    for (model::EntityId c = 0; c < t.count(EntityKind::Cdu); ++c) {
+        auto p = t.cdus.position[c];
+        p.z = static_cast<float>(t.spec().rack.heightM) * 0.85f + 0.12f;
+        const auto s = in.project(p);
+        if (!s || s->x < 0 || s->y < 0 || s->x > in.width || s->y > in.height) continue;
+        const std::string name = t.name(EntityKind::Cdu, c);
+        const ImVec2 size = ImGui::CalcTextSize(name.c_str());
+        dl->AddText(ImVec2(s->x - size.x / 2, s->y - size.y - 1), IM_COL32(120, 200, 210, 255), name.c_str());
+    }
     for (model::EntityId r = 0; r < t.count(EntityKind::Rack); ++r) {
         auto p = t.racks.position[r];
         p.z = static_cast<float>(t.spec().rack.heightM) + 0.12f;

@@ -3,6 +3,7 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <filesystem>
 
 namespace ft::views {
@@ -72,6 +73,9 @@ void ImGuiOverlay::beginFrame(int width, int height, float dpr, float dt, float 
     io.DisplayFramebufferScale = ImVec2(dpr, dpr);
     io.DeltaTime = dt > 0 ? dt : 1.0f / 60.0f;
     io.MousePos = ImVec2(mouseX, mouseY);
+    // Text scales with the view so a small window is not covered by the HUD; the wall mode
+    // brings its own larger fonts.
+    io.FontGlobalScale = std::clamp(static_cast<float>(height) / 1000.0f, 0.72f, 1.2f);
     ImGui_ImplOpenGL3_NewFrame();
     ImGui::NewFrame();
 }

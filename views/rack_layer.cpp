@@ -27,7 +27,7 @@ constexpr Rgb kPowerShelf{52, 56, 62};
 constexpr Rgb kSwitchTray{58, 76, 112}; // NVLink switch trays: steel blue when not the metric
 constexpr Rgb kNoData{90, 90, 90};
 constexpr int kMaxDetailRacks = 48;
-constexpr double kDetailDistance = 30.0; // metres from camera to focus
+constexpr double kMinPixelsPerUnit = 5.0; // a rack unit this tall on screen gets outlines
 } // namespace
 
 RackLayer::RackLayer(const model::Topology& topology, vtkRenderer* renderer)
@@ -70,7 +70,7 @@ RackLayer::RackLayer(const model::Topology& topology, vtkRenderer* renderer)
     detailMapper->ScalarVisibilityOff();
     m_detailActor->SetMapper(detailMapper);
     m_detailActor->GetProperty()->SetColor(0.05, 0.06, 0.08);
-    m_detailActor->GetProperty()->SetLineWidth(1.5);
+    m_detailActor->GetProperty()->SetLineWidth(1.0);
     m_detailActor->GetProperty()->LightingOff();
     m_detailActor->PickableOff();
     m_detailActor->VisibilityOff();
@@ -229,8 +229,8 @@ void RackLayer::update(const model::Snapshot& snapshot) {
     m_atlas->Modified();
 }
 
-void RackLayer::updateDetail(const model::Vec3& focus, double cameraDistance) {
-    if (!m_visible || cameraDistance > kDetailDistance) {
+void RackLayer::updateDetail(const model::Vec3& focus, double cameraDistance, double pixelsPerMetre) {
+    if (!m_visible || pixelsPerMetre * model::Topology::kRackUnitM < kMinPixelsPerUnit || cameraDistance > 60.0) {
         m_detailActor->VisibilityOff();
         return;
     }

@@ -31,8 +31,9 @@ public:
     bool visible() const { return m_visible; }
     // Recolours the atlas from a snapshot (arrays updated in place).
     void update(const model::Snapshot& snapshot);
-    // Level of detail: outlines trays and GPUs of the racks near `focus` when the camera is close.
-    void updateDetail(const model::Vec3& focus, double cameraDistance);
+    // Level of detail: outlines the trays and GPUs of the racks near `focus` once a rack unit
+    // covers enough pixels for the outlines to help rather than shimmer.
+    void updateDetail(const model::Vec3& focus, double cameraDistance, double pixelsPerMetre);
 
     // The rack aggregate of the metric (max for temperatures, mean otherwise).
     float rackValue(const model::Snapshot& snapshot, model::EntityId rack) const;

@@ -1,0 +1,109 @@
+// The command-line contract from DESIGN.md, exercised on the real binary.
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+struct Run {
+    int code = -1;
+    QByteArray out, err;
+};
+
+Run floortwin(const QStringList& args) {
+    QProcess p;
+    p.setProgram(FT_BINARY_DIR "/bin/floortwin");
+    p.setArguments(args);
+    p.start();
+    p.waitForFinished(120000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
+}
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+private slots:
+    void describeLargestFloor() {
+        const Run r = floortwin({"--headless", "--floor", "generate:racks=1778", "--describe"});
+        QCOMPARE(r.code, 0);
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["racks"].get<int>(), 1778);
+        QCOMPARE(j["gpus"].get<int>(), 128016);
+        QCOMPARE(j["cpus"].get<int>(), 64008);
+        QCOMPARE(j["compute_trays"].get<int>(), 32004);
+        QCOMPARE(j["switch_trays"].get<int>(), 16002);
+        QCOMPARE(j["nics"].get<int>(), 256032);
+        QCOMPARE(j["dpus"].get<int>(), 32004);
+        for (const char* key : {"planes", "rails", "leaves", "spines", "fabric_links", "nvlink_links", "cdus",
+                                "cooling_loops", "regions", "storage_tiers", "channels"})
+            QVERIFY2(j.contains(key) && j[key].get<int>() > 0, key);
+        QVERIFY(j["channels_by_kind"]["gpu"].size() >= 3);
+    }
+
+    void describeDefaultFloor() {
+        const Run r = floortwin({"--describe"});
+        QCOMPARE(r.code, 0);
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["racks"].get<int>(), 16);
+        QCOMPARE(j["gpus"].get<int>(), 1152);
+        QCOMPARE(j["rows"].get<int>(), 2);
+    }
+
+    void invalidFloorFileIsOneLineWithPosition() {
+        const Run r = floortwin({"--headless", "--describe", "--floor", FT_TEST_DATA_DIR "/floors/malformed.json"});
+        QVERIFY(r.code != 0);
+        QVERIFY(r.out.isEmpty());
+        const QString err = QString::fromUtf8(r.err).trimmed();
+        QCOMPARE(err.count('\n'), 0);
+        QVERIFY2(err.contains("malformed.json:5:32:"), qPrintable(err));
+    }
+
+    void badArguments() {
+        QVERIFY(floortwin({"--bogus"}).code != 0);
+        QVERIFY(floortwin({"--headless", "--floor", "generate:racks=99999", "--describe"}).code != 0);
+        QVERIFY(floortwin({"--headless", "--for", "ten minutes"}).code != 0);
+        QVERIFY(floortwin({"--headless", "--metric", "gpu.nonsense", "--describe"}).code != 0);
+        QVERIFY(floortwin({"--size", "12"}).code != 0);
+        const Run help = floortwin({"--help"});
+        QCOMPARE(help.code, 0);
+        for (const char* flag : {"--floor", "--headless", "--describe", "--screenshot", "--size", "--at", "--for",
+                                 "--dump-snapshot", "--metric", "--seed", "--wall"})
+            QVERIFY2(help.out.contains(flag), flag);
+    }
+
+    void runForAndDumpSnapshot() {
+        QTemporaryDir dir;
+        const QString dump = dir.filePath("snap.json");
+        const Run r = floortwin({"--headless", "--floor", "generate:racks=4", "--for", "90s", "--dump-snapshot", dump});
+        QCOMPARE(r.code, 0);
+        const auto summary = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(summary["ticks"].get<int>(), 900);
+        QCOMPARE(summary["sources"][0]["name"].get<std::string>(), std::string("simulator"));
+        for (const char* key : {"samples", "mapped", "unmapped", "bad_lines", "errors"})
+            QVERIFY2(summary["sources"][0].contains(key), key);
+        QVERIFY(summary.contains("recorded_samples"));
+        QVERIFY(summary["last_time"].get<std::string>() > summary["first_time"].get<std::string>());
+
+        QFile f(dump);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const auto snap = nlohmann::json::parse(f.readAll().toStdString());
+        QVERIFY(snap.contains("time"));
+        QCOMPARE(snap["entities"]["gpu"]["count"].get<int>(), 288);
+        QCOMPARE(snap["entities"]["gpu"]["channels"]["gpu.temperature"].size(), 288u);
+        QCOMPARE(snap["entities"]["rack"]["channels"]["rack.power"].size(), 4u);
+        QCOMPARE(snap["rack_lifecycle"].size(), 4u);
+        QVERIFY(snap["alarms"].is_array());
+
+        // Same seed, same run: the dump is byte-identical.
+        const QString dump2 = dir.filePath("snap2.json");
+        QCOMPARE(floortwin({"--headless", "--floor", "generate:racks=4", "--for", "90s", "--dump-snapshot", dump2}).code, 0);
+        QFile f2(dump2);
+        QVERIFY(f2.open(QIODevice::ReadOnly));
+        f.seek(0);
+        QVERIFY(f.readAll() == f2.readAll());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "test_cli.moc"

@@ -1,0 +1,182 @@
+// floortwin-bench: every performance figure of DESIGN.md, one `name value unit` line each.
+// Medians over repeated runs; render figures need an X display (make bench uses Xvfb).
+// Usage: floortwin-bench [--filter TEXT]
+#include "app/floor_loading.h"
+#include "model/sim_core.h"
+#include "views/floor_view.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QSurfaceFormat>
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace ft;
+
+namespace {
+
+std::string g_filter;
+
+bool wanted(const std::string& name) { return g_filter.empty() || name.find(g_filter) != std::string::npos; }
+
+void figure(const std::string& name, double value, const char* unit) {
+    std::printf("%s %.3f %s\n", name.c_str(), value, unit);
+    std::fflush(stdout);
+}
+
+double median(std::vector<double> v) {
+    std::ranges::sort(v);
+    return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+std::shared_ptr<const model::Topology> topologyOf(const std::string& spec) {
+    auto t = app::loadTopology(spec);
+    if (!t) {
+        std::fprintf(stderr, "floortwin-bench: %s\n", t.error().c_str());
+        std::exit(1);
+    }
+    return *t;
+}
+
+void benchSim(const std::string& label, const std::string& spec, int ticks) {
+    const std::string name = "sim.tick_ms." + label;
+    if (!wanted(name)) return;
+    model::SimCore core(topologyOf(spec), {});
+    std::vector<double> ms;
+    const auto step = model::SimConfig{}.step;
+    for (int i = 0; i < ticks; ++i) {
+        const auto t0 = std::chrono::steady_clock::now();
+        core.runUntil(core.latest()->time + step); // drain, step, publish: one full tick
+        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    }
+    figure(name, median(ms), "ms");
+}
+
+// Median frame time of a view rendering on screen at 1280x720.
+double frameMs(views::FloorView& view, int frames) {
+    std::vector<double> ms;
+    for (int i = 0; i < frames + 5; ++i) {
+        QElapsedTimer t;
+        t.start();
+        view.update();
+        view.repaint();
+        QCoreApplication::processEvents();
+        if (i >= 5) ms.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
+    }
+    return median(ms);
+}
+
+void benchRender() {
+    const bool any = wanted("render.");
+    if (!any) return;
+    struct Case {
+        const char* label;
+        const char* spec;
+        bool empty;
+    };
+    double emptyMs = 0;
+    for (const Case& c : {Case{"empty", "", true}, Case{"default", "", false}, Case{"racks1778", "generate:racks=1778", false}}) {
+        const std::string name = std::string("render.frame_ms.") + c.label + ".1280x720";
+        if (!wanted(name) && !wanted(std::string("render.fps.") + c.label) && !(c.empty && wanted("render."))) continue;
+        auto topology = topologyOf(c.spec);
+        model::SimCore core(topology, {});
+        views::FloorView view(topology, [&core] { return core.latest(); });
+        view.setFinishEachFrame(true);
+        view.setShowFrameStats(false);
+        view.resize(1280, 720);
+        view.show();
+        QCoreApplication::processEvents();
+        if (c.empty) view.setSceneVisible(false);
+        const double ms = frameMs(view, 40);
+        figure(name, ms, "ms");
+        figure(std::string("render.fps.") + c.label + ".1280x720", 1000.0 / ms, "fps");
+        if (c.empty) emptyMs = ms;
+        else if (emptyMs > 0) figure(std::string("render.ratio_vs_empty.") + c.label + ".1280x720", ms / emptyMs, "x");
+        if (!c.empty) {
+            // Re-colouring the floor from a new snapshot (arrays updated in place).
+            std::vector<double> update;
+            for (int i = 0; i < 10; ++i) {
+                core.runUntil(core.latest()->time + model::SimConfig{}.step);
+                QElapsedTimer t;
+                t.start();
+                view.refreshSnapshot();
+                update.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
+            }
+            figure(std::string("render.snapshot_update_ms.") + c.label, median(update), "ms");
+        }
+    }
+}
+
+void benchStartup() {
+    if (!wanted("startup.") && !wanted("memory.")) return;
+    const QString exe = FT_BINARY_DIR "/bin/floortwin";
+    auto run = [&](const QStringList& args, double& ms, double& rssMb) {
+        QProcess p;
+        QElapsedTimer t;
+        t.start();
+        p.start(exe, args);
+        p.waitForFinished(120000);
+        const QString out = QString::fromUtf8(p.readAllStandardOutput());
+        ms = -1;
+        for (const QString& line : out.split('\n'))
+            if (line.startsWith("first_frame_ms ")) ms = line.section(' ', 1, 1).toDouble();
+        rusage ru{};
+        getrusage(RUSAGE_CHILDREN, &ru); // max RSS of the largest child so far
+        rssMb = static_cast<double>(ru.ru_maxrss) / 1024.0;
+        return p.exitCode() == 0 && ms > 0;
+    };
+    if (wanted("startup.first_frame_ms")) {
+        std::vector<double> ms;
+        for (int i = 0; i < 3; ++i) {
+            double m = 0, rss = 0;
+            if (run({"--first-frame-ms"}, m, rss)) ms.push_back(m);
+        }
+        if (!ms.empty()) figure("startup.first_frame_ms", median(ms), "ms");
+    }
+    if (wanted("memory.rss_mb.racks1778")) {
+        double m = 0, rss = 0;
+        if (run({"--first-frame-ms", "--floor", "generate:racks=1778"}, m, rss)) {
+            figure("startup.first_frame_ms.racks1778", m, "ms");
+            figure("memory.rss_mb.racks1778", rss, "MiB");
+        }
+    }
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--filter") == 0 && i + 1 < argc) g_filter = argv[++i];
+        else if (std::strcmp(argv[i], "--help") == 0) {
+            std::printf("Usage: floortwin-bench [--filter TEXT]\nPrints one `name value unit` line per figure.\n");
+            return 0;
+        } else {
+            std::fprintf(stderr, "floortwin-bench: unknown argument '%s'\n", argv[i]);
+            return 2;
+        }
+    }
+    benchSim("default", "", 200);
+    benchSim("racks1778", "generate:racks=1778", 60);
+
+    QSurfaceFormat format;
+    format.setVersion(3, 2);
+    format.setProfile(QSurfaceFormat::CoreProfile);
+    format.setDepthBufferSize(24);
+    format.setStencilBufferSize(8);
+    format.setSamples(0);
+    format.setSwapInterval(0);
+    QSurfaceFormat::setDefaultFormat(format);
+    QApplication app(argc, argv);
+    benchRender();
+    benchStartup();
+    return 0;
+}

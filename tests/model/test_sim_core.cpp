@@ -1,0 +1,123 @@
+// SimCore: the thread hand-off. Snapshots arrive while the sim runs, are immutable once
+// published, sources can submit from other threads, the queue is bounded and counts drops.
+// Run under ThreadSanitizer by `make tsan`.
+#include "importers/floor_file.h"
+#include "model/sim_core.h"
+
+#include <QTest>
+
+#include <atomic>
+#include <thread>
+
+using namespace ft;
+namespace ch = model::ch;
+
+namespace {
+std::shared_ptr<const model::Topology> floorOf(int racks) {
+    auto t = model::Topology::build(importers::generateFloor(racks));
+    if (!t) qFatal("%s", t.error().c_str());
+    return std::make_shared<const model::Topology>(std::move(*t));
+}
+} // namespace
+
+class TestSimCore : public QObject {
+    Q_OBJECT
+private slots:
+    void snapshotsArriveWhileRunning() {
+        model::SimCore core(floorOf(4), {});
+        const auto first = core.latest();
+        QVERIFY(first);
+        const std::vector<float> firstTemps(first->values[ch::GpuTemperature]);
+        core.start(0.0); // as fast as possible
+        std::uint64_t lastTick = first->tick;
+        int advances = 0;
+        for (int i = 0; i < 200 && advances < 20; ++i) {
+            const auto s = core.latest();
+            QVERIFY(s->tick >= lastTick);
+            QVERIFY(s->time == core.startTime() + static_cast<model::TimeNs>(s->tick) * model::SimConfig{}.step);
+            if (s->tick > lastTick) ++advances;
+            lastTick = s->tick;
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        }
+        core.stop();
+        QVERIFY(advances >= 5);
+        // A snapshot held by a reader never changes under it.
+        QCOMPARE(first->tick, 0u);
+        QVERIFY(first->values[ch::GpuTemperature] == firstTemps);
+    }
+
+    void pacedAtRealTime() {
+        model::SimCore core(floorOf(1), {});
+        core.start(1.0);
+        std::this_thread::sleep_for(std::chrono::milliseconds(600));
+        core.stop();
+        // 10 ticks a second at 1x: about 6 after 0.6 s (generous bounds: machines are noisy).
+        const auto ticks = core.stats().ticks;
+        QVERIFY2(ticks >= 2 && ticks <= 12, qPrintable(QString::number(ticks)));
+    }
+
+    void pauseStopsTime() {
+        model::SimCore core(floorOf(1), {});
+        core.setPaused(true);
+        core.start(0.0);
+        std::this_thread::sleep_for(std::chrono::milliseconds(150));
+        QCOMPARE(core.stats().ticks, 0u);
+        core.setPaused(false);
+        std::this_thread::sleep_for(std::chrono::milliseconds(150));
+        core.stop();
+        QVERIFY(core.stats().ticks > 0);
+    }
+
+    void samplesFromOtherThreadsAreApplied() {
+        model::SimConfig config;
+        config.measurementHold = 3600LL * model::kNsPerSecond;
+        model::SimCore core(floorOf(2), config);
+        core.start(0.0);
+        std::atomic<int> accepted{0};
+        std::vector<std::thread> sources;
+        for (int s = 0; s < 3; ++s)
+            sources.emplace_back([&, s] {
+                for (int i = 0; i < 50; ++i) {
+                    model::SampleBatch b;
+                    b.source = static_cast<std::uint16_t>(s);
+                    b.samples.push_back({core.startTime(), ch::GpuUtilization, static_cast<model::EntityId>(s), 77.0f});
+                    if (core.submit(std::move(b))) ++accepted;
+                    std::this_thread::sleep_for(std::chrono::microseconds(200));
+                }
+            });
+        for (auto& t : sources) t.join();
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        core.stop();
+        const auto stats = core.stats();
+        QCOMPARE(static_cast<int>(stats.batchesApplied + stats.batchesDropped), 150);
+        QCOMPARE(static_cast<int>(stats.batchesApplied), accepted.load());
+        QCOMPARE(core.latest()->value(ch::GpuUtilization, 2), 77.0f);
+    }
+
+    void fullQueueDropsAndCounts() {
+        model::SimCore core(floorOf(1), {}, 4); // not started: nothing drains the queue
+        int accepted = 0;
+        for (int i = 0; i < 10; ++i) accepted += core.submit(model::SampleBatch{}) ? 1 : 0;
+        QCOMPARE(accepted, 4);
+        QCOMPARE(core.stats().batchesDropped, 6u);
+        core.runUntil(core.startTime() + model::kNsPerSecond);
+        QCOMPARE(core.stats().batchesApplied, 4u);
+    }
+
+    void runUntilIsDeterministic() {
+        const auto t = floorOf(3);
+        model::SimCore a(t, {}), b(t, {});
+        a.runUntil(a.startTime() + 30 * model::kNsPerSecond);
+        b.start(0.0);
+        while (b.latest()->tick < a.latest()->tick) std::this_thread::yield();
+        b.stop();
+        // The threaded run passed the same tick: compare at equal ticks by re-running a.
+        model::SimCore c(t, {});
+        c.runUntil(c.startTime() + static_cast<model::TimeNs>(b.latest()->tick) * model::SimConfig{}.step);
+        QCOMPARE(c.latest()->tick, b.latest()->tick);
+        QVERIFY(c.latest()->values == b.latest()->values);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSimCore)
+#include "test_sim_core.moc"

@@ -1,0 +1,197 @@
+// SimModel: determinism, plausibility of the first physical model, coupling to the coolant,
+// measured values overriding the model, alarm hysteresis.
+#include "importers/floor_file.h"
+#include "model/sim_model.h"
+
+#include <QTest>
+
+#include <cmath>
+#include <numeric>
+
+using namespace ft;
+using model::EntityKind;
+namespace ch = model::ch;
+
+namespace {
+std::shared_ptr<const model::Topology> floorOf(int racks) {
+    auto t = model::Topology::build(importers::generateFloor(racks));
+    if (!t) qFatal("%s", t.error().c_str());
+    return std::make_shared<const model::Topology>(std::move(*t));
+}
+
+void runTicks(model::SimModel& m, int n) {
+    for (int i = 0; i < n; ++i) m.step();
+}
+
+double mean(std::span<const float> v) { return std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size()); }
+} // namespace
+
+class TestSimModel : public QObject {
+    Q_OBJECT
+private slots:
+    void sameSeedSameSnapshots() {
+        const auto t = floorOf(16);
+        model::SimConfig config;
+        config.seed = 42;
+        model::SimModel a(t, config), b(t, config);
+        for (int i = 0; i < 50; ++i) {
+            runTicks(a, 20);
+            runTicks(b, 20);
+            QCOMPARE(a.state().time, b.state().time);
+            for (model::ChannelId c = 0; c < ch::Count; ++c)
+                QVERIFY2(a.state().values[c] == b.state().values[c], model::kChannels[c].name.data());
+        }
+    }
+
+    void differentSeedsDiffer() {
+        const auto t = floorOf(16);
+        model::SimConfig c1, c2;
+        c1.seed = 1;
+        c2.seed = 2;
+        model::SimModel a(t, c1), b(t, c2);
+        runTicks(a, 100);
+        runTicks(b, 100);
+        QVERIFY(a.state().values[ch::GpuTemperature] != b.state().values[ch::GpuTemperature]);
+    }
+
+    void plausibleSpatialAndTemporalVariation() {
+        const auto t = floorOf(16);
+        model::SimModel m(t, {});
+        runTicks(m, 600); // one simulated minute
+        const auto& s = m.state();
+        const auto temps = s.channel(ch::GpuTemperature);
+        const auto [lo, hi] = std::ranges::minmax_element(temps);
+        // Warm-water cooling at 45 C: GPUs between the supply and their limit.
+        QVERIFY(*lo > 44.0f);
+        QVERIFY(*hi < 95.0f);
+        // Load differs between racks (jobs), not just noise: rack means spread by several kelvin.
+        const auto rackMean = s.channel(ch::RackGpuTempMean);
+        const auto [rlo, rhi] = std::ranges::minmax_element(rackMean);
+        QVERIFY2(*rhi - *rlo > 3.0f, "racks all at the same temperature");
+        // Within a tray, GPUs further along the cold plate loop run warmer on average.
+        double upstream = 0, downstream = 0;
+        for (std::size_t tray = 0; tray < t->count(EntityKind::ComputeTray); ++tray) {
+            upstream += temps[tray * 4];
+            downstream += temps[tray * 4 + 3];
+        }
+        QVERIFY(downstream > upstream);
+        // The floor moves: a minute later, values have changed.
+        const std::vector<float> before(temps.begin(), temps.end());
+        runTicks(m, 600);
+        const auto after = m.state().channel(ch::GpuTemperature);
+        double moved = 0;
+        for (std::size_t i = 0; i < before.size(); ++i) moved += std::abs(after[i] - before[i]);
+        QVERIFY(moved / static_cast<double>(before.size()) > 0.1);
+        // Power follows utilization: the rack power is within idle .. rated.
+        for (float kw : m.state().channel(ch::RackPower)) {
+            QVERIFY(kw > 15.0f);
+            QVERIFY(kw < 200.0f);
+        }
+    }
+
+    void energyBalanceAtTheManifold() {
+        const auto t = floorOf(8);
+        model::SimModel m(t, {});
+        runTicks(m, 3000); // five minutes: coolant lags have settled
+        const auto& s = m.state();
+        for (std::size_t r = 0; r < t->count(EntityKind::Rack); ++r) {
+            // Q = m_dot * c_p * dT, within the lag's tolerance.
+            const double flowKgS = s.value(ch::RackFlow, static_cast<model::EntityId>(r)) * 0.99 / 60.0;
+            const double dT = s.value(ch::RackReturnTemperature, static_cast<model::EntityId>(r)) -
+                              s.value(ch::RackSupplyTemperature, static_cast<model::EntityId>(r));
+            const double heatKw = flowKgS * 4.186 * dT;
+            const double powerKw = s.value(ch::RackPower, static_cast<model::EntityId>(r));
+            QVERIFY2(std::abs(heatKw - powerKw) < 0.15 * powerKw + 3.0,
+                     qPrintable(QString("rack %1: heat %2 kW vs power %3 kW").arg(r).arg(heatKw).arg(powerKw)));
+        }
+    }
+
+    void coolantSupplyDrivesGpuTemperature() {
+        const auto t = floorOf(8);
+        model::SimConfig config;
+        config.measurementHold = 3600LL * model::kNsPerSecond;
+        model::SimModel warm(t, config), base(t, config);
+        // A measured supply 8 K above setpoint at rack 3 (e.g. from the BMS).
+        model::SampleBatch batch;
+        batch.samples.push_back({warm.time(), ch::RackSupplyTemperature, 3, 53.0f});
+        warm.apply(batch);
+        runTicks(warm, 600);
+        runTicks(base, 600);
+        const double hot = mean(warm.state().channel(ch::GpuTemperature).subspan(3 * 72, 72));
+        const double ref = mean(base.state().channel(ch::GpuTemperature).subspan(3 * 72, 72));
+        QVERIFY2(hot - ref > 6.0 && hot - ref < 10.0, qPrintable(QString("delta %1").arg(hot - ref)));
+        // Other racks are unaffected.
+        const double other = mean(warm.state().channel(ch::GpuTemperature).subspan(5 * 72, 72));
+        const double otherRef = mean(base.state().channel(ch::GpuTemperature).subspan(5 * 72, 72));
+        QVERIFY(std::abs(other - otherRef) < 0.01);
+    }
+
+    void measuredValuesExpire() {
+        const auto t = floorOf(2);
+        model::SimConfig config;
+        config.measurementHold = 2 * model::kNsPerSecond;
+        model::SimModel m(t, config);
+        model::SampleBatch batch;
+        batch.samples.push_back({m.time(), ch::GpuTemperature, 7, 99.0f});
+        m.apply(batch);
+        runTicks(m, 10); // 1 s: still held
+        QCOMPARE(m.state().value(ch::GpuTemperature, 7), 99.0f);
+        runTicks(m, 20); // 3 s: the model takes over and pulls it back down
+        QVERIFY(m.state().value(ch::GpuTemperature, 7) < 99.0f);
+        // Out-of-range entities and channels are ignored, not written out of bounds.
+        batch.samples = {{m.time(), ch::GpuTemperature, 1'000'000, 1.0f}, {m.time(), 9999, 0, 1.0f}};
+        m.apply(batch);
+        m.step();
+    }
+
+    void alarmsRaiseAndClearWithHysteresis() {
+        const auto t = floorOf(2);
+        model::SimConfig config;
+        config.measurementHold = 3600LL * model::kNsPerSecond;
+        model::SimModel m(t, config);
+        auto set = [&](float v) {
+            model::SampleBatch b;
+            b.samples.push_back({m.time(), ch::RackGpuTempMax, 1, v});
+            m.apply(b);
+            m.step();
+        };
+        auto levelOf = [&]() -> int {
+            for (const auto& a : m.state().alarms)
+                if (a.channel == ch::RackGpuTempMax && a.entity == 1) return a.severity == model::Severity::Critical ? 2 : 1;
+            return 0;
+        };
+        const float limit = static_cast<float>(t->spec().rack.gpuMaxTempC); // critical above, warning above limit - 3
+        set(limit - 5);
+        QCOMPARE(levelOf(), 0);
+        set(limit - 2);
+        QCOMPARE(levelOf(), 1);
+        set(limit + 1);
+        QCOMPARE(levelOf(), 2);
+        set(limit - 1); // inside the hysteresis band: stays critical
+        QCOMPARE(levelOf(), 2);
+        set(limit - 2.5f); // below critical - hysteresis: back to warning
+        QCOMPARE(levelOf(), 1);
+        set(limit - 4); // inside warning's band: stays
+        QCOMPARE(levelOf(), 1);
+        set(limit - 6);
+        QCOMPARE(levelOf(), 0);
+    }
+
+    void throttlingAboveTheLimit() {
+        const auto t = floorOf(1);
+        model::SimConfig config;
+        config.measurementHold = 3600LL * model::kNsPerSecond;
+        model::SimModel m(t, config);
+        model::SampleBatch b;
+        b.samples.push_back({m.time(), ch::GpuTemperature, 0, 95.0f});
+        b.samples.push_back({m.time(), ch::GpuUtilization, 0, 100.0f});
+        b.samples.push_back({m.time(), ch::GpuUtilization, 1, 100.0f});
+        m.apply(b);
+        runTicks(m, 50);
+        QVERIFY(m.state().value(ch::GpuSmClock, 0) < m.state().value(ch::GpuSmClock, 1));
+        QVERIFY(m.state().value(ch::GpuPower, 0) < m.state().value(ch::GpuPower, 1));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSimModel)
+#include "test_sim_model.moc"

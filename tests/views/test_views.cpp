@@ -1,0 +1,186 @@
+// Views under a real X display (Xvfb in CI): the rendered default floor against a stored
+// baseline, picking, selection to inspector, colour scale, metric switching.
+#include "app/floor_loading.h"
+#include "model/sim_core.h"
+#include "views/color_scale.h"
+#include "views/floor_view.h"
+#include "views/inspector_panel.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QSurfaceFormat>
+#include <QTest>
+#include <QTreeWidget>
+
+using namespace ft;
+using model::EntityKind;
+
+namespace {
+
+struct ImageDiff {
+    double meanAbs = 0;
+    double fractionOff = 0; // pixels with any channel off by more than 32
+    QImage diff;
+};
+
+ImageDiff compareImages(const QImage& a0, const QImage& b0) {
+    const QImage a = a0.convertToFormat(QImage::Format_RGB32), b = b0.convertToFormat(QImage::Format_RGB32);
+    ImageDiff d;
+    d.diff = QImage(a.size(), QImage::Format_RGB32);
+    double sum = 0;
+    std::size_t off = 0;
+    for (int y = 0; y < a.height(); ++y)
+        for (int x = 0; x < a.width(); ++x) {
+            const QRgb p = a.pixel(x, y), q = b.pixel(x, y);
+            const int dr = std::abs(qRed(p) - qRed(q)), dg = std::abs(qGreen(p) - qGreen(q)), db = std::abs(qBlue(p) - qBlue(q));
+            sum += dr + dg + db;
+            const int m = std::max({dr, dg, db});
+            if (m > 32) ++off;
+            d.diff.setPixel(x, y, qRgb(std::min(255, m * 4), 0, 0));
+        }
+    d.meanAbs = sum / (3.0 * a.width() * a.height());
+    d.fractionOff = static_cast<double>(off) / (static_cast<double>(a.width()) * a.height());
+    return d;
+}
+
+} // namespace
+
+class TestViews : public QObject {
+    Q_OBJECT
+
+    std::shared_ptr<const model::Topology> m_topology;
+    std::unique_ptr<model::SimCore> m_core;
+
+    std::unique_ptr<views::FloorView> makeView(int w, int h) {
+        auto view = std::make_unique<views::FloorView>(m_topology, [this] { return m_core->latest(); });
+        view->setShowFrameStats(false);
+        view->setAttribute(Qt::WA_DontShowOnScreen, true);
+        view->resize(w, h);
+        view->show();
+        QCoreApplication::processEvents();
+        return view;
+    }
+
+private slots:
+    void initTestCase() {
+        auto t = app::loadTopology("");
+        QVERIFY2(t, t ? "" : t.error().c_str());
+        m_topology = *t;
+        m_core = std::make_unique<model::SimCore>(m_topology, model::SimConfig{});
+    }
+
+    void defaultFloorMatchesBaseline() {
+        auto view = makeView(960, 540);
+        const QImage actual = view->grabFramebuffer();
+        QCOMPARE(actual.size(), QSize(960, 540));
+        const QString dir = FT_SOURCE_DIR "/tests/baselines/";
+        const QString name = "default_floor_960x540";
+        const QImage baseline(dir + name + ".png");
+        if (baseline.isNull()) {
+            actual.save(dir + name + ".actual.png");
+            QFAIL(qPrintable("no baseline; wrote " + dir + name + ".actual.png — look at it, then rename it to " + name + ".png"));
+        }
+        QCOMPARE(baseline.size(), actual.size());
+        const auto d = compareImages(actual, baseline);
+        if (d.meanAbs > 1.5 || d.fractionOff > 0.005) {
+            actual.save(dir + name + ".actual.png");
+            d.diff.save(dir + name + ".diff.png");
+            QFAIL(qPrintable(QString("rendering differs from the baseline: mean %1, %2 % of pixels off; wrote %3.actual.png and .diff.png")
+                                 .arg(d.meanAbs).arg(d.fractionOff * 100).arg(dir + name)));
+        }
+        // Not a blank frame: the floor has many distinct colours.
+        QSet<QRgb> colours;
+        for (int y = 0; y < actual.height(); y += 4)
+            for (int x = 0; x < actual.width(); x += 4) colours.insert(actual.pixel(x, y));
+        QVERIFY(colours.size() > 200);
+    }
+
+    void metricChangesTheColours() {
+        auto view = makeView(640, 360);
+        const QImage temps = view->grabFramebuffer();
+        view->setMetric(model::ch::RackPower);
+        const QImage power = view->grabFramebuffer();
+        QVERIFY(compareImages(temps, power).fractionOff > 0.02);
+    }
+
+    void pickingFindsWhatIsUnderTheCursor() {
+        auto view = makeView(960, 540);
+        view->grabFramebuffer(); // lays out the camera
+        const auto& t = *m_topology;
+        const auto& rk = t.spec().rack;
+        for (model::EntityId rack : {0u, 5u, 9u}) {
+            // A point on the rack top picks the rack.
+            auto top = t.racks.position[rack];
+            top.z = static_cast<float>(rk.heightM);
+            const auto s = view->project(top);
+            QVERIFY(s);
+            const auto hit = view->pickAt(s->x, s->y);
+            QVERIFY(hit);
+            QCOMPARE(hit->rack, rack);
+        }
+        // A point on the front of row A's rack 3, at tray 5's height, GPU 2's column: that GPU.
+        const model::EntityId rack = 2, trayIndex = 4, gpuIndex = 2;
+        const model::EntityId tray = rack * rk.computeTrays + trayIndex;
+        const model::EntityId gpu = tray * rk.gpusPerTray + gpuIndex;
+        model::Vec3 p = t.gpus.position[gpu];
+        p.y = t.racks.position[rack].y - static_cast<float>(rk.depthM) / 2;
+        const auto s = view->project(p);
+        QVERIFY(s);
+        const auto hit = view->pickAt(s->x, s->y);
+        QVERIFY(hit);
+        QCOMPARE(hit->entity.kind, EntityKind::Gpu);
+        QCOMPARE(hit->entity.id, gpu);
+        // Empty floor picks nothing.
+        QVERIFY(!view->pickAt(2, 538));
+    }
+
+    void selectionShowsInTheInspector() {
+        auto view = makeView(800, 450);
+        views::InspectorPanel inspector(view.get());
+        view->grabFramebuffer();
+        const model::EntityId gpu = 100;
+        view->setSelection(model::EntityRef{EntityKind::Gpu, gpu});
+        const std::string host = m_topology->hostName(m_topology->gpus.tray[gpu]);
+        const auto items = inspector.tree()->findItems(QString::fromStdString(host), Qt::MatchRecursive | Qt::MatchExactly, 1);
+        QCOMPARE(items.size(), 1);
+        const auto temps = inspector.tree()->findItems("GPU die temperature", Qt::MatchRecursive | Qt::MatchExactly, 0);
+        QCOMPARE(temps.size(), 1);
+        QVERIFY(temps[0]->text(1).endsWith("°C"));
+        // Clicking the rack row in "Related" selects the rack.
+        const auto rackRows = inspector.tree()->findItems(QString("Rack %1").arg(QString::fromStdString(m_topology->racks.name[m_topology->gpus.rack[gpu]])),
+                                                          Qt::MatchRecursive | Qt::MatchExactly, 0);
+        QCOMPARE(rackRows.size(), 1);
+        emit inspector.tree()->itemActivated(rackRows[0], 0);
+        QVERIFY(view->selection());
+        QCOMPARE(view->selection()->kind, EntityKind::Rack);
+        QCOMPARE(view->selection()->id, m_topology->gpus.rack[gpu]);
+    }
+
+    void colourScale() {
+        const views::ColorScale scale(model::ch::GpuTemperature);
+        const float span = scale.max() - scale.min();
+        const auto cold = scale.map(scale.min() + 0.15f * span), hot = scale.map(scale.max() - 0.1f * span);
+        QVERIFY(cold.b > cold.r); // blue end
+        QVERIFY(hot.r > hot.b);   // red end
+        // Out-of-range values clamp, missing values are grey.
+        QCOMPARE(scale.map(-1000).r, scale.map(scale.min()).r);
+        const auto none = scale.map(std::nanf(""));
+        QCOMPARE(none.r, none.g);
+    }
+
+    void cleanupTestCase() { m_core.reset(); }
+};
+
+int main(int argc, char** argv) {
+    QSurfaceFormat format;
+    format.setVersion(3, 2);
+    format.setProfile(QSurfaceFormat::CoreProfile);
+    format.setDepthBufferSize(24);
+    format.setStencilBufferSize(8);
+    format.setSamples(0);
+    QSurfaceFormat::setDefaultFormat(format);
+    QApplication app(argc, argv);
+    TestViews tests;
+    return QTest::qExec(&tests, argc, argv);
+}
+#include "test_views.moc"
