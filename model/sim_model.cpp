@@ -57,8 +57,13 @@ SimModel::SimModel(std::shared_ptr<const Topology> topology, SimConfig config)
         m_alarmLevel.emplace_back(n, 0);
         m_alarmSince.emplace_back(n, 0);
     }
-    // Settle utilization, power and temperatures so the first frame is already plausible.
-    for (int i = 0; i < 600; ++i) step();
+    // Settle utilization, power and temperatures so the first frame is already plausible:
+    // two simulated minutes in 2 s steps (the lags are exact exponentials, so large steps are
+    // stable), then back to the start time.
+    m_config.step = 2 * kNsPerSecond;
+    m_state.time = config.startTime - 120 * kNsPerSecond;
+    for (int i = 0; i < 60; ++i) step();
+    m_config.step = config.step;
     m_state.time = config.startTime;
     m_state.tick = 0;
 }

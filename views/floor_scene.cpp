@@ -4,6 +4,7 @@
 #include <vtkAppendPolyData.h>
 #include <vtkCellArray.h>
 #include <vtkCubeSource.h>
+#include <vtkPlaneSource.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
 #include <vtkPolyDataMapper.h>
@@ -24,14 +25,17 @@ FloorScene::FloorScene(const model::Topology& topology, vtkRenderer* renderer)
     const float y0 = topology.boundsMin.y - margin, y1 = topology.boundsMax.y + margin;
 
     // The floor slab, a touch below z = 0 so the grid lines sit on it.
-    vtkNew<vtkCubeSource> slab;
-    slab->SetBounds(x0, x1, y0, y1, -0.06, -0.01);
+    vtkNew<vtkPlaneSource> slab;
+    slab->SetOrigin(x0, y0, -0.01);
+    slab->SetPoint1(x1, y0, -0.01);
+    slab->SetPoint2(x0, y1, -0.01);
     vtkNew<vtkPolyDataMapper> slabMapper;
     slabMapper->SetInputConnection(slab->GetOutputPort());
     m_floor->SetMapper(slabMapper);
-    m_floor->GetProperty()->SetColor(0.075, 0.09, 0.115);
-    m_floor->GetProperty()->SetAmbient(0.6);
-    m_floor->GetProperty()->SetDiffuse(0.4);
+    // Unlit: the slab covers most of the screen, and per-pixel lighting of a flat floor is
+    // fill-rate spent on nothing (llvmpipe pays for every fragment).
+    m_floor->GetProperty()->SetColor(0.07, 0.085, 0.11);
+    m_floor->GetProperty()->LightingOff();
     m_floor->PickableOff();
     renderer->AddActor(m_floor);
 
@@ -74,6 +78,7 @@ FloorScene::FloorScene(const model::Topology& topology, vtkRenderer* renderer)
         m_cdus->SetMapper(cduMapper);
         m_cdus->GetProperty()->SetColor(0.16, 0.30, 0.34);
         m_cdus->GetProperty()->SetAmbient(0.4);
+        m_cdus->GetProperty()->BackfaceCullingOn();
         m_cdus->PickableOff();
         renderer->AddActor(m_cdus);
     }

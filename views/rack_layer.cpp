@@ -62,6 +62,7 @@ RackLayer::RackLayer(const model::Topology& topology, vtkRenderer* renderer)
     m_rackActor->GetProperty()->SetAmbient(0.45);
     m_rackActor->GetProperty()->SetDiffuse(0.7);
     m_rackActor->GetProperty()->SetSpecular(0.0);
+    m_rackActor->GetProperty()->BackfaceCullingOn(); // closed boxes: back faces are never seen
     m_rackActor->PickableOff();
     renderer->AddActor(m_rackActor);
 

@@ -76,17 +76,24 @@ double frameMs(views::FloorView& view, int frames) {
 }
 
 void benchRender() {
-    const bool any = wanted("render.");
-    if (!any) return;
     struct Case {
         const char* label;
         const char* spec;
         bool empty;
     };
+    const Case cases[] = {{"empty", "", true}, {"default", "", false}, {"racks1778", "generate:racks=1778", false}};
+    auto namesOf = [](const Case& c) {
+        const std::string size = std::string(c.label) + ".1280x720";
+        return std::vector<std::string>{"render.frame_ms." + size, "render.fps." + size, "render.ratio_vs_empty." + size,
+                                        std::string("render.snapshot_update_ms.") + c.label};
+    };
+    auto caseWanted = [&](const Case& c) { return std::ranges::any_of(namesOf(c), wanted); };
+    // The empty scene is measured whenever any render figure is, for the ratios.
+    const bool anyRender = std::ranges::any_of(cases, caseWanted);
     double emptyMs = 0;
-    for (const Case& c : {Case{"empty", "", true}, Case{"default", "", false}, Case{"racks1778", "generate:racks=1778", false}}) {
+    for (const Case& c : cases) {
         const std::string name = std::string("render.frame_ms.") + c.label + ".1280x720";
-        if (!wanted(name) && !wanted(std::string("render.fps.") + c.label) && !(c.empty && wanted("render."))) continue;
+        if (!(c.empty ? anyRender : caseWanted(c))) continue;
         auto topology = topologyOf(c.spec);
         model::SimCore core(topology, {});
         views::FloorView view(topology, [&core] { return core.latest(); });
@@ -96,7 +103,7 @@ void benchRender() {
         view.show();
         QCoreApplication::processEvents();
         if (c.empty) view.setSceneVisible(false);
-        const double ms = frameMs(view, 40);
+        const double ms = frameMs(view, 80);
         figure(name, ms, "ms");
         figure(std::string("render.fps.") + c.label + ".1280x720", 1000.0 / ms, "fps");
         if (c.empty) emptyMs = ms;
@@ -117,7 +124,8 @@ void benchRender() {
 }
 
 void benchStartup() {
-    if (!wanted("startup.") && !wanted("memory.")) return;
+    if (!wanted("startup.first_frame_ms") && !wanted("startup.first_frame_ms.racks1778") && !wanted("memory.rss_mb.racks1778"))
+        return;
     const QString exe = FT_BINARY_DIR "/bin/floortwin";
     auto run = [&](const QStringList& args, double& ms, double& rssMb) {
         QProcess p;
@@ -142,7 +150,7 @@ void benchStartup() {
         }
         if (!ms.empty()) figure("startup.first_frame_ms", median(ms), "ms");
     }
-    if (wanted("memory.rss_mb.racks1778")) {
+    if (wanted("memory.rss_mb.racks1778") || wanted("startup.first_frame_ms.racks1778")) {
         double m = 0, rss = 0;
         if (run({"--first-frame-ms", "--floor", "generate:racks=1778"}, m, rss)) {
             figure("startup.first_frame_ms.racks1778", m, "ms");
