@@ -39,9 +39,9 @@ WorkloadModel::WorkloadModel(const Topology& topology, std::uint64_t seed, TimeN
 
 void WorkloadModel::plan(Job& job, TimeNs now) {
     const double r = m_rng.uniform();
-    job.kind = r < 0.58 ? JobKind::Training : (r < 0.9 ? JobKind::Inference : JobKind::Idle);
+    job.kind = r < 0.62 ? JobKind::Training : (r < 0.94 ? JobKind::Inference : JobKind::Idle);
     job.start = now;
-    const double minutes = job.kind == JobKind::Idle ? m_rng.uniform(3, 12) : m_rng.uniform(15, 90);
+    const double minutes = job.kind == JobKind::Idle ? m_rng.uniform(2, 8) : m_rng.uniform(15, 90);
     job.end = now + fromSeconds(minutes * 60.0);
     job.intensity = static_cast<float>(m_rng.uniform(0.8, 1.0));
     job.stepPeriodS = static_cast<float>(m_rng.uniform(1.2, 4.0));
@@ -81,9 +81,10 @@ float WorkloadModel::trayUtilization(EntityId tray, TimeNs now) const {
         return util * job.intensity * ramp;
     }
     case JobKind::Inference: {
-        const float diurnal = 0.5f + 0.2f * std::sin(kTwoPi * t / 1800.0f + float(job.firstRack));
-        const float replica = 0.12f * std::sin(kTwoPi * t / 240.0f + m_trayPhase[tray]);
-        return std::clamp((diurnal + replica + job.burstLevel) * job.intensity, 0.05f, 1.0f);
+        // Demand swings over ~45 minutes, replicas are unevenly loaded, agents add spikes.
+        const float demand = 0.66f + 0.16f * std::sin(kTwoPi * t / 2700.0f + float(job.firstRack));
+        const float replica = 0.1f * std::sin(kTwoPi * t / 240.0f + m_trayPhase[tray]);
+        return std::clamp((demand + replica + job.burstLevel) * job.intensity, 0.05f, 1.0f);
     }
     }
     return 0.0f;

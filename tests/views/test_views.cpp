@@ -43,6 +43,37 @@ ImageDiff compareImages(const QImage& a0, const QImage& b0) {
     return d;
 }
 
+// A fixed snapshot with a smooth, known pattern, so the rendering baseline tests the views and
+// not the simulator (whose numbers change as its models grow).
+std::shared_ptr<const model::Snapshot> patternSnapshot(const model::Topology& t) {
+    auto s = std::make_shared<model::Snapshot>();
+    s->time = 1'790'000'000LL * model::kNsPerSecond;
+    s->values.resize(model::ch::Count);
+    for (model::ChannelId c = 0; c < model::ch::Count; ++c) {
+        const auto& info = model::kChannels[c];
+        const std::size_t n = t.count(info.kind);
+        s->values[c].resize(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            const float f = static_cast<float>((i * 7919) % 1000) / 1000.0f;
+            s->values[c][i] = info.scaleMin + (info.scaleMax - info.scaleMin) * (0.3f + 0.4f * f);
+        }
+    }
+    auto& temps = s->values[model::ch::GpuTemperature];
+    for (std::size_t g = 0; g < temps.size(); ++g) {
+        const float rack = static_cast<float>(t.gpus.rack[g]);
+        const float tray = static_cast<float>(t.computeTrays.indexInRack[t.gpus.tray[g]]);
+        temps[g] = 48.0f + 2.5f * rack + 0.6f * tray + 1.5f * static_cast<float>(t.gpus.indexInTray[g]);
+    }
+    for (std::size_t r = 0; r < t.count(EntityKind::Rack); ++r) {
+        float hottest = 0;
+        for (std::size_t g = r * 72; g < (r + 1) * 72; ++g) hottest = std::max(hottest, temps[g]);
+        s->values[model::ch::RackGpuTempMax][r] = hottest;
+    }
+    s->rackLifecycle.assign(t.count(EntityKind::Rack), model::RackLifecycle::Production);
+    s->alarms.push_back({EntityKind::Rack, 15, model::ch::RackGpuTempMax, model::Severity::Critical, 91.3f, 88.0f, s->time});
+    return s;
+}
+
 } // namespace
 
 class TestViews : public QObject {
@@ -51,8 +82,10 @@ class TestViews : public QObject {
     std::shared_ptr<const model::Topology> m_topology;
     std::unique_ptr<model::SimCore> m_core;
 
-    std::unique_ptr<views::FloorView> makeView(int w, int h) {
-        auto view = std::make_unique<views::FloorView>(m_topology, [this] { return m_core->latest(); });
+    std::unique_ptr<views::FloorView> makeView(int w, int h, bool pattern = false) {
+        views::FloorView::SnapshotSource source = [this] { return m_core->latest(); };
+        if (pattern) source = [s = patternSnapshot(*m_topology)] { return s; };
+        auto view = std::make_unique<views::FloorView>(m_topology, source);
         view->setShowFrameStats(false);
         view->setAttribute(Qt::WA_DontShowOnScreen, true);
         view->resize(w, h);
@@ -70,7 +103,7 @@ private slots:
     }
 
     void defaultFloorMatchesBaseline() {
-        auto view = makeView(960, 540);
+        auto view = makeView(960, 540, true);
         const QImage actual = view->grabFramebuffer();
         QCOMPARE(actual.size(), QSize(960, 540));
         const QString dir = FT_SOURCE_DIR "/tests/baselines/";
