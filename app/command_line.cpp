@@ -23,6 +23,8 @@ Window:
   --screenshot OUT.png            render one frame to OUT.png and exit
   --size WxH                      size of the rendered view (with --screenshot; default 1920x1080)
   --at TIME                       run the simulator to TIME (e.g. 90s, 10m) before the screenshot
+  --window                        with --screenshot: the whole window with its panels
+  --select KIND:NAME|ID           select an entity at start, e.g. rack:A03, gpu:100, compute_tray:7
 
 Headless (no window, no display needed):
   --headless                      run without any GUI
@@ -68,6 +70,10 @@ std::expected<Options, std::string> parseCommandLine(const std::vector<std::stri
         else if (a == "--describe") o.describe = true;
         else if (a == "--wall") o.wall = true;
         else if (a == "--first-frame-ms") o.firstFrameMs = true;
+        else if (a == "--window") o.windowShot = true;
+        else if (a == "--select") {
+            if (!value(o.select)) return std::unexpected("--select needs KIND:NAME or KIND:ID, e.g. rack:A03");
+        }
         else if (a == "--floor") {
             if (!value(o.floor)) return std::unexpected("--floor needs FILE or generate:racks=N");
         } else if (a == "--for") {
@@ -106,6 +112,7 @@ std::expected<Options, std::string> parseCommandLine(const std::vector<std::stri
     }
     if (o.describe && !o.headless) o.headless = true; // --describe never needs a window
     if (o.headless && !o.screenshot.empty()) return std::unexpected("--screenshot needs a window; drop --headless");
+    if (o.windowShot && o.screenshot.empty()) return std::unexpected("--window goes with --screenshot");
     for (const auto& layer : o.layers)
         if (layer != "racks")
             return std::unexpected("unknown or not yet available layer '" + layer + "' (available: racks)");

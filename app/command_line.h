@@ -24,6 +24,8 @@ struct Options {
     unsigned long long seed = 1;
     double speed = 1.0;
     bool firstFrameMs = false;  // print time to first frame and exit (startup benchmark)
+    bool windowShot = false;    // --window: the screenshot shows the whole window with panels
+    std::string select;         // --select KIND:NAME|ID, e.g. rack:A03, gpu:100
 };
 
 std::expected<Options, std::string> parseCommandLine(const std::vector<std::string>& args);

@@ -13,6 +13,8 @@
 #include <QTimer>
 
 #include <chrono>
+#include <cstdlib>
+#include <optional>
 #include <cstdio>
 #include <iostream>
 
@@ -46,13 +48,44 @@ void setGlFormat() {
     QSurfaceFormat::setDefaultFormat(format);
 }
 
+// "rack:A03", "gpu:100", "compute_tray:7", "cdu:0" -> an entity of this floor.
+std::expected<model::EntityRef, std::string> resolveSelection(const model::Topology& t, const std::string& text) {
+    const auto colon = text.find(':');
+    const auto kind = model::entityKindFromName(text.substr(0, colon == std::string::npos ? 0 : colon));
+    if (colon == std::string::npos || !kind)
+        return std::unexpected("--select: expected KIND:NAME or KIND:ID (kinds: rack, compute_tray, gpu, switch_tray, cdu), got '" + text + "'");
+    const std::string what = text.substr(colon + 1);
+    if (*kind == model::EntityKind::Rack)
+        for (model::EntityId r = 0; r < t.count(*kind); ++r)
+            if (t.racks.name[r] == what) return model::EntityRef{*kind, r};
+    char* end = nullptr;
+    const unsigned long id = std::strtoul(what.c_str(), &end, 10);
+    if (!what.empty() && *end == '\0' && id < t.count(*kind)) return model::EntityRef{*kind, static_cast<model::EntityId>(id)};
+    return std::unexpected("--select: no " + std::string(model::entityKindName(*kind)) + " '" + what + "' on this floor");
+}
+
 int takeScreenshot(const app::Options& o, std::shared_ptr<const model::Topology> topology, model::SimCore& core,
-                   model::ChannelId metric) {
+                   model::ChannelId metric, std::optional<model::EntityRef> selection) {
     const int w = o.width > 0 ? o.width : 1920, h = o.height > 0 ? o.height : 1080;
+    if (o.windowShot) {
+        app::MainWindow window(topology, core);
+        window.setMetric(metric);
+        window.floorView()->setShowFrameStats(false);
+        window.setAttribute(Qt::WA_DontShowOnScreen, true);
+        window.resize(w, h);
+        window.show();
+        if (selection) window.floorView()->setSelection(selection);
+        QCoreApplication::processEvents();
+        const QImage image = window.grab().toImage();
+        if (image.isNull() || !image.save(QString::fromStdString(o.screenshot))) return fail("cannot write " + o.screenshot);
+        std::cout << "wrote " << o.screenshot << " (" << image.width() << "x" << image.height() << ")\n";
+        return 0;
+    }
     views::FloorView view(topology, [&core] { return core.latest(); });
     view.setShowFrameStats(false); // screenshots must be repeatable
     view.setMetric(metric);
     view.setWallMode(o.wall);
+    view.setSelection(selection);
     view.setAttribute(Qt::WA_DontShowOnScreen, true);
     view.resize(w, h);
     view.show();
@@ -113,10 +146,17 @@ int main(int argc, char** argv) {
         if (!model::parseDuration(o.at, at)) return fail("--at: '" + o.at + "' is not a time such as 90s or 10m", 2);
         core.runUntil(core.startTime() + at);
     }
-    if (!o.screenshot.empty()) return takeScreenshot(o, *topology, core, *metric);
+    std::optional<model::EntityRef> selection;
+    if (!o.select.empty()) {
+        auto ref = resolveSelection(**topology, o.select);
+        if (!ref) return fail(ref.error(), 2);
+        selection = *ref;
+    }
+    if (!o.screenshot.empty()) return takeScreenshot(o, *topology, core, *metric, selection);
 
     app::MainWindow window(*topology, core);
     if (!o.metric.empty()) window.setMetric(*metric);
+    if (selection) window.floorView()->setSelection(selection);
     if (o.firstFrameMs) {
         QObject::connect(window.floorView(), &views::FloorView::firstFrame, &app, [&] {
             std::cout << "first_frame_ms " << sinceStart.nsecsElapsed() / 1e6 << std::endl;

@@ -45,6 +45,40 @@ void CameraRig::frame(const model::Vec3& lo, const model::Vec3& hi, double aspec
     const double fitV = radius / std::sin(half);
     const double fitH = radius / std::sin(std::atan(std::tan(half) * std::max(aspect, 0.1)));
     distance = std::max(std::max(fitV, fitH) * 0.92, 1.5);
+    fitDistance(lo, hi, aspect);
+}
+
+void CameraRig::fitDistance(const model::Vec3& lo, const model::Vec3& hi, double aspect, double margin) {
+    const double az = azimuthDeg * kDeg, el = elevationDeg * kDeg;
+    // View direction (from camera to focus) and screen axes, as in FloorView::applyCamera.
+    const double f[3] = {-std::cos(el) * std::sin(az), std::cos(el) * std::cos(az), -std::sin(el)};
+    double up[3] = {0, 0, 1};
+    if (elevationDeg > 89) up[0] = -std::sin(az), up[1] = std::cos(az), up[2] = 0;
+    double r[3] = {f[1] * up[2] - f[2] * up[1], f[2] * up[0] - f[0] * up[2], f[0] * up[1] - f[1] * up[0]};
+    const double rn = std::sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
+    for (double& c : r) c /= rn;
+    const double u[3] = {r[1] * f[2] - r[2] * f[1], r[2] * f[0] - r[0] * f[2], r[0] * f[1] - r[1] * f[0]};
+    const double tanV = std::tan(viewAngleDeg * kDeg / 2.0), tanH = tanV * std::max(aspect, 0.1);
+    auto fits = [&](double d) {
+        const double pos[3] = {focus.x - d * f[0], focus.y - d * f[1], focus.z - d * f[2]};
+        for (int i = 0; i < 8; ++i) {
+            const double c[3] = {i & 1 ? hi.x : lo.x, i & 2 ? hi.y : lo.y, i & 4 ? hi.z : lo.z};
+            const double v[3] = {c[0] - pos[0], c[1] - pos[1], c[2] - pos[2]};
+            const double z = v[0] * f[0] + v[1] * f[1] + v[2] * f[2];
+            if (z < 0.2) return false;
+            const double x = v[0] * r[0] + v[1] * r[1] + v[2] * r[2];
+            const double y = v[0] * u[0] + v[1] * u[1] + v[2] * u[2];
+            if (std::abs(x) > margin * z * tanH || std::abs(y) > margin * z * tanV) return false;
+        }
+        return true;
+    };
+    double near = 0.5, far = 1.0;
+    while (!fits(far) && far < 1e5) far *= 2;
+    for (int i = 0; i < 40; ++i) {
+        const double mid = 0.5 * (near + far);
+        (fits(mid) ? far : near) = mid;
+    }
+    distance = far;
 }
 
 CameraRig CameraRig::overview(const model::Topology& t, double aspect) {
@@ -54,8 +88,8 @@ CameraRig CameraRig::overview(const model::Topology& t, double aspect) {
     // Large floors read better from higher up.
     if (t.count(model::EntityKind::Rack) > 200) rig.elevationDeg = 55.0;
     // Leave the top-left HUD panel clear: the floor sits a little right of and below centre.
-    rig.distance *= 1.08;
-    rig.pan(-0.07, 0.06);
+    rig.pan(-0.06, 0.05);
+    rig.fitDistance(t.boundsMin, t.boundsMax, aspect, 0.9);
     return rig;
 }
 

@@ -19,6 +19,9 @@ struct CameraRig {
     model::Vec3 position() const;
     // Frames a box so all of it is visible, keeping the current angles.
     void frame(const model::Vec3& lo, const model::Vec3& hi, double aspect);
+    // Keeps focus and angles; finds the closest distance at which every corner of the box lies
+    // within `margin` (0..1) of the view's half-extent.
+    void fitDistance(const model::Vec3& lo, const model::Vec3& hi, double aspect, double margin = 0.92);
 
     static CameraRig overview(const model::Topology& topology, double aspect);
     static CameraRig top(const model::Topology& topology, double aspect);

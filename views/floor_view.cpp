@@ -116,6 +116,9 @@ void FloorView::paintGL() {
         m_racks->setMetric(m_metric);
         m_racks->update(*m_snapshot);
     }
+    // Until someone moves the camera, the overview follows the widget's shape (docks and
+    // layouts settle after the first resize).
+    if (!m_cameraSet && m_fittedFor != size()) resetCamera();
     const double dpr = devicePixelRatioF();
     const int pw = static_cast<int>(width() * dpr), ph = static_cast<int>(height() * dpr);
     m_renderWindow->SetSize(pw, ph);
@@ -242,6 +245,7 @@ void FloorView::setCamera(const CameraRig& rig) {
 void FloorView::resetCamera() {
     const double aspect = height() > 0 ? static_cast<double>(width()) / height() : 16.0 / 9.0;
     m_rig = CameraRig::overview(*m_topology, aspect);
+    m_fittedFor = size();
     applyCamera();
 }
 

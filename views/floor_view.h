@@ -100,7 +100,8 @@ private:
     bool m_firstFrameSent = false;
 
     CameraRig m_rig;
-    bool m_cameraSet = false;
+    bool m_cameraSet = false;     // the user (or a caller) placed the camera: keep it
+    QSize m_fittedFor;            // widget size the automatic overview was framed for
     model::ChannelId m_metric;
     bool m_racksVisible = true;
     std::optional<model::EntityRef> m_selection;

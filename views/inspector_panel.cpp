@@ -30,7 +30,10 @@ InspectorPanel::InspectorPanel(FloorView* view, QWidget* parent) : QWidget(paren
     m_tree = new QTreeWidget(this);
     m_tree->setColumnCount(2);
     m_tree->setHeaderLabels({tr("Property"), tr("Value")});
-    m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_tree->header()->setSectionResizeMode(0, QHeaderView::Interactive);
+    m_tree->header()->setStretchLastSection(true);
+    m_tree->setColumnWidth(0, 230);
+    m_tree->setTextElideMode(Qt::ElideMiddle);
     m_tree->setRootIsDecorated(true);
     m_tree->setAlternatingRowColors(true);
     layout->addWidget(m_title);
@@ -61,7 +64,8 @@ QTreeWidgetItem* InspectorPanel::addSection(const QString& title) {
 
 void InspectorPanel::addIdentity(const QString& key, const QString& value) {
     auto* section = m_tree->topLevelItem(0);
-    new QTreeWidgetItem(section, {key, value});
+    auto* item = new QTreeWidgetItem(section, {key, value});
+    item->setToolTip(1, value);
 }
 
 void InspectorPanel::addLink(QTreeWidgetItem* section, const QString& label, EntityRef ref, const QString& value) {

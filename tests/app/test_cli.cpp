@@ -65,6 +65,10 @@ private slots:
         QVERIFY(floortwin({"--headless", "--for", "ten minutes"}).code != 0);
         QVERIFY(floortwin({"--headless", "--metric", "gpu.nonsense", "--describe"}).code != 0);
         QVERIFY(floortwin({"--size", "12"}).code != 0);
+        QVERIFY(floortwin({"--window"}).code != 0);
+        const Run badSelect = floortwin({"--select", "rack:Z99", "--screenshot", "/tmp/unused.png"});
+        QVERIFY(badSelect.code != 0);
+        QVERIFY(badSelect.err.contains("Z99"));
         const Run help = floortwin({"--help"});
         QCOMPARE(help.code, 0);
         for (const char* flag : {"--floor", "--headless", "--describe", "--screenshot", "--size", "--at", "--for",
