@@ -14,9 +14,11 @@ bundled demo floor (2 rows x 8 racks) driven by the built-in simulator.
 Floor and simulation:
   --floor FILE|generate:racks=N   floor file (JSON) or a generated floor of N racks (1..1778)
   --seed N                        simulator seed (default 1); same seed, same run
+  --scenario NAME|FILE            run a scenario: pump-failure, leak, manifold-blockage,
+                                  cdu-setpoint-drift, heat-rejection-loss, or a scenario file
   --speed X                       simulated seconds per wall-clock second (default 1)
   --metric CHANNEL                channel that colours the floor (default gpu.temperature)
-  --layers LIST                   comma-separated layers to show (available: racks)
+  --layers LIST                   comma-separated layers to show (available: racks, thermal)
 
 Window:
   --wall                          wall-display mode: full screen, no panels, large HUD
@@ -71,6 +73,9 @@ std::expected<Options, std::string> parseCommandLine(const std::vector<std::stri
         else if (a == "--wall") o.wall = true;
         else if (a == "--first-frame-ms") o.firstFrameMs = true;
         else if (a == "--window") o.windowShot = true;
+        else if (a == "--scenario") {
+            if (!value(o.scenario)) return std::unexpected("--scenario needs a name or a file");
+        }
         else if (a == "--select") {
             if (!value(o.select)) return std::unexpected("--select needs KIND:NAME or KIND:ID, e.g. rack:A03");
         }
@@ -114,8 +119,8 @@ std::expected<Options, std::string> parseCommandLine(const std::vector<std::stri
     if (o.headless && !o.screenshot.empty()) return std::unexpected("--screenshot needs a window; drop --headless");
     if (o.windowShot && o.screenshot.empty()) return std::unexpected("--window goes with --screenshot");
     for (const auto& layer : o.layers)
-        if (layer != "racks")
-            return std::unexpected("unknown or not yet available layer '" + layer + "' (available: racks)");
+        if (layer != "racks" && layer != "thermal")
+            return std::unexpected("unknown or not yet available layer '" + layer + "' (available: racks, thermal)");
     return o;
 }
 

@@ -26,6 +26,7 @@ struct Options {
     bool firstFrameMs = false;  // print time to first frame and exit (startup benchmark)
     bool windowShot = false;    // --window: the screenshot shows the whole window with panels
     std::string select;         // --select KIND:NAME|ID, e.g. rack:A03, gpu:100
+    std::string scenario;       // --scenario NAME|FILE
 };
 
 std::expected<Options, std::string> parseCommandLine(const std::vector<std::string>& args);

@@ -99,7 +99,8 @@ json snapshotToJson(const model::Topology& t, const model::Snapshot& snap) {
     j["rack_lifecycle"] = lifecycle;
     json alarms = json::array();
     for (const auto& a : snap.alarms)
-        alarms.push_back({{"entity_kind", model::entityKindName(a.kind)},
+        alarms.push_back({{"title", a.title},
+                          {"entity_kind", model::entityKindName(a.kind)},
                           {"entity", a.entity},
                           {"name", t.name(a.kind, a.entity)},
                           {"channel", model::kChannels[a.channel].name},
@@ -108,10 +109,23 @@ json snapshotToJson(const model::Topology& t, const model::Snapshot& snap) {
                           {"threshold", a.threshold},
                           {"since", isoTime(a.since)}});
     j["alarms"] = alarms;
+    json events = json::array();
+    if (snap.events)
+        for (const auto& e : *snap.events)
+            events.push_back({{"time", isoTime(e.time)},
+                              {"kind", e.kind == model::EventKind::ScenarioInjection ? "scenario"
+                                       : e.kind == model::EventKind::Protection  ? "protection"
+                                       : e.kind == model::EventKind::AlarmRaised ? "alarm_raised"
+                                                                                 : "alarm_cleared"},
+                              {"entity_kind", model::entityKindName(e.entity.kind)},
+                              {"entity", e.entity.id},
+                              {"text", e.text}});
+    j["events"] = events;
+    j["scenario"] = snap.scenario;
     return j;
 }
 
-int runHeadless(const Options& o, std::shared_ptr<const model::Topology> topology) {
+int runHeadless(const Options& o, std::shared_ptr<const model::Topology> topology, model::Scenario scenario) {
     if (o.describe) {
         std::cout << describeFloor(*topology).dump(2) << "\n";
         if (o.forDuration.empty() && o.dumpSnapshot.empty()) return 0;
@@ -127,7 +141,7 @@ int runHeadless(const Options& o, std::shared_ptr<const model::Topology> topolog
     }
     model::SimConfig config;
     config.seed = o.seed;
-    model::SimCore core(topology, config);
+    model::SimCore core(topology, config, std::move(scenario));
     const model::TimeNs first = core.latest()->time;
     core.runUntil(first + duration);
     const auto snap = core.latest();
@@ -156,6 +170,8 @@ int runHeadless(const Options& o, std::shared_ptr<const model::Topology> topolog
     summary["last_time"] = isoTime(snap->time);
     summary["mean_tick_ms"] = stats.meanTickMs;
     summary["alarms"] = snap->alarms.size();
+    summary["events"] = snap->events ? snap->events->size() : 0;
+    if (!snap->scenario.empty()) summary["scenario"] = snap->scenario;
     std::cout << summary.dump(2) << "\n";
     return 0;
 }

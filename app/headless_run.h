@@ -9,6 +9,6 @@ namespace ft::app {
 
 nlohmann::ordered_json describeFloor(const model::Topology& topology);
 nlohmann::ordered_json snapshotToJson(const model::Topology& topology, const model::Snapshot& snapshot);
-int runHeadless(const Options& options, std::shared_ptr<const model::Topology> topology);
+int runHeadless(const Options& options, std::shared_ptr<const model::Topology> topology, model::Scenario scenario);
 
 } // namespace ft::app

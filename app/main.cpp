@@ -124,7 +124,9 @@ int main(int argc, char** argv) {
         QCoreApplication app(argc, argv);
         auto topology = app::loadTopology(o.floor);
         if (!topology) return fail(topology.error());
-        return app::runHeadless(o, *topology);
+        auto scenario = app::loadScenario(o.scenario, **topology);
+        if (!scenario) return fail(scenario.error());
+        return app::runHeadless(o, *topology, std::move(*scenario));
     }
 
     setGlFormat();
@@ -140,7 +142,9 @@ int main(int argc, char** argv) {
         const auto now = std::chrono::system_clock::now().time_since_epoch();
         config.startTime = std::chrono::duration_cast<std::chrono::seconds>(now).count() * model::kNsPerSecond;
     }
-    model::SimCore core(*topology, config);
+    auto scenario = app::loadScenario(o.scenario, **topology);
+    if (!scenario) return fail(scenario.error());
+    model::SimCore core(*topology, config, std::move(*scenario));
     if (!o.at.empty()) {
         model::TimeNs at = 0;
         if (!model::parseDuration(o.at, at)) return fail("--at: '" + o.at + "' is not a time such as 90s or 10m", 2);

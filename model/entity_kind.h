@@ -23,18 +23,19 @@ enum class EntityKind : std::uint8_t {
     Spine,
     FabricLink,
     Cdu,
+    Pump,
     CoolingLoop,
     Region,
     StorageTier,
 };
 
-constexpr std::size_t kEntityKindCount = 18;
+constexpr std::size_t kEntityKindCount = 19;
 using EntityId = std::uint32_t;
 
 constexpr std::array<std::string_view, kEntityKindCount> kEntityKindNames{
     "row",   "rack",  "compute_tray", "gpu",         "cpu", "dpu",          "nic",
     "switch_tray",    "nvlink_link",  "plane",       "rail", "leaf",        "spine",
-    "fabric_link",    "cdu",          "cooling_loop", "region", "storage_tier"};
+    "fabric_link",    "cdu",          "pump",        "cooling_loop", "region", "storage_tier"};
 
 constexpr std::string_view entityKindName(EntityKind k) {
     return kEntityKindNames[static_cast<std::size_t>(k)];

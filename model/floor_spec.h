@@ -50,10 +50,15 @@ struct FabricSpec {
 
 struct CoolingSpec {
     int racksPerCdu = 8;
-    double supplySetpointC = 45.0;
-    double flowLpmPerKw = 1.5;
-    double cduCapacityKw = 2000.0;
+    int pumpsPerCdu = 2;              // duty + standby, both running at part speed
+    double supplySetpointC = 45.0;    // secondary (technology cooling system) supply
+    double deltaTSetpointK = 10.0;    // the rack valves trim flow to hold this
+    double flowLpmPerKw = 1.5;        // design flow per kW of rated rack power
+    double cduCapacityKw = 2000.0;    // heat exchanger duty at the design approach
+    double primarySupplyC = 32.0;     // facility water into the CDU
+    double differentialPressureKpa = 150.0; // CDU holds this across the rack manifolds
     double roomTempC = 24.0;
+    double humidityPercent = 45.0;
 };
 
 struct StorageSpec {

@@ -34,8 +34,8 @@ private:
     std::vector<std::unique_ptr<Snapshot>> m_free;
 };
 
-SimCore::SimCore(std::shared_ptr<const Topology> topology, SimConfig config, std::size_t queueCapacity)
-    : m_topology(topology), m_config(config), m_model(std::move(topology), config),
+SimCore::SimCore(std::shared_ptr<const Topology> topology, SimConfig config, Scenario scenario, std::size_t queueCapacity)
+    : m_topology(topology), m_config(config), m_model(std::move(topology), config, std::move(scenario)),
       m_pool(std::make_shared<SnapshotPool>()), m_queueCapacity(queueCapacity) {
     publish();
 }

@@ -27,7 +27,7 @@ public:
         double meanTickMs = 0;
     };
 
-    SimCore(std::shared_ptr<const Topology> topology, SimConfig config, std::size_t queueCapacity = 256);
+    SimCore(std::shared_ptr<const Topology> topology, SimConfig config, Scenario scenario = {}, std::size_t queueCapacity = 256);
     ~SimCore();
     SimCore(const SimCore&) = delete;
     SimCore& operator=(const SimCore&) = delete;

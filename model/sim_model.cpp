@@ -2,70 +2,83 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 
 namespace ft::model {
 namespace {
 
-constexpr float kWaterCp = 4186.0f;       // J/(kg K)
-constexpr float kWaterDensity = 0.99f;    // kg/L at 45 C
-constexpr float kComputeFlowShare = 0.9f; // of the rack's flow, the rest cools the switches
-constexpr float kGpuTau = 8.0f;           // s, die + cold plate
-constexpr float kCoolantTau = 20.0f;      // s, manifold and pipe transport
-constexpr float kGpuThermalResistance = 0.0165f; // K/W die to coolant
+constexpr float kGpuTau = 8.0f;                  // s, die + cold plate
+constexpr float kGpuThermalResistance = 0.0152f; // K/W die to coolant
 constexpr float kCpuThermalResistance = 0.06f;
 constexpr float kMaxSmClockMhz = 2600.0f;
+constexpr float kRailTbpsPerGpu = 1.6f;          // 2 x 800G SuperNICs
+constexpr std::size_t kMaxEventLog = 5000;
 
 float lagAlpha(float dt, float tau) { return 1.0f - std::exp(-dt / tau); }
-float kgPerSecond(float litersPerMinute) { return litersPerMinute * kWaterDensity / 60.0f; }
 
 } // namespace
 
-SimModel::SimModel(std::shared_ptr<const Topology> topology, SimConfig config)
-    : m_topology(std::move(topology)), m_config(config),
-      m_workload(*m_topology, config.seed, config.startTime) {
+SimModel::SimModel(std::shared_ptr<const Topology> topology, SimConfig config, Scenario scenario)
+    : m_topology(std::move(topology)), m_config(config), m_scenario(std::move(scenario)),
+      m_workload(*m_topology, config.seed, config.startTime), m_thermal(*m_topology) {
     const Topology& t = *m_topology;
     m_state.time = config.startTime;
     m_state.values.resize(ch::Count);
-    for (ChannelId c = 0; c < ch::Count; ++c)
-        m_state.values[c].assign(t.count(kChannels[c].kind), 0.0f);
+    for (ChannelId c = 0; c < ch::Count; ++c) m_state.values[c].assign(t.count(kChannels[c].kind), 0.0f);
     m_state.rackLifecycle.assign(t.count(EntityKind::Rack), RackLifecycle::Production);
+    m_state.events = std::make_shared<const std::vector<Event>>();
+    m_state.scenario = m_scenario.name;
     m_heldUntil.resize(ch::Count);
+    std::ranges::stable_sort(m_scenario.events, {}, &ScenarioEvent::at);
 
     const std::size_t nGpus = t.count(EntityKind::Gpu);
     m_gpuBias.resize(nGpus);
     for (std::size_t g = 0; g < nGpus; ++g) m_gpuBias[g] = hashNoise(config.seed, 0x6770, g);
     m_gpuThrottle.assign(nGpus, 1.0f);
+    m_rackMinThrottle.assign(t.count(EntityKind::Rack), 1.0f);
+    m_jobPace.assign(m_workload.jobs().size(), 1.0f);
+    m_trayNvlink.assign(t.count(EntityKind::ComputeTray), 0.0f);
+    m_trayRail.assign(t.count(EntityKind::ComputeTray), 0.0f);
 
-    // Start from a thermally settled floor at the coolant setpoint.
     const float supply = static_cast<float>(t.spec().cooling.supplySetpointC);
+    m_thermal.initialize(m_state);
     std::ranges::fill(m_state.values[ch::GpuTemperature], supply + 5.0f);
     std::ranges::fill(m_state.values[ch::CpuTemperature], supply + 4.0f);
-    std::ranges::fill(m_state.values[ch::RackSupplyTemperature], supply);
-    std::ranges::fill(m_state.values[ch::RackReturnTemperature], supply + 5.0f);
-    std::ranges::fill(m_state.values[ch::CduSupplyTemperature], supply);
     std::ranges::fill(m_state.values[ch::GpuSmClock], kMaxSmClockMhz);
 
     const float limit = static_cast<float>(t.spec().rack.gpuMaxTempC);
+    const float designFlow = static_cast<float>(t.spec().rack.ratedPowerKw * t.spec().cooling.flowLpmPerKw);
     m_alarmRules = {
-        {ch::RackGpuTempMax, limit - 3.0f, limit, 2.0f},
-        {ch::RackSupplyTemperature, supply + 2.0f, supply + 5.0f, 0.5f},
-        {ch::CduSupplyTemperature, supply + 2.0f, supply + 5.0f, 0.5f},
+        {"GPU over temperature", ch::RackGpuTempMax, limit - 3.0f, limit, 2.0f},
+        {"Supply above setpoint", ch::RackSupplyTemperature, supply + 2.0f, supply + 5.0f, 0.5f},
+        {"CDU supply above setpoint", ch::CduSupplyTemperature, supply + 2.0f, supply + 5.0f, 0.5f},
+        {"ΔT out of range", ch::RackDeltaTemperature, 15.0f, 20.0f, 1.0f},
+        {"Low coolant flow", ch::RackFlow, 0.3f * designFlow, 0.12f * designFlow, 0.03f * designFlow, true},
+        {"Leak detected", ch::RackLeakDetected, 0.5f, 0.5f, 0.0f},
+        {"Rack powered off", ch::RackPowerOn, 0.5f, 0.5f, 0.0f, true},
+        {"Pump fault", ch::PumpHealth, 0.5f, 1.5f, 0.0f},
+        {"Low coolant level", ch::CduCoolantLevel, 60.0f, 40.0f, 2.0f, true},
     };
     for (const auto& rule : m_alarmRules) {
         const std::size_t n = t.count(kChannels[rule.channel].kind);
         m_alarmLevel.emplace_back(n, 0);
         m_alarmSince.emplace_back(n, 0);
     }
-    // Settle utilization, power and temperatures so the first frame is already plausible:
-    // two simulated minutes in 2 s steps (the lags are exact exponentials, so large steps are
-    // stable), then back to the start time.
-    m_config.step = 2 * kNsPerSecond;
-    m_state.time = config.startTime - 120 * kNsPerSecond;
-    for (int i = 0; i < 60; ++i) step();
+    // Settle utilization, power, coolant and controllers so the first frame is already
+    // plausible: five simulated minutes in 1 s steps (lags are exact exponentials and the
+    // coolant update is stable at this step), then back to the start time.
+    m_settling = true;
+    m_config.step = kNsPerSecond;
+    m_state.time = config.startTime - 300 * kNsPerSecond;
+    const std::size_t scenarioCursor = m_nextScenarioEvent;
+    m_nextScenarioEvent = m_scenario.events.size(); // no injections while settling
+    for (int i = 0; i < 300; ++i) step();
+    m_nextScenarioEvent = scenarioCursor;
+    m_settling = false;
     m_config.step = config.step;
     m_state.time = config.startTime;
     m_state.tick = 0;
+    m_newEvents.clear();
+    for (auto& since : m_alarmSince) std::ranges::fill(since, config.startTime);
 }
 
 void SimModel::apply(const SampleBatch& batch) {
@@ -84,10 +97,38 @@ void SimModel::step() {
     const float dt = static_cast<float>(toSeconds(m_config.step));
     m_state.time += m_config.step;
     ++m_state.tick;
+    runScenario();
     m_workload.advance(m_state.time);
+    updateJobPace();
     stepComputeTrays(dt);
-    stepRacksAndCdus(dt);
+    stepRackTotals();
+    m_thermal.step(m_state, holds(), dt, m_newEvents);
     evaluateAlarms();
+    publishEvents();
+}
+
+void SimModel::runScenario() {
+    while (m_nextScenarioEvent < m_scenario.events.size() &&
+           m_config.startTime + m_scenario.events[m_nextScenarioEvent].at <= m_state.time) {
+        m_thermal.apply(m_scenario.events[m_nextScenarioEvent], m_state, m_newEvents);
+        ++m_nextScenarioEvent;
+    }
+}
+
+void SimModel::updateJobPace() {
+    // A synchronous training job runs at the pace of its slowest GPU; a job with a rack down
+    // stalls. Inference replicas run independently.
+    const auto& jobs = m_workload.jobs();
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+        const Job& job = jobs[j];
+        float pace = 1.0f;
+        if (job.kind == JobKind::Training)
+            for (std::uint32_t i = 0; i < job.rackCount; ++i) {
+                const EntityId r = job.firstRack + i;
+                pace = std::min(pace, m_thermal.rackPowered(r) ? m_rackMinThrottle[r] : 0.0f);
+            }
+        m_jobPace[j] = pace;
+    }
 }
 
 void SimModel::stepComputeTrays(float dt) {
@@ -101,47 +142,61 @@ void SimModel::stepComputeTrays(float dt) {
     const float cpuIdle = static_cast<float>(rk.cpuIdleW);
     const float cpuSpan = static_cast<float>(rk.cpuTdpW - rk.cpuIdleW);
     const float limit = static_cast<float>(rk.gpuMaxTempC);
+    const float nvlinkPeak = static_cast<float>(rk.nvlinkTBpsPerGpu);
     const int gpt = rk.gpusPerTray;
     const int cpt = rk.cpusPerTray;
     const std::size_t nTrays = t.count(EntityKind::ComputeTray);
-    const std::uint64_t noiseTick = m_state.tick / 5; // noise changes twice a second
+    const std::uint64_t noiseTick = static_cast<std::uint64_t>(m_state.time / (500 * kNsPerMs)); // noise changes twice a second
+    std::ranges::fill(m_rackMinThrottle, 1.0f);
 
     for (std::size_t tray = 0; tray < nTrays; ++tray) {
         const EntityId rack = t.computeTrays.rack[tray];
-        const float target = m_workload.trayUtilization(static_cast<EntityId>(tray), m_state.time);
+        const bool powered = m_thermal.rackPowered(rack);
+        const auto trayId = static_cast<EntityId>(tray);
+        const float pace = m_jobPace[m_workload.jobOfRack(rack)];
+        const float target = powered ? m_workload.trayUtilization(trayId, m_state.time) : 0.0f;
+        const auto share = powered ? m_workload.trayTraffic(trayId, m_state.time) : WorkloadModel::TrafficShare{};
         const float supply = v[ch::RackSupplyTemperature][rack];
-        const float trayFlow = v[ch::RackFlow][rack] * kComputeFlowShare / float(rk.computeTrays);
-        const float lastTrayPower = v[ch::TrayPower][tray];
-        // Coolant warms as it crosses the tray's cold plates: later GPUs see warmer water.
-        const float trayDeltaT = lastTrayPower / std::max(kgPerSecond(trayFlow) * kWaterCp, 1.0f);
+        // Coolant rise across this tray's cold plates, scaled from the rack's ΔT by the tray's
+        // share of the rack's heat: later GPUs on the loop see warmer water.
+        const float rackRise = v[ch::RackReturnTemperature][rack] - supply;
+        const float rackPowerW = v[ch::RackPower][rack] * 1000.0f;
+        const float trayShare = rackPowerW > 1.0f ? v[ch::TrayPower][tray] * static_cast<float>(rk.computeTrays) / rackPowerW : 1.0f;
+        const float trayRise = std::max(0.0f, rackRise * std::min(trayShare, 3.0f));
 
-        float trayPower = static_cast<float>(rk.trayOverheadW);
-        float trayUtil = 0;
+        float trayPower = powered ? static_cast<float>(rk.trayOverheadW) : 0.0f;
+        float trayUtil = 0, nvlink = 0, rail = 0;
         for (int i = 0; i < gpt; ++i) {
             const std::size_t g = tray * gpt + i;
+            const auto gid = static_cast<EntityId>(g);
             const float bias = m_gpuBias[g];
-            if (!held(ch::GpuUtilization, static_cast<EntityId>(g))) {
-                const float noise = 0.025f * hashNoise(m_config.seed, g, noiseTick);
-                const float want = std::clamp(target * (1.0f + 0.03f * bias) + noise, 0.0f, 1.0f);
+            float& throttle = m_gpuThrottle[g];
+            // Throttle: clocks back off while the die is over its limit, recover below it.
+            const float temp = v[ch::GpuTemperature][g];
+            if (temp > limit) throttle = std::max(0.55f, throttle - 0.2f * dt);
+            else if (temp < limit - 3.0f) throttle = std::min(1.0f, throttle + 0.1f * dt);
+            m_rackMinThrottle[rack] = std::min(m_rackMinThrottle[rack], throttle);
+            // A GPU faster than its job's slowest member waits at the barriers.
+            const float waiting = std::clamp(pace / std::max(throttle, 0.05f), 0.0f, 1.0f);
+            if (!held(ch::GpuUtilization, gid)) {
+                const float noise = powered ? 0.025f * hashNoise(m_config.seed, g, noiseTick) : 0.0f;
+                const float want = std::clamp(target * waiting * (1.0f + 0.03f * bias) + noise, 0.0f, 1.0f);
                 float& util = v[ch::GpuUtilization][g];
                 util += (want * 100.0f - util) * utilAlpha;
             }
             const float util = v[ch::GpuUtilization][g] / 100.0f;
-            // Throttle: clocks back off while the die is over its limit, recover below it.
-            float& throttle = m_gpuThrottle[g];
-            const float temp = v[ch::GpuTemperature][g];
-            if (temp > limit) throttle = std::max(0.55f, throttle - 0.02f);
-            else if (temp < limit - 3.0f) throttle = std::min(1.0f, throttle + 0.01f);
-            if (!held(ch::GpuSmClock, static_cast<EntityId>(g)))
-                v[ch::GpuSmClock][g] = kMaxSmClockMhz * throttle;
-            if (!held(ch::GpuPower, static_cast<EntityId>(g)))
-                v[ch::GpuPower][g] = (gpuIdle + gpuSpan * std::pow(util, 1.1f) * throttle) * (1.0f + 0.03f * bias);
+            if (!held(ch::GpuSmClock, gid)) v[ch::GpuSmClock][g] = powered ? kMaxSmClockMhz * throttle : 0.0f;
+            if (!held(ch::GpuPower, gid))
+                // Power rises a little faster than linearly with activity (util^1.1, approximated).
+                v[ch::GpuPower][g] = powered ? (gpuIdle + gpuSpan * util * (0.9f + 0.1f * util) * throttle) * (1.0f + 0.03f * bias) : 0.0f;
             const float power = v[ch::GpuPower][g];
             trayPower += power;
             trayUtil += util;
-            if (!held(ch::GpuTemperature, static_cast<EntityId>(g))) {
+            nvlink += nvlinkPeak * share.nvlink * pace;
+            rail += kRailTbpsPerGpu * share.rail * pace;
+            if (!held(ch::GpuTemperature, gid)) {
                 const float position = (static_cast<float>(i) + 0.5f) / static_cast<float>(gpt);
-                const float coolant = supply + trayDeltaT * position;
+                const float coolant = supply + trayRise * position;
                 const float want = coolant + kGpuThermalResistance * (1.0f + 0.06f * bias) * power;
                 v[ch::GpuTemperature][g] += (want - v[ch::GpuTemperature][g]) * gpuAlpha;
             }
@@ -149,34 +204,39 @@ void SimModel::stepComputeTrays(float dt) {
         trayUtil /= static_cast<float>(gpt);
         for (int i = 0; i < cpt; ++i) {
             const std::size_t c = tray * cpt + i;
-            if (!held(ch::CpuUtilization, static_cast<EntityId>(c)))
-                v[ch::CpuUtilization][c] = std::clamp(12.0f + 35.0f * trayUtil, 0.0f, 100.0f);
-            const float power = cpuIdle + cpuSpan * v[ch::CpuUtilization][c] / 100.0f;
-            if (!held(ch::CpuPower, static_cast<EntityId>(c))) v[ch::CpuPower][c] = power;
+            const auto cid = static_cast<EntityId>(c);
+            if (!held(ch::CpuUtilization, cid))
+                v[ch::CpuUtilization][c] = powered ? std::clamp(12.0f + 35.0f * trayUtil, 0.0f, 100.0f) : 0.0f;
+            const float power = powered ? cpuIdle + cpuSpan * v[ch::CpuUtilization][c] / 100.0f : 0.0f;
+            if (!held(ch::CpuPower, cid)) v[ch::CpuPower][c] = power;
             trayPower += v[ch::CpuPower][c];
-            if (!held(ch::CpuTemperature, static_cast<EntityId>(c))) {
-                const float want = supply + trayDeltaT + kCpuThermalResistance * power;
+            if (!held(ch::CpuTemperature, cid)) {
+                const float want = supply + trayRise + kCpuThermalResistance * power;
                 v[ch::CpuTemperature][c] += (want - v[ch::CpuTemperature][c]) * gpuAlpha;
             }
         }
-        if (!held(ch::TrayPower, static_cast<EntityId>(tray))) v[ch::TrayPower][tray] = trayPower;
+        if (!held(ch::TrayPower, trayId)) v[ch::TrayPower][tray] = trayPower;
+        m_trayNvlink[tray] = nvlink;
+        m_trayRail[tray] = rail;
     }
 }
 
-void SimModel::stepRacksAndCdus(float dt) {
+void SimModel::stepRackTotals() {
     const Topology& t = *m_topology;
     const auto& rk = t.spec().rack;
-    const auto& cool = t.spec().cooling;
     auto& v = m_state.values;
-    const float coolantAlpha = lagAlpha(dt, kCoolantTau);
     const std::size_t nRacks = t.count(EntityKind::Rack);
     const int tpr = rk.computeTrays;
     const int gpr = rk.computeTrays * rk.gpusPerTray;
-    const float designFlow = static_cast<float>(rk.ratedPowerKw * cool.flowLpmPerKw);
-
     for (std::size_t r = 0; r < nRacks; ++r) {
-        float power = 0;
-        for (int i = 0; i < tpr; ++i) power += v[ch::TrayPower][r * tpr + i];
+        const auto id = static_cast<EntityId>(r);
+        const bool powered = m_thermal.rackPowered(id);
+        float power = 0, nvlink = 0, rail = 0;
+        for (int i = 0; i < tpr; ++i) {
+            power += v[ch::TrayPower][r * tpr + i];
+            nvlink += m_trayNvlink[r * tpr + i];
+            rail += m_trayRail[r * tpr + i];
+        }
         float util = 0, tMax = 0, tSum = 0;
         for (int i = 0; i < gpr; ++i) {
             const std::size_t g = r * gpr + i;
@@ -187,59 +247,18 @@ void SimModel::stepRacksAndCdus(float dt) {
         util /= static_cast<float>(gpr);
         for (int s = 0; s < rk.switchTrays; ++s) {
             const std::size_t sw = r * rk.switchTrays + s;
+            // NVLink switch power follows the traffic through it.
+            const float load = std::min(1.0f, nvlink / std::max(1.0f, static_cast<float>(rk.nvlinkTBpsPerRack)));
             if (!held(ch::SwitchTrayPower, static_cast<EntityId>(sw)))
-                v[ch::SwitchTrayPower][sw] = static_cast<float>(rk.switchTrayW) * (0.55f + 0.45f * util / 100.0f);
+                v[ch::SwitchTrayPower][sw] = powered ? static_cast<float>(rk.switchTrayW) * (0.45f + 0.55f * load) : 0.0f;
             power += v[ch::SwitchTrayPower][sw];
         }
-        const auto id = static_cast<EntityId>(r);
         if (!held(ch::RackPower, id)) v[ch::RackPower][r] = power / 1000.0f;
         if (!held(ch::RackGpuUtilization, id)) v[ch::RackGpuUtilization][r] = util;
         if (!held(ch::RackGpuTempMax, id)) v[ch::RackGpuTempMax][r] = tMax;
         if (!held(ch::RackGpuTempMean, id)) v[ch::RackGpuTempMean][r] = tSum / static_cast<float>(gpr);
-        if (!held(ch::RackFlow, id)) v[ch::RackFlow][r] = designFlow;
-
-        // Supply at the manifold: the CDU's supply, a little warmer the further down the
-        // header the rack sits, reached through the pipe's transport lag.
-        const EntityId cdu = t.racks.cdu[r];
-        const float hop = static_cast<float>(r - t.cdus.firstRack[cdu]);
-        if (!held(ch::RackSupplyTemperature, id)) {
-            const float want = v[ch::CduSupplyTemperature][cdu] + 0.04f * hop;
-            v[ch::RackSupplyTemperature][r] += (want - v[ch::RackSupplyTemperature][r]) * coolantAlpha;
-        }
-        if (!held(ch::RackReturnTemperature, id)) {
-            const float deltaT = v[ch::RackPower][r] * 1000.0f /
-                                 std::max(kgPerSecond(v[ch::RackFlow][r]) * kWaterCp, 1.0f);
-            const float want = v[ch::RackSupplyTemperature][r] + deltaT;
-            v[ch::RackReturnTemperature][r] += (want - v[ch::RackReturnTemperature][r]) * coolantAlpha;
-        }
-    }
-
-    const std::size_t nCdus = t.count(EntityKind::Cdu);
-    const float tSec = static_cast<float>(toSeconds(m_state.time % (86400 * kNsPerSecond)));
-    for (std::size_t c = 0; c < nCdus; ++c) {
-        float heat = 0, flow = 0, returnMix = 0;
-        const EntityId first = t.cdus.firstRack[c];
-        for (std::uint32_t i = 0; i < t.cdus.rackCount[c]; ++i) {
-            const EntityId r = first + i;
-            heat += v[ch::RackPower][r];
-            flow += v[ch::RackFlow][r];
-            returnMix += v[ch::RackReturnTemperature][r] * v[ch::RackFlow][r];
-        }
-        const auto id = static_cast<EntityId>(c);
-        if (!held(ch::CduHeatLoad, id)) v[ch::CduHeatLoad][c] = heat;
-        if (!held(ch::CduFlow, id)) v[ch::CduFlow][c] = flow;
-        if (!held(ch::CduReturnTemperature, id))
-            v[ch::CduReturnTemperature][c] = flow > 0 ? returnMix / flow : v[ch::CduSupplyTemperature][c];
-        if (!held(ch::CduSupplyTemperature, id)) {
-            // The CDU holds its setpoint within capacity (with a small control ripple); past
-            // capacity the supply rises with the unrejected heat.
-            const float capacity = static_cast<float>(cool.cduCapacityKw);
-            const float overload = std::max(0.0f, heat - capacity) / capacity;
-            const float ripple = 0.15f * std::sin(2.0f * std::numbers::pi_v<float> * tSec / 300.0f +
-                                                  3.0f * hashNoise(m_config.seed, 0x6364, c));
-            const float want = static_cast<float>(cool.supplySetpointC) + ripple + 15.0f * overload;
-            v[ch::CduSupplyTemperature][c] += (want - v[ch::CduSupplyTemperature][c]) * coolantAlpha;
-        }
+        if (!held(ch::RackNvlinkThroughput, id)) v[ch::RackNvlinkThroughput][r] = nvlink;
+        if (!held(ch::RackRailThroughput, id)) v[ch::RackRailThroughput][r] = rail;
     }
 }
 
@@ -250,22 +269,42 @@ void SimModel::evaluateAlarms() {
         const auto& values = m_state.values[rule.channel];
         auto& level = m_alarmLevel[r];
         auto& since = m_alarmSince[r];
+        const float sign = rule.below ? -1.0f : 1.0f; // "below" rules mirror the thresholds
         for (std::size_t e = 0; e < values.size(); ++e) {
-            const float x = values[e];
-            std::uint8_t want = level[e];
-            // Raise immediately, clear only below the threshold minus the hysteresis.
-            if (x > rule.criticalAbove) want = 2;
-            else if (x > rule.warnAbove) want = std::max<std::uint8_t>(want, 1);
-            if (want == 2 && x < rule.criticalAbove - rule.hysteresis) want = 1;
-            if (want >= 1 && x < rule.warnAbove - rule.hysteresis) want = 0;
+            const float x = sign * values[e];
+            const float warn = sign * rule.warnAbove, crit = sign * rule.criticalAbove;
+            // Raise at once; clear only past the threshold minus the hysteresis.
+            std::uint8_t want = 0;
+            if (x > crit || (level[e] == 2 && x > crit - rule.hysteresis)) want = 2;
+            else if (x > warn || (level[e] >= 1 && x > warn - rule.hysteresis)) want = 1;
+            const EntityRef ref{kChannels[rule.channel].kind, static_cast<EntityId>(e)};
+            if (want != level[e] && !m_settling) {
+                if (want > level[e])
+                    m_newEvents.push_back({m_state.time, EventKind::AlarmRaised, ref, want == 2 ? Severity::Critical : Severity::Warning,
+                                           m_topology->name(ref.kind, ref.id) + ": " + std::string(rule.title) +
+                                               (want == 2 ? " (critical)" : " (warning)")});
+                else if (want == 0)
+                    m_newEvents.push_back({m_state.time, EventKind::AlarmCleared, ref, Severity::Warning,
+                                           m_topology->name(ref.kind, ref.id) + ": " + std::string(rule.title) + " cleared"});
+            }
             if (want != 0 && level[e] == 0) since[e] = m_state.time;
             level[e] = want;
             if (want == 0) continue;
-            m_state.alarms.push_back({kChannels[rule.channel].kind, static_cast<EntityId>(e), rule.channel,
-                                      want == 2 ? Severity::Critical : Severity::Warning, x,
-                                      want == 2 ? rule.criticalAbove : rule.warnAbove, since[e]});
+            m_state.alarms.push_back({rule.title, ref.kind, ref.id, rule.channel, want == 2 ? Severity::Critical : Severity::Warning,
+                                      values[e], want == 2 ? rule.criticalAbove : rule.warnAbove, since[e]});
         }
     }
+}
+
+void SimModel::publishEvents() {
+    if (m_newEvents.empty()) return;
+    if (!m_settling) {
+        for (auto& e : m_newEvents) m_eventLog.push_back(std::move(e));
+        if (m_eventLog.size() > kMaxEventLog)
+            m_eventLog.erase(m_eventLog.begin(), m_eventLog.begin() + static_cast<std::ptrdiff_t>(m_eventLog.size() - kMaxEventLog));
+        m_state.events = std::make_shared<const std::vector<Event>>(m_eventLog);
+    }
+    m_newEvents.clear();
 }
 
 void SimModel::copyTo(Snapshot& out) const {
@@ -276,6 +315,8 @@ void SimModel::copyTo(Snapshot& out) const {
         out.values[c].assign(m_state.values[c].begin(), m_state.values[c].end());
     out.rackLifecycle.assign(m_state.rackLifecycle.begin(), m_state.rackLifecycle.end());
     out.alarms.assign(m_state.alarms.begin(), m_state.alarms.end());
+    out.events = m_state.events;
+    out.scenario = m_state.scenario;
 }
 
 } // namespace ft::model

@@ -1,10 +1,13 @@
 #pragma once
-// SimModel: the twin's mutable state and the physical models that advance it by a fixed step.
+// SimModel: the twin's mutable state and the models that advance it by a fixed step.
 // Single-threaded: SimCore owns one and calls it from the sim thread; tests call it directly.
-// First model: job mix -> GPU utilization -> power -> heat into the rack's coolant -> GPU
-// temperature with a thermal time constant, coupled to the CDU and rack manifold supply.
+// The chain: job mix -> GPU utilization -> power -> heat into the rack's coolant (ThermalModel)
+// -> GPU temperature -> throttling -> job pace -> traffic. Scenario events inject faults.
+#include "holds.h"
 #include "sample.h"
+#include "scenario.h"
 #include "snapshot.h"
+#include "thermal_model.h"
 #include "topology.h"
 #include "workload_model.h"
 
@@ -22,7 +25,7 @@ struct SimConfig {
 
 class SimModel {
 public:
-    SimModel(std::shared_ptr<const Topology> topology, SimConfig config);
+    SimModel(std::shared_ptr<const Topology> topology, SimConfig config, Scenario scenario = {});
 
     void apply(const SampleBatch& batch);
     void step();
@@ -34,31 +37,45 @@ public:
     const Topology& topology() const { return *m_topology; }
     const SimConfig& config() const { return m_config; }
     const WorkloadModel& workload() const { return m_workload; }
+    const Scenario& scenario() const { return m_scenario; }
 
 private:
-    bool held(ChannelId c, EntityId e) const {
-        return !m_heldUntil[c].empty() && m_heldUntil[c][e] > m_state.time;
-    }
+    Holds holds() const { return {&m_heldUntil, m_state.time}; }
+    bool held(ChannelId c, EntityId e) const { return holds()(c, e); }
+    void runScenario();
     void stepComputeTrays(float dt);
-    void stepRacksAndCdus(float dt);
+    void stepRackTotals();
+    void updateJobPace();
     void evaluateAlarms();
+    void publishEvents();
 
     std::shared_ptr<const Topology> m_topology;
     SimConfig m_config;
+    Scenario m_scenario;
+    std::size_t m_nextScenarioEvent = 0;
     WorkloadModel m_workload;
+    ThermalModel m_thermal;
     Snapshot m_state;
     std::vector<std::vector<TimeNs>> m_heldUntil; // [channel][entity], allocated on first use
     std::vector<float> m_gpuBias;                 // per-GPU silicon variation, fixed
     std::vector<float> m_gpuThrottle;             // 1 = full clocks
+    std::vector<float> m_rackMinThrottle;         // slowest GPU of each rack, last tick
+    std::vector<float> m_jobPace;                 // per job: the pace of its slowest member
+    std::vector<float> m_trayNvlink, m_trayRail;  // per-tray traffic this tick
+    std::vector<Event> m_newEvents;
+    std::vector<Event> m_eventLog;
     struct AlarmRule {
+        std::string_view title;
         ChannelId channel;
         float warnAbove;
         float criticalAbove;
         float hysteresis;
+        bool below = false; // alarm when the value falls below the thresholds instead
     };
     std::vector<AlarmRule> m_alarmRules;
     std::vector<std::vector<std::uint8_t>> m_alarmLevel; // per rule, per entity: 0/1/2
     std::vector<std::vector<TimeNs>> m_alarmSince;
+    bool m_settling = false;
 };
 
 } // namespace ft::model

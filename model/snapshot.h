@@ -6,6 +6,9 @@
 #include "timestamp.h"
 
 #include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
 #include <span>
 #include <vector>
 
@@ -29,6 +32,7 @@ enum class RackLifecycle : std::uint8_t {
 enum class Severity : std::uint8_t { Warning, Critical };
 
 struct Alarm {
+    std::string_view title; // what is wrong, in an operator's words (static text)
     EntityKind kind = EntityKind::Rack;
     EntityId entity = 0;
     ChannelId channel = 0;
@@ -38,12 +42,26 @@ struct Alarm {
     TimeNs since = 0;
 };
 
+// Something that happened, for event lists and timelines.
+enum class EventKind : std::uint8_t { ScenarioInjection, Protection, AlarmRaised, AlarmCleared };
+
+struct Event {
+    TimeNs time = 0;
+    EventKind kind = EventKind::ScenarioInjection;
+    EntityRef entity;
+    Severity severity = Severity::Warning;
+    std::string text;
+};
+
 struct Snapshot {
     TimeNs time = 0;
     std::uint64_t tick = 0;
     std::vector<std::vector<float>> values; // [channel id][entity id]
     std::vector<RackLifecycle> rackLifecycle;
     std::vector<Alarm> alarms;
+    // Every event so far (bounded), shared between snapshots until a new one happens.
+    std::shared_ptr<const std::vector<Event>> events;
+    std::string scenario; // name of the running scenario, empty when none
 
     std::span<const float> channel(ChannelId id) const { return values[id]; }
     float value(ChannelId id, EntityId entity) const { return values[id][entity]; }

@@ -21,24 +21,37 @@ std::string formatUtc(TimeNs t, bool withMillis) {
 }
 
 bool parseDuration(const std::string& text, TimeNs& out) {
+    // One or more <number><unit> parts ("90s", "4m10s", "1h30m", "250ms"); a bare number is
+    // seconds.
     if (text.empty()) return false;
+    double total = 0;
     std::size_t pos = 0;
-    double value = 0;
-    try {
-        value = std::stod(text, &pos);
-    } catch (...) {
-        return false;
+    while (pos < text.size()) {
+        std::size_t used = 0;
+        double value = 0;
+        if (!std::isdigit(static_cast<unsigned char>(text[pos])) && text[pos] != '.') return false;
+        try {
+            value = std::stod(text.substr(pos), &used);
+        } catch (...) {
+            return false;
+        }
+        pos += used;
+        std::size_t unitEnd = pos;
+        while (unitEnd < text.size() && std::isalpha(static_cast<unsigned char>(text[unitEnd]))) ++unitEnd;
+        const std::string unit = text.substr(pos, unitEnd - pos);
+        pos = unitEnd;
+        double scale = 1.0;
+        if (unit.empty()) {
+            if (pos != text.size() || total != 0) return false; // a bare number stands alone
+        } else if (unit == "s") scale = 1.0;
+        else if (unit == "ms") scale = 1e-3;
+        else if (unit == "m" || unit == "min") scale = 60.0;
+        else if (unit == "h") scale = 3600.0;
+        else if (unit == "d") scale = 86400.0;
+        else return false;
+        total += value * scale;
     }
-    if (value < 0) return false;
-    const std::string unit = text.substr(pos);
-    double scale = 1.0;
-    if (unit.empty() || unit == "s") scale = 1.0;
-    else if (unit == "ms") scale = 1e-3;
-    else if (unit == "m" || unit == "min") scale = 60.0;
-    else if (unit == "h") scale = 3600.0;
-    else if (unit == "d") scale = 86400.0;
-    else return false;
-    out = fromSeconds(value * scale);
+    out = fromSeconds(total);
     return true;
 }
 

@@ -33,6 +33,7 @@ std::string validate(const FloorSpec& s) {
     if (s.fabric.switchRadix < 2 || s.fabric.switchRadix % 2 != 0)
         return "fabric.switch_radix must be an even number >= 2";
     if (s.cooling.racksPerCdu <= 0) return "cooling.racks_per_cdu must be > 0";
+    if (s.cooling.pumpsPerCdu <= 0 || s.cooling.pumpsPerCdu > 8) return "cooling.pumps_per_cdu must be 1..8";
     if (s.storage.regions.empty() || s.storage.tiers.empty())
         return "storage needs at least one region and one tier";
     return {};
@@ -248,6 +249,10 @@ std::expected<Topology, std::string> Topology::build(const FloorSpec& spec) {
             t.cdus.position.push_back({p0.x - static_cast<float>(rk.widthM) * (1.5f + 1.6f * c),
                                        p0.y, 0.0f});
             for (std::uint32_t i = 0; i < count; ++i) t.racks.cdu[first + i] = id;
+            for (int p = 0; p < spec.cooling.pumpsPerCdu; ++p) {
+                t.pumps.cdu.push_back(id);
+                t.pumps.indexInCdu.push_back(static_cast<std::uint8_t>(p));
+            }
             t.coolingLoops.cdu.push_back(id);
             t.coolingLoops.kind.push_back(LoopKind::Primary);
             t.coolingLoops.cdu.push_back(id);
@@ -281,6 +286,7 @@ std::size_t Topology::count(EntityKind kind) const {
     case EntityKind::Spine: return spines.plane.size();
     case EntityKind::FabricLink: return fabricLinks.kind.size();
     case EntityKind::Cdu: return cdus.row.size();
+    case EntityKind::Pump: return pumps.cdu.size();
     case EntityKind::CoolingLoop: return coolingLoops.cdu.size();
     case EntityKind::Region: return m_spec.storage.regions.size();
     case EntityKind::StorageTier: return storageTiers.region.size();
@@ -322,6 +328,28 @@ std::string Topology::hostName(EntityId tray) const {
     return out;
 }
 
+std::optional<EntityId> Topology::find(EntityKind kind, const std::string& nameOrId) const {
+    const std::size_t n = count(kind);
+    if (kind == EntityKind::Rack) {
+        for (EntityId r = 0; r < n; ++r)
+            if (racks.name[r] == nameOrId) return r;
+    } else if (n <= 100000) {
+        for (EntityId e = 0; e < n; ++e) {
+            const std::string full = name(kind, e);
+            if (full == nameOrId) return e;
+            // "CDU A1" is also "A1".
+            if (const auto space = full.find(' '); space != std::string::npos && full.substr(space + 1) == nameOrId &&
+                                                  full.find(' ', space + 1) == std::string::npos)
+                return e;
+        }
+    }
+    if (!nameOrId.empty() && nameOrId.find_first_not_of("0123456789") == std::string::npos) {
+        const unsigned long long id = std::stoull(nameOrId);
+        if (id < n) return static_cast<EntityId>(id);
+    }
+    return std::nullopt;
+}
+
 std::string Topology::name(EntityKind kind, EntityId id) const {
     const auto& rk = m_spec.rack;
     auto rackName = [&](EntityId rack) { return racks.name[rack]; };
@@ -356,7 +384,13 @@ std::string Topology::name(EntityKind kind, EntityId id) const {
         return fabricLinks.kind[id] == FabricLinkKind::NicToLeaf
                    ? name(EntityKind::Nic, fabricLinks.from[id]) + " -> " + name(EntityKind::Leaf, fabricLinks.to[id])
                    : name(EntityKind::Leaf, fabricLinks.from[id]) + " -> " + name(EntityKind::Spine, fabricLinks.to[id]);
-    case EntityKind::Cdu: return "CDU " + rows.name[cdus.row[id]] + std::to_string(id + 1);
+    case EntityKind::Cdu: {
+        // "CDU A1": row, then the CDU's number within its row.
+        EntityId first = id;
+        while (first > 0 && cdus.row[first - 1] == cdus.row[id]) --first;
+        return "CDU " + rows.name[cdus.row[id]] + std::to_string(id - first + 1);
+    }
+    case EntityKind::Pump: return name(EntityKind::Cdu, pumps.cdu[id]) + " pump " + std::to_string(pumps.indexInCdu[id] + 1);
     case EntityKind::CoolingLoop:
         return name(EntityKind::Cdu, coolingLoops.cdu[id]) +
                (coolingLoops.kind[id] == LoopKind::Primary ? " primary loop" : " secondary loop");
@@ -393,6 +427,7 @@ Vec3 Topology::position(EntityKind kind, EntityId id) const {
         return fabricLinks.kind[id] == FabricLinkKind::NicToLeaf ? leaves.position[fabricLinks.to[id]]
                                                                  : spines.position[fabricLinks.to[id]];
     case EntityKind::Cdu: return cdus.position[id];
+    case EntityKind::Pump: return cdus.position[pumps.cdu[id]];
     case EntityKind::CoolingLoop: return cdus.position[coolingLoops.cdu[id]];
     case EntityKind::Plane:
     case EntityKind::Rail:

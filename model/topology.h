@@ -6,6 +6,7 @@
 #include "floor_spec.h"
 
 #include <expected>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,8 @@ public:
     std::string name(EntityKind kind, EntityId id) const;
     Vec3 position(EntityKind kind, EntityId id) const;
     std::string hostName(EntityId computeTray) const;
+    // An entity by its display name or its numeric id ("A03", "CDU A1", "A1", "17").
+    std::optional<EntityId> find(EntityKind kind, const std::string& nameOrId) const;
     static constexpr float kRackUnitM = 0.04445f;
 
     struct Rows {
@@ -121,6 +124,11 @@ public:
         std::vector<std::uint32_t> rackCount;
         std::vector<Vec3> position;
     } cdus;
+
+    struct Pumps {
+        std::vector<EntityId> cdu;
+        std::vector<std::uint8_t> indexInCdu;
+    } pumps;
 
     enum class LoopKind : std::uint8_t { Primary, Secondary };
     struct CoolingLoops {

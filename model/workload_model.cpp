@@ -64,6 +64,30 @@ void WorkloadModel::advance(TimeNs now) {
     }
 }
 
+WorkloadModel::TrafficShare WorkloadModel::trayTraffic(EntityId tray, TimeNs now) const {
+    const EntityId rack = m_topology.computeTrays.rack[tray];
+    const Job& job = m_jobs[m_rackJob[rack]];
+    switch (job.kind) {
+    case JobKind::Idle: return {0.002f, 0.001f};
+    case JobKind::Training: {
+        const float age = static_cast<float>(toSeconds(now - job.start));
+        const float ramp = std::clamp(age / 60.0f, 0.05f, 1.0f);
+        // Checkpoints stream state out over the network to storage.
+        if (std::fmod(age, job.checkpointEveryS) > job.checkpointEveryS - 40.0f) return {0.02f, 0.35f};
+        const float phase = std::fmod(age, job.stepPeriodS) / job.stepPeriodS;
+        // All-reduce: NVLink-heavy inside the rack; on the rails only when the job spans racks.
+        const bool multiRack = job.rackCount > 1;
+        if (phase >= 0.72f) return {0.72f * ramp, (multiRack ? 0.55f : 0.03f) * ramp};
+        return {0.09f * ramp, (multiRack ? 0.04f : 0.01f) * ramp};
+    }
+    case JobKind::Inference: {
+        const float util = trayUtilization(tray, now);
+        return {0.14f * util, 0.05f * util};
+    }
+    }
+    return {};
+}
+
 float WorkloadModel::trayUtilization(EntityId tray, TimeNs now) const {
     const EntityId rack = m_topology.computeTrays.rack[tray];
     const Job& job = m_jobs[m_rackJob[rack]];

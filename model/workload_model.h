@@ -34,6 +34,12 @@ public:
     void advance(TimeNs now);
     // Target utilization (0..1) of a compute tray at `now`.
     float trayUtilization(EntityId tray, TimeNs now) const;
+    // Fractions of a GPU's peak NVLink and rail bandwidth the tray's job uses at `now`.
+    struct TrafficShare {
+        float nvlink = 0;
+        float rail = 0;
+    };
+    TrafficShare trayTraffic(EntityId tray, TimeNs now) const;
 
     const std::vector<Job>& jobs() const { return m_jobs; }
     std::uint32_t jobOfRack(EntityId rack) const { return m_rackJob[rack]; }

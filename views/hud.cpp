@@ -79,9 +79,10 @@ void drawAlarmPanel(const ImGuiOverlay& ov, const HudInput& in) {
         ImGui::TextColored(a.severity == model::Severity::Critical ? kCritical : kWarning, "%s",
                            a.severity == model::Severity::Critical ? "CRIT" : "WARN");
         ImGui::SameLine();
-        const auto& info = model::kChannels[a.channel];
-        ImGui::Text("%-6s %s %s > %s", in.topology->name(a.kind, a.entity).c_str(), std::string(info.description).c_str(),
-                    formatValue(a.value, a.channel).c_str(), formatValue(a.threshold, a.channel).c_str());
+        ImGui::Text("%-8s %s  %s", in.topology->name(a.kind, a.entity).c_str(), std::string(a.title).c_str(),
+                    formatValue(a.value, a.channel).c_str());
+        ImGui::SameLine();
+        ImGui::TextColored(kMuted, "(limit %s)", formatValue(a.threshold, a.channel).c_str());
     }
     if (sorted.size() > shown) ImGui::TextColored(kMuted, "+ %zu more", sorted.size() - shown);
     ImGui::End();

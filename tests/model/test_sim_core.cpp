@@ -95,7 +95,7 @@ private slots:
     }
 
     void fullQueueDropsAndCounts() {
-        model::SimCore core(floorOf(1), {}, 4); // not started: nothing drains the queue
+        model::SimCore core(floorOf(1), {}, {}, 4); // not started: nothing drains the queue
         int accepted = 0;
         for (int i = 0; i < 10; ++i) accepted += core.submit(model::SampleBatch{}) ? 1 : 0;
         QCOMPARE(accepted, 4);

@@ -70,7 +70,7 @@ std::shared_ptr<const model::Snapshot> patternSnapshot(const model::Topology& t)
         s->values[model::ch::RackGpuTempMax][r] = hottest;
     }
     s->rackLifecycle.assign(t.count(EntityKind::Rack), model::RackLifecycle::Production);
-    s->alarms.push_back({EntityKind::Rack, 15, model::ch::RackGpuTempMax, model::Severity::Critical, 91.3f, 88.0f, s->time});
+    s->alarms.push_back({"GPU over temperature", EntityKind::Rack, 15, model::ch::RackGpuTempMax, model::Severity::Critical, 91.3f, 88.0f, s->time});
     return s;
 }
 

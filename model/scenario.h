@@ -1,0 +1,71 @@
+#pragma once
+// Scenarios are data: a named list of timed fault injections (read from resources/scenarios by
+// an importer). The sim core applies each event when simulated time reaches it, so a scenario
+// replays identically for a given seed.
+#include "entity_kind.h"
+#include "timestamp.h"
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ft::model {
+
+enum class ScenarioAction : std::uint8_t {
+    PumpFail,          // target pump stops
+    PumpDegrade,       // target pump delivers value × its head
+    PumpRestore,       // target pump back to health
+    ManifoldBlockage,  // target rack's manifold conductance drops by value (0..1)
+    ClearBlockage,     // target rack
+    SetpointDrift,     // target CDU's setpoint moves at value K/min until value2 °C
+    Leak,              // target rack's leak detector trips
+    LeakRepaired,      // target rack: leak fixed, valve reopened, rack powered back on
+    PrimarySupply,     // facility water to target CDU (or every CDU) ramps to value °C over value2 s
+    RackPowerOn,       // an operator powers target rack (or every rack) back on
+};
+
+inline constexpr std::array<std::string_view, 10> kScenarioActionNames{
+    "pump_fail", "pump_degrade", "pump_restore", "manifold_blockage", "clear_blockage",
+    "setpoint_drift", "leak", "leak_repaired", "primary_supply", "rack_power_on"};
+
+constexpr std::optional<ScenarioAction> scenarioActionFromName(std::string_view name) {
+    for (std::size_t i = 0; i < kScenarioActionNames.size(); ++i)
+        if (kScenarioActionNames[i] == name) return static_cast<ScenarioAction>(i);
+    return std::nullopt;
+}
+constexpr std::string_view scenarioActionName(ScenarioAction a) { return kScenarioActionNames[static_cast<std::size_t>(a)]; }
+// The entity kind an action targets.
+constexpr EntityKind scenarioActionTarget(ScenarioAction a) {
+    switch (a) {
+    case ScenarioAction::PumpFail:
+    case ScenarioAction::PumpDegrade:
+    case ScenarioAction::PumpRestore: return EntityKind::Pump;
+    case ScenarioAction::ManifoldBlockage:
+    case ScenarioAction::ClearBlockage:
+    case ScenarioAction::Leak:
+    case ScenarioAction::LeakRepaired:
+    case ScenarioAction::RackPowerOn: return EntityKind::Rack;
+    case ScenarioAction::SetpointDrift:
+    case ScenarioAction::PrimarySupply: return EntityKind::Cdu;
+    }
+    return EntityKind::Rack;
+}
+
+struct ScenarioEvent {
+    TimeNs at = 0; // offset from the start of the run
+    ScenarioAction action = ScenarioAction::PumpFail;
+    std::optional<EntityRef> target; // nothing: every entity of the action's kind
+    double value = 0;
+    double value2 = 0;
+    std::string note; // what an operator would read in the event list
+};
+
+struct Scenario {
+    std::string name;
+    std::string description;
+    std::vector<ScenarioEvent> events; // sorted by `at`
+};
+
+} // namespace ft::model
