@@ -12,6 +12,7 @@
 #include <QSurfaceFormat>
 #include <QTimer>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <optional>
@@ -66,11 +67,14 @@ std::expected<model::EntityRef, std::string> resolveSelection(const model::Topol
 
 int takeScreenshot(const app::Options& o, std::shared_ptr<const model::Topology> topology, model::SimCore& core,
                    model::ChannelId metric, std::optional<model::EntityRef> selection) {
+    const bool thermal = std::ranges::find(o.layers, "thermal") != o.layers.end();
     const int w = o.width > 0 ? o.width : 1920, h = o.height > 0 ? o.height : 1080;
     if (o.windowShot) {
         app::MainWindow window(topology, core);
         window.setMetric(metric);
+        window.setThermal(thermal);
         window.floorView()->setShowFrameStats(false);
+        window.floorView()->setAnimated(false);
         window.setAttribute(Qt::WA_DontShowOnScreen, true);
         window.resize(w, h);
         window.show();
@@ -83,9 +87,12 @@ int takeScreenshot(const app::Options& o, std::shared_ptr<const model::Topology>
     }
     views::FloorView view(topology, [&core] { return core.latest(); });
     view.setShowFrameStats(false); // screenshots must be repeatable
+    view.setAnimated(false);
     view.setMetric(metric);
+    view.setThermalVisible(thermal);
     view.setWallMode(o.wall);
     view.setSelection(selection);
+    if (!o.layers.empty() && std::ranges::find(o.layers, "racks") == o.layers.end()) view.setRacksVisible(false);
     view.setAttribute(Qt::WA_DontShowOnScreen, true);
     view.resize(w, h);
     view.show();
@@ -161,6 +168,8 @@ int main(int argc, char** argv) {
     app::MainWindow window(*topology, core);
     if (!o.metric.empty()) window.setMetric(*metric);
     if (selection) window.floorView()->setSelection(selection);
+    if (std::ranges::find(o.layers, "thermal") != o.layers.end()) window.setThermal(true);
+    if (!o.layers.empty() && std::ranges::find(o.layers, "racks") == o.layers.end()) window.floorView()->setRacksVisible(false);
     if (o.firstFrameMs) {
         QObject::connect(window.floorView(), &views::FloorView::firstFrame, &app, [&] {
             std::cout << "first_frame_ms " << sinceStart.nsecsElapsed() / 1e6 << std::endl;

@@ -1,5 +1,6 @@
 #include "main_window.h"
 
+#include "views/cooling_panel.h"
 #include "views/floor_view.h"
 #include "views/inspector_panel.h"
 #include "views/layers_panel.h"
@@ -33,6 +34,14 @@ MainWindow::MainWindow(std::shared_ptr<const model::Topology> topology, model::S
     inspectorDock->setWidget(m_inspector);
     addDockWidget(Qt::RightDockWidgetArea, inspectorDock);
 
+    auto* coolingDock = new QDockWidget(tr("Cooling"), this);
+    coolingDock->setObjectName("coolingDock");
+    m_cooling = new views::CoolingPanel(m_view, coolingDock);
+    coolingDock->setWidget(m_cooling);
+    addDockWidget(Qt::RightDockWidgetArea, coolingDock);
+    tabifyDockWidget(inspectorDock, coolingDock);
+    inspectorDock->raise();
+
     m_status = new QLabel(this);
     statusBar()->addPermanentWidget(m_status, 1);
     connect(&m_statusTimer, &QTimer::timeout, this, &MainWindow::updateStatus);
@@ -59,6 +68,14 @@ MainWindow::~MainWindow() = default;
 void MainWindow::setMetric(model::ChannelId channel) {
     m_view->setMetric(channel);
     m_layers->setMetric(channel);
+}
+
+void MainWindow::setThermal(bool on) {
+    m_layers->setThermal(on);
+    m_view->setThermalVisible(on);
+    // Looking at the cooling plant: bring its panel forward.
+    if (on)
+        if (auto* dock = findChild<QDockWidget*>("coolingDock")) dock->raise();
 }
 
 void MainWindow::buildMenus() {

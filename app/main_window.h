@@ -12,6 +12,7 @@ class QLabel;
 namespace ft::views {
 class FloorView;
 class InspectorPanel;
+class CoolingPanel;
 class LayersPanel;
 } // namespace ft::views
 
@@ -26,6 +27,7 @@ public:
     views::FloorView* floorView() const { return m_view; }
     void setMetric(model::ChannelId channel);
     void setWallMode(bool wall);
+    void setThermal(bool on);
 
 protected:
     void closeEvent(QCloseEvent* e) override;
@@ -39,6 +41,7 @@ private:
     views::FloorView* m_view;
     views::LayersPanel* m_layers;
     views::InspectorPanel* m_inspector;
+    views::CoolingPanel* m_cooling;
     QLabel* m_status;
     QTimer m_statusTimer;
     bool m_wall = false;

@@ -2,6 +2,7 @@
 
 #include "floor_scene.h"
 #include "rack_layer.h"
+#include "thermal_layer.h"
 
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -41,7 +42,8 @@ FloorView::FloorView(std::shared_ptr<const model::Topology> topology, SnapshotSo
     connect(&m_frameTimer, &QTimer::timeout, this, [this] {
         const auto before = m_snapshot;
         refreshSnapshot();
-        if (m_snapshot != before) update();
+        // Render on demand: new data, or moving coolant to draw.
+        if (m_snapshot != before || (m_thermalVisible && m_animated)) update();
     });
     m_frameTimer.start(33);
 }
@@ -49,6 +51,7 @@ FloorView::FloorView(std::shared_ptr<const model::Topology> topology, SnapshotSo
 FloorView::~FloorView() {
     makeCurrent();
     m_racks.reset();
+    m_thermal.reset();
     m_scene.reset();
     if (m_glReady) m_renderWindow->ReleaseGraphicsResources(m_renderWindow);
     m_overlay.shutdown();
@@ -87,6 +90,9 @@ void FloorView::initializeGL() {
     m_racks = std::make_unique<RackLayer>(*m_topology, m_renderer);
     m_racks->setMetric(m_metric);
     m_racks->setVisible(m_racksVisible);
+    m_thermal = std::make_unique<ThermalLayer>(*m_topology, m_renderer);
+    m_thermal->setVisible(m_thermalVisible);
+    m_thermal->updateDetail(m_rig.distance);
     m_scene->setSelection(m_selection);
     m_overlay.initialize(m_wall ? 1.7f : 1.0f);
     m_glReady = true;
@@ -107,6 +113,7 @@ void FloorView::refreshSnapshot() {
     m_snapshot = std::move(latest);
     m_summary = summarize(*m_topology, *m_snapshot);
     if (m_racks) m_racks->update(*m_snapshot);
+    if (m_thermal) m_thermal->update(*m_snapshot);
     emit snapshotChanged();
 }
 
@@ -124,6 +131,10 @@ void FloorView::paintGL() {
     m_renderWindow->SetSize(pw, ph);
     m_renderWindow->SetPosition(0, 0);
     m_renderer->ResetCameraClippingRange();
+    const double now = static_cast<double>(m_clock.nsecsElapsed()) / 1e6;
+    const double dt = m_lastFrameAt > 0 ? now - m_lastFrameAt : 16.0;
+    m_lastFrameAt = now;
+    if (m_thermal && m_animated) m_thermal->animate(m_paused ? 0.0 : std::min(dt, 200.0) / 1000.0 * m_speed, dt / 1000.0);
 
     vtkOpenGLState* state = m_renderWindow->GetState();
     state->Reset();
@@ -135,16 +146,11 @@ void FloorView::paintGL() {
     auto* gl = context()->functions();
     gl->glBindFramebuffer(GL_FRAMEBUFFER, defaultFramebufferObject());
     gl->glViewport(0, 0, pw, ph);
-    const double now = static_cast<double>(m_clock.nsecsElapsed()) / 1e6;
-    const double dt = m_lastFrameAt > 0 ? now - m_lastFrameAt : 16.0;
-    m_lastFrameAt = now;
     m_frameTimes.push_back(dt);
     if (m_frameTimes.size() > 30) m_frameTimes.pop_front();
 
     if (m_overlay.initialized() && m_snapshot && m_racks && m_sceneVisible) {
         updateProjection();
-        m_overlay.beginFrame(width(), height(), static_cast<float>(dpr), static_cast<float>(dt / 1000.0),
-                             static_cast<float>(m_mouse.x()), static_cast<float>(m_mouse.y()));
         HudInput in;
         in.topology = m_topology.get();
         in.snapshot = m_snapshot.get();
@@ -164,7 +170,16 @@ void FloorView::paintGL() {
         in.height = static_cast<float>(height());
         in.cameraDistance = m_rig.distance;
         in.wall = m_wall;
+        in.thermal = m_thermalVisible;
         in.project = [this](const model::Vec3& p) { return project(p); };
+        const auto mx = static_cast<float>(m_mouse.x()), my = static_cast<float>(m_mouse.y());
+        if (!m_animated) {
+            // A repeatable single frame: let ImGui measure its windows first.
+            m_overlay.beginFrame(width(), height(), static_cast<float>(dpr), 0.0f, mx, my);
+            drawHud(m_overlay, in);
+            m_overlay.discardFrame();
+        }
+        m_overlay.beginFrame(width(), height(), static_cast<float>(dpr), static_cast<float>(dt / 1000.0), mx, my);
         drawHud(m_overlay, in);
         m_overlay.endFrame();
     }
@@ -233,6 +248,7 @@ void FloorView::applyCamera() {
         const double ppm = height() / (2.0 * m_rig.distance * std::tan(m_rig.viewAngleDeg * M_PI / 360.0));
         m_racks->updateDetail(m_rig.focus, m_rig.distance, ppm);
     }
+    if (m_thermal) m_thermal->updateDetail(m_rig.distance);
     update();
 }
 
@@ -288,6 +304,12 @@ void FloorView::setRacksVisible(bool visible) {
     update();
 }
 
+void FloorView::setThermalVisible(bool visible) {
+    m_thermalVisible = visible;
+    if (m_thermal) m_thermal->setVisible(visible);
+    update();
+}
+
 void FloorView::setSelection(std::optional<model::EntityRef> selection) {
     if (selection == m_selection) return;
     m_selection = selection;
@@ -302,6 +324,7 @@ void FloorView::setSceneVisible(bool visible) {
     props->InitTraversal();
     while (vtkProp* prop = props->GetNextProp()) prop->SetVisibility(visible);
     if (visible && m_racks) m_racks->setVisible(m_racksVisible);
+    if (visible && m_thermal) m_thermal->setVisible(m_thermalVisible);
     if (visible && m_scene) m_scene->setSelection(m_selection);
     update();
 }

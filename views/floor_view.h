@@ -28,6 +28,7 @@ namespace ft::views {
 
 class FloorScene;
 class RackLayer;
+class ThermalLayer;
 
 class FloorView : public QOpenGLWidget {
     Q_OBJECT
@@ -40,6 +41,10 @@ public:
     void setMetric(model::ChannelId channel);
     model::ChannelId metric() const { return m_metric; }
     void setRacksVisible(bool visible);
+    void setThermalVisible(bool visible);
+    bool thermalVisible() const { return m_thermalVisible; }
+    // Off for screenshots and tests: flow bands stand still so pictures are repeatable.
+    void setAnimated(bool animated) { m_animated = animated; }
     void setSelection(std::optional<model::EntityRef> selection);
     std::optional<model::EntityRef> selection() const { return m_selection; }
     void setSourceLabel(const std::string& label) { m_sourceLabel = label; }
@@ -95,6 +100,7 @@ private:
     vtkNew<vtkRenderer> m_renderer;
     std::unique_ptr<FloorScene> m_scene;
     std::unique_ptr<RackLayer> m_racks;
+    std::unique_ptr<ThermalLayer> m_thermal;
     ImGuiOverlay m_overlay;
     bool m_glReady = false;
     bool m_firstFrameSent = false;
@@ -104,6 +110,8 @@ private:
     QSize m_fittedFor;            // widget size the automatic overview was framed for
     model::ChannelId m_metric;
     bool m_racksVisible = true;
+    bool m_thermalVisible = false;
+    bool m_animated = true;
     std::optional<model::EntityRef> m_selection;
     std::optional<model::EntityRef> m_hover;
     std::string m_sourceLabel = "SIMULATOR";

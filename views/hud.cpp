@@ -2,6 +2,7 @@
 
 #include "imgui_overlay.h"
 #include "rack_layer.h"
+#include "thermal_layer.h"
 
 #include <imgui.h>
 
@@ -79,16 +80,21 @@ void drawAlarmPanel(const ImGuiOverlay& ov, const HudInput& in) {
         ImGui::TextColored(a.severity == model::Severity::Critical ? kCritical : kWarning, "%s",
                            a.severity == model::Severity::Critical ? "CRIT" : "WARN");
         ImGui::SameLine();
-        ImGui::Text("%-8s %s  %s", in.topology->name(a.kind, a.entity).c_str(), std::string(a.title).c_str(),
-                    formatValue(a.value, a.channel).c_str());
-        ImGui::SameLine();
-        ImGui::TextColored(kMuted, "(limit %s)", formatValue(a.threshold, a.channel).c_str());
+        ImGui::Text("%-8s %s", in.topology->name(a.kind, a.entity).c_str(), std::string(a.title).c_str());
+        // State channels (leak, power, pump health) say it all in the title; measured ones
+        // show the value against its limit.
+        if (!model::kChannels[a.channel].unit.empty()) {
+            ImGui::SameLine();
+            ImGui::Text(" %s", formatValue(a.value, a.channel).c_str());
+            ImGui::SameLine();
+            ImGui::TextColored(kMuted, "(limit %s)", formatValue(a.threshold, a.channel).c_str());
+        }
     }
     if (sorted.size() > shown) ImGui::TextColored(kMuted, "+ %zu more", sorted.size() - shown);
     ImGui::End();
 }
 
-void drawLegend(const ImGuiOverlay& ov, const HudInput& in) {
+float drawLegend(const ImGuiOverlay& ov, const HudInput& in) {
     const auto& scale = in.racks->scale();
     const auto channel = in.racks->metric();
     const auto& info = model::kChannels[channel];
@@ -125,6 +131,66 @@ void drawLegend(const ImGuiOverlay& ov, const HudInput& in) {
     ImGui::Dummy(ImVec2(barW, ImGui::GetTextLineHeight()));
     ImGui::TextColored(kMuted, "white mark: normal limit %s", formatValue(info.normalMax, channel).c_str());
     ImGui::PopFont();
+    const float height = ImGui::GetWindowHeight();
+    ImGui::End();
+    return height;
+}
+
+void drawCoolantLegend(const ImGuiOverlay& ov, const HudInput& in, float below) {
+    const float scale0 = ImGui::GetIO().FontGlobalScale;
+    const float barW = (in.wall ? 420.0f : 300.0f) * scale0, barH = (in.wall ? 22.0f : 14.0f) * scale0;
+    // Stacked above the metric legend, bottom left.
+    ImGui::SetNextWindowPos(ImVec2(16, in.height - 24 - below), 0, ImVec2(0, 1));
+    ImGui::Begin("##coolant", nullptr, kPanel);
+    ImGui::TextUnformatted("Coolant temperature (°C)");
+    ImGui::TextColored(kMuted, "pipes: supply front, return back; bands move with the flow");
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    constexpr int kSteps = 48;
+    const float span = ThermalLayer::kScaleMax - ThermalLayer::kScaleMin;
+    for (int i = 0; i < kSteps; ++i) {
+        const float a = p.x + barW * static_cast<float>(i) / kSteps, b = p.x + barW * static_cast<float>(i + 1) / kSteps;
+        const float c = ThermalLayer::kScaleMin + span * (static_cast<float>(i) + 0.5f) / kSteps;
+        dl->AddRectFilled(ImVec2(a, p.y), ImVec2(b + 0.5f, p.y + barH), toImColor(ThermalLayer::coolantColor(c)));
+    }
+    ImGui::Dummy(ImVec2(barW, barH + 2));
+    ImGui::PushFont(ov.smallFont());
+    const ImVec2 tp = ImGui::GetCursorScreenPos();
+    for (float c = ThermalLayer::kScaleMin; c <= ThermalLayer::kScaleMax + 0.1f; c += 10.0f) {
+        char label[16];
+        std::snprintf(label, sizeof label, "%.0f", c);
+        const float w = ImGui::CalcTextSize(label).x;
+        const float x = tp.x + barW * (c - ThermalLayer::kScaleMin) / span - w / 2;
+        dl->AddText(ImVec2(std::clamp(x, tp.x, tp.x + barW - w), tp.y), IM_COL32(220, 226, 235, 255), label);
+    }
+    ImGui::Dummy(ImVec2(barW, ImGui::GetTextLineHeight()));
+    ImGui::PopFont();
+    ImGui::End();
+}
+
+void drawEventPanel(const HudInput& in) {
+    const auto& events = in.snapshot->events;
+    if (in.snapshot->scenario.empty() && (!events || events->empty())) return;
+    ImGui::SetNextWindowPos(ImVec2(in.width - 16, in.height - 16), 0, ImVec2(1, 1));
+    ImGui::Begin("##events", nullptr, kPanel);
+    if (!in.snapshot->scenario.empty()) {
+        ImGui::TextColored(kWarning, "SCENARIO");
+        ImGui::SameLine();
+        ImGui::TextUnformatted(in.snapshot->scenario.c_str());
+    }
+    // The latest scenario steps and protections, newest first; alarm churn stays in the list above.
+    int shown = 0;
+    const int limit = in.wall ? 6 : 5;
+    if (events)
+        for (auto it = events->rbegin(); it != events->rend() && shown < limit; ++it) {
+            if (it->kind != model::EventKind::ScenarioInjection && it->kind != model::EventKind::Protection) continue;
+            const std::string when = model::formatUtc(it->time).substr(11, 8);
+            ImGui::TextColored(kMuted, "%s", when.c_str());
+            ImGui::SameLine();
+            ImGui::TextColored(it->kind == model::EventKind::Protection ? kCritical : ImVec4(0.9f, 0.93f, 0.97f, 1), "%s", it->text.c_str());
+            ++shown;
+        }
+    if (shown == 0) ImGui::TextColored(kMuted, "no events yet");
     ImGui::End();
 }
 
@@ -174,7 +240,14 @@ void drawLabels(const ImGuiOverlay& ov, const HudInput& in) {
         p.z = static_cast<float>(t.spec().rack.heightM) + 0.12f;
         const auto s = in.project(p);
         if (!s || s->x < 0 || s->y < 0 || s->x > in.width || s->y > in.height) continue;
-        const std::string& name = t.racks.name[r];
+        std::string name = t.racks.name[r];
+        if (in.thermal && in.cameraDistance < 30.0) {
+            // ΔT and heat at a glance.
+            char badge[64];
+            std::snprintf(badge, sizeof badge, "  ΔT %.1f K  %.0f kW", in.snapshot->value(model::ch::RackDeltaTemperature, r),
+                          in.snapshot->value(model::ch::RackHeatRemoved, r));
+            name += badge;
+        }
         const ImVec2 size = ImGui::CalcTextSize(name.c_str());
         dl->AddRectFilled(ImVec2(s->x - size.x / 2 - 4, s->y - size.y - 2), ImVec2(s->x + size.x / 2 + 4, s->y + 1),
                           IM_COL32(8, 12, 18, 170), 3.0f);
@@ -221,6 +294,12 @@ std::string formatValue(float value, model::ChannelId channel) {
     const auto& info = model::kChannels[channel];
     char buf[48];
     if (!std::isfinite(value)) return "no data";
+    if (info.unit.empty()) {
+        // State channels: say the state.
+        if (channel == model::ch::PumpHealth) return value < 0.5f ? "OK" : (value < 1.5f ? "degraded" : "failed");
+        if (channel == model::ch::RackPowerOn) return value > 0.5f ? "on" : "off";
+        return value > 0.5f ? "yes" : "no";
+    }
     const float mag = std::abs(value);
     const int decimals = mag >= 1000 ? 0 : (mag >= 100 ? 0 : 1);
     std::snprintf(buf, sizeof buf, "%.*f %s", decimals, value, std::string(info.unit).c_str());
@@ -232,7 +311,9 @@ void drawHud(const ImGuiOverlay& overlay, const HudInput& in) {
     drawLabels(overlay, in);
     drawSourcePanel(overlay, in);
     drawAlarmPanel(overlay, in);
-    drawLegend(overlay, in);
+    const float legendHeight = drawLegend(overlay, in);
+    if (in.thermal) drawCoolantLegend(overlay, in, legendHeight);
+    drawEventPanel(in);
     drawTooltip(in);
 }
 

@@ -44,6 +44,7 @@ struct HudInput {
     float width = 0, height = 0;
     double cameraDistance = 0;
     bool wall = false;
+    bool thermal = false; // the cooling layer is on: coolant legend and ΔT badges
     std::function<std::optional<ScreenPoint>(const model::Vec3&)> project;
 };
 

@@ -31,7 +31,7 @@ bool ImGuiOverlay::initialize(float fontScale) {
     io.IniFilename = nullptr; // layout is code, not a file in the working directory
     io.LogFilename = nullptr;
 
-    static const ImWchar ranges[] = {0x0020, 0x00FF, 0x2013, 0x2014, 0x2022, 0x2022, 0x2026, 0x2026,
+    static const ImWchar ranges[] = {0x0020, 0x00FF, 0x0394, 0x0394, 0x03BC, 0x03BC, 0x2013, 0x2014, 0x2022, 0x2022, 0x2026, 0x2026,
                                      0x2190, 0x2193, 0x2264, 0x2265, 0x25B2, 0x25BC, 0};
     ImFontConfig config;
     config.OversampleH = 2;
@@ -79,6 +79,8 @@ void ImGuiOverlay::beginFrame(int width, int height, float dpr, float dt, float 
     ImGui_ImplOpenGL3_NewFrame();
     ImGui::NewFrame();
 }
+
+void ImGuiOverlay::discardFrame() { ImGui::EndFrame(); }
 
 void ImGuiOverlay::endFrame() {
     ImGui::Render();

@@ -21,6 +21,9 @@ public:
 
     void beginFrame(int width, int height, float devicePixelRatio, float deltaSeconds, float mouseX, float mouseY);
     void endFrame();
+    // Ends a frame without drawing it: ImGui sizes new auto-sized windows over one frame and
+    // hides them meanwhile, so single-frame renders (screenshots) prime with one of these.
+    void discardFrame();
 
     ImFont* bodyFont() const { return m_body; }
     ImFont* largeFont() const { return m_large; }

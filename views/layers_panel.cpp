@@ -44,6 +44,8 @@ LayersPanel::LayersPanel(FloorView* view, QWidget* parent) : QWidget(parent), m_
     m_racks = new QCheckBox(tr("Racks, trays and GPUs"), layers);
     m_racks->setChecked(true);
     layersLayout->addWidget(m_racks);
+    m_thermal = new QCheckBox(tr("Cooling loops (CDUs, pipes, flow)"), layers);
+    layersLayout->addWidget(m_thermal);
     layout->addWidget(layers);
 
     auto* camera = new QGroupBox(tr("Camera"), this);
@@ -71,6 +73,7 @@ LayersPanel::LayersPanel(FloorView* view, QWidget* parent) : QWidget(parent), m_
         emit metricChosen(c);
     });
     connect(m_racks, &QCheckBox::toggled, m_view, &FloorView::setRacksVisible);
+    connect(m_thermal, &QCheckBox::toggled, m_view, &FloorView::setThermalVisible);
     connect(reset, &QPushButton::clicked, m_view, &FloorView::resetCamera);
     connect(top, &QPushButton::clicked, m_view, &FloorView::topView);
     connect(frame, &QPushButton::clicked, m_view, &FloorView::frameSelection);
@@ -79,6 +82,8 @@ LayersPanel::LayersPanel(FloorView* view, QWidget* parent) : QWidget(parent), m_
         emit speedChosen(kSpeeds[i].speed, kSpeeds[i].paused);
     });
 }
+
+void LayersPanel::setThermal(bool on) { m_thermal->setChecked(on); }
 
 void LayersPanel::setMetric(model::ChannelId channel) {
     const int i = m_metric->findData(channel);

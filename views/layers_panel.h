@@ -18,6 +18,7 @@ public:
     explicit LayersPanel(FloorView* view, QWidget* parent = nullptr);
     void setMetric(model::ChannelId channel);
     void setSpeed(double speed, bool paused);
+    void setThermal(bool on);
 
 signals:
     void metricChosen(model::ChannelId channel);
@@ -28,6 +29,7 @@ private:
     QComboBox* m_metric;
     QComboBox* m_speed;
     QCheckBox* m_racks;
+    QCheckBox* m_thermal;
 };
 
 } // namespace ft::views

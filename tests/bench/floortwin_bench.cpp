@@ -3,6 +3,7 @@
 // Usage: floortwin-bench [--filter TEXT]
 #include "app/floor_loading.h"
 #include "model/sim_core.h"
+#include "model/thermal_model.h"
 #include "views/floor_view.h"
 
 #include <QApplication>
@@ -61,6 +62,27 @@ void benchSim(const std::string& label, const std::string& spec, int ticks) {
     figure(name, median(ms), "ms");
 }
 
+// The cooling plant alone: one ThermalModel step over a 1,778-rack floor.
+void benchThermal() {
+    const std::string name = "sim.thermal_step_ms.racks1778";
+    if (!wanted(name)) return;
+    auto topology = topologyOf("generate:racks=1778");
+    model::SimModel sim(topology, {});
+    model::Snapshot state;
+    sim.copyTo(state);
+    model::ThermalModel thermal(*topology);
+    const std::vector<std::vector<model::TimeNs>> noHolds(model::ch::Count);
+    std::vector<model::Event> events;
+    std::vector<double> ms;
+    for (int i = 0; i < 200; ++i) {
+        const auto t0 = std::chrono::steady_clock::now();
+        thermal.step(state, model::Holds{&noHolds, state.time}, 0.1f, events);
+        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+        state.time += 100 * model::kNsPerMs;
+    }
+    figure(name, median(ms), "ms");
+}
+
 // Median frame time of a view rendering on screen at 1280x720.
 double frameMs(views::FloorView& view, int frames) {
     std::vector<double> ms;
@@ -81,7 +103,10 @@ void benchRender() {
         const char* spec;
         bool empty;
     };
-    const Case cases[] = {{"empty", "", true}, {"default", "", false}, {"racks1778", "generate:racks=1778", false}};
+    const Case cases[] = {{"empty", "", true},
+                          {"default", "", false},
+                          {"racks1778", "generate:racks=1778", false},
+                          {"racks1778_thermal", "generate:racks=1778", false}};
     auto namesOf = [](const Case& c) {
         const std::string size = std::string(c.label) + ".1280x720";
         return std::vector<std::string>{"render.frame_ms." + size, "render.fps." + size, "render.ratio_vs_empty." + size,
@@ -103,6 +128,7 @@ void benchRender() {
         view.show();
         QCoreApplication::processEvents();
         if (c.empty) view.setSceneVisible(false);
+        if (std::string_view(c.label).ends_with("_thermal")) view.setThermalVisible(true); // flow bands animate every frame
         const double ms = frameMs(view, 80);
         figure(name, ms, "ms");
         figure(std::string("render.fps.") + c.label + ".1280x720", 1000.0 / ms, "fps");
@@ -174,6 +200,7 @@ int main(int argc, char** argv) {
     }
     benchSim("default", "", 200);
     benchSim("racks1778", "generate:racks=1778", 60);
+    benchThermal();
 
     QSurfaceFormat format;
     format.setVersion(3, 2);

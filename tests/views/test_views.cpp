@@ -4,6 +4,7 @@
 #include "model/sim_core.h"
 #include "views/color_scale.h"
 #include "views/floor_view.h"
+#include "views/cooling_panel.h"
 #include "views/inspector_panel.h"
 
 #include <QApplication>
@@ -87,6 +88,7 @@ class TestViews : public QObject {
         if (pattern) source = [s = patternSnapshot(*m_topology)] { return s; };
         auto view = std::make_unique<views::FloorView>(m_topology, source);
         view->setShowFrameStats(false);
+        view->setAnimated(false);
         view->setAttribute(Qt::WA_DontShowOnScreen, true);
         view->resize(w, h);
         view->show();
@@ -126,6 +128,49 @@ private slots:
         for (int y = 0; y < actual.height(); y += 4)
             for (int x = 0; x < actual.width(); x += 4) colours.insert(actual.pixel(x, y));
         QVERIFY(colours.size() > 200);
+    }
+
+    void thermalLayerMatchesBaseline() {
+        auto view = makeView(960, 540, true);
+        view->setThermalVisible(true);
+        view->setAnimated(false);
+        const QImage actual = view->grabFramebuffer();
+        const QString dir = FT_SOURCE_DIR "/tests/baselines/";
+        const QString name = "thermal_960x540";
+        const QImage baseline(dir + name + ".png");
+        if (baseline.isNull()) {
+            actual.save(dir + name + ".actual.png");
+            QFAIL(qPrintable("no baseline; wrote " + dir + name + ".actual.png"));
+        }
+        const auto d = compareImages(actual, baseline);
+        if (d.meanAbs > 1.5 || d.fractionOff > 0.005) {
+            actual.save(dir + name + ".actual.png");
+            d.diff.save(dir + name + ".diff.png");
+            QFAIL(qPrintable(QString("thermal layer differs from the baseline: mean %1, %2 % off").arg(d.meanAbs).arg(d.fractionOff * 100)));
+        }
+        // The pipes add colour where there was none: the layer is really drawn.
+        view->setThermalVisible(false);
+        QVERIFY(compareImages(actual, view->grabFramebuffer()).fractionOff > 0.01);
+    }
+
+    void coolingPanelFollowsSelection() {
+        auto view = makeView(640, 360);
+        views::CoolingPanel panel(view.get());
+        panel.resize(380, 720);
+        view->setSelection(model::EntityRef{EntityKind::Rack, 10}); // B03, on CDU B1
+        QCOMPARE(panel.cdu(), 1u);
+        view->setSelection(model::EntityRef{EntityKind::Pump, 1}); // CDU A1 pump 2
+        QCOMPARE(panel.cdu(), 0u);
+        view->setSelection(model::EntityRef{EntityKind::Gpu, 72 * 9}); // a GPU of B02
+        QCOMPARE(panel.cdu(), 1u);
+        // History grows one point per simulated second.
+        const std::size_t before = panel.history(1).size();
+        for (int i = 0; i < 5; ++i) {
+            m_core->runUntil(m_core->latest()->time + model::kNsPerSecond);
+            view->refreshSnapshot();
+        }
+        QCOMPARE(panel.history(1).size(), before + 5);
+        QVERIFY(!panel.grab().isNull());
     }
 
     void metricChangesTheColours() {

@@ -1,0 +1,3 @@
+//VTK::Normal::Dec
+in float flowPosition;
+in float flowAlarmLevel;

@@ -1,0 +1,3 @@
+//VTK::Normal::Impl
+flowPosition = flowCoord - (flowTime * flowSpeed + flowOffset);
+flowAlarmLevel = flowAlarm;

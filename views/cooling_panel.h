@@ -1,0 +1,45 @@
+#pragma once
+// CoolingPanel: a live schematic of one CDU — facility water in and out, heat exchanger and
+// setpoint, pumps with speed and health, the secondary loop — its racks with flow, valve, ΔT and
+// heat, and ten minutes of history. Follows the selection (a rack, tray, GPU or pump shows its
+// CDU). Keeps history for every CDU so switching is instant. UI thread only.
+#include "model/snapshot.h"
+#include "model/topology.h"
+
+#include <QWidget>
+
+#include <deque>
+#include <memory>
+#include <vector>
+
+namespace ft::views {
+
+class FloorView;
+
+class CoolingPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit CoolingPanel(FloorView* view, QWidget* parent = nullptr);
+    model::EntityId cdu() const { return m_cdu; }
+    void setCdu(model::EntityId cdu);
+    QSize sizeHint() const override { return {380, 720}; }
+
+    struct HistoryPoint {
+        float supply = 0, ret = 0, flow = 0, heat = 0;
+    };
+    const std::deque<HistoryPoint>& history(model::EntityId cdu) const { return m_history[cdu]; }
+
+protected:
+    void paintEvent(QPaintEvent* e) override;
+
+private:
+    void onSnapshot();
+    void followSelection();
+
+    FloorView* m_view;
+    model::EntityId m_cdu = 0;
+    std::vector<std::deque<HistoryPoint>> m_history;
+    model::TimeNs m_lastSample = 0;
+};
+
+} // namespace ft::views
