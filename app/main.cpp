@@ -127,20 +127,27 @@ int main(int argc, char** argv) {
     QCoreApplication::setOrganizationName("floortwin");
     QCoreApplication::setApplicationName("floortwin");
 
+    // Everything that can be wrong with the arguments is checked before any window exists, so
+    // errors need no display.
+    auto topology = app::loadTopology(o.floor);
+    if (!topology) return fail(topology.error());
+    auto scenario = app::loadScenario(o.scenario, **topology);
+    if (!scenario) return fail(scenario.error());
     if (o.headless) {
         QCoreApplication app(argc, argv);
-        auto topology = app::loadTopology(o.floor);
-        if (!topology) return fail(topology.error());
-        auto scenario = app::loadScenario(o.scenario, **topology);
-        if (!scenario) return fail(scenario.error());
         return app::runHeadless(o, *topology, std::move(*scenario));
     }
+    std::optional<model::EntityRef> selection;
+    if (!o.select.empty()) {
+        auto ref = resolveSelection(**topology, o.select);
+        if (!ref) return fail(ref.error(), 2);
+        selection = *ref;
+    }
+    model::TimeNs at = 0;
+    if (!o.at.empty() && !model::parseDuration(o.at, at)) return fail("--at: '" + o.at + "' is not a time such as 90s or 10m", 2);
 
     setGlFormat();
     QApplication app(argc, argv);
-    auto topology = app::loadTopology(o.floor);
-    if (!topology) return fail(topology.error());
-
     model::SimConfig config;
     config.seed = o.seed;
     if (o.screenshot.empty()) {
@@ -149,20 +156,8 @@ int main(int argc, char** argv) {
         const auto now = std::chrono::system_clock::now().time_since_epoch();
         config.startTime = std::chrono::duration_cast<std::chrono::seconds>(now).count() * model::kNsPerSecond;
     }
-    auto scenario = app::loadScenario(o.scenario, **topology);
-    if (!scenario) return fail(scenario.error());
     model::SimCore core(*topology, config, std::move(*scenario));
-    if (!o.at.empty()) {
-        model::TimeNs at = 0;
-        if (!model::parseDuration(o.at, at)) return fail("--at: '" + o.at + "' is not a time such as 90s or 10m", 2);
-        core.runUntil(core.startTime() + at);
-    }
-    std::optional<model::EntityRef> selection;
-    if (!o.select.empty()) {
-        auto ref = resolveSelection(**topology, o.select);
-        if (!ref) return fail(ref.error(), 2);
-        selection = *ref;
-    }
+    if (at > 0) core.runUntil(core.startTime() + at);
     if (!o.screenshot.empty()) return takeScreenshot(o, *topology, core, *metric, selection);
 
     app::MainWindow window(*topology, core);

@@ -200,7 +200,8 @@ void CoolingPanel::paintEvent(QPaintEvent*) {
     p.drawRoundedRect(chart, 6, 6);
     p.setPen(kMutedText);
     p.drawText(chart.adjusted(8, 4, -8, 0), Qt::AlignLeft | Qt::AlignTop, tr("last %1 min: supply, return (°C), heat (kW)").arg(std::max<std::size_t>(1, h.size() / 60)));
-    if (h.size() >= 2) {
+    if (h.size() < 2) p.drawText(chart, Qt::AlignCenter, tr("history builds up while the twin runs"));
+    else {
         float tLo = 1e9f, tHi = -1e9f, qHi = 1;
         for (const auto& pt : h) {
             tLo = std::min({tLo, pt.supply, pt.ret});

@@ -76,6 +76,32 @@ private slots:
             QVERIFY2(help.out.contains(flag), flag);
     }
 
+    void scenarios() {
+        QTemporaryDir dir;
+        const QString dump = dir.filePath("leak.json");
+        const Run r = floortwin({"--headless", "--scenario", "leak", "--for", "90s", "--dump-snapshot", dump});
+        QCOMPARE(r.code, 0);
+        const auto summary = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(summary["scenario"].get<std::string>(), std::string("leak"));
+        QFile f(dump);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const auto snap = nlohmann::json::parse(f.readAll().toStdString());
+        bool isolated = false, leakAlarm = false;
+        for (const auto& e : snap["events"]) isolated |= e["text"].get<std::string>() == "A03: isolated by Valvey (leak)";
+        for (const auto& a : snap["alarms"]) leakAlarm |= a["title"].get<std::string>() == "Leak detected" && a["name"] == "A03";
+        QVERIFY(isolated);
+        QVERIFY(leakAlarm);
+        QCOMPARE(snap["entities"]["rack"]["channels"]["rack.PowerOn"][2].get<float>(), 0.0f);
+
+        const Run unknown = floortwin({"--headless", "--scenario", "meteor-strike", "--for", "1s"});
+        QVERIFY(unknown.code != 0);
+        QVERIFY(unknown.err.contains("pump-failure")); // lists what is bundled
+        // A scenario naming a rack the floor does not have is an error, not a silent no-op.
+        const Run missing = floortwin({"--headless", "--floor", "generate:racks=2", "--scenario", "leak", "--for", "1s"});
+        QVERIFY(missing.code != 0);
+        QVERIFY(missing.err.contains("A03"));
+    }
+
     void runForAndDumpSnapshot() {
         QTemporaryDir dir;
         const QString dump = dir.filePath("snap.json");
