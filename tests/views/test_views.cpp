@@ -153,6 +153,25 @@ private slots:
         QVERIFY(compareImages(actual, view->grabFramebuffer()).fractionOff > 0.01);
     }
 
+    void flowBandsMoveWithTime() {
+        auto view = makeView(960, 540, true);
+        view->setThermalVisible(true);
+        view->setAnimated(true);
+        view->setSpeed(200.0, false); // 200x: bands travel metres between two frames
+        const QImage a = view->grabFramebuffer();
+        QTest::qWait(120);
+        const QImage b = view->grabFramebuffer();
+        // Only the pipes change (the fixed snapshot moves nothing else), and they do.
+        const auto moving = compareImages(a, b);
+        QVERIFY2(moving.meanAbs > 0.02, qPrintable(QString::number(moving.meanAbs)));
+        view->setSpeed(200.0, true); // paused: coolant stands still (alarm flashes may not)
+        view->setThermalVisible(true);
+        const QImage c = view->grabFramebuffer();
+        QTest::qWait(120);
+        const QImage d = view->grabFramebuffer();
+        QVERIFY(compareImages(c, d).meanAbs < moving.meanAbs);
+    }
+
     void coolingPanelFollowsSelection() {
         auto view = makeView(640, 360);
         views::CoolingPanel panel(view.get());
