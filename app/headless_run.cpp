@@ -1,5 +1,7 @@
 #include "headless_run.h"
 
+#include "model/lifecycle.h"
+
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -15,10 +17,6 @@ static std::string isoTime(model::TimeNs t) {
     return s.substr(0, 23) + "Z";
 }
 
-static constexpr std::string_view kLifecycleNames[] = {
-    "delivered",           "hardware_detection", "firmware_update", "power_cooling_bring_up",
-    "node_validation",     "rack_validation",    "multi_rack_validation", "production",
-    "troubleshooting",     "revalidation",       "maintenance",     "decommissioned"};
 
 json describeFloor(const model::Topology& t) {
     const auto& s = t.spec();
@@ -95,7 +93,7 @@ json snapshotToJson(const model::Topology& t, const model::Snapshot& snap) {
     }
     j["entities"] = kinds;
     json lifecycle = json::array();
-    for (auto state : snap.rackLifecycle) lifecycle.push_back(kLifecycleNames[static_cast<int>(state)]);
+    for (auto state : snap.rackLifecycle) lifecycle.push_back(model::lifecycleName(state));
     j["rack_lifecycle"] = lifecycle;
     json alarms = json::array();
     for (const auto& a : snap.alarms)
@@ -116,12 +114,23 @@ json snapshotToJson(const model::Topology& t, const model::Snapshot& snap) {
                               {"kind", e.kind == model::EventKind::ScenarioInjection ? "scenario"
                                        : e.kind == model::EventKind::Protection  ? "protection"
                                        : e.kind == model::EventKind::AlarmRaised ? "alarm_raised"
+                                       : e.kind == model::EventKind::Lifecycle   ? "lifecycle"
                                                                                  : "alarm_cleared"},
                               {"entity_kind", model::entityKindName(e.entity.kind)},
                               {"entity", e.entity.id},
                               {"text", e.text}});
     j["events"] = events;
     j["scenario"] = snap.scenario;
+    json transitions = json::array();
+    if (snap.lifecycleHistory)
+        for (const auto& tr : *snap.lifecycleHistory)
+            transitions.push_back({{"time", isoTime(tr.time)},
+                                   {"rack", t.racks.name[tr.rack]},
+                                   {"from", model::lifecycleName(tr.from)},
+                                   {"to", model::lifecycleName(tr.to)},
+                                   {"failure", tr.failure},
+                                   {"reason", tr.reason}});
+    j["lifecycle_transitions"] = transitions;
     return j;
 }
 

@@ -59,6 +59,14 @@ std::expected<model::Scenario, Error> parseScenarioFile(std::string_view text, c
                 if (value.string == "all") continue;
                 const auto colon = value.string.find(':');
                 const std::string kindName = value.string.substr(0, colon == std::string::npos ? 0 : colon);
+                // Rack actions also take a whole row: "row:B".
+                if (colon != std::string::npos && kindName == "row" && kind == model::EntityKind::Rack) {
+                    const auto row = topology.find(model::EntityKind::Row, "Row " + value.string.substr(colon + 1));
+                    if (!row) return fail(value, k, "no row '" + value.string.substr(colon + 1) + "' on this floor");
+                    for (std::uint32_t i = 0; i < topology.rows.rackCount[*row]; ++i)
+                        ev.targets.push_back(topology.rows.firstRack[*row] + i);
+                    continue;
+                }
                 if (colon == std::string::npos || kindName != model::entityKindName(kind))
                     return fail(value, k, "action '" + action->string + "' targets a " + std::string(model::entityKindName(kind)) +
                                               ", e.g. \"" + std::string(model::entityKindName(kind)) + ":NAME\"");

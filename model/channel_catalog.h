@@ -60,6 +60,9 @@ enum : ChannelId {
     LoopHeatRemoved,
     RowRoomTemperature,
     RowHumidity,
+    RackLifecycleProgress,
+    RackLinkFlaps,
+    TrayValidation,
     Count
 };
 } // namespace ch
@@ -122,6 +125,9 @@ inline constexpr std::array<ChannelInfo, ch::Count> kChannels{{
     {"cooling_loop.HeatRemovedkW", "kW", EntityKind::CoolingLoop, 0, 2000, 0, 2200, "Heat carried by the loop"},
     {"row.TemperatureCelsius", "°C", EntityKind::Row, 18, 30, 15, 40, "Room temperature at the row"},
     {"row.HumidityPercent", "%", EntityKind::Row, 20, 70, 0, 100, "Room humidity at the row"},
+    {"rack.lifecycle_progress", "%", EntityKind::Rack, 0, 100, 0, 100, "Progress through the current lifecycle stage"},
+    {"rack.link_flaps", "", EntityKind::Rack, 0, 0, 0, 10, "Rail link flaps seen in validation"},
+    {"compute_tray.validation", "", EntityKind::ComputeTray, 0, 10, 0, 25, "Node validation state of the tray"},
 }};
 
 constexpr const ChannelInfo& channelInfo(ChannelId id) { return kChannels[id]; }

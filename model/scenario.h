@@ -24,11 +24,14 @@ enum class ScenarioAction : std::uint8_t {
     LeakRepaired,      // target rack: leak fixed, valve reopened, rack powered back on
     PrimarySupply,     // facility water to target CDU (or every CDU) ramps to value °C over value2 s
     RackPowerOn,       // an operator powers target rack (or every rack) back on
+    BringUp,           // target racks (a rack, a row, all) arrive as delivered and start bring-up;
+                       // value: seconds between racks, value2: fraction that hit a fault
+    Drain,             // target production rack goes to maintenance (and re-validates after)
 };
 
-inline constexpr std::array<std::string_view, 10> kScenarioActionNames{
+inline constexpr std::array<std::string_view, 12> kScenarioActionNames{
     "pump_fail", "pump_degrade", "pump_restore", "manifold_blockage", "clear_blockage",
-    "setpoint_drift", "leak", "leak_repaired", "primary_supply", "rack_power_on"};
+    "setpoint_drift", "leak", "leak_repaired", "primary_supply", "rack_power_on", "bring_up", "drain"};
 
 constexpr std::optional<ScenarioAction> scenarioActionFromName(std::string_view name) {
     for (std::size_t i = 0; i < kScenarioActionNames.size(); ++i)
@@ -46,7 +49,9 @@ constexpr EntityKind scenarioActionTarget(ScenarioAction a) {
     case ScenarioAction::ClearBlockage:
     case ScenarioAction::Leak:
     case ScenarioAction::LeakRepaired:
-    case ScenarioAction::RackPowerOn: return EntityKind::Rack;
+    case ScenarioAction::RackPowerOn:
+    case ScenarioAction::BringUp:
+    case ScenarioAction::Drain: return EntityKind::Rack;
     case ScenarioAction::SetpointDrift:
     case ScenarioAction::PrimarySupply: return EntityKind::Cdu;
     }
@@ -57,6 +62,7 @@ struct ScenarioEvent {
     TimeNs at = 0; // offset from the start of the run
     ScenarioAction action = ScenarioAction::PumpFail;
     std::optional<EntityRef> target; // nothing: every entity of the action's kind
+    std::vector<EntityId> targets;   // several entities (a row's racks); used when non-empty
     double value = 0;
     double value2 = 0;
     std::string note; // what an operator would read in the event list

@@ -19,12 +19,14 @@ float lagAlpha(float dt, float tau) { return 1.0f - std::exp(-dt / tau); }
 
 SimModel::SimModel(std::shared_ptr<const Topology> topology, SimConfig config, Scenario scenario)
     : m_topology(std::move(topology)), m_config(config), m_scenario(std::move(scenario)),
-      m_workload(*m_topology, config.seed, config.startTime), m_thermal(*m_topology) {
+      m_workload(*m_topology, config.seed, config.startTime), m_thermal(*m_topology),
+      m_lifecycle(*m_topology, config.seed) {
     const Topology& t = *m_topology;
     m_state.time = config.startTime;
     m_state.values.resize(ch::Count);
     for (ChannelId c = 0; c < ch::Count; ++c) m_state.values[c].assign(t.count(kChannels[c].kind), 0.0f);
     m_state.rackLifecycle.assign(t.count(EntityKind::Rack), RackLifecycle::Production);
+    std::ranges::fill(m_state.values[ch::RackLifecycleProgress], 100.0f);
     m_state.events = std::make_shared<const std::vector<Event>>();
     m_state.scenario = m_scenario.name;
     m_heldUntil.resize(ch::Count);
@@ -35,6 +37,7 @@ SimModel::SimModel(std::shared_ptr<const Topology> topology, SimConfig config, S
     for (std::size_t g = 0; g < nGpus; ++g) m_gpuBias[g] = hashNoise(config.seed, 0x6770, g);
     m_gpuThrottle.assign(nGpus, 1.0f);
     m_rackMinThrottle.assign(t.count(EntityKind::Rack), 1.0f);
+    m_rackPowered.assign(t.count(EntityKind::Rack), 1);
     m_jobPace.assign(m_workload.jobs().size(), 1.0f);
     m_trayNvlink.assign(t.count(EntityKind::ComputeTray), 0.0f);
     m_trayRail.assign(t.count(EntityKind::ComputeTray), 0.0f);
@@ -102,6 +105,7 @@ void SimModel::step() {
     updateJobPace();
     stepComputeTrays(dt);
     stepRackTotals();
+    m_lifecycle.step(m_state, dt, m_newEvents);
     m_thermal.step(m_state, holds(), dt, m_newEvents);
     evaluateAlarms();
     publishEvents();
@@ -110,7 +114,9 @@ void SimModel::step() {
 void SimModel::runScenario() {
     while (m_nextScenarioEvent < m_scenario.events.size() &&
            m_config.startTime + m_scenario.events[m_nextScenarioEvent].at <= m_state.time) {
-        m_thermal.apply(m_scenario.events[m_nextScenarioEvent], m_state, m_newEvents);
+        const ScenarioEvent& ev = m_scenario.events[m_nextScenarioEvent];
+        if (ev.action == ScenarioAction::BringUp || ev.action == ScenarioAction::Drain) m_lifecycle.apply(ev, m_state.time, m_newEvents);
+        else m_thermal.apply(ev, m_state, m_newEvents);
         ++m_nextScenarioEvent;
     }
 }
@@ -125,6 +131,7 @@ void SimModel::updateJobPace() {
         if (job.kind == JobKind::Training)
             for (std::uint32_t i = 0; i < job.rackCount; ++i) {
                 const EntityId r = job.firstRack + i;
+                if (!lifecycleInService(m_lifecycle.state(r))) continue; // not part of the job
                 pace = std::min(pace, m_thermal.rackPowered(r) ? m_rackMinThrottle[r] : 0.0f);
             }
         m_jobPace[j] = pace;
@@ -151,11 +158,23 @@ void SimModel::stepComputeTrays(float dt) {
 
     for (std::size_t tray = 0; tray < nTrays; ++tray) {
         const EntityId rack = t.computeTrays.rack[tray];
-        const bool powered = m_thermal.rackPowered(rack);
         const auto trayId = static_cast<EntityId>(tray);
-        const float pace = m_jobPace[m_workload.jobOfRack(rack)];
-        const float target = powered ? m_workload.trayUtilization(trayId, m_state.time) : 0.0f;
-        const auto share = powered ? m_workload.trayTraffic(trayId, m_state.time) : WorkloadModel::TrafficShare{};
+        // Racks in bring-up, validation or troubleshooting carry their stage's load, not jobs.
+        const auto stage = m_lifecycle.load(rack, m_state.time);
+        const bool powered = m_thermal.rackPowered(rack) && stage.powered;
+        m_rackPowered[rack] = powered;
+        const float pace = stage.production ? m_jobPace[m_workload.jobOfRack(rack)] : 1.0f;
+        float target = 0;
+        WorkloadModel::TrafficShare share;
+        if (powered && stage.production) {
+            target = m_workload.trayUtilization(trayId, m_state.time);
+            share = m_workload.trayTraffic(trayId, m_state.time);
+        } else if (powered) {
+            target = stage.utilization;
+            share = {stage.nvlink, stage.rail};
+        }
+        // A collective runs at its slowest link's bandwidth.
+        share.nvlink *= m_lifecycle.rackNvlinkFactor(rack);
         const float supply = v[ch::RackSupplyTemperature][rack];
         // Coolant rise across this tray's cold plates, scaled from the rack's ΔT by the tray's
         // share of the rack's heat: later GPUs on the loop see warmer water.
@@ -197,7 +216,7 @@ void SimModel::stepComputeTrays(float dt) {
             if (!held(ch::GpuTemperature, gid)) {
                 const float position = (static_cast<float>(i) + 0.5f) / static_cast<float>(gpt);
                 const float coolant = supply + trayRise * position;
-                const float want = coolant + kGpuThermalResistance * (1.0f + 0.06f * bias) * power;
+                const float want = coolant + kGpuThermalResistance * m_lifecycle.gpuCoolingFactor(gid) * (1.0f + 0.06f * bias) * power;
                 v[ch::GpuTemperature][g] += (want - v[ch::GpuTemperature][g]) * gpuAlpha;
             }
         }
@@ -230,7 +249,7 @@ void SimModel::stepRackTotals() {
     const int gpr = rk.computeTrays * rk.gpusPerTray;
     for (std::size_t r = 0; r < nRacks; ++r) {
         const auto id = static_cast<EntityId>(r);
-        const bool powered = m_thermal.rackPowered(id);
+        const bool powered = m_rackPowered[r] != 0;
         float power = 0, nvlink = 0, rail = 0;
         for (int i = 0; i < tpr; ++i) {
             power += v[ch::TrayPower][r * tpr + i];
@@ -297,6 +316,7 @@ void SimModel::evaluateAlarms() {
 }
 
 void SimModel::publishEvents() {
+    m_state.lifecycleHistory = m_lifecycle.machine().sharedHistory();
     if (m_newEvents.empty()) return;
     if (!m_settling) {
         for (auto& e : m_newEvents) m_eventLog.push_back(std::move(e));
@@ -317,6 +337,7 @@ void SimModel::copyTo(Snapshot& out) const {
     out.alarms.assign(m_state.alarms.begin(), m_state.alarms.end());
     out.events = m_state.events;
     out.scenario = m_state.scenario;
+    out.lifecycleHistory = m_state.lifecycleHistory;
 }
 
 } // namespace ft::model

@@ -4,6 +4,7 @@
 // The chain: job mix -> GPU utilization -> power -> heat into the rack's coolant (ThermalModel)
 // -> GPU temperature -> throttling -> job pace -> traffic. Scenario events inject faults.
 #include "holds.h"
+#include "lifecycle_model.h"
 #include "sample.h"
 #include "scenario.h"
 #include "snapshot.h"
@@ -38,6 +39,7 @@ public:
     const SimConfig& config() const { return m_config; }
     const WorkloadModel& workload() const { return m_workload; }
     const Scenario& scenario() const { return m_scenario; }
+    const LifecycleModel& lifecycle() const { return m_lifecycle; }
 
 private:
     Holds holds() const { return {&m_heldUntil, m_state.time}; }
@@ -55,11 +57,13 @@ private:
     std::size_t m_nextScenarioEvent = 0;
     WorkloadModel m_workload;
     ThermalModel m_thermal;
+    LifecycleModel m_lifecycle;
     Snapshot m_state;
     std::vector<std::vector<TimeNs>> m_heldUntil; // [channel][entity], allocated on first use
     std::vector<float> m_gpuBias;                 // per-GPU silicon variation, fixed
     std::vector<float> m_gpuThrottle;             // 1 = full clocks
     std::vector<float> m_rackMinThrottle;         // slowest GPU of each rack, last tick
+    std::vector<std::uint8_t> m_rackPowered;      // this tick: not tripped and not held off by its stage
     std::vector<float> m_jobPace;                 // per job: the pace of its slowest member
     std::vector<float> m_trayNvlink, m_trayRail;  // per-tray traffic this tick
     std::vector<Event> m_newEvents;

@@ -42,8 +42,10 @@ struct Alarm {
     TimeNs since = 0;
 };
 
+struct LifecycleTransition; // lifecycle.h
+
 // Something that happened, for event lists and timelines.
-enum class EventKind : std::uint8_t { ScenarioInjection, Protection, AlarmRaised, AlarmCleared };
+enum class EventKind : std::uint8_t { ScenarioInjection, Protection, AlarmRaised, AlarmCleared, Lifecycle };
 
 struct Event {
     TimeNs time = 0;
@@ -62,6 +64,8 @@ struct Snapshot {
     // Every event so far (bounded), shared between snapshots until a new one happens.
     std::shared_ptr<const std::vector<Event>> events;
     std::string scenario; // name of the running scenario, empty when none
+    // Every lifecycle transition so far with its reason, shared until the next one.
+    std::shared_ptr<const std::vector<LifecycleTransition>> lifecycleHistory;
 
     std::span<const float> channel(ChannelId id) const { return values[id]; }
     float value(ChannelId id, EntityId entity) const { return values[id][entity]; }

@@ -69,8 +69,9 @@ void ThermalModel::event(std::vector<Event>& events, TimeNs t, EventKind kind, E
 
 void ThermalModel::apply(const ScenarioEvent& ev, Snapshot& state, std::vector<Event>& events) {
     const EntityKind kind = scenarioActionTarget(ev.action);
-    std::vector<EntityId> targets;
-    if (ev.target) targets.push_back(ev.target->id);
+    std::vector<EntityId> targets = ev.targets;
+    if (!targets.empty()) {
+    } else if (ev.target) targets.push_back(ev.target->id);
     else
         for (EntityId e = 0; e < m_topology.count(kind); ++e) targets.push_back(e);
     for (EntityId id : targets) {
@@ -105,6 +106,8 @@ void ThermalModel::apply(const ScenarioEvent& ev, Snapshot& state, std::vector<E
             m_rack[id].powered = true;
             m_rack[id].overTemp = 0;
             break;
+        case ScenarioAction::BringUp:
+        case ScenarioAction::Drain: break; // the lifecycle model's
         }
     }
     const std::string what = ev.note.empty() ? std::string(scenarioActionName(ev.action)) : ev.note;
