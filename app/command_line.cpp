@@ -15,10 +15,10 @@ Floor and simulation:
   --floor FILE|generate:racks=N   floor file (JSON) or a generated floor of N racks (1..1778)
   --seed N                        simulator seed (default 1); same seed, same run
   --scenario NAME|FILE            run a scenario: pump-failure, leak, manifold-blockage,
-                                  cdu-setpoint-drift, heat-rejection-loss, or a scenario file
+                                  cdu-setpoint-drift, heat-rejection-loss, bring-up, or a file
   --speed X                       simulated seconds per wall-clock second (default 1)
   --metric CHANNEL                channel that colours the floor (default gpu.temperature)
-  --layers LIST                   comma-separated layers to show (available: racks, thermal)
+  --layers LIST                   comma-separated layers to show (available: racks, thermal, lifecycle)
 
 Window:
   --wall                          wall-display mode: full screen, no panels, large HUD
@@ -119,8 +119,8 @@ std::expected<Options, std::string> parseCommandLine(const std::vector<std::stri
     if (o.headless && !o.screenshot.empty()) return std::unexpected("--screenshot needs a window; drop --headless");
     if (o.windowShot && o.screenshot.empty()) return std::unexpected("--window goes with --screenshot");
     for (const auto& layer : o.layers)
-        if (layer != "racks" && layer != "thermal")
-            return std::unexpected("unknown or not yet available layer '" + layer + "' (available: racks, thermal)");
+        if (layer != "racks" && layer != "thermal" && layer != "lifecycle")
+            return std::unexpected("unknown or not yet available layer '" + layer + "' (available: racks, thermal, lifecycle)");
     return o;
 }
 

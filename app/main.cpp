@@ -68,11 +68,13 @@ std::expected<model::EntityRef, std::string> resolveSelection(const model::Topol
 int takeScreenshot(const app::Options& o, std::shared_ptr<const model::Topology> topology, model::SimCore& core,
                    model::ChannelId metric, std::optional<model::EntityRef> selection) {
     const bool thermal = std::ranges::find(o.layers, "thermal") != o.layers.end();
+    const bool lifecycle = std::ranges::find(o.layers, "lifecycle") != o.layers.end();
     const int w = o.width > 0 ? o.width : 1920, h = o.height > 0 ? o.height : 1080;
     if (o.windowShot) {
         app::MainWindow window(topology, core);
         window.setMetric(metric);
         window.setThermal(thermal);
+        window.setLifecycle(lifecycle);
         window.floorView()->setShowFrameStats(false);
         window.floorView()->setAnimated(false);
         window.setAttribute(Qt::WA_DontShowOnScreen, true);
@@ -90,6 +92,7 @@ int takeScreenshot(const app::Options& o, std::shared_ptr<const model::Topology>
     view.setAnimated(false);
     view.setMetric(metric);
     view.setThermalVisible(thermal);
+    view.setLifecycleVisible(lifecycle);
     view.setWallMode(o.wall);
     view.setSelection(selection);
     if (!o.layers.empty() && std::ranges::find(o.layers, "racks") == o.layers.end()) view.setRacksVisible(false);
@@ -164,6 +167,7 @@ int main(int argc, char** argv) {
     if (!o.metric.empty()) window.setMetric(*metric);
     if (selection) window.floorView()->setSelection(selection);
     if (std::ranges::find(o.layers, "thermal") != o.layers.end()) window.setThermal(true);
+    if (std::ranges::find(o.layers, "lifecycle") != o.layers.end()) window.setLifecycle(true);
     if (!o.layers.empty() && std::ranges::find(o.layers, "racks") == o.layers.end()) window.floorView()->setRacksVisible(false);
     if (o.firstFrameMs) {
         QObject::connect(window.floorView(), &views::FloorView::firstFrame, &app, [&] {

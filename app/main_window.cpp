@@ -3,6 +3,7 @@
 #include "views/cooling_panel.h"
 #include "views/floor_view.h"
 #include "views/inspector_panel.h"
+#include "views/lifecycle_board.h"
 #include "views/layers_panel.h"
 
 #include <QAction>
@@ -42,6 +43,13 @@ MainWindow::MainWindow(std::shared_ptr<const model::Topology> topology, model::S
     tabifyDockWidget(inspectorDock, coolingDock);
     inspectorDock->raise();
 
+    auto* boardDock = new QDockWidget(tr("Lifecycle board"), this);
+    boardDock->setObjectName("lifecycleDock");
+    m_board = new views::LifecycleBoard(m_view, boardDock);
+    boardDock->setWidget(m_board);
+    addDockWidget(Qt::BottomDockWidgetArea, boardDock);
+    boardDock->hide(); // shown with the lifecycle layer, or from the View menu
+
     m_status = new QLabel(this);
     statusBar()->addPermanentWidget(m_status, 1);
     connect(&m_statusTimer, &QTimer::timeout, this, &MainWindow::updateStatus);
@@ -78,6 +86,12 @@ void MainWindow::setThermal(bool on) {
         if (auto* dock = findChild<QDockWidget*>("coolingDock")) dock->raise();
 }
 
+void MainWindow::setLifecycle(bool on) {
+    m_layers->setLifecycle(on);
+    m_view->setLifecycleVisible(on);
+    if (auto* dock = findChild<QDockWidget*>("lifecycleDock"); dock && on) dock->show();
+}
+
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* quit = file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -87,6 +101,8 @@ void MainWindow::buildMenus() {
     view->addAction(tr("&Overview"), QKeySequence(Qt::Key_R), m_view, &views::FloorView::resetCamera);
     view->addAction(tr("&Top view"), QKeySequence(Qt::Key_T), m_view, &views::FloorView::topView);
     view->addAction(tr("&Frame selection"), QKeySequence(Qt::Key_F), m_view, &views::FloorView::frameSelection);
+    view->addSeparator();
+    for (auto* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
     view->addSeparator();
     QAction* wall = view->addAction(tr("&Wall display mode"), QKeySequence(Qt::Key_F11));
     wall->setCheckable(true);

@@ -13,6 +13,7 @@ namespace ft::views {
 class FloorView;
 class InspectorPanel;
 class CoolingPanel;
+class LifecycleBoard;
 class LayersPanel;
 } // namespace ft::views
 
@@ -28,6 +29,7 @@ public:
     void setMetric(model::ChannelId channel);
     void setWallMode(bool wall);
     void setThermal(bool on);
+    void setLifecycle(bool on);
 
 protected:
     void closeEvent(QCloseEvent* e) override;
@@ -42,6 +44,7 @@ private:
     views::LayersPanel* m_layers;
     views::InspectorPanel* m_inspector;
     views::CoolingPanel* m_cooling;
+    views::LifecycleBoard* m_board;
     QLabel* m_status;
     QTimer m_statusTimer;
     bool m_wall = false;

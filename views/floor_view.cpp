@@ -2,6 +2,7 @@
 
 #include "floor_scene.h"
 #include "rack_layer.h"
+#include "lifecycle_layer.h"
 #include "thermal_layer.h"
 
 #include <QKeyEvent>
@@ -52,6 +53,7 @@ FloorView::~FloorView() {
     makeCurrent();
     m_racks.reset();
     m_thermal.reset();
+    m_lifecycle.reset();
     m_scene.reset();
     if (m_glReady) m_renderWindow->ReleaseGraphicsResources(m_renderWindow);
     m_overlay.shutdown();
@@ -93,6 +95,8 @@ void FloorView::initializeGL() {
     m_thermal = std::make_unique<ThermalLayer>(*m_topology, m_renderer);
     m_thermal->setVisible(m_thermalVisible);
     m_thermal->updateDetail(m_rig.distance);
+    m_lifecycle = std::make_unique<LifecycleLayer>(*m_topology, m_renderer);
+    m_lifecycle->setVisible(m_lifecycleVisible);
     m_scene->setSelection(m_selection);
     m_overlay.initialize(m_wall ? 1.7f : 1.0f);
     m_glReady = true;
@@ -112,8 +116,10 @@ void FloorView::refreshSnapshot() {
     if (!latest || latest == m_snapshot) return;
     m_snapshot = std::move(latest);
     m_summary = summarize(*m_topology, *m_snapshot);
+    updateEmphasis();
     if (m_racks) m_racks->update(*m_snapshot);
     if (m_thermal) m_thermal->update(*m_snapshot);
+    if (m_lifecycle) m_lifecycle->update(*m_snapshot);
     emit snapshotChanged();
 }
 
@@ -171,6 +177,8 @@ void FloorView::paintGL() {
         in.cameraDistance = m_rig.distance;
         in.wall = m_wall;
         in.thermal = m_thermalVisible;
+        in.lifecycle = m_lifecycleVisible;
+        in.lifecycleFilter = m_lifecycleFilter;
         in.project = [this](const model::Vec3& p) { return project(p); };
         const auto mx = static_cast<float>(m_mouse.x()), my = static_cast<float>(m_mouse.y());
         if (!m_animated) {
@@ -304,6 +312,38 @@ void FloorView::setRacksVisible(bool visible) {
     update();
 }
 
+void FloorView::updateEmphasis() {
+    // Racks a lifecycle filter leaves out fade; with the lifecycle layer on, racks out of
+    // production are dimmed so the ones at work stand out.
+    if (!m_racks || !m_snapshot) return;
+    if (!m_lifecycleFilter && !m_lifecycleVisible) {
+        m_racks->setEmphasis({});
+        return;
+    }
+    std::vector<float> emphasis(m_snapshot->rackLifecycle.size(), 1.0f);
+    for (std::size_t r = 0; r < emphasis.size(); ++r) {
+        const auto st = m_snapshot->rackLifecycle[r];
+        if (m_lifecycleFilter) emphasis[r] = st == *m_lifecycleFilter ? 1.0f : 0.18f;
+        else if (st != model::RackLifecycle::Production) emphasis[r] = 0.55f;
+    }
+    m_racks->setEmphasis(std::move(emphasis));
+}
+
+void FloorView::setLifecycleVisible(bool visible) {
+    m_lifecycleVisible = visible;
+    if (m_lifecycle) m_lifecycle->setVisible(visible);
+    updateEmphasis();
+    if (m_racks && m_snapshot) m_racks->update(*m_snapshot);
+    update();
+}
+
+void FloorView::setLifecycleFilter(std::optional<model::RackLifecycle> state) {
+    m_lifecycleFilter = state;
+    updateEmphasis();
+    if (m_racks && m_snapshot) m_racks->update(*m_snapshot);
+    update();
+}
+
 void FloorView::setThermalVisible(bool visible) {
     m_thermalVisible = visible;
     if (m_thermal) m_thermal->setVisible(visible);
@@ -325,6 +365,7 @@ void FloorView::setSceneVisible(bool visible) {
     while (vtkProp* prop = props->GetNextProp()) prop->SetVisibility(visible);
     if (visible && m_racks) m_racks->setVisible(m_racksVisible);
     if (visible && m_thermal) m_thermal->setVisible(m_thermalVisible);
+    if (visible && m_lifecycle) m_lifecycle->setVisible(m_lifecycleVisible);
     if (visible && m_scene) m_scene->setSelection(m_selection);
     update();
 }

@@ -29,6 +29,7 @@ namespace ft::views {
 class FloorScene;
 class RackLayer;
 class ThermalLayer;
+class LifecycleLayer;
 
 class FloorView : public QOpenGLWidget {
     Q_OBJECT
@@ -43,6 +44,11 @@ public:
     void setRacksVisible(bool visible);
     void setThermalVisible(bool visible);
     bool thermalVisible() const { return m_thermalVisible; }
+    void setLifecycleVisible(bool visible);
+    bool lifecycleVisible() const { return m_lifecycleVisible; }
+    // Show only racks in one lifecycle state (the others fade); nothing: show all.
+    void setLifecycleFilter(std::optional<model::RackLifecycle> state);
+    std::optional<model::RackLifecycle> lifecycleFilter() const { return m_lifecycleFilter; }
     // Off for screenshots and tests: flow bands stand still so pictures are repeatable.
     void setAnimated(bool animated) { m_animated = animated; }
     void setSelection(std::optional<model::EntityRef> selection);
@@ -101,6 +107,7 @@ private:
     std::unique_ptr<FloorScene> m_scene;
     std::unique_ptr<RackLayer> m_racks;
     std::unique_ptr<ThermalLayer> m_thermal;
+    std::unique_ptr<LifecycleLayer> m_lifecycle;
     ImGuiOverlay m_overlay;
     bool m_glReady = false;
     bool m_firstFrameSent = false;
@@ -111,6 +118,9 @@ private:
     model::ChannelId m_metric;
     bool m_racksVisible = true;
     bool m_thermalVisible = false;
+    bool m_lifecycleVisible = false;
+    std::optional<model::RackLifecycle> m_lifecycleFilter;
+    void updateEmphasis();
     bool m_animated = true;
     std::optional<model::EntityRef> m_selection;
     std::optional<model::EntityRef> m_hover;

@@ -2,11 +2,14 @@
 
 #include "imgui_overlay.h"
 #include "rack_layer.h"
+#include "lifecycle_style.h"
+#include "model/lifecycle.h"
 #include "thermal_layer.h"
 
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 
@@ -54,7 +57,7 @@ void drawSourcePanel(const ImGuiOverlay& ov, const HudInput& in) {
     ImGui::End();
 }
 
-void drawAlarmPanel(const ImGuiOverlay& ov, const HudInput& in) {
+float drawAlarmPanel(const ImGuiOverlay& ov, const HudInput& in) {
     const auto& alarms = in.snapshot->alarms;
     ImGui::SetNextWindowPos(ImVec2(in.width - 16, 16), 0, ImVec2(1, 0));
     ImGui::Begin("##alarms", nullptr, kPanel);
@@ -91,7 +94,9 @@ void drawAlarmPanel(const ImGuiOverlay& ov, const HudInput& in) {
         }
     }
     if (sorted.size() > shown) ImGui::TextColored(kMuted, "+ %zu more", sorted.size() - shown);
+    const float bottom = ImGui::GetWindowPos().y + ImGui::GetWindowHeight();
     ImGui::End();
+    return bottom;
 }
 
 float drawLegend(const ImGuiOverlay& ov, const HudInput& in) {
@@ -168,6 +173,33 @@ void drawCoolantLegend(const ImGuiOverlay& ov, const HudInput& in, float below) 
     ImGui::End();
 }
 
+void drawLifecycleLegend(const ImGuiOverlay& ov, const HudInput& in, float top) {
+    // Every state with its colour and how many racks are in it; states nobody is in are muted.
+    std::array<int, 12> counts{};
+    for (auto st : in.snapshot->rackLifecycle) ++counts[static_cast<std::size_t>(st)];
+    // Under the alarm list, top right, in the small font: it is a key, not news.
+    ImGui::SetNextWindowPos(ImVec2(in.width - 16, top + 8), 0, ImVec2(1, 0));
+    ImGui::Begin("##lifecycle", nullptr, kPanel);
+    ImGui::TextUnformatted("Rack lifecycle");
+    ImGui::PushFont(ov.smallFont());
+    if (in.lifecycleFilter)
+        ImGui::TextColored(kWarning, "showing only: %s", std::string(model::lifecycleTitle(*in.lifecycleFilter)).c_str());
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    for (std::size_t i = 0; i < counts.size(); ++i) {
+        const auto st = static_cast<model::RackLifecycle>(i);
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        const float h = ImGui::GetTextLineHeight();
+        dl->AddRectFilled(ImVec2(p.x, p.y + 2), ImVec2(p.x + h * 1.4f, p.y + h - 2), toImColor(lifecycleColor(st), counts[i] ? 255 : 90), 3.0f);
+        ImGui::Dummy(ImVec2(h * 1.6f, h));
+        ImGui::SameLine();
+        const ImVec4 colour = counts[i] ? ImVec4(0.9f, 0.93f, 0.97f, 1) : kMuted;
+        ImGui::TextColored(colour, "%-26s %d", std::string(model::lifecycleTitle(st)).c_str(), counts[i]);
+    }
+    ImGui::TextColored(kMuted, "cap over each rack: state; bright part = stage progress");
+    ImGui::PopFont();
+    ImGui::End();
+}
+
 void drawEventPanel(const HudInput& in) {
     const auto& events = in.snapshot->events;
     if (in.snapshot->scenario.empty() && (!events || events->empty())) return;
@@ -183,11 +215,17 @@ void drawEventPanel(const HudInput& in) {
     const int limit = in.wall ? 6 : 5;
     if (events)
         for (auto it = events->rbegin(); it != events->rend() && shown < limit; ++it) {
-            if (it->kind != model::EventKind::ScenarioInjection && it->kind != model::EventKind::Protection) continue;
+            const bool gateFailure = it->kind == model::EventKind::Lifecycle && it->severity == model::Severity::Critical;
+            if (it->kind != model::EventKind::ScenarioInjection && it->kind != model::EventKind::Protection && !gateFailure) continue;
             const std::string when = model::formatUtc(it->time).substr(11, 8);
             ImGui::TextColored(kMuted, "%s", when.c_str());
             ImGui::SameLine();
-            ImGui::TextColored(it->kind == model::EventKind::Protection ? kCritical : ImVec4(0.9f, 0.93f, 0.97f, 1), "%s", it->text.c_str());
+            // One line per event, cut to the panel: the board and the dump have the full text.
+            std::string text = it->text;
+            const float room = std::max(200.0f, in.width * 0.45f);
+            while (text.size() > 8 && ImGui::CalcTextSize(text.c_str()).x > room) text.resize(text.size() - 4);
+            if (text.size() < it->text.size()) text += "…";
+            ImGui::TextColored(it->kind != model::EventKind::ScenarioInjection ? kCritical : ImVec4(0.9f, 0.93f, 0.97f, 1), "%s", text.c_str());
             ++shown;
         }
     if (shown == 0) ImGui::TextColored(kMuted, "no events yet");
@@ -241,6 +279,14 @@ void drawLabels(const ImGuiOverlay& ov, const HudInput& in) {
         const auto s = in.project(p);
         if (!s || s->x < 0 || s->y < 0 || s->x > in.width || s->y > in.height) continue;
         std::string name = t.racks.name[r];
+        if (in.lifecycle && in.cameraDistance < 30.0 && r < in.snapshot->rackLifecycle.size() &&
+            in.snapshot->rackLifecycle[r] != model::RackLifecycle::Production) {
+            // Stage and progress at a glance.
+            char badge[64];
+            std::snprintf(badge, sizeof badge, "  %s %.0f%%", std::string(lifecycleShort(in.snapshot->rackLifecycle[r])).c_str(),
+                          in.snapshot->value(model::ch::RackLifecycleProgress, r));
+            name += badge;
+        }
         if (in.thermal && in.cameraDistance < 30.0) {
             // ΔT and heat at a glance.
             char badge[64];
@@ -298,6 +344,16 @@ std::string formatValue(float value, model::ChannelId channel) {
         // State channels: say the state.
         if (channel == model::ch::PumpHealth) return value < 0.5f ? "OK" : (value < 1.5f ? "degraded" : "failed");
         if (channel == model::ch::RackPowerOn) return value > 0.5f ? "on" : "off";
+        if (channel == model::ch::TrayValidation) {
+            const int v = static_cast<int>(value);
+            if (v == 0) return "not validating";
+            if (v == 10) return "passed";
+            if (v >= 20 && v < 20 + static_cast<int>(model::kNodeCheckTitles.size()))
+                return "failed: " + std::string(model::kNodeCheckTitles[v - 20]);
+            if (v >= 1 && v <= static_cast<int>(model::kNodeCheckTitles.size())) return "running: " + std::string(model::kNodeCheckTitles[v - 1]);
+            return "pending";
+        }
+        if (channel == model::ch::RackLinkFlaps) return std::to_string(static_cast<int>(value));
         return value > 0.5f ? "yes" : "no";
     }
     const float mag = std::abs(value);
@@ -310,9 +366,10 @@ void drawHud(const ImGuiOverlay& overlay, const HudInput& in) {
     if (!in.topology || !in.snapshot || !in.racks || !in.summary) return;
     drawLabels(overlay, in);
     drawSourcePanel(overlay, in);
-    drawAlarmPanel(overlay, in);
+    const float alarmBottom = drawAlarmPanel(overlay, in);
     const float legendHeight = drawLegend(overlay, in);
     if (in.thermal) drawCoolantLegend(overlay, in, legendHeight);
+    if (in.lifecycle || in.lifecycleFilter) drawLifecycleLegend(overlay, in, alarmBottom);
     drawEventPanel(in);
     drawTooltip(in);
 }

@@ -45,6 +45,8 @@ struct HudInput {
     double cameraDistance = 0;
     bool wall = false;
     bool thermal = false; // the cooling layer is on: coolant legend and ΔT badges
+    bool lifecycle = false; // the lifecycle layer is on: state legend and stage badges
+    std::optional<model::RackLifecycle> lifecycleFilter;
     std::function<std::optional<ScreenPoint>(const model::Vec3&)> project;
 };
 

@@ -2,6 +2,7 @@
 
 #include "floor_view.h"
 #include "hud.h"
+#include "model/lifecycle.h"
 
 #include <QHeaderView>
 #include <QScrollBar>
@@ -115,6 +116,16 @@ void InspectorPanel::refresh() {
         addIdentity(tr("Position in row"), QString::number(t.racks.indexInRow[r] + 1));
         addIdentity(tr("Model"), qs(rk.model));
         addIdentity(tr("Cooled by"), qs(t.name(EntityKind::Cdu, t.racks.cdu[r])));
+        if (r < snap->rackLifecycle.size()) {
+            addIdentity(tr("Lifecycle"), QString::fromUtf8(model::lifecycleTitle(snap->rackLifecycle[r]).data()));
+            // The latest transition and why it happened (the failed check, for a failure).
+            if (snap->lifecycleHistory)
+                for (auto it = snap->lifecycleHistory->rbegin(); it != snap->lifecycleHistory->rend(); ++it)
+                    if (it->rack == r) {
+                        addIdentity(it->failure ? tr("Failed check") : tr("Last step"), qs(it->reason));
+                        break;
+                    }
+        }
         addIdentity(tr("Hosts"), qs(t.hostName(r * rk.computeTrays)) + " … " + qs(t.hostName((r + 1) * rk.computeTrays - 1)));
         for (int i = 0; i < rk.computeTrays; ++i) {
             const auto tray = static_cast<model::EntityId>(r * rk.computeTrays + i);

@@ -19,6 +19,7 @@ public:
     void setMetric(model::ChannelId channel);
     void setSpeed(double speed, bool paused);
     void setThermal(bool on);
+    void setLifecycle(bool on);
 
 signals:
     void metricChosen(model::ChannelId channel);
@@ -30,6 +31,7 @@ private:
     QComboBox* m_speed;
     QCheckBox* m_racks;
     QCheckBox* m_thermal;
+    QCheckBox* m_lifecycle;
 };
 
 } // namespace ft::views

@@ -148,9 +148,9 @@ void RackLayer::setTexel(EntityId rack, int column, int row, Rgb color) {
     const int x = static_cast<int>(rack % m_cellsPerRow) * m_cellW + column;
     const int y = static_cast<int>(rack / m_cellsPerRow) * m_cellH + row;
     unsigned char* p = m_texels->GetPointer(0) + (static_cast<std::size_t>(y) * m_atlasW + x) * 3;
-    p[0] = color.r;
-    p[1] = color.g;
-    p[2] = color.b;
+    p[0] = static_cast<unsigned char>(static_cast<float>(color.r) * m_paintScale);
+    p[1] = static_cast<unsigned char>(static_cast<float>(color.g) * m_paintScale);
+    p[2] = static_cast<unsigned char>(static_cast<float>(color.b) * m_paintScale);
 }
 
 void RackLayer::fillRows(EntityId rack, int rowBegin, int rowEnd, Rgb color) {
@@ -225,7 +225,11 @@ void RackLayer::paintRack(const model::Snapshot& s, EntityId rack) {
 
 void RackLayer::update(const model::Snapshot& snapshot) {
     const auto racks = static_cast<EntityId>(m_topology.count(EntityKind::Rack));
-    for (EntityId r = 0; r < racks; ++r) paintRack(snapshot, r);
+    for (EntityId r = 0; r < racks; ++r) {
+        m_paintScale = r < m_emphasis.size() ? m_emphasis[r] : 1.0f;
+        paintRack(snapshot, r);
+    }
+    m_paintScale = 1.0f;
     m_texels->Modified();
     m_atlas->Modified();
 }

@@ -29,6 +29,8 @@ public:
     model::ChannelId metric() const { return m_metric; }
     void setVisible(bool visible);
     bool visible() const { return m_visible; }
+    // Per-rack brightness (1 = normal), e.g. to fade racks a filter leaves out. Empty: all 1.
+    void setEmphasis(std::vector<float> emphasis) { m_emphasis = std::move(emphasis); }
     // Recolours the atlas from a snapshot (arrays updated in place).
     void update(const model::Snapshot& snapshot);
     // Level of detail: outlines the trays and GPUs of the racks near `focus` once a rack unit
@@ -64,6 +66,8 @@ private:
     vtkNew<vtkPolyData> m_detail;
     vtkNew<vtkActor> m_detailActor;
     std::vector<model::EntityId> m_detailRacks;
+    std::vector<float> m_emphasis;
+    float m_paintScale = 1.0f; // emphasis of the rack being painted
     std::vector<float> m_scratch;
 };
 

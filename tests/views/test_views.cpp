@@ -6,6 +6,10 @@
 #include "views/floor_view.h"
 #include "views/cooling_panel.h"
 #include "views/inspector_panel.h"
+#include "views/lifecycle_board.h"
+#include "model/lifecycle.h"
+
+#include <QComboBox>
 
 #include <QApplication>
 #include <QDir>
@@ -70,7 +74,21 @@ std::shared_ptr<const model::Snapshot> patternSnapshot(const model::Topology& t)
         for (std::size_t g = r * 72; g < (r + 1) * 72; ++g) hottest = std::max(hottest, temps[g]);
         s->values[model::ch::RackGpuTempMax][r] = hottest;
     }
+    // A floor mid bring-up: row B walks through the stages, one rack failed its NVLink check.
     s->rackLifecycle.assign(t.count(EntityKind::Rack), model::RackLifecycle::Production);
+    auto history = std::make_shared<std::vector<model::LifecycleTransition>>();
+    for (model::EntityId r = 8; r < 16; ++r) {
+        const auto stage = static_cast<model::RackLifecycle>(1 + (r - 8) % 6);
+        s->rackLifecycle[r] = r == 13 ? model::RackLifecycle::Troubleshooting : stage;
+        s->values[model::ch::RackLifecycleProgress][r] = 12.5f * static_cast<float>(r - 7);
+        model::TimeNs when = s->time - 6 * 3600LL * model::kNsPerSecond + (r - 8) * 1200LL * model::kNsPerSecond;
+        for (int k = 0; k < static_cast<int>(stage); ++k, when += 1800LL * model::kNsPerSecond)
+            history->push_back({when, r, static_cast<model::RackLifecycle>(k), static_cast<model::RackLifecycle>(k + 1), false, "step"});
+        if (r == 13)
+            history->push_back({when, r, stage, model::RackLifecycle::Troubleshooting, true, "B06: NVLink 150 TB/s, below the expected range"});
+    }
+    std::ranges::sort(*history, {}, &model::LifecycleTransition::time);
+    s->lifecycleHistory = history;
     s->alarms.push_back({"GPU over temperature", EntityKind::Rack, 15, model::ch::RackGpuTempMax, model::Severity::Critical, 91.3f, 88.0f, s->time});
     return s;
 }
@@ -170,6 +188,56 @@ private slots:
         QTest::qWait(120);
         const QImage d = view->grabFramebuffer();
         QVERIFY(compareImages(c, d).meanAbs < moving.meanAbs);
+    }
+
+    void lifecycleLayerMatchesBaseline() {
+        auto view = makeView(960, 540, true);
+        view->setLifecycleVisible(true);
+        const QImage actual = view->grabFramebuffer();
+        const QString dir = FT_SOURCE_DIR "/tests/baselines/";
+        const QString name = "lifecycle_960x540";
+        const QImage baseline(dir + name + ".png");
+        if (baseline.isNull()) {
+            actual.save(dir + name + ".actual.png");
+            QFAIL(qPrintable("no baseline; wrote " + dir + name + ".actual.png"));
+        }
+        const auto d = compareImages(actual, baseline);
+        if (d.meanAbs > 1.5 || d.fractionOff > 0.005) {
+            actual.save(dir + name + ".actual.png");
+            d.diff.save(dir + name + ".diff.png");
+            QFAIL(qPrintable(QString("lifecycle layer differs from the baseline: mean %1, %2 % off").arg(d.meanAbs).arg(d.fractionOff * 100)));
+        }
+        // Filtering to one state fades every other rack.
+        view->setLifecycleFilter(model::RackLifecycle::Troubleshooting);
+        QVERIFY(compareImages(actual, view->grabFramebuffer()).fractionOff > 0.05);
+    }
+
+    void lifecycleBoardAndFloorSelectEachOther() {
+        auto view = makeView(800, 450, true);
+        views::LifecycleBoard board(view.get());
+        board.resize(900, 400);
+        view->refreshSnapshot();
+        board.lanes()->rebuild();
+        // Lanes: the racks in bring-up (row B), not the production racks without history.
+        QCOMPARE(board.lanes()->lanes().size(), 8u);
+        QCOMPARE(board.lanes()->lanes().front(), 8u);
+        // Board -> floor: clicking a lane selects its rack.
+        emit board.lanes()->laneClicked(13);
+        QVERIFY(view->selection());
+        QCOMPARE(view->selection()->id, 13u);
+        QCOMPARE(view->selection()->kind, EntityKind::Rack);
+        // Floor -> board: the selected rack's lane is there to highlight and scroll to.
+        view->setSelection(model::EntityRef{EntityKind::Gpu, 10 * 72 + 5}); // a GPU of B03
+        QVERIFY(board.lanes()->laneTop(10) >= 0);
+        // Filtering the board filters the floor too.
+        const int troubleshooting = board.filter()->findData(static_cast<int>(model::RackLifecycle::Troubleshooting));
+        board.filter()->setCurrentIndex(troubleshooting);
+        QCOMPARE(board.lanes()->lanes().size(), 1u);
+        QCOMPARE(board.lanes()->lanes().front(), 13u);
+        QVERIFY(view->lifecycleFilter() == model::RackLifecycle::Troubleshooting);
+        board.filter()->setCurrentIndex(0);
+        QVERIFY(!view->lifecycleFilter());
+        QVERIFY(!board.grab().isNull());
     }
 
     void coolingPanelFollowsSelection() {
