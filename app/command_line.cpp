@@ -20,6 +20,11 @@ Floor and simulation:
   --metric CHANNEL                channel that colours the floor (default gpu.temperature)
   --layers LIST                   comma-separated layers to show (available: racks, thermal, lifecycle)
 
+Recording and replay:
+  --record FILE.ftrec             record the run (the simulator, with its scenario)
+  --replay FILE.ftrec             replay a recording: timeline, seek, speed 0.1x-1000x, events
+  --at TIME                       with --replay: start at TIME into the recording
+
 Window:
   --wall                          wall-display mode: full screen, no panels, large HUD
   --screenshot OUT.png            render one frame to OUT.png and exit
@@ -73,7 +78,11 @@ std::expected<Options, std::string> parseCommandLine(const std::vector<std::stri
         else if (a == "--wall") o.wall = true;
         else if (a == "--first-frame-ms") o.firstFrameMs = true;
         else if (a == "--window") o.windowShot = true;
-        else if (a == "--scenario") {
+        else if (a == "--record") {
+            if (!value(o.record)) return std::unexpected("--record needs a file name");
+        } else if (a == "--replay") {
+            if (!value(o.replay)) return std::unexpected("--replay needs a recording file");
+        } else if (a == "--scenario") {
             if (!value(o.scenario)) return std::unexpected("--scenario needs a name or a file");
         }
         else if (a == "--select") {
@@ -118,6 +127,9 @@ std::expected<Options, std::string> parseCommandLine(const std::vector<std::stri
     if (o.describe && !o.headless) o.headless = true; // --describe never needs a window
     if (o.headless && !o.screenshot.empty()) return std::unexpected("--screenshot needs a window; drop --headless");
     if (o.windowShot && o.screenshot.empty()) return std::unexpected("--window goes with --screenshot");
+    if (!o.replay.empty() && !o.record.empty()) return std::unexpected("--record records a live source; --replay already plays a recording");
+    if (!o.replay.empty() && (!o.scenario.empty() || !o.floor.empty()))
+        return std::unexpected("--replay plays the floor and scenario that were recorded; drop --floor/--scenario");
     for (const auto& layer : o.layers)
         if (layer != "racks" && layer != "thermal" && layer != "lifecycle")
             return std::unexpected("unknown or not yet available layer '" + layer + "' (available: racks, thermal, lifecycle)");

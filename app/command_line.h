@@ -27,6 +27,8 @@ struct Options {
     bool windowShot = false;    // --window: the screenshot shows the whole window with panels
     std::string select;         // --select KIND:NAME|ID, e.g. rack:A03, gpu:100
     std::string scenario;       // --scenario NAME|FILE
+    std::string record;         // --record FILE.ftrec
+    std::string replay;         // --replay FILE.ftrec
 };
 
 std::expected<Options, std::string> parseCommandLine(const std::vector<std::string>& args);

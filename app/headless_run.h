@@ -1,6 +1,7 @@
 #pragma once
 // Headless runs: --describe, --for, --dump-snapshot. No GUI objects; exit code returned.
 #include "command_line.h"
+#include "session.h"
 #include "model/sim_core.h"
 
 #include <nlohmann/json.hpp>
@@ -9,6 +10,6 @@ namespace ft::app {
 
 nlohmann::ordered_json describeFloor(const model::Topology& topology);
 nlohmann::ordered_json snapshotToJson(const model::Topology& topology, const model::Snapshot& snapshot);
-int runHeadless(const Options& options, std::shared_ptr<const model::Topology> topology, model::Scenario scenario);
+int runHeadless(const Options& options, Session& session);
 
 } // namespace ft::app

@@ -1,23 +1,27 @@
-// floortwin: the demo (no arguments), a floor viewer, a screenshot tool and a headless runner.
+// floortwin: the demo (no arguments), a floor viewer, a recorder and replayer, a screenshot tool
+// and a headless runner.
 #include "command_line.h"
 #include "floor_loading.h"
 #include "headless_run.h"
 #include "main_window.h"
+#include "session.h"
 #include "views/floor_view.h"
+#include "views/timeline_panel.h"
 
 #include <QApplication>
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QImage>
+#include <QMessageBox>
+#include <QProgressDialog>
 #include <QSurfaceFormat>
 #include <QTimer>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdlib>
-#include <optional>
-#include <cstdio>
+#include <functional>
 #include <iostream>
+#include <optional>
 
 namespace {
 
@@ -36,6 +40,16 @@ std::expected<model::ChannelId, std::string> resolveMetric(const std::string& na
     return std::unexpected("--metric: unknown channel '" + name + "' (known: " + known + ")");
 }
 
+// "rack:A03", "gpu:100", "compute_tray:7", "cdu:0" -> an entity of this floor.
+std::expected<model::EntityRef, std::string> resolveSelection(const model::Topology& t, const std::string& text) {
+    const auto colon = text.find(':');
+    const auto kind = model::entityKindFromName(text.substr(0, colon == std::string::npos ? 0 : colon));
+    if (colon == std::string::npos || !kind)
+        return std::unexpected("--select: expected KIND:NAME or KIND:ID (kinds: rack, compute_tray, gpu, switch_tray, cdu), got '" + text + "'");
+    if (auto id = t.find(*kind, text.substr(colon + 1))) return model::EntityRef{*kind, *id};
+    return std::unexpected("--select: no " + std::string(model::entityKindName(*kind)) + " '" + text.substr(colon + 1) + "' on this floor");
+}
+
 void setGlFormat() {
     QSurfaceFormat format;
     format.setRenderableType(QSurfaceFormat::OpenGL);
@@ -49,32 +63,21 @@ void setGlFormat() {
     QSurfaceFormat::setDefaultFormat(format);
 }
 
-// "rack:A03", "gpu:100", "compute_tray:7", "cdu:0" -> an entity of this floor.
-std::expected<model::EntityRef, std::string> resolveSelection(const model::Topology& t, const std::string& text) {
-    const auto colon = text.find(':');
-    const auto kind = model::entityKindFromName(text.substr(0, colon == std::string::npos ? 0 : colon));
-    if (colon == std::string::npos || !kind)
-        return std::unexpected("--select: expected KIND:NAME or KIND:ID (kinds: rack, compute_tray, gpu, switch_tray, cdu), got '" + text + "'");
-    const std::string what = text.substr(colon + 1);
-    if (*kind == model::EntityKind::Rack)
-        for (model::EntityId r = 0; r < t.count(*kind); ++r)
-            if (t.racks.name[r] == what) return model::EntityRef{*kind, r};
-    char* end = nullptr;
-    const unsigned long id = std::strtoul(what.c_str(), &end, 10);
-    if (!what.empty() && *end == '\0' && id < t.count(*kind)) return model::EntityRef{*kind, static_cast<model::EntityId>(id)};
-    return std::unexpected("--select: no " + std::string(model::entityKindName(*kind)) + " '" + what + "' on this floor");
+bool has(const app::Options& o, const char* layer) { return std::ranges::find(o.layers, layer) != o.layers.end(); }
+
+void applyLayers(const app::Options& o, app::MainWindow& window) {
+    if (has(o, "thermal")) window.setThermal(true);
+    if (has(o, "lifecycle")) window.setLifecycle(true);
+    if (!o.layers.empty() && !has(o, "racks")) window.floorView()->setRacksVisible(false);
 }
 
-int takeScreenshot(const app::Options& o, std::shared_ptr<const model::Topology> topology, model::SimCore& core,
-                   model::ChannelId metric, std::optional<model::EntityRef> selection) {
-    const bool thermal = std::ranges::find(o.layers, "thermal") != o.layers.end();
-    const bool lifecycle = std::ranges::find(o.layers, "lifecycle") != o.layers.end();
+int takeScreenshot(const app::Options& o, app::Session& session, model::ChannelId metric, std::optional<model::EntityRef> selection) {
     const int w = o.width > 0 ? o.width : 1920, h = o.height > 0 ? o.height : 1080;
+    QImage image;
     if (o.windowShot) {
-        app::MainWindow window(topology, core);
+        app::MainWindow window(session);
         window.setMetric(metric);
-        window.setThermal(thermal);
-        window.setLifecycle(lifecycle);
+        applyLayers(o, window);
         window.floorView()->setShowFrameStats(false);
         window.floorView()->setAnimated(false);
         window.setAttribute(Qt::WA_DontShowOnScreen, true);
@@ -82,30 +85,39 @@ int takeScreenshot(const app::Options& o, std::shared_ptr<const model::Topology>
         window.show();
         if (selection) window.floorView()->setSelection(selection);
         QCoreApplication::processEvents();
-        const QImage image = window.grab().toImage();
-        if (image.isNull() || !image.save(QString::fromStdString(o.screenshot))) return fail("cannot write " + o.screenshot);
-        std::cout << "wrote " << o.screenshot << " (" << image.width() << "x" << image.height() << ")\n";
-        return 0;
+        window.timeline()->refresh();
+        image = window.grab().toImage();
+    } else {
+        auto& transport = session.transport();
+        views::FloorView view(session.topology, [&transport] { return transport.latest(); });
+        view.setShowFrameStats(false); // screenshots must be repeatable
+        view.setAnimated(false);
+        view.setSourceLabel(session.sourceLabel);
+        view.setReplay(session.replay != nullptr);
+        view.setSpeed(transport.speed(), transport.paused());
+        view.setMetric(metric);
+        view.setThermalVisible(has(o, "thermal"));
+        view.setLifecycleVisible(has(o, "lifecycle"));
+        view.setWallMode(o.wall);
+        view.setSelection(selection);
+        if (!o.layers.empty() && !has(o, "racks")) view.setRacksVisible(false);
+        view.setAttribute(Qt::WA_DontShowOnScreen, true);
+        view.resize(w, h);
+        view.show();
+        QCoreApplication::processEvents();
+        image = view.grabFramebuffer();
+        if (image.isNull() || image.width() != w || image.height() != h)
+            return fail("could not render the screenshot (no OpenGL 3.2 context? run under X or xvfb-run)");
     }
-    views::FloorView view(topology, [&core] { return core.latest(); });
-    view.setShowFrameStats(false); // screenshots must be repeatable
-    view.setAnimated(false);
-    view.setMetric(metric);
-    view.setThermalVisible(thermal);
-    view.setLifecycleVisible(lifecycle);
-    view.setWallMode(o.wall);
-    view.setSelection(selection);
-    if (!o.layers.empty() && std::ranges::find(o.layers, "racks") == o.layers.end()) view.setRacksVisible(false);
-    view.setAttribute(Qt::WA_DontShowOnScreen, true);
-    view.resize(w, h);
-    view.show();
-    QCoreApplication::processEvents();
-    const QImage image = view.grabFramebuffer();
-    if (image.isNull() || image.width() != w || image.height() != h)
-        return fail("could not render the screenshot (no OpenGL 3.2 context? run under X or xvfb-run)");
     if (!image.save(QString::fromStdString(o.screenshot))) return fail("cannot write " + o.screenshot);
-    std::cout << "wrote " << o.screenshot << " (" << w << "x" << h << ")\n";
+    std::cout << "wrote " << o.screenshot << " (" << image.width() << "x" << image.height() << ")\n";
     return 0;
+}
+
+std::expected<std::unique_ptr<app::Session>, std::string> makeSession(const app::Options& o, bool headless) {
+    if (!o.replay.empty()) return app::makeReplaySession(o.replay);
+    // The live demo starts at the wall clock; screenshots and headless runs are repeatable.
+    return app::makeSimSession(o, !headless && o.screenshot.empty(), headless);
 }
 
 } // namespace
@@ -132,53 +144,74 @@ int main(int argc, char** argv) {
 
     // Everything that can be wrong with the arguments is checked before any window exists, so
     // errors need no display.
-    auto topology = app::loadTopology(o.floor);
-    if (!topology) return fail(topology.error());
-    auto scenario = app::loadScenario(o.scenario, **topology);
-    if (!scenario) return fail(scenario.error());
+    auto session = makeSession(o, o.headless);
+    if (!session) return fail(session.error());
     if (o.headless) {
         QCoreApplication app(argc, argv);
-        return app::runHeadless(o, *topology, std::move(*scenario));
+        return app::runHeadless(o, **session);
     }
     std::optional<model::EntityRef> selection;
     if (!o.select.empty()) {
-        auto ref = resolveSelection(**topology, o.select);
+        auto ref = resolveSelection(*(*session)->topology, o.select);
         if (!ref) return fail(ref.error(), 2);
         selection = *ref;
     }
     model::TimeNs at = 0;
     if (!o.at.empty() && !model::parseDuration(o.at, at)) return fail("--at: '" + o.at + "' is not a time such as 90s or 10m", 2);
+    if ((*session)->replay) {
+        auto& replay = *(*session)->replay;
+        replay.seek(replay.beginTime() + at);
+        replay.renderNow();
+        for (const auto& w : replay.reader().warnings()) std::cerr << "floortwin: warning: " << w << "\n";
+    } else if (at > 0) {
+        (*session)->sim->runUntil((*session)->sim->startTime() + at);
+    }
 
     setGlFormat();
     QApplication app(argc, argv);
-    model::SimConfig config;
-    config.seed = o.seed;
-    if (o.screenshot.empty()) {
-        // The live demo starts at the current wall-clock time; screenshots and tests use the
-        // fixed default start so that they are repeatable.
-        const auto now = std::chrono::system_clock::now().time_since_epoch();
-        config.startTime = std::chrono::duration_cast<std::chrono::seconds>(now).count() * model::kNsPerSecond;
-    }
-    model::SimCore core(*topology, config, std::move(*scenario));
-    if (at > 0) core.runUntil(core.startTime() + at);
-    if (!o.screenshot.empty()) return takeScreenshot(o, *topology, core, *metric, selection);
+    if (!o.screenshot.empty()) return takeScreenshot(o, **session, *metric, selection);
 
-    app::MainWindow window(*topology, core);
-    if (!o.metric.empty()) window.setMetric(*metric);
-    if (selection) window.floorView()->setSelection(selection);
-    if (std::ranges::find(o.layers, "thermal") != o.layers.end()) window.setThermal(true);
-    if (std::ranges::find(o.layers, "lifecycle") != o.layers.end()) window.setLifecycle(true);
-    if (!o.layers.empty() && std::ranges::find(o.layers, "racks") == o.layers.end()) window.floorView()->setRacksVisible(false);
-    if (o.firstFrameMs) {
-        QObject::connect(window.floorView(), &views::FloorView::firstFrame, &app, [&] {
-            std::cout << "first_frame_ms " << sinceStart.nsecsElapsed() / 1e6 << std::endl;
-            QTimer::singleShot(0, &app, &QCoreApplication::quit);
+    std::shared_ptr<app::Session> current = std::move(*session);
+    std::unique_ptr<app::MainWindow> window;
+    // A window per session; File > Open recording swaps in a replay session and a new window.
+    std::function<void()> showWindow = [&] {
+        window = std::make_unique<app::MainWindow>(*current);
+        if (!o.metric.empty()) window->setMetric(*metric);
+        if (selection) window->floorView()->setSelection(selection);
+        applyLayers(o, *window);
+        if (o.firstFrameMs) {
+            QObject::connect(window->floorView(), &views::FloorView::firstFrame, &app, [&] {
+                std::cout << "first_frame_ms " << sinceStart.nsecsElapsed() / 1e6 << std::endl;
+                QTimer::singleShot(0, &app, &QCoreApplication::quit);
+            });
+        }
+        QObject::connect(window.get(), &app::MainWindow::openRecordingRequested, &app, [&](const QString& path) {
+            QProgressDialog progress(QObject::tr("Opening %1…").arg(path), QString(), 0, 0, window.get());
+            progress.setWindowModality(Qt::WindowModal);
+            progress.show();
+            QCoreApplication::processEvents();
+            auto next = app::makeReplaySession(path.toStdString());
+            progress.close();
+            if (!next) {
+                QMessageBox::warning(window.get(), QObject::tr("Open recording"), QString::fromStdString(next.error()));
+                return;
+            }
+            QTimer::singleShot(0, &app, [&, fresh = std::shared_ptr<app::Session>(std::move(*next))]() mutable {
+                window.reset();
+                current = fresh;
+                current->replay->start();
+                selection.reset();
+                showWindow();
+            });
         });
-    }
-    core.start(o.speed);
-    window.show();
-    if (o.wall) window.setWallMode(true);
+        window->show();
+        if (o.wall) window->setWallMode(true);
+    };
+    if (current->replay) current->replay->start();
+    else current->sim->start(o.speed);
+    showWindow();
     const int rc = app.exec();
-    core.stop();
+    window.reset();
+    current.reset();
     return rc;
 }

@@ -3,62 +3,89 @@
 #include "views/cooling_panel.h"
 #include "views/floor_view.h"
 #include "views/inspector_panel.h"
-#include "views/lifecycle_board.h"
 #include "views/layers_panel.h"
+#include "views/lifecycle_board.h"
+#include "views/timeline_panel.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDir>
 #include <QDockWidget>
+#include <QFileDialog>
+#include <QInputDialog>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QMenuBar>
+#include <QMessageBox>
+#include <QProcess>
+#include <QProgressDialog>
 #include <QSettings>
+#include <QStandardPaths>
 #include <QStatusBar>
+#include <QThread>
+
+#include <filesystem>
 
 namespace ft::app {
 
-MainWindow::MainWindow(std::shared_ptr<const model::Topology> topology, model::SimCore& core, QWidget* parent)
-    : QMainWindow(parent), m_core(core) {
-    setWindowTitle(QStringLiteral("floortwin — %1").arg(QString::fromStdString(topology->spec().name)));
-    m_view = new views::FloorView(topology, [&core] { return core.latest(); }, this);
+MainWindow::MainWindow(Session& session, QWidget* parent)
+    : QMainWindow(parent), m_session(session), m_transport(session.transport()) {
+    const auto& topology = session.topology;
+    setWindowTitle(QStringLiteral("floortwin — %1%2")
+                       .arg(QString::fromStdString(topology->spec().name),
+                            session.replay ? QString(" — replay of %1").arg(QString::fromStdString(session.replay->reader().path())) : QString()));
+    m_view = new views::FloorView(topology, [&t = m_transport] { return t.latest(); }, this);
+    m_view->setSourceLabel(session.sourceLabel);
+    m_view->setReplay(session.replay != nullptr);
     setCentralWidget(m_view);
 
-    auto* layersDock = new QDockWidget(tr("Layers"), this);
-    layersDock->setObjectName("layersDock");
-    m_layers = new views::LayersPanel(m_view, layersDock);
-    layersDock->setWidget(m_layers);
-    addDockWidget(Qt::LeftDockWidgetArea, layersDock);
-
-    auto* inspectorDock = new QDockWidget(tr("Inspector"), this);
-    inspectorDock->setObjectName("inspectorDock");
-    m_inspector = new views::InspectorPanel(m_view, inspectorDock);
-    inspectorDock->setWidget(m_inspector);
-    addDockWidget(Qt::RightDockWidgetArea, inspectorDock);
-
-    auto* coolingDock = new QDockWidget(tr("Cooling"), this);
-    coolingDock->setObjectName("coolingDock");
-    m_cooling = new views::CoolingPanel(m_view, coolingDock);
-    coolingDock->setWidget(m_cooling);
-    addDockWidget(Qt::RightDockWidgetArea, coolingDock);
+    auto dock = [&](const QString& title, const char* name, QWidget* content, Qt::DockWidgetArea area) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(name);
+        content->setParent(d);
+        d->setWidget(content);
+        addDockWidget(area, d);
+        return d;
+    };
+    m_layers = new views::LayersPanel(m_view);
+    dock(tr("Layers"), "layersDock", m_layers, Qt::LeftDockWidgetArea);
+    m_inspector = new views::InspectorPanel(m_view);
+    auto* inspectorDock = dock(tr("Inspector"), "inspectorDock", m_inspector, Qt::RightDockWidgetArea);
+    m_cooling = new views::CoolingPanel(m_view);
+    auto* coolingDock = dock(tr("Cooling"), "coolingDock", m_cooling, Qt::RightDockWidgetArea);
     tabifyDockWidget(inspectorDock, coolingDock);
     inspectorDock->raise();
+    m_timeline = new views::TimelinePanel(m_transport);
+    auto* timelineDock = dock(tr("Timeline"), "timelineDock", m_timeline, Qt::BottomDockWidgetArea);
+    m_board = new views::LifecycleBoard(m_view);
+    auto* boardDock = dock(tr("Lifecycle board"), "lifecycleDock", m_board, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(timelineDock, boardDock);
+    timelineDock->raise();
 
-    auto* boardDock = new QDockWidget(tr("Lifecycle board"), this);
-    boardDock->setObjectName("lifecycleDock");
-    m_board = new views::LifecycleBoard(m_view, boardDock);
-    boardDock->setWidget(m_board);
-    addDockWidget(Qt::BottomDockWidgetArea, boardDock);
-    boardDock->hide(); // shown with the lifecycle layer, or from the View menu
+    if (session.replay) {
+        auto& replay = *session.replay;
+        m_timeline->axis()->setEvents(replay.reader().events());
+        m_timeline->setBookmarkSink([this, &replay](model::TimeNs t, const std::string& text) -> std::optional<std::string> {
+            auto saved = replay.reader().addBookmark(t, text);
+            if (!saved) return saved.error().toString();
+            refreshBookmarks();
+            return std::nullopt;
+        });
+        connect(m_timeline, &views::TimelinePanel::jumpToEvent, this, [&replay](int direction) { replay.jumpToEvent(direction); });
+        refreshBookmarks();
+        for (const auto& w : replay.reader().warnings()) statusBar()->showMessage(QString::fromStdString(w), 15000);
+    }
 
     m_status = new QLabel(this);
     statusBar()->addPermanentWidget(m_status, 1);
     connect(&m_statusTimer, &QTimer::timeout, this, &MainWindow::updateStatus);
     m_statusTimer.start(500);
+    connect(m_view, &views::FloorView::snapshotChanged, m_timeline, &views::TimelinePanel::refresh);
 
     connect(m_layers, &views::LayersPanel::speedChosen, this, &MainWindow::applySpeed);
     connect(m_layers, &views::LayersPanel::metricChosen, this, [](model::ChannelId c) {
-        QSettings().setValue("view/metric", QString::fromUtf8(model::kChannels[c].name.data(),
-                                                              static_cast<int>(model::kChannels[c].name.size())));
+        QSettings().setValue("view/metric", QString::fromUtf8(model::kChannels[c].name.data(), static_cast<int>(model::kChannels[c].name.size())));
     });
     buildMenus();
 
@@ -68,10 +95,17 @@ MainWindow::MainWindow(std::shared_ptr<const model::Topology> topology, model::S
     restoreState(settings.value("window/state").toByteArray());
     const auto saved = model::findChannel(settings.value("view/metric", "gpu.temperature").toString().toStdString());
     setMetric(saved.value_or(model::ch::GpuTemperature));
-    applySpeed(m_core.speed(), false);
+    applySpeed(m_transport.speed(), m_transport.paused() && session.replay);
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::refreshBookmarks() {
+    if (!m_session.replay) return;
+    std::vector<views::TimelineBookmark> marks;
+    for (const auto& b : m_session.replay->reader().bookmarks()) marks.push_back({b.time, b.text});
+    m_timeline->axis()->setBookmarks(std::move(marks));
+}
 
 void MainWindow::setMetric(model::ChannelId channel) {
     m_view->setMetric(channel);
@@ -83,17 +117,27 @@ void MainWindow::setThermal(bool on) {
     m_view->setThermalVisible(on);
     // Looking at the cooling plant: bring its panel forward.
     if (on)
-        if (auto* dock = findChild<QDockWidget*>("coolingDock")) dock->raise();
+        if (auto* d = findChild<QDockWidget*>("coolingDock")) d->raise();
 }
 
 void MainWindow::setLifecycle(bool on) {
     m_layers->setLifecycle(on);
     m_view->setLifecycleVisible(on);
-    if (auto* dock = findChild<QDockWidget*>("lifecycleDock"); dock && on) dock->show();
+    if (on)
+        if (auto* d = findChild<QDockWidget*>("lifecycleDock")) d->raise();
 }
 
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open recording…"), QKeySequence::Open, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open recording"), QString(), tr("floortwin recordings (*.ftrec)"));
+        if (!path.isEmpty()) emit openRecordingRequested(path);
+    });
+    file->addAction(tr("Export view as &PNG…"), this, &MainWindow::exportViewDialog);
+    QAction* frames = file->addAction(tr("Export &frames…"), this, &MainWindow::exportFramesDialog);
+    frames->setEnabled(m_session.replay != nullptr);
+    frames->setToolTip(tr("A time range of a replay as numbered PNGs (and a video when ffmpeg is installed)"));
+    file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     quit->setMenuRole(QAction::QuitRole);
 
@@ -102,31 +146,43 @@ void MainWindow::buildMenus() {
     view->addAction(tr("&Top view"), QKeySequence(Qt::Key_T), m_view, &views::FloorView::topView);
     view->addAction(tr("&Frame selection"), QKeySequence(Qt::Key_F), m_view, &views::FloorView::frameSelection);
     view->addSeparator();
-    for (auto* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
+    for (auto* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
     view->addSeparator();
     QAction* wall = view->addAction(tr("&Wall display mode"), QKeySequence(Qt::Key_F11));
     wall->setCheckable(true);
     connect(wall, &QAction::toggled, this, &MainWindow::setWallMode);
     addAction(wall); // keeps F11 working while the menu bar is hidden
 
-    QMenu* sim = menuBar()->addMenu(tr("&Simulation"));
-    QAction* pause = sim->addAction(tr("&Pause / resume"), QKeySequence(Qt::Key_Space));
-    connect(pause, &QAction::triggered, this, [this] { applySpeed(m_core.speed(), !m_core.paused()); });
-    addAction(pause);
-    for (double s : {1.0, 10.0, 60.0, 600.0})
-        sim->addAction(tr("Speed %1×").arg(s), this, [this, s] { applySpeed(s, false); });
+    QMenu* play = menuBar()->addMenu(m_session.replay ? tr("&Playback") : tr("&Simulation"));
+    play->addAction(tr("Play / pause\tSpace"), this, [this] { applySpeed(m_transport.speed(), !m_transport.paused()); });
+    for (double s : {1.0, 10.0, 60.0, 600.0}) play->addAction(tr("Speed %1×").arg(s), this, [this, s] { applySpeed(s, false); });
+    if (m_session.replay) {
+        play->addSeparator();
+        play->addAction(tr("Previous event\t["), this, [this] { m_session.replay->jumpToEvent(-1); });
+        play->addAction(tr("Next event\t]"), this, [this] { m_session.replay->jumpToEvent(1); });
+        play->addAction(tr("Bookmark this moment\tB"), m_timeline, &views::TimelinePanel::addBookmark);
+    }
+}
+
+void MainWindow::keyPressEvent(QKeyEvent* e) {
+    if (!m_timeline->handleKey(e->key(), e->modifiers())) {
+        QMainWindow::keyPressEvent(e);
+        return;
+    }
+    m_view->setSpeed(m_transport.speed(), m_transport.paused());
+    m_layers->setSpeed(m_transport.speed(), m_transport.paused());
 }
 
 void MainWindow::applySpeed(double speed, bool paused) {
-    m_core.setSpeed(speed);
-    m_core.setPaused(paused);
+    m_transport.setSpeed(speed);
+    m_transport.setPaused(paused);
     m_view->setSpeed(speed, paused);
     m_layers->setSpeed(speed, paused);
 }
 
 void MainWindow::setWallMode(bool wall) {
     m_wall = wall;
-    for (auto* dock : findChildren<QDockWidget*>()) dock->setVisible(!wall);
+    for (auto* d : findChildren<QDockWidget*>()) d->setVisible(!wall);
     menuBar()->setVisible(!wall);
     statusBar()->setVisible(!wall);
     m_view->setWallMode(wall);
@@ -136,14 +192,89 @@ void MainWindow::setWallMode(bool wall) {
 }
 
 void MainWindow::updateStatus() {
-    const auto stats = m_core.stats();
-    const auto snap = m_core.latest();
-    m_status->setText(tr("Simulator · tick %1 · %2 ms per tick · %3 samples in · %4 batches dropped · %5")
-                          .arg(stats.ticks)
-                          .arg(stats.meanTickMs, 0, 'f', 2)
-                          .arg(stats.samplesApplied)
-                          .arg(stats.batchesDropped)
-                          .arg(QString::fromStdString(model::formatUtc(snap->time))));
+    QStringList parts;
+    if (m_session.sim) {
+        const auto stats = m_session.sim->stats();
+        parts << tr("Simulator · tick %1 · %2 ms per tick · %3 samples in · %4 batches dropped")
+                     .arg(stats.ticks)
+                     .arg(stats.meanTickMs, 0, 'f', 2)
+                     .arg(stats.samplesApplied)
+                     .arg(stats.batchesDropped);
+    }
+    if (m_session.replay) {
+        const auto stats = m_session.replay->stats();
+        parts << tr("Replay · %1 frames decoded · %2 ms each (max %3)").arg(stats.published).arg(stats.meanDecodeMs, 0, 'f', 1).arg(stats.maxDecodeMs, 0, 'f', 1);
+        if (!m_session.replay->lastError().empty()) parts << QString::fromStdString(m_session.replay->lastError());
+    }
+    if (m_session.recorder) {
+        const auto r = m_session.recorder->stats();
+        parts << tr("Recording %1 · %2 samples · %3 MB · %4 dropped")
+                     .arg(QString::fromStdString(m_session.recordingPath))
+                     .arg(r.samples)
+                     .arg(static_cast<double>(r.bytes) / 1e6, 0, 'f', 1)
+                     .arg(r.dropped);
+        if (!m_session.recorder->error().empty()) parts << QString::fromStdString(m_session.recorder->error());
+    }
+    m_status->setText(parts.join("   |   "));
+    m_view->setSpeed(m_transport.speed(), m_transport.paused());
+    m_timeline->refresh();
+}
+
+void MainWindow::exportViewDialog() {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export view"), "floortwin.png", tr("PNG images (*.png)"));
+    if (path.isEmpty()) return;
+    if (!m_view->grabFramebuffer().save(path)) QMessageBox::warning(this, tr("Export view"), tr("Cannot write %1").arg(path));
+}
+
+std::expected<int, std::string> MainWindow::exportFrames(const QString& folder, model::TimeNs from, model::TimeNs to, model::TimeNs step) {
+    if (!m_session.replay) return std::unexpected("frames are exported from a replay");
+    if (!QDir().mkpath(folder)) return std::unexpected("cannot create " + folder.toStdString());
+    auto& replay = *m_session.replay;
+    const bool wasPaused = replay.paused();
+    replay.setPaused(true);
+    const int total = static_cast<int>((to - from) / step) + 1;
+    QProgressDialog progress(tr("Exporting frames…"), tr("Cancel"), 0, total, this);
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(300);
+    m_view->setAnimated(false);
+    int written = 0;
+    for (model::TimeNs t = from; t <= to && !progress.wasCanceled(); t += step) {
+        replay.seek(t);
+        replay.renderNow();
+        m_view->refreshSnapshot();
+        const QString name = QString("%1/frame_%2.png").arg(folder).arg(written + 1, 5, 10, QChar('0'));
+        if (!m_view->grabFramebuffer().save(name)) return std::unexpected("cannot write " + name.toStdString());
+        progress.setValue(++written);
+        QCoreApplication::processEvents();
+    }
+    m_view->setAnimated(true);
+    replay.setPaused(wasPaused);
+    // A video too, when ffmpeg is there.
+    const QString ffmpeg = QStandardPaths::findExecutable("ffmpeg");
+    if (!ffmpeg.isEmpty() && written > 1) {
+        QProcess encode;
+        encode.start(ffmpeg, {"-y", "-loglevel", "error", "-framerate", "30", "-i", folder + "/frame_%05d.png", "-pix_fmt", "yuv420p",
+                              "-vf", "scale=trunc(iw/2)*2:trunc(ih/2)*2", folder + "/floortwin.mp4"});
+        encode.waitForFinished(600000);
+    }
+    return written;
+}
+
+void MainWindow::exportFramesDialog() {
+    if (!m_session.replay) return;
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("Export frames into"));
+    if (folder.isEmpty()) return;
+    auto& replay = *m_session.replay;
+    // The loop range when there is one, else the whole recording.
+    const auto range = replay.loop().value_or(std::pair{replay.beginTime(), replay.endTime()});
+    bool ok = false;
+    const double seconds = QInputDialog::getDouble(this, tr("Export frames"), tr("Recording seconds per frame:"),
+                                                   std::max(model::toSeconds(replay.tickLength()), model::toSeconds(range.second - range.first) / 600.0),
+                                                   model::toSeconds(replay.tickLength()), 3600, 2, &ok);
+    if (!ok) return;
+    const auto result = exportFrames(folder, range.first, range.second, std::max(replay.tickLength(), model::fromSeconds(seconds)));
+    if (!result) QMessageBox::warning(this, tr("Export frames"), QString::fromStdString(result.error()));
+    else statusBar()->showMessage(tr("Wrote %1 frames to %2").arg(*result).arg(folder), 10000);
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {

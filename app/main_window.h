@@ -1,8 +1,8 @@
 #pragma once
-// MainWindow: the floor view in the centre, the layers and inspector panels docked at the
-// sides, menus and a status line; keeps its layout and choices in QSettings. Wires the sim core
-// (speed, pause) to the view. UI thread only.
-#include "model/sim_core.h"
+// MainWindow: the floor view in the centre; layers, inspector, cooling, lifecycle board and
+// timeline docked around it; menus and a status line. Runs on a Session (the simulator, maybe
+// recording, or a replay) and keeps its layout and choices in QSettings. UI thread only.
+#include "session.h"
 
 #include <QMainWindow>
 #include <QTimer>
@@ -12,9 +12,10 @@ class QLabel;
 namespace ft::views {
 class FloorView;
 class InspectorPanel;
+class LayersPanel;
 class CoolingPanel;
 class LifecycleBoard;
-class LayersPanel;
+class TimelinePanel;
 } // namespace ft::views
 
 namespace ft::app {
@@ -22,29 +23,42 @@ namespace ft::app {
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    MainWindow(std::shared_ptr<const model::Topology> topology, model::SimCore& core, QWidget* parent = nullptr);
+    MainWindow(Session& session, QWidget* parent = nullptr);
     ~MainWindow() override;
 
     views::FloorView* floorView() const { return m_view; }
+    views::TimelinePanel* timeline() const { return m_timeline; }
     void setMetric(model::ChannelId channel);
     void setWallMode(bool wall);
     void setThermal(bool on);
     void setLifecycle(bool on);
+    // Exports every frame of [from, to] (replay) as numbered PNGs into `folder`, and a video
+    // when ffmpeg is installed. Returns the number of frames written, or an error.
+    std::expected<int, std::string> exportFrames(const QString& folder, model::TimeNs from, model::TimeNs to, model::TimeNs step);
+
+signals:
+    void openRecordingRequested(const QString& path);
 
 protected:
     void closeEvent(QCloseEvent* e) override;
+    void keyPressEvent(QKeyEvent* e) override;
 
 private:
     void buildMenus();
     void applySpeed(double speed, bool paused);
     void updateStatus();
+    void refreshBookmarks();
+    void exportViewDialog();
+    void exportFramesDialog();
 
-    model::SimCore& m_core;
+    Session& m_session;
+    model::Transport& m_transport;
     views::FloorView* m_view;
     views::LayersPanel* m_layers;
     views::InspectorPanel* m_inspector;
     views::CoolingPanel* m_cooling;
     views::LifecycleBoard* m_board;
+    views::TimelinePanel* m_timeline;
     QLabel* m_status;
     QTimer m_statusTimer;
     bool m_wall = false;

@@ -2,6 +2,8 @@
 
 #include "json_document.h"
 
+#include <nlohmann/json.hpp>
+
 #include <charconv>
 #include <cmath>
 #include <fstream>
@@ -222,6 +224,11 @@ std::expected<model::FloorSpec, Error> parseFloorFile(std::string_view text, con
     FT_TRY(cooling->real("supply_setpoint_c", spec.cooling.supplySetpointC, 5, 80));
     FT_TRY(cooling->real("flow_lpm_per_kw", spec.cooling.flowLpmPerKw, 0.1, 20));
     FT_TRY(cooling->real("cdu_capacity_kw", spec.cooling.cduCapacityKw, 1, 100000));
+    FT_TRY(cooling->integer("pumps_per_cdu", spec.cooling.pumpsPerCdu, 1, 8));
+    FT_TRY(cooling->real("delta_t_setpoint_k", spec.cooling.deltaTSetpointK, 1, 40));
+    FT_TRY(cooling->real("primary_supply_c", spec.cooling.primarySupplyC, 0, 80));
+    FT_TRY(cooling->real("differential_pressure_kpa", spec.cooling.differentialPressureKpa, 10, 1000));
+    FT_TRY(cooling->real("humidity_percent", spec.cooling.humidityPercent, 0, 100));
     FT_TRY(cooling->real("room_temp_c", spec.cooling.roomTempC, -20, 60));
     FT_TRY(cooling->rejectUnknown());
 
@@ -299,6 +306,35 @@ std::expected<model::FloorSpec, Error> loadFloor(const std::string& pathOrSpec) 
     std::stringstream buffer;
     buffer << in.rdbuf();
     return parseFloorFile(buffer.str(), pathOrSpec);
+}
+
+} // namespace ft::importers
+
+namespace ft::importers {
+
+std::string floorSpecToJson(const model::FloorSpec& s) {
+    nlohmann::ordered_json j;
+    j["format"] = "floortwin-floor/1";
+    j["name"] = s.name;
+    j["host_pattern"] = s.hostPattern;
+    j["rows"] = nlohmann::ordered_json::array();
+    for (const auto& r : s.rows) j["rows"].push_back({{"name", r.name}, {"x", r.x}, {"y", r.y}, {"racks", r.racks}});
+    const auto& k = s.rack;
+    j["rack"] = {{"model", k.model}, {"compute_trays", k.computeTrays}, {"compute_trays_above_switches", k.computeTraysAboveSwitches},
+                 {"switch_trays", k.switchTrays}, {"gpus_per_tray", k.gpusPerTray}, {"cpus_per_tray", k.cpusPerTray},
+                 {"dpus_per_tray", k.dpusPerTray}, {"nics_per_gpu", k.nicsPerGpu}, {"power_shelves", k.powerShelves},
+                 {"gpu_tdp_w", k.gpuTdpW}, {"gpu_idle_w", k.gpuIdleW}, {"cpu_tdp_w", k.cpuTdpW}, {"cpu_idle_w", k.cpuIdleW},
+                 {"switch_tray_w", k.switchTrayW}, {"tray_overhead_w", k.trayOverheadW}, {"gpu_max_temp_c", k.gpuMaxTempC},
+                 {"nvlink_tbps_per_gpu", k.nvlinkTBpsPerGpu}, {"nvlink_tbps_per_rack", k.nvlinkTBpsPerRack},
+                 {"rated_power_kw", k.ratedPowerKw}, {"width_m", k.widthM}, {"depth_m", k.depthM}, {"height_m", k.heightM}};
+    j["fabric"] = {{"planes", s.fabric.planes}, {"switch_radix", s.fabric.switchRadix}, {"port_gbps", s.fabric.portGbps}};
+    const auto& c = s.cooling;
+    j["cooling"] = {{"racks_per_cdu", c.racksPerCdu}, {"pumps_per_cdu", c.pumpsPerCdu}, {"supply_setpoint_c", c.supplySetpointC},
+                    {"delta_t_setpoint_k", c.deltaTSetpointK}, {"flow_lpm_per_kw", c.flowLpmPerKw}, {"cdu_capacity_kw", c.cduCapacityKw},
+                    {"primary_supply_c", c.primarySupplyC}, {"differential_pressure_kpa", c.differentialPressureKpa},
+                    {"room_temp_c", c.roomTempC}, {"humidity_percent", c.humidityPercent}};
+    j["storage"] = {{"regions", s.storage.regions}, {"tiers", s.storage.tiers}, {"cache_tb_per_tray", s.storage.cacheTbPerTray}};
+    return j.dump(2);
 }
 
 } // namespace ft::importers

@@ -20,6 +20,10 @@ model::FloorSpec generateFloor(int racks, int racksPerRow = 0);
 // A path to a floor file or a generate: spec.
 std::expected<model::FloorSpec, Error> loadFloor(const std::string& pathOrSpec);
 
+// A FloorSpec as floor-file JSON that parseFloorFile reads back to the same spec (recordings
+// carry the floor they were made on).
+std::string floorSpecToJson(const model::FloorSpec& spec);
+
 // Spreadsheet-style row names: A..Z, AA, AB, ...
 std::string rowName(int index);
 

@@ -63,6 +63,7 @@ enum : ChannelId {
     RackLifecycleProgress,
     RackLinkFlaps,
     TrayValidation,
+    RackLifecycleState,
     Count
 };
 } // namespace ch
@@ -128,6 +129,7 @@ inline constexpr std::array<ChannelInfo, ch::Count> kChannels{{
     {"rack.lifecycle_progress", "%", EntityKind::Rack, 0, 100, 0, 100, "Progress through the current lifecycle stage"},
     {"rack.link_flaps", "", EntityKind::Rack, 0, 0, 0, 10, "Rail link flaps seen in validation"},
     {"compute_tray.validation", "", EntityKind::ComputeTray, 0, 10, 0, 25, "Node validation state of the tray"},
+    {"rack.lifecycle_state", "", EntityKind::Rack, 7, 7, 0, 11, "Lifecycle state (index into the state list)"},
 }};
 
 constexpr const ChannelInfo& channelInfo(ChannelId id) { return kChannels[id]; }

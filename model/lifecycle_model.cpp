@@ -267,6 +267,8 @@ void LifecycleModel::step(Snapshot& s, float dt, std::vector<Event>& events) {
         }
     }
     s.rackLifecycle.assign(m_machine.states().begin(), m_machine.states().end());
+    // Also as a channel, so recordings and dumps carry it with everything else.
+    for (EntityId r = 0; r < m_rack.size(); ++r) v[ch::RackLifecycleState][r] = static_cast<float>(m_machine.state(r));
 }
 
 } // namespace ft::model

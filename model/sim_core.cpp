@@ -1,38 +1,10 @@
 #include "sim_core.h"
 
+#include "snapshot_pool.h"
+
 #include <chrono>
 
 namespace ft::model {
-
-// Recycles snapshot buffers: a published snapshot returns here when its last reader drops it,
-// so steady-state publishing allocates no per-entity storage. The mutex orders a reader's
-// release before the sim thread's reuse.
-class SnapshotPool : public std::enable_shared_from_this<SnapshotPool> {
-public:
-    std::unique_ptr<Snapshot> take() {
-        std::lock_guard lock(m_mutex);
-        if (m_free.empty()) return std::make_unique<Snapshot>();
-        auto s = std::move(m_free.back());
-        m_free.pop_back();
-        return s;
-    }
-    std::shared_ptr<const Snapshot> wrap(std::unique_ptr<Snapshot> s) {
-        std::weak_ptr<SnapshotPool> weak = weak_from_this();
-        return std::shared_ptr<const Snapshot>(s.release(), [weak](const Snapshot* p) {
-            auto* mutableSnapshot = const_cast<Snapshot*>(p);
-            if (auto pool = weak.lock()) pool->give(std::unique_ptr<Snapshot>(mutableSnapshot));
-            else delete mutableSnapshot;
-        });
-    }
-
-private:
-    void give(std::unique_ptr<Snapshot> s) {
-        std::lock_guard lock(m_mutex);
-        if (m_free.size() < 8) m_free.push_back(std::move(s));
-    }
-    std::mutex m_mutex;
-    std::vector<std::unique_ptr<Snapshot>> m_free;
-};
 
 SimCore::SimCore(std::shared_ptr<const Topology> topology, SimConfig config, Scenario scenario, std::size_t queueCapacity)
     : m_topology(topology), m_config(config), m_model(std::move(topology), config, std::move(scenario)),

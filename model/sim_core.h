@@ -4,6 +4,7 @@
 // the queue, steps the model and publishes a new immutable Snapshot. Any thread may call
 // submit(), latest() and stats(); start()/stop()/runFor() belong to the owning thread.
 #include "sim_model.h"
+#include "transport.h"
 
 #include <atomic>
 #include <condition_variable>
@@ -16,7 +17,7 @@ namespace ft::model {
 
 class SnapshotPool;
 
-class SimCore {
+class SimCore : public Transport {
 public:
     struct Stats {
         std::uint64_t ticks = 0;
@@ -28,7 +29,7 @@ public:
     };
 
     SimCore(std::shared_ptr<const Topology> topology, SimConfig config, Scenario scenario = {}, std::size_t queueCapacity = 256);
-    ~SimCore();
+    ~SimCore() override;
     SimCore(const SimCore&) = delete;
     SimCore& operator=(const SimCore&) = delete;
 
@@ -36,17 +37,21 @@ public:
     void start(double speed = 1.0);
     void stop();
     bool running() const { return m_thread.joinable(); }
-    void setSpeed(double speed);
-    double speed() const { return m_speed.load(); }
-    void setPaused(bool paused);
-    bool paused() const { return m_paused.load(); }
+    void setSpeed(double speed) override;
+    double speed() const override { return m_speed.load(); }
+    void setPaused(bool paused) override;
+    bool paused() const override { return m_paused.load(); }
+    bool isReplay() const override { return false; }
+    TimeNs beginTime() const override { return m_config.startTime; }
+    TimeNs endTime() const override { return latest()->time; }
+    TimeNs tickLength() const override { return m_config.step; }
 
     // Runs the model on the calling thread until its time reaches `until` (the thread must not
     // be running). Used by headless runs, --at and tests.
     void runUntil(TimeNs until);
 
     bool submit(SampleBatch batch);
-    std::shared_ptr<const Snapshot> latest() const;
+    std::shared_ptr<const Snapshot> latest() const override;
     Stats stats() const;
     const Topology& topology() const { return *m_topology; }
     TimeNs startTime() const { return m_config.startTime; }

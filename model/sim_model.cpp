@@ -27,6 +27,7 @@ SimModel::SimModel(std::shared_ptr<const Topology> topology, SimConfig config, S
     for (ChannelId c = 0; c < ch::Count; ++c) m_state.values[c].assign(t.count(kChannels[c].kind), 0.0f);
     m_state.rackLifecycle.assign(t.count(EntityKind::Rack), RackLifecycle::Production);
     std::ranges::fill(m_state.values[ch::RackLifecycleProgress], 100.0f);
+    std::ranges::fill(m_state.values[ch::RackLifecycleState], static_cast<float>(RackLifecycle::Production));
     m_state.events = std::make_shared<const std::vector<Event>>();
     m_state.scenario = m_scenario.name;
     m_heldUntil.resize(ch::Count);

@@ -165,6 +165,7 @@ void FloorView::paintGL() {
         in.sourceLabel = m_sourceLabel;
         in.speed = m_speed;
         in.paused = m_paused;
+        in.replay = m_replay;
         if (m_showFrameStats && m_frameTimes.size() > 2) {
             std::vector<double> sorted(m_frameTimes.begin(), m_frameTimes.end());
             std::ranges::sort(sorted);

@@ -55,6 +55,7 @@ public:
     std::optional<model::EntityRef> selection() const { return m_selection; }
     void setSourceLabel(const std::string& label) { m_sourceLabel = label; }
     void setSpeed(double speed, bool paused);
+    void setReplay(bool replay) { m_replay = replay; }
     void setShowFrameStats(bool show) { m_showFrameStats = show; }
     void setWallMode(bool wall);
     // Benchmarks: glFinish at the end of every frame so timings cover the GPU work.
@@ -127,6 +128,7 @@ private:
     std::string m_sourceLabel = "SIMULATOR";
     double m_speed = 1.0;
     bool m_paused = false;
+    bool m_replay = false;
     bool m_showFrameStats = true;
     bool m_wall = false;
     bool m_finishEachFrame = false;

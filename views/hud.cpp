@@ -42,7 +42,8 @@ void drawSourcePanel(const ImGuiOverlay& ov, const HudInput& in) {
     ImGui::PushFont(ov.largeFont());
     ImGui::TextUnformatted(time.c_str());
     ImGui::PopFont();
-    ImGui::TextColored(in.paused ? kWarning : kGood, "%s", in.paused ? "PAUSED" : "LIVE");
+    if (in.replay) ImGui::TextColored(ImVec4(0.45f, 0.7f, 1.0f, 1.0f), "%s", in.paused ? "REPLAY (paused)" : "REPLAY");
+    else ImGui::TextColored(in.paused ? kWarning : kGood, "%s", in.paused ? "PAUSED" : "LIVE");
     ImGui::SameLine();
     ImGui::TextColored(kMuted, "%s  %gx", in.sourceLabel.c_str(), in.speed);
     if (in.frameMs) {
@@ -354,6 +355,10 @@ std::string formatValue(float value, model::ChannelId channel) {
             return "pending";
         }
         if (channel == model::ch::RackLinkFlaps) return std::to_string(static_cast<int>(value));
+        if (channel == model::ch::RackLifecycleState) {
+            const int v = static_cast<int>(value);
+            return v >= 0 && v < static_cast<int>(model::kLifecycleTitles.size()) ? std::string(model::kLifecycleTitles[v]) : "?";
+        }
         return value > 0.5f ? "yes" : "no";
     }
     const float mag = std::abs(value);

@@ -38,6 +38,7 @@ struct HudInput {
     std::string sourceLabel;
     double speed = 1.0;
     bool paused = false;
+    bool replay = false;
     std::optional<double> frameMs; // shown when set (not in screenshots: they must be repeatable)
     std::optional<model::EntityRef> hover;
     std::optional<model::EntityRef> selection;

@@ -1,0 +1,32 @@
+#pragma once
+// Session: what one window runs on — a floor, and either the simulator (optionally recorded to
+// a .ftrec) or a recording being replayed. Owned by main; the window borrows it.
+#include "command_line.h"
+#include "importers/recording_writer.h"
+#include "importers/replay_source.h"
+#include "model/sim_core.h"
+
+#include <expected>
+#include <memory>
+#include <string>
+
+namespace ft::app {
+
+struct Session {
+    std::shared_ptr<const model::Topology> topology;
+    std::unique_ptr<model::SimCore> sim;
+    std::unique_ptr<importers::ReplaySource> replay;
+    std::unique_ptr<importers::RecordingWriter> recorder;
+    std::string recordingPath; // --record target
+    std::string sourceLabel;   // for the HUD: "SIMULATOR", "REPLAY cooling.ftrec"
+
+    model::Transport& transport() { return replay ? static_cast<model::Transport&>(*replay) : *sim; }
+    ~Session();
+};
+
+// The simulator on the floor and scenario the options name; with --record, a recorder fed by
+// the sim thread (blocking = never drop, for headless runs).
+std::expected<std::unique_ptr<Session>, std::string> makeSimSession(const Options& options, bool realtimeStart, bool blockingRecorder);
+std::expected<std::unique_ptr<Session>, std::string> makeReplaySession(const std::string& path);
+
+} // namespace ft::app

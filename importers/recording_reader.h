@@ -1,0 +1,87 @@
+#pragma once
+// RecordingReader: opens a .ftrec read-only, validates it, and serves the floor's state at any
+// moment: the chunk holding that time is decoded (each chunk is a keyframe) and cached, events,
+// lifecycle transitions and alarm sets are held in memory. A truncated or partly corrupt file
+// opens up to its last good chunk, with a warning that says so. Owner's thread only (the replay
+// source gives it its own thread).
+#include "error.h"
+#include "model/floor_spec.h"
+#include "model/lifecycle.h"
+#include "model/snapshot.h"
+#include "recording_writer.h"
+
+#include <expected>
+#include <memory>
+#include <string>
+#include <vector>
+
+struct sqlite3;
+
+namespace ft::importers {
+
+struct Bookmark {
+    std::int64_t id = 0;
+    model::TimeNs time = 0;
+    std::string text;
+};
+
+class RecordingReader {
+public:
+    static std::expected<std::unique_ptr<RecordingReader>, Error> open(const std::string& path);
+    ~RecordingReader();
+    RecordingReader(const RecordingReader&) = delete;
+    RecordingReader& operator=(const RecordingReader&) = delete;
+
+    const std::string& path() const { return m_path; }
+    const model::FloorSpec& floor() const { return m_floor; }
+    const RecordingInfo& info() const { return m_info; }
+    model::TimeNs startTime() const { return m_start; }
+    model::TimeNs endTime() const { return m_end; }
+    model::TimeNs tick() const { return m_info.tick; }
+    // What is wrong with the file, in words (truncation, corrupt chunks); empty when clean.
+    const std::vector<std::string>& warnings() const { return m_warnings; }
+    std::uint64_t chunkCount() const { return m_chunkCount; }
+
+    // The floor at `time` (clamped to the recording, rounded down to a tick). Reuses `out`'s buffers.
+    std::expected<void, Error> snapshotAt(model::TimeNs time, model::Snapshot& out);
+
+    const std::vector<model::Event>& events() const { return m_events; }
+    const std::vector<model::LifecycleTransition>& transitions() const { return m_transitions; }
+    std::vector<Bookmark> bookmarks() const;
+    // Bookmarks are the investigator's notes, written into the recording itself.
+    std::expected<Bookmark, Error> addBookmark(model::TimeNs time, const std::string& text);
+
+private:
+    RecordingReader() = default;
+    struct ChunkRef {
+        model::TimeNs t0 = 0;
+        std::uint32_t rows = 0;
+        std::int64_t rowid = 0;
+    };
+    struct ChannelCache {
+        std::int64_t rowid = -1;
+        std::uint32_t columns = 0;
+        std::vector<float> values;
+    };
+    std::expected<void, Error> load();
+    Error error(const std::string& message) const { return Error{message, m_path, 0, 0, {}}; }
+
+    std::string m_path;
+    sqlite3* m_db = nullptr;
+    model::FloorSpec m_floor;
+    RecordingInfo m_info;
+    model::TimeNs m_start = 0, m_end = 0;
+    std::vector<std::string> m_warnings;
+    std::uint64_t m_chunkCount = 0;
+    std::vector<std::vector<ChunkRef>> m_chunks; // per current channel id
+    std::vector<std::int64_t> m_entities;        // recorded entity count per current channel id
+    std::vector<ChannelCache> m_cache;
+    std::vector<model::Event> m_events;
+    std::vector<model::LifecycleTransition> m_transitions;
+    std::vector<std::pair<model::TimeNs, std::vector<model::Alarm>>> m_alarmSets;
+    std::vector<std::string> m_titles; // interned alarm titles (Alarm::title points here)
+    std::shared_ptr<const std::vector<model::Event>> m_eventPrefix;
+    std::shared_ptr<const std::vector<model::LifecycleTransition>> m_transitionPrefix;
+};
+
+} // namespace ft::importers

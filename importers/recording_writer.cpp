@@ -1,0 +1,264 @@
+#include "recording_writer.h"
+
+#include "model/lifecycle.h"
+#include "sample_codec.h"
+
+#include <sqlite3.h>
+
+#include <cstring>
+
+namespace ft::importers {
+
+namespace {
+
+const char* kSchema = R"SQL(
+PRAGMA journal_mode=WAL;
+PRAGMA synchronous=NORMAL;
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE channels(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, unit TEXT NOT NULL, entity_kind TEXT NOT NULL,
+                      entities INTEGER NOT NULL);
+CREATE TABLE chunks(channel INTEGER NOT NULL, t0 INTEGER NOT NULL, rows INTEGER NOT NULL, data BLOB NOT NULL);
+CREATE INDEX chunks_by_time ON chunks(channel, t0);
+CREATE TABLE events(time INTEGER NOT NULL, kind INTEGER NOT NULL, entity_kind INTEGER NOT NULL, entity INTEGER NOT NULL,
+                    severity INTEGER NOT NULL, text TEXT NOT NULL);
+CREATE TABLE lifecycle(time INTEGER NOT NULL, rack INTEGER NOT NULL, from_state INTEGER NOT NULL, to_state INTEGER NOT NULL,
+                       failure INTEGER NOT NULL, reason TEXT NOT NULL);
+CREATE TABLE alarm_sets(time INTEGER PRIMARY KEY, data BLOB NOT NULL);
+CREATE TABLE bookmarks(id INTEGER PRIMARY KEY, time INTEGER NOT NULL, text TEXT NOT NULL, created TEXT NOT NULL);
+)SQL";
+
+// An alarm as stored: fixed fields, then the title's length and bytes.
+void appendAlarm(std::vector<std::uint8_t>& out, const model::Alarm& a) {
+    auto put = [&](const void* p, std::size_t n) {
+        const auto* b = static_cast<const std::uint8_t*>(p);
+        out.insert(out.end(), b, b + n);
+    };
+    const std::uint8_t kind = static_cast<std::uint8_t>(a.kind), severity = static_cast<std::uint8_t>(a.severity);
+    put(&kind, 1);
+    put(&a.entity, 4);
+    put(&a.channel, 2);
+    put(&severity, 1);
+    put(&a.value, 4);
+    put(&a.threshold, 4);
+    put(&a.since, 8);
+    const auto len = static_cast<std::uint16_t>(a.title.size());
+    put(&len, 2);
+    put(a.title.data(), len);
+}
+
+bool sameAlarms(const std::vector<model::Alarm>& a, const std::vector<model::Alarm>& b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (a[i].kind != b[i].kind || a[i].entity != b[i].entity || a[i].channel != b[i].channel || a[i].severity != b[i].severity)
+            return false;
+    return true;
+}
+
+} // namespace
+
+std::expected<std::unique_ptr<RecordingWriter>, Error> RecordingWriter::create(const std::string& path,
+                                                                               std::shared_ptr<const model::Topology> topology,
+                                                                               const RecordingInfo& info, std::size_t capacity) {
+    std::remove(path.c_str());
+    std::remove((path + "-wal").c_str());
+    std::remove((path + "-shm").c_str());
+    std::unique_ptr<RecordingWriter> w(new RecordingWriter());
+    w->m_topology = std::move(topology);
+    w->m_capacity = capacity;
+    auto fail = [&](const std::string& what) {
+        std::string msg = what + (w->m_db ? std::string(": ") + sqlite3_errmsg(w->m_db) : "");
+        return std::unexpected(Error{msg, path, 0, 0, {}});
+    };
+    if (sqlite3_open_v2(path.c_str(), &w->m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK)
+        return fail("cannot create the recording");
+    if (sqlite3_exec(w->m_db, kSchema, nullptr, nullptr, nullptr) != SQLITE_OK) return fail("cannot create the recording's tables");
+    sqlite3_stmt* st = nullptr;
+    sqlite3_prepare_v2(w->m_db, "INSERT INTO meta(key, value) VALUES(?, ?)", -1, &st, nullptr);
+    auto meta = [&](const char* key, const std::string& value) {
+        sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 2, value.c_str(), -1, SQLITE_TRANSIENT);
+        sqlite3_step(st);
+        sqlite3_reset(st);
+    };
+    sqlite3_exec(w->m_db, "BEGIN", nullptr, nullptr, nullptr);
+    meta("format_version", std::to_string(kRecordingFormatVersion));
+    meta("source", info.source);
+    meta("floor", info.floorJson);
+    meta("seed", std::to_string(info.seed));
+    meta("scenario", info.scenario);
+    meta("tick_ns", std::to_string(info.tick));
+    meta("rows_per_chunk", std::to_string(kRowsPerChunk));
+    sqlite3_finalize(st);
+    sqlite3_prepare_v2(w->m_db, "INSERT INTO channels(id, name, unit, entity_kind, entities) VALUES(?, ?, ?, ?, ?)", -1, &st, nullptr);
+    for (model::ChannelId c = 0; c < model::ch::Count; ++c) {
+        const auto& info2 = model::kChannels[c];
+        sqlite3_bind_int(st, 1, c);
+        sqlite3_bind_text(st, 2, info2.name.data(), static_cast<int>(info2.name.size()), SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 3, info2.unit.data(), static_cast<int>(info2.unit.size()), SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 4, model::entityKindName(info2.kind).data(), -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(st, 5, static_cast<sqlite3_int64>(w->m_topology->count(info2.kind)));
+        sqlite3_step(st);
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    if (sqlite3_exec(w->m_db, "COMMIT", nullptr, nullptr, nullptr) != SQLITE_OK) return fail("cannot write the recording header");
+    w->m_rows.resize(model::ch::Count);
+    for (model::ChannelId c = 0; c < model::ch::Count; ++c)
+        w->m_rows[c].reserve(kRowsPerChunk * w->m_topology->count(model::kChannels[c].kind));
+    w->m_thread = std::thread([raw = w.get()] { raw->threadMain(); });
+    return w;
+}
+
+RecordingWriter::~RecordingWriter() { close(); }
+
+bool RecordingWriter::push(std::shared_ptr<const model::Snapshot> snapshot) {
+    {
+        std::unique_lock lock(m_mutex);
+        if (m_closing) return false;
+        if (m_blocking) m_room.wait(lock, [&] { return m_closing || m_queue.size() < m_capacity; });
+        if (m_queue.size() >= m_capacity) {
+            ++m_stats.dropped;
+            return false;
+        }
+        m_queue.push_back(std::move(snapshot));
+    }
+    m_wake.notify_one();
+    return true;
+}
+
+RecordingWriter::Stats RecordingWriter::stats() const {
+    std::lock_guard lock(m_mutex);
+    return m_stats;
+}
+
+std::string RecordingWriter::error() const {
+    std::lock_guard lock(m_mutex);
+    return m_error;
+}
+
+void RecordingWriter::close() {
+    {
+        std::lock_guard lock(m_mutex);
+        if (!m_db) return;
+        m_closing = true;
+    }
+    m_wake.notify_one();
+    m_room.notify_all();
+    if (m_thread.joinable()) m_thread.join();
+    sqlite3_close(m_db); // checkpoints the WAL into the file
+    m_db = nullptr;
+}
+
+void RecordingWriter::threadMain() {
+    while (true) {
+        std::shared_ptr<const model::Snapshot> next;
+        {
+            std::unique_lock lock(m_mutex);
+            m_wake.wait(lock, [&] { return m_closing || !m_queue.empty(); });
+            if (m_queue.empty()) break; // closing and drained
+            next = std::move(m_queue.front());
+            m_queue.pop_front();
+        }
+        m_room.notify_one();
+        append(*next);
+    }
+    if (m_rowCount > 0) flushChunk();
+}
+
+void RecordingWriter::append(const model::Snapshot& s) {
+    if (m_rowCount == 0) m_chunkStart = s.time;
+    for (model::ChannelId c = 0; c < model::ch::Count && c < s.values.size(); ++c)
+        m_rows[c].insert(m_rows[c].end(), s.values[c].begin(), s.values[c].end());
+    ++m_rowCount;
+    m_lastTime = s.time;
+
+    // Events, lifecycle transitions and alarm changes go into the same transaction as the chunk.
+    sqlite3_exec(m_db, m_rowCount == 1 ? "BEGIN" : "SAVEPOINT row", nullptr, nullptr, nullptr);
+    if (s.events && s.events->size() > m_eventsWritten) {
+        sqlite3_stmt* st = nullptr;
+        sqlite3_prepare_v2(m_db, "INSERT INTO events VALUES(?, ?, ?, ?, ?, ?)", -1, &st, nullptr);
+        for (std::size_t i = m_eventsWritten; i < s.events->size(); ++i) {
+            const auto& e = (*s.events)[i];
+            sqlite3_bind_int64(st, 1, e.time);
+            sqlite3_bind_int(st, 2, static_cast<int>(e.kind));
+            sqlite3_bind_int(st, 3, static_cast<int>(e.entity.kind));
+            sqlite3_bind_int64(st, 4, e.entity.id);
+            sqlite3_bind_int(st, 5, static_cast<int>(e.severity));
+            sqlite3_bind_text(st, 6, e.text.c_str(), -1, SQLITE_TRANSIENT);
+            sqlite3_step(st);
+            sqlite3_reset(st);
+        }
+        sqlite3_finalize(st);
+        m_eventsWritten = s.events->size();
+    }
+    if (s.lifecycleHistory && s.lifecycleHistory->size() > m_transitionsWritten) {
+        sqlite3_stmt* st = nullptr;
+        sqlite3_prepare_v2(m_db, "INSERT INTO lifecycle VALUES(?, ?, ?, ?, ?, ?)", -1, &st, nullptr);
+        for (std::size_t i = m_transitionsWritten; i < s.lifecycleHistory->size(); ++i) {
+            const auto& t = (*s.lifecycleHistory)[i];
+            sqlite3_bind_int64(st, 1, t.time);
+            sqlite3_bind_int64(st, 2, t.rack);
+            sqlite3_bind_int(st, 3, static_cast<int>(t.from));
+            sqlite3_bind_int(st, 4, static_cast<int>(t.to));
+            sqlite3_bind_int(st, 5, t.failure ? 1 : 0);
+            sqlite3_bind_text(st, 6, t.reason.c_str(), -1, SQLITE_TRANSIENT);
+            sqlite3_step(st);
+            sqlite3_reset(st);
+        }
+        sqlite3_finalize(st);
+        m_transitionsWritten = s.lifecycleHistory->size();
+    }
+    if (!m_anyAlarmsWritten || !sameAlarms(s.alarms, m_lastAlarms)) {
+        std::vector<std::uint8_t> blob;
+        for (const auto& a : s.alarms) appendAlarm(blob, a);
+        sqlite3_stmt* st = nullptr;
+        sqlite3_prepare_v2(m_db, "INSERT OR REPLACE INTO alarm_sets VALUES(?, ?)", -1, &st, nullptr);
+        sqlite3_bind_int64(st, 1, s.time);
+        sqlite3_bind_blob(st, 2, blob.data(), static_cast<int>(blob.size()), SQLITE_TRANSIENT);
+        sqlite3_step(st);
+        sqlite3_finalize(st);
+        m_lastAlarms = s.alarms;
+        m_anyAlarmsWritten = true;
+    }
+    if (m_rowCount > 1) sqlite3_exec(m_db, "RELEASE row", nullptr, nullptr, nullptr);
+    {
+        std::lock_guard lock(m_mutex);
+        ++m_stats.snapshots;
+        for (const auto& v : s.values) m_stats.samples += v.size();
+    }
+    if (m_rowCount == kRowsPerChunk) flushChunk();
+}
+
+void RecordingWriter::flushChunk() {
+    sqlite3_stmt* st = nullptr;
+    sqlite3_prepare_v2(m_db, "INSERT INTO chunks(channel, t0, rows, data) VALUES(?, ?, ?, ?)", -1, &st, nullptr);
+    std::uint64_t bytes = 0;
+    for (model::ChannelId c = 0; c < model::ch::Count; ++c) {
+        const auto columns = static_cast<std::uint32_t>(m_topology->count(model::kChannels[c].kind));
+        if (columns == 0) continue;
+        const auto blob = encodeSampleBlock(m_rows[c], m_rowCount, columns);
+        bytes += blob.size();
+        sqlite3_bind_int(st, 1, c);
+        sqlite3_bind_int64(st, 2, m_chunkStart);
+        sqlite3_bind_int(st, 3, static_cast<int>(m_rowCount));
+        sqlite3_bind_blob(st, 4, blob.data(), static_cast<int>(blob.size()), SQLITE_STATIC);
+        sqlite3_step(st);
+        sqlite3_reset(st);
+        m_rows[c].clear();
+    }
+    sqlite3_finalize(st);
+    sqlite3_stmt* end = nullptr;
+    sqlite3_prepare_v2(m_db, "INSERT OR REPLACE INTO meta(key, value) VALUES('end_time', ?)", -1, &end, nullptr);
+    const std::string endText = std::to_string(m_lastTime);
+    sqlite3_bind_text(end, 1, endText.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_step(end);
+    sqlite3_finalize(end);
+    const int rc = sqlite3_exec(m_db, "COMMIT", nullptr, nullptr, nullptr);
+    std::lock_guard lock(m_mutex);
+    if (rc != SQLITE_OK && m_error.empty()) m_error = std::string("recording write failed: ") + sqlite3_errmsg(m_db);
+    ++m_stats.chunks;
+    m_stats.bytes += bytes;
+    m_rowCount = 0;
+}
+
+} // namespace ft::importers

@@ -1,0 +1,90 @@
+#pragma once
+// RecordingWriter: records published snapshots into a .ftrec file (SQLite, WAL). Its own thread
+// encodes one-second chunks (one per channel, see SampleCodec) and commits each with the events,
+// lifecycle transitions and alarm changes of that second, so a killed recorder loses at most the
+// second in flight. push() never blocks the caller: when the writer cannot keep up it drops the
+// snapshot and counts it. push() from any thread; create/close from the owner.
+#include "error.h"
+#include "model/snapshot.h"
+#include "model/topology.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <expected>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+struct sqlite3;
+
+namespace ft::importers {
+
+constexpr int kRecordingFormatVersion = 1;
+constexpr std::uint32_t kRowsPerChunk = 10;
+
+struct RecordingInfo {
+    std::string source = "simulator";
+    std::string floorJson; // floor-file JSON of the floor recorded on
+    std::uint64_t seed = 0;
+    std::string scenario;
+    model::TimeNs tick = 100 * model::kNsPerMs;
+};
+
+class RecordingWriter {
+public:
+    struct Stats {
+        std::uint64_t snapshots = 0;
+        std::uint64_t samples = 0;
+        std::uint64_t dropped = 0;
+        std::uint64_t chunks = 0;
+        std::uint64_t bytes = 0; // encoded sample bytes
+    };
+
+    static std::expected<std::unique_ptr<RecordingWriter>, Error> create(const std::string& path,
+                                                                         std::shared_ptr<const model::Topology> topology,
+                                                                         const RecordingInfo& info, std::size_t queueCapacity = 64);
+    ~RecordingWriter();
+    RecordingWriter(const RecordingWriter&) = delete;
+    RecordingWriter& operator=(const RecordingWriter&) = delete;
+
+    bool push(std::shared_ptr<const model::Snapshot> snapshot);
+    // Blocking writers make push() wait for room instead of dropping (headless conversions,
+    // where every sample matters more than the producer's pace).
+    void setBlocking(bool blocking) { m_blocking = blocking; }
+    // Writes what is queued, the last partial chunk, and closes the file.
+    void close();
+    Stats stats() const;
+    // The writer's first error (I/O, disk full); empty while all is well.
+    std::string error() const;
+
+private:
+    RecordingWriter() = default;
+    void threadMain();
+    void append(const model::Snapshot& s);
+    void flushChunk();
+
+    std::shared_ptr<const model::Topology> m_topology;
+    sqlite3* m_db = nullptr;
+    std::thread m_thread;
+    mutable std::mutex m_mutex;
+    std::condition_variable m_wake;
+    std::deque<std::shared_ptr<const model::Snapshot>> m_queue;
+    std::size_t m_capacity = 64;
+    bool m_closing = false;
+    std::atomic<bool> m_blocking{false};
+    std::condition_variable m_room;
+    Stats m_stats;
+    std::string m_error;
+
+    // Writer-thread state.
+    std::vector<std::vector<float>> m_rows; // per channel: rows * entities of the open chunk
+    std::uint32_t m_rowCount = 0;
+    model::TimeNs m_chunkStart = 0, m_lastTime = 0;
+    std::size_t m_eventsWritten = 0, m_transitionsWritten = 0;
+    std::vector<model::Alarm> m_lastAlarms;
+    bool m_anyAlarmsWritten = false;
+};
+
+} // namespace ft::importers

@@ -1,0 +1,335 @@
+#include "timeline_panel.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHelpEvent>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMessageBox>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPushButton>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ft::views {
+
+namespace {
+constexpr double kMargin = 12;
+constexpr double kSpeeds[] = {0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600, 1000};
+
+QColor eventColor(const model::Event& e) {
+    switch (e.kind) {
+    case model::EventKind::ScenarioInjection: return {255, 190, 60};
+    case model::EventKind::Protection: return {255, 70, 60};
+    case model::EventKind::Lifecycle: return e.severity == model::Severity::Critical ? QColor(235, 95, 175) : QColor(120, 170, 255);
+    case model::EventKind::AlarmRaised: return e.severity == model::Severity::Critical ? QColor(255, 110, 80) : QColor(255, 170, 90);
+    case model::EventKind::AlarmCleared: return {90, 200, 120};
+    }
+    return Qt::white;
+}
+QString clock(model::TimeNs t) { return QString::fromStdString(model::formatUtc(t, true)).left(23); }
+} // namespace
+
+TimelineAxis::TimelineAxis(model::Transport& transport, QWidget* parent) : QWidget(parent), m_transport(transport) {
+    setMouseTracking(true);
+    setMinimumHeight(64);
+}
+
+void TimelineAxis::setLiveEvents(std::shared_ptr<const std::vector<model::Event>> events) {
+    if (events == m_liveEvents) return;
+    m_liveEvents = std::move(events);
+    update();
+}
+
+std::pair<model::TimeNs, model::TimeNs> TimelineAxis::visibleRange() const {
+    if (m_view) return *m_view;
+    return {m_transport.beginTime(), std::max(m_transport.endTime(), m_transport.beginTime() + m_transport.tickLength())};
+}
+
+double TimelineAxis::xAt(model::TimeNs t) const {
+    const auto [a, b] = visibleRange();
+    return kMargin + (width() - 2 * kMargin) * static_cast<double>(t - a) / static_cast<double>(std::max<model::TimeNs>(1, b - a));
+}
+
+model::TimeNs TimelineAxis::timeAt(double x) const {
+    const auto [a, b] = visibleRange();
+    const double f = std::clamp((x - kMargin) / std::max(1.0, width() - 2 * kMargin), 0.0, 1.0);
+    return a + static_cast<model::TimeNs>(f * static_cast<double>(b - a));
+}
+
+void TimelineAxis::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.fillRect(rect(), QColor(18, 22, 30));
+    const auto [a, b] = visibleRange();
+    const int axisY = height() - 22;
+    // Ticks at a readable interval.
+    const double span = model::toSeconds(b - a);
+    const double steps[] = {1, 5, 10, 30, 60, 300, 600, 1800, 3600, 7200, 21600, 43200, 86400};
+    double step = steps[0];
+    for (double s : steps)
+        if (span / s <= 10) {
+            step = s;
+            break;
+        } else step = s;
+    p.setPen(QColor(60, 70, 88));
+    p.drawLine(QPointF(kMargin, axisY), QPointF(width() - kMargin, axisY));
+    const model::TimeNs stepNs = model::fromSeconds(step);
+    for (model::TimeNs t = (a / stepNs + 1) * stepNs; t < b; t += stepNs) {
+        const double x = xAt(t);
+        p.setPen(QColor(60, 70, 88));
+        p.drawLine(QPointF(x, axisY - 4), QPointF(x, axisY + 4));
+        p.setPen(QColor(150, 162, 178));
+        p.drawText(QPointF(x - 24, height() - 4), QString::fromStdString(model::formatUtc(t)).mid(11, step < 60 ? 8 : 5));
+    }
+    // Loop range.
+    if (const auto loop = m_transport.loop()) {
+        p.fillRect(QRectF(QPointF(xAt(loop->first), 4), QPointF(xAt(loop->second), axisY)), QColor(80, 140, 255, 50));
+        p.setPen(QColor(80, 140, 255));
+        p.drawLine(QPointF(xAt(loop->first), 4), QPointF(xAt(loop->first), axisY));
+        p.drawLine(QPointF(xAt(loop->second), 4), QPointF(xAt(loop->second), axisY));
+    }
+    // Events: a mark per event, coloured by kind (cleared alarms short and green).
+    auto drawEvents = [&](const std::vector<model::Event>& events) {
+        for (const auto& e : events) {
+            if (e.time < a || e.time > b) continue;
+            const double x = xAt(e.time);
+            const int top = e.kind == model::EventKind::AlarmCleared ? axisY - 10 : (e.kind == model::EventKind::AlarmRaised ? axisY - 18 : 8);
+            p.setPen(QPen(eventColor(e), 2));
+            p.drawLine(QPointF(x, top), QPointF(x, axisY));
+        }
+    };
+    drawEvents(m_events);
+    if (m_liveEvents) drawEvents(*m_liveEvents);
+    // Bookmarks: flags.
+    for (const auto& bm : m_bookmarks) {
+        if (bm.time < a || bm.time > b) continue;
+        const double x = xAt(bm.time);
+        p.setPen(QPen(QColor(120, 200, 255), 2));
+        p.drawLine(QPointF(x, 4), QPointF(x, axisY));
+        QPolygonF flag;
+        flag << QPointF(x, 4) << QPointF(x + 10, 8) << QPointF(x, 12);
+        p.setBrush(QColor(120, 200, 255));
+        p.drawPolygon(flag);
+    }
+    // The live edge, then the position.
+    if (!m_transport.isReplay()) {
+        p.setPen(QColor(90, 220, 130));
+        p.drawText(QPointF(xAt(m_transport.endTime()) - 34, 14), "LIVE");
+    }
+    if (const auto s = m_transport.latest()) {
+        const double x = xAt(s->time);
+        p.setPen(QPen(Qt::white, 2));
+        p.drawLine(QPointF(x, 2), QPointF(x, axisY + 6));
+        p.setBrush(Qt::white);
+        QPolygonF head;
+        head << QPointF(x - 5, axisY + 6) << QPointF(x + 5, axisY + 6) << QPointF(x, axisY);
+        p.drawPolygon(head);
+    }
+}
+
+void TimelineAxis::mousePressEvent(QMouseEvent* e) {
+    const double x = e->position().x();
+    if (e->button() == Qt::RightButton) {
+        m_drag = Drag::Pan;
+        m_panX = x;
+        return;
+    }
+    if (!m_transport.isReplay() || e->button() != Qt::LeftButton) return;
+    m_dragStart = timeAt(x);
+    if (e->modifiers() & Qt::ShiftModifier) m_drag = Drag::Loop;
+    else {
+        m_drag = Drag::Seek;
+        m_transport.seek(m_dragStart);
+    }
+    update();
+}
+
+void TimelineAxis::mouseMoveEvent(QMouseEvent* e) {
+    const double x = e->position().x();
+    switch (m_drag) {
+    case Drag::Seek: m_transport.seek(timeAt(x)); break;
+    case Drag::Loop: {
+        const auto t = timeAt(x);
+        m_transport.setLoop(std::pair{std::min(m_dragStart, t), std::max(m_dragStart, t)});
+        break;
+    }
+    case Drag::Pan: {
+        auto [a, b] = visibleRange();
+        const auto shift = static_cast<model::TimeNs>((m_panX - x) / std::max(1.0, width() - 2 * kMargin) * static_cast<double>(b - a));
+        m_view = std::pair{a + shift, b + shift};
+        m_panX = x;
+        break;
+    }
+    case Drag::None: return;
+    }
+    update();
+}
+
+void TimelineAxis::mouseReleaseEvent(QMouseEvent*) { m_drag = Drag::None; }
+
+void TimelineAxis::wheelEvent(QWheelEvent* e) {
+    // Zoom around the pointer; zooming out past the whole range shows the whole range.
+    auto [a, b] = visibleRange();
+    const model::TimeNs pivot = timeAt(e->position().x());
+    const double factor = std::pow(0.8, e->angleDelta().y() / 120.0);
+    const model::TimeNs fullSpan = std::max<model::TimeNs>(1, m_transport.endTime() - m_transport.beginTime());
+    const auto span = static_cast<model::TimeNs>(static_cast<double>(b - a) * factor);
+    if (span >= fullSpan) m_view.reset();
+    else {
+        const double f = static_cast<double>(pivot - a) / static_cast<double>(std::max<model::TimeNs>(1, b - a));
+        const model::TimeNs lo = pivot - static_cast<model::TimeNs>(f * static_cast<double>(std::max<model::TimeNs>(span, 10 * m_transport.tickLength())));
+        m_view = std::pair{lo, lo + std::max<model::TimeNs>(span, 10 * m_transport.tickLength())};
+    }
+    update();
+}
+
+bool TimelineAxis::event(QEvent* e) {
+    if (e->type() != QEvent::ToolTip) return QWidget::event(e);
+    auto* help = static_cast<QHelpEvent*>(e);
+    QString text;
+    auto near = [&](model::TimeNs t) { return std::abs(xAt(t) - help->pos().x()) < 4; };
+    for (const auto& bm : m_bookmarks)
+        if (near(bm.time)) text += QString("Bookmark %1  %2\n").arg(clock(bm.time), QString::fromStdString(bm.text));
+    auto collect = [&](const std::vector<model::Event>& events) {
+        int n = 0;
+        for (const auto& ev : events)
+            if (near(ev.time) && n++ < 8) text += QString("%1  %2\n").arg(clock(ev.time).mid(11), QString::fromStdString(ev.text));
+    };
+    collect(m_events);
+    if (m_liveEvents) collect(*m_liveEvents);
+    if (text.isEmpty()) text = clock(timeAt(help->pos().x()));
+    QToolTip::showText(help->globalPos(), text.trimmed(), this);
+    return true;
+}
+
+TimelinePanel::TimelinePanel(model::Transport& transport, QWidget* parent) : QWidget(parent), m_transport(transport) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 4, 6, 4);
+    auto* controls = new QHBoxLayout;
+    const bool replay = transport.isReplay();
+    auto button = [&](const QString& text, const QString& tip, auto&& onClick) {
+        auto* b = new QPushButton(text, this);
+        b->setToolTip(tip);
+        b->setMaximumWidth(44);
+        connect(b, &QPushButton::clicked, this, onClick);
+        controls->addWidget(b);
+        return b;
+    };
+    if (replay) {
+        button("⏮", tr("Start (Home)"), [this] { m_transport.seek(m_transport.beginTime()); });
+        button("◀◀", tr("Previous event ([)"), [this] { emit jumpToEvent(-1); });
+        button("◀|", tr("Step back one tick (←)"), [this] { m_transport.step(-1); });
+    }
+    m_play = button("⏯", tr("Play / pause (Space)"), [this] { m_transport.setPaused(!m_transport.paused()); });
+    if (replay) {
+        button("|▶", tr("Step forward one tick (→)"), [this] { m_transport.step(1); });
+        button("▶▶", tr("Next event (])"), [this] { emit jumpToEvent(1); });
+        button("⏭", tr("End (End)"), [this] { m_transport.seek(m_transport.endTime()); });
+    }
+    m_speed = new QComboBox(this);
+    for (double s : kSpeeds)
+        if (replay || s >= 1) m_speed->addItem(QString("%1×").arg(s), s);
+    m_speed->setToolTip(tr("Playback speed (J slower, L faster)"));
+    controls->addWidget(m_speed);
+    if (replay) {
+        auto* loop = button("⟲", tr("Clear the loop (shift-drag on the timeline sets one)"), [this] { m_transport.setLoop(std::nullopt); });
+        loop->setMaximumWidth(44);
+        button("✚", tr("Bookmark this moment (B)"), [this] { addBookmark(); });
+    }
+    m_time = new QLabel(this);
+    controls->addWidget(m_time, 1);
+    layout->addLayout(controls);
+    m_axis = new TimelineAxis(transport, this);
+    layout->addWidget(m_axis, 1);
+    connect(m_speed, &QComboBox::currentIndexChanged, this, [this](int i) { m_transport.setSpeed(m_speed->itemData(i).toDouble()); });
+}
+
+void TimelinePanel::refresh() {
+    const auto s = m_transport.latest();
+    if (s) {
+        const double rel = model::toSeconds(s->time - m_transport.beginTime());
+        m_time->setText(QString("  %1   +%2:%3:%4   %5 %6×")
+                            .arg(clock(s->time))
+                            .arg(static_cast<int>(rel / 3600), 2, 10, QChar('0'))
+                            .arg(static_cast<int>(std::fmod(rel, 3600) / 60), 2, 10, QChar('0'))
+                            .arg(std::fmod(rel, 60), 4, 'f', 1, QChar('0'))
+                            .arg(m_transport.paused() ? tr("paused") : (m_transport.isReplay() ? tr("playing") : tr("live")))
+                            .arg(m_transport.speed()));
+        if (!m_transport.isReplay()) m_axis->setLiveEvents(s->events);
+    }
+    const int i = m_speed->findData(m_transport.speed());
+    if (i >= 0 && i != m_speed->currentIndex()) {
+        const QSignalBlocker block(m_speed);
+        m_speed->setCurrentIndex(i);
+    }
+    m_axis->update();
+}
+
+void TimelinePanel::addBookmark() {
+    if (!m_bookmarkSink) return;
+    const auto s = m_transport.latest();
+    if (!s) return;
+    bool ok = false;
+    const QString text = QInputDialog::getText(this, tr("Bookmark"), tr("Note for %1:").arg(clock(s->time)), QLineEdit::Normal, QString(), &ok);
+    if (!ok) return;
+    if (const auto error = m_bookmarkSink(s->time, text.toStdString())) QMessageBox::warning(this, tr("Bookmark"), QString::fromStdString(*error));
+}
+
+bool TimelinePanel::handleKey(int key, Qt::KeyboardModifiers modifiers) {
+    const bool replay = m_transport.isReplay();
+    auto speedStep = [&](int direction) {
+        const double now = m_transport.speed();
+        double next = now;
+        for (double s : kSpeeds)
+            if ((direction > 0 && s > now) || (direction < 0 && s < now)) {
+                next = s;
+                if (direction > 0) break;
+            }
+        m_transport.setSpeed(next);
+    };
+    switch (key) {
+    case Qt::Key_Space:
+    case Qt::Key_K:
+        m_transport.setPaused(key == Qt::Key_K ? true : !m_transport.paused());
+        return true;
+    case Qt::Key_L:
+        // As in a video player: L plays, and again plays faster.
+        if (m_transport.paused()) m_transport.setPaused(false);
+        else speedStep(1);
+        return true;
+    case Qt::Key_J:
+        // We do not play backwards: J slows down, and when paused jumps back five seconds.
+        if (m_transport.paused() && replay) m_transport.seek(m_transport.latest()->time - 5 * model::kNsPerSecond);
+        else speedStep(-1);
+        return true;
+    case Qt::Key_Left:
+    case Qt::Key_Right:
+        if (!replay) return false;
+        if (modifiers & Qt::ShiftModifier)
+            m_transport.seek(m_transport.latest()->time + (key == Qt::Key_Left ? -10 : 10) * model::kNsPerSecond);
+        else m_transport.step(key == Qt::Key_Left ? -1 : 1);
+        return true;
+    case Qt::Key_Home:
+        if (replay) m_transport.seek(m_transport.beginTime());
+        return replay;
+    case Qt::Key_End:
+        if (replay) m_transport.seek(m_transport.endTime());
+        return replay;
+    case Qt::Key_BracketLeft:
+    case Qt::Key_BracketRight:
+        if (replay) emit jumpToEvent(key == Qt::Key_BracketLeft ? -1 : 1);
+        return replay;
+    case Qt::Key_B:
+        if (replay) addBookmark();
+        return replay;
+    default: return false;
+    }
+}
+
+} // namespace ft::views

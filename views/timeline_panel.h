@@ -1,0 +1,84 @@
+#pragma once
+// TimelinePanel: the time axis of a replay (or of a live run, with its live edge): the current
+// position, event markers coloured by kind, bookmarks, a loop range, zoom (wheel) and pan
+// (right-drag); click or drag to seek, shift-drag to set the loop. Above it, transport buttons
+// and the speed. Bookmarks come from a callback so the panel needs no recording of its own.
+// UI thread only.
+#include "model/transport.h"
+
+#include <QWidget>
+
+#include <functional>
+#include <optional>
+#include <vector>
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+
+namespace ft::views {
+
+struct TimelineBookmark {
+    model::TimeNs time = 0;
+    std::string text;
+};
+
+class TimelineAxis : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimelineAxis(model::Transport& transport, QWidget* parent = nullptr);
+    void setEvents(std::vector<model::Event> events) { m_events = std::move(events); update(); }
+    void setBookmarks(std::vector<TimelineBookmark> bookmarks) { m_bookmarks = std::move(bookmarks); update(); }
+    void setLiveEvents(std::shared_ptr<const std::vector<model::Event>> events);
+    // Visible window (zoom); nothing: the whole range.
+    void setView(std::optional<std::pair<model::TimeNs, model::TimeNs>> view) { m_view = view; update(); }
+    std::pair<model::TimeNs, model::TimeNs> visibleRange() const;
+    model::TimeNs timeAt(double x) const;
+    double xAt(model::TimeNs t) const;
+    QSize sizeHint() const override { return {800, 70}; }
+
+protected:
+    void paintEvent(QPaintEvent* e) override;
+    void mousePressEvent(QMouseEvent* e) override;
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void mouseReleaseEvent(QMouseEvent* e) override;
+    void wheelEvent(QWheelEvent* e) override;
+    bool event(QEvent* e) override;
+
+private:
+    model::Transport& m_transport;
+    std::vector<model::Event> m_events;
+    std::shared_ptr<const std::vector<model::Event>> m_liveEvents;
+    std::vector<TimelineBookmark> m_bookmarks;
+    std::optional<std::pair<model::TimeNs, model::TimeNs>> m_view;
+    enum class Drag { None, Seek, Loop, Pan } m_drag = Drag::None;
+    model::TimeNs m_dragStart = 0;
+    double m_panX = 0;
+};
+
+class TimelinePanel : public QWidget {
+    Q_OBJECT
+public:
+    using BookmarkSink = std::function<std::optional<std::string>(model::TimeNs time, const std::string& text)>;
+    TimelinePanel(model::Transport& transport, QWidget* parent = nullptr);
+    TimelineAxis* axis() const { return m_axis; }
+    // Where bookmarks are saved; returns an error text on failure.
+    void setBookmarkSink(BookmarkSink sink) { m_bookmarkSink = std::move(sink); }
+    void refresh();
+    // Video-player keys: space, J/K/L, arrows, Home/End, [ ] (events), B (bookmark).
+    bool handleKey(int key, Qt::KeyboardModifiers modifiers);
+    void addBookmark();
+
+signals:
+    void jumpToEvent(int direction);
+
+private:
+    model::Transport& m_transport;
+    TimelineAxis* m_axis;
+    QPushButton* m_play;
+    QComboBox* m_speed;
+    QLabel* m_time;
+    BookmarkSink m_bookmarkSink;
+};
+
+} // namespace ft::views
