@@ -39,6 +39,7 @@ Headless (no window, no display needed):
   --for DURATION                  run the simulator for DURATION of simulated time, as fast as
                                   possible, then print a JSON summary
   --dump-snapshot FILE.json       write the last snapshot as JSON
+  --realtime                      pace a headless run at --speed (default 1x) instead of flat out
 
   --help                          this text
   --version                       the version
@@ -78,6 +79,7 @@ std::expected<Options, std::string> parseCommandLine(const std::vector<std::stri
         else if (a == "--wall") o.wall = true;
         else if (a == "--first-frame-ms") o.firstFrameMs = true;
         else if (a == "--window") o.windowShot = true;
+        else if (a == "--realtime") o.realtime = true;
         else if (a == "--record") {
             if (!value(o.record)) return std::unexpected("--record needs a file name");
         } else if (a == "--replay") {

@@ -23,6 +23,7 @@ struct Options {
     std::vector<std::string> layers;
     unsigned long long seed = 1;
     double speed = 1.0;
+    bool realtime = false;      // --realtime: a headless run paced at --speed instead of flat out
     bool firstFrameMs = false;  // print time to first frame and exit (startup benchmark)
     bool windowShot = false;    // --window: the screenshot shows the whole window with panels
     std::string select;         // --select KIND:NAME|ID, e.g. rack:A03, gpu:100

@@ -2,7 +2,9 @@
 
 #include "model/lifecycle.h"
 
+#include <chrono>
 #include <cstdio>
+#include <thread>
 #include <fstream>
 #include <iostream>
 
@@ -179,7 +181,14 @@ int runHeadless(const Options& o, Session& session) {
     } else {
         auto& core = *session.sim;
         first = core.latest()->time;
-        core.runUntil(first + duration);
+        if (o.realtime) {
+            // Paced like a live run (a recorder can be killed mid-way and lose only the tail).
+            core.start(o.speed);
+            while (core.latest()->time < first + duration) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            core.stop();
+        } else {
+            core.runUntil(first + duration);
+        }
         snap = core.latest();
         ticks = core.stats().ticks;
         std::size_t valuesPerTick = 0;

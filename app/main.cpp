@@ -117,7 +117,8 @@ int takeScreenshot(const app::Options& o, app::Session& session, model::ChannelI
 std::expected<std::unique_ptr<app::Session>, std::string> makeSession(const app::Options& o, bool headless) {
     if (!o.replay.empty()) return app::makeReplaySession(o.replay);
     // The live demo starts at the wall clock; screenshots and headless runs are repeatable.
-    return app::makeSimSession(o, !headless && o.screenshot.empty(), headless);
+    // A paced headless recorder behaves like a live one: it drops rather than stalls.
+    return app::makeSimSession(o, !headless && o.screenshot.empty(), headless && !o.realtime);
 }
 
 } // namespace

@@ -60,7 +60,7 @@ std::expected<std::unique_ptr<Session>, std::string> makeReplaySession(const std
     auto session = std::make_unique<Session>();
     session->topology = std::make_shared<const model::Topology>(std::move(*topology));
     session->replay = std::make_unique<importers::ReplaySource>(std::move(*reader));
-    session->sourceLabel = "REPLAY " + std::filesystem::path(path).filename().string();
+    session->sourceLabel = std::filesystem::path(path).filename().string();
     return session;
 }
 

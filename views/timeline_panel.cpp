@@ -216,21 +216,21 @@ TimelinePanel::TimelinePanel(model::Transport& transport, QWidget* parent) : QWi
     auto button = [&](const QString& text, const QString& tip, auto&& onClick) {
         auto* b = new QPushButton(text, this);
         b->setToolTip(tip);
-        b->setMaximumWidth(44);
+        b->setMaximumWidth(56);
         connect(b, &QPushButton::clicked, this, onClick);
         controls->addWidget(b);
         return b;
     };
     if (replay) {
-        button("⏮", tr("Start (Home)"), [this] { m_transport.seek(m_transport.beginTime()); });
+        button("|◀", tr("Start (Home)"), [this] { m_transport.seek(m_transport.beginTime()); });
         button("◀◀", tr("Previous event ([)"), [this] { emit jumpToEvent(-1); });
-        button("◀|", tr("Step back one tick (←)"), [this] { m_transport.step(-1); });
+        button("◀", tr("Step back one tick (←)"), [this] { m_transport.step(-1); });
     }
-    m_play = button("⏯", tr("Play / pause (Space)"), [this] { m_transport.setPaused(!m_transport.paused()); });
+    m_play = button(tr("Play"), tr("Play / pause (Space)"), [this] { m_transport.setPaused(!m_transport.paused()); });
     if (replay) {
-        button("|▶", tr("Step forward one tick (→)"), [this] { m_transport.step(1); });
+        button("▶", tr("Step forward one tick (→)"), [this] { m_transport.step(1); });
         button("▶▶", tr("Next event (])"), [this] { emit jumpToEvent(1); });
-        button("⏭", tr("End (End)"), [this] { m_transport.seek(m_transport.endTime()); });
+        button("▶|", tr("End (End)"), [this] { m_transport.seek(m_transport.endTime()); });
     }
     m_speed = new QComboBox(this);
     for (double s : kSpeeds)
@@ -238,9 +238,9 @@ TimelinePanel::TimelinePanel(model::Transport& transport, QWidget* parent) : QWi
     m_speed->setToolTip(tr("Playback speed (J slower, L faster)"));
     controls->addWidget(m_speed);
     if (replay) {
-        auto* loop = button("⟲", tr("Clear the loop (shift-drag on the timeline sets one)"), [this] { m_transport.setLoop(std::nullopt); });
-        loop->setMaximumWidth(44);
-        button("✚", tr("Bookmark this moment (B)"), [this] { addBookmark(); });
+        auto* loop = button(tr("No loop"), tr("Clear the loop (shift-drag on the timeline sets one)"), [this] { m_transport.setLoop(std::nullopt); });
+        loop->setMaximumWidth(70);
+        button(tr("Mark"), tr("Bookmark this moment (B)"), [this] { addBookmark(); })->setMaximumWidth(60);
     }
     m_time = new QLabel(this);
     controls->addWidget(m_time, 1);
@@ -252,6 +252,7 @@ TimelinePanel::TimelinePanel(model::Transport& transport, QWidget* parent) : QWi
 
 void TimelinePanel::refresh() {
     const auto s = m_transport.latest();
+    m_play->setText(m_transport.paused() ? tr("Play") : tr("Pause"));
     if (s) {
         const double rel = model::toSeconds(s->time - m_transport.beginTime());
         m_time->setText(QString("  %1   +%2:%3:%4   %5 %6×")

@@ -102,6 +102,36 @@ private slots:
         QVERIFY(missing.err.contains("A03"));
     }
 
+    void recordThenReplay() {
+        QTemporaryDir dir;
+        const QString rec = dir.filePath("run.ftrec");
+        const Run r = floortwin({"--headless", "--scenario", "pump-failure", "--for", "2m", "--record", rec});
+        QCOMPARE(r.code, 0);
+        const auto summary = nlohmann::json::parse(r.out.toStdString());
+        QVERIFY(summary["recorded_samples"].get<long long>() > 1000000);
+        QCOMPARE(summary["recording_dropped_snapshots"].get<int>(), 0);
+        // The replay at 90 s equals the live run at 90 s.
+        const QString live = dir.filePath("live.json"), replayed = dir.filePath("replayed.json");
+        QCOMPARE(floortwin({"--headless", "--scenario", "pump-failure", "--for", "90s", "--dump-snapshot", live}).code, 0);
+        const Run rp = floortwin({"--headless", "--replay", rec, "--at", "90s", "--dump-snapshot", replayed});
+        QCOMPARE(rp.code, 0);
+        QFile a(live), b(replayed);
+        QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+        const auto ja = nlohmann::json::parse(a.readAll().toStdString()), jb = nlohmann::json::parse(b.readAll().toStdString());
+        QVERIFY(ja["time"] == jb["time"]);
+        QVERIFY(ja["entities"] == jb["entities"]);
+        QCOMPARE(ja["alarms"].size(), jb["alarms"].size());
+        QCOMPARE(ja["events"].size(), jb["events"].size());
+        // The replay reports what it replays, and refuses what makes no sense.
+        const Run d = floortwin({"--headless", "--replay", rec, "--describe"});
+        QCOMPARE(nlohmann::json::parse(d.out.toStdString())["racks"].get<int>(), 16);
+        QVERIFY(floortwin({"--replay", rec, "--record", dir.filePath("x.ftrec")}).code != 0);
+        QVERIFY(floortwin({"--replay", rec, "--floor", "generate:racks=4"}).code != 0);
+        const Run missing = floortwin({"--headless", "--replay", dir.filePath("nope.ftrec"), "--describe"});
+        QVERIFY(missing.code != 0);
+        QVERIFY(missing.err.contains("nope.ftrec"));
+    }
+
     void runForAndDumpSnapshot() {
         QTemporaryDir dir;
         const QString dump = dir.filePath("snap.json");

@@ -7,6 +7,7 @@
 #include "views/cooling_panel.h"
 #include "views/inspector_panel.h"
 #include "views/lifecycle_board.h"
+#include "views/timeline_panel.h"
 #include "model/lifecycle.h"
 
 #include <QComboBox>
@@ -238,6 +239,31 @@ private slots:
         board.filter()->setCurrentIndex(0);
         QVERIFY(!view->lifecycleFilter());
         QVERIFY(!board.grab().isNull());
+    }
+
+    void timelineKeysDriveTheTransport() {
+        // The live simulator as the transport: space pauses, L speeds up, J slows down; seek
+        // keys are for replays and are left alone.
+        views::TimelinePanel timeline(*m_core);
+        timeline.resize(900, 120);
+        m_core->setPaused(false);
+        m_core->setSpeed(1.0);
+        QVERIFY(timeline.handleKey(Qt::Key_Space, {}));
+        QVERIFY(m_core->paused());
+        QVERIFY(timeline.handleKey(Qt::Key_L, {})); // paused: L plays
+        QVERIFY(!m_core->paused());
+        QVERIFY(timeline.handleKey(Qt::Key_L, {})); // playing: L goes faster
+        QVERIFY(m_core->speed() > 1.0);
+        QVERIFY(timeline.handleKey(Qt::Key_J, {}));
+        QCOMPARE(m_core->speed(), 1.0);
+        QVERIFY(!timeline.handleKey(Qt::Key_Home, {}));
+        // The axis maps time to pixels and back.
+        auto* axis = timeline.axis();
+        axis->resize(800, 70);
+        const auto [a, b] = axis->visibleRange();
+        const model::TimeNs mid = a + (b - a) / 2;
+        QVERIFY(std::abs(axis->timeAt(axis->xAt(mid)) - mid) < (b - a) / 500);
+        m_core->setPaused(false);
     }
 
     void coolingPanelFollowsSelection() {

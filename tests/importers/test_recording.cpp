@@ -1,0 +1,269 @@
+// Recordings: codec round trip, write/read identical values, seeks at chunk boundaries, damaged
+// and truncated files, a recorder killed mid-write, and replay reproducing the sim run.
+#include "importers/floor_file.h"
+#include "importers/recording_reader.h"
+#include "importers/recording_writer.h"
+#include "importers/replay_source.h"
+#include "importers/sample_codec.h"
+#include "model/sim_core.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+#include <cmath>
+#include <random>
+
+using namespace ft;
+namespace ch = model::ch;
+
+namespace {
+
+std::shared_ptr<const model::Topology> floorOf(int racks) {
+    return std::make_shared<const model::Topology>(*model::Topology::build(importers::generateFloor(racks)));
+}
+
+// Runs the simulator for `ticks`, recording every snapshot; returns the snapshots too.
+std::vector<std::shared_ptr<const model::Snapshot>> record(const QString& path, std::shared_ptr<const model::Topology> t, int ticks,
+                                                           model::Scenario scenario = {}) {
+    importers::RecordingInfo info;
+    info.scenario = scenario.name;
+    model::SimCore core(t, {}, std::move(scenario));
+    info.floorJson = importers::floorSpecToJson(t->spec());
+    info.seed = 1;
+    auto writer = importers::RecordingWriter::create(path.toStdString(), t, info);
+    if (!writer) qFatal("%s", writer.error().toString().c_str());
+    (*writer)->setBlocking(true);
+    std::vector<std::shared_ptr<const model::Snapshot>> all{core.latest()};
+    (*writer)->push(core.latest());
+    core.setPublishHook([&](const std::shared_ptr<const model::Snapshot>& s) {
+        (*writer)->push(s);
+        all.push_back(s);
+    });
+    core.runUntil(core.startTime() + ticks * model::SimConfig{}.step);
+    (*writer)->close();
+    return all;
+}
+
+bool sameValues(const model::Snapshot& a, const model::Snapshot& b) {
+    if (a.values.size() != b.values.size()) return false;
+    for (std::size_t c = 0; c < a.values.size(); ++c)
+        if (std::memcmp(a.values[c].data(), b.values[c].data(), a.values[c].size() * 4) != 0 || a.values[c].size() != b.values[c].size())
+            return false;
+    return true;
+}
+
+} // namespace
+
+class TestRecording : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+private slots:
+    void codecRoundTripIsExact() {
+        std::mt19937 rng(7);
+        std::normal_distribution<float> noise(0, 1);
+        for (auto [rows, cols] : {std::pair{1u, 1u}, {10u, 1152u}, {3u, 7u}, {64u, 33u}}) {
+            std::vector<float> v(rows * cols);
+            for (std::size_t i = 0; i < v.size(); ++i) v[i] = 45.0f + 10.0f * std::sin(0.01f * i) + noise(rng);
+            v[0] = std::numeric_limits<float>::quiet_NaN();
+            if (v.size() > 2) v[1] = -0.0f, v[2] = std::numeric_limits<float>::infinity();
+            const auto bytes = importers::encodeSampleBlock(v, rows, cols);
+            const auto back = importers::decodeSampleBlock(bytes);
+            QVERIFY(back);
+            QCOMPARE(back->rows, rows);
+            QVERIFY(std::memcmp(back->values.data(), v.data(), v.size() * 4) == 0); // bit for bit
+        }
+        // Garbage is an error, not a crash.
+        std::vector<std::uint8_t> junk(100, 0xAB);
+        QVERIFY(!importers::decodeSampleBlock(junk));
+        QVERIFY(!importers::decodeSampleBlock(std::span<const std::uint8_t>(junk.data(), 3)));
+        auto good = importers::encodeSampleBlock(std::vector<float>(20, 1.0f), 4, 5);
+        good.resize(good.size() - 3);
+        QVERIFY(!importers::decodeSampleBlock(good));
+    }
+
+    void writeReadIdenticalAtEveryTick() {
+        const QString path = m_dir.filePath("round.ftrec");
+        const auto t = floorOf(3);
+        const auto written = record(path, t, 57); // not a whole number of chunks
+        auto reader = importers::RecordingReader::open(path.toStdString());
+        QVERIFY2(reader, reader ? "" : reader.error().toString().c_str());
+        auto& r = **reader;
+        QVERIFY(r.warnings().empty());
+        QCOMPARE(r.startTime(), written.front()->time);
+        QCOMPARE(r.endTime(), written.back()->time);
+        QCOMPARE(r.floor().rows.size(), t->spec().rows.size());
+        model::Snapshot s;
+        // Every tick, in order and then backwards: chunk starts, chunk ends, the partial tail.
+        for (int pass = 0; pass < 2; ++pass)
+            for (std::size_t k = 0; k < written.size(); ++k) {
+                const auto& w = *written[pass == 0 ? k : written.size() - 1 - k];
+                QVERIFY(r.snapshotAt(w.time, s));
+                QCOMPARE(s.time, w.time);
+                QVERIFY2(sameValues(s, w), qPrintable(QString("tick %1").arg(k)));
+                QVERIFY(s.rackLifecycle == w.rackLifecycle);
+                QCOMPARE(s.alarms.size(), w.alarms.size());
+            }
+        // Between ticks rounds down; outside the range clamps.
+        QVERIFY(r.snapshotAt(written[12]->time + model::kNsPerMs, s));
+        QCOMPARE(s.time, written[12]->time);
+        QVERIFY(r.snapshotAt(0, s));
+        QCOMPARE(s.time, r.startTime());
+    }
+
+    void replayReproducesTheRun() {
+        // A scenario run: values, alarms, events and lifecycle all come back as they were.
+        const QString path = m_dir.filePath("leak.ftrec");
+        const auto t = std::make_shared<const model::Topology>(*model::Topology::build(*importers::loadFloor(FT_SOURCE_DIR "/resources/floors/demo.json")));
+        model::Scenario leak;
+        leak.name = "leak";
+        model::ScenarioEvent ev;
+        ev.at = 5 * model::kNsPerSecond;
+        ev.action = model::ScenarioAction::Leak;
+        ev.target = model::EntityRef{model::EntityKind::Rack, 2};
+        leak.events.push_back(ev);
+        const auto written = record(path, t, 400, leak);
+        auto reader = importers::RecordingReader::open(path.toStdString());
+        QVERIFY(reader);
+        importers::ReplaySource replay(std::move(*reader));
+        for (std::size_t k : {std::size_t{0}, std::size_t{49}, std::size_t{50}, std::size_t{199}, std::size_t{200}, std::size_t{400}}) {
+            replay.seek(written[k]->time);
+            const auto s = replay.renderNow();
+            QVERIFY(sameValues(*s, *written[k]));
+            QCOMPARE(s->alarms.size(), written[k]->alarms.size());
+            for (std::size_t a = 0; a < s->alarms.size(); ++a) {
+                QCOMPARE(s->alarms[a].title, written[k]->alarms[a].title);
+                QCOMPARE(s->alarms[a].entity, written[k]->alarms[a].entity);
+            }
+            QCOMPARE(s->events ? s->events->size() : 0u, written[k]->events ? written[k]->events->size() : 0u);
+            QCOMPARE(s->scenario, std::string("leak"));
+        }
+        // Jumping between events lands on them.
+        replay.seek(replay.beginTime());
+        QVERIFY(replay.jumpToEvent(1));
+        QCOMPARE(replay.position(), replay.reader().events().front().time);
+        QVERIFY(replay.jumpToEvent(1));
+        QVERIFY(replay.position() > replay.reader().events().front().time);
+        QVERIFY(replay.jumpToEvent(-1));
+        QCOMPARE(replay.position(), replay.reader().events().front().time);
+    }
+
+    void replayClock() {
+        const QString path = m_dir.filePath("clock.ftrec");
+        record(path, floorOf(1), 300);
+        importers::ReplaySource replay(*importers::RecordingReader::open(path.toStdString()));
+        QVERIFY(replay.paused());
+        QCOMPARE(replay.position(), replay.beginTime());
+        replay.step(3);
+        QCOMPARE(replay.position(), replay.beginTime() + 3 * replay.tickLength());
+        replay.step(-10); // clamps at the start
+        QCOMPARE(replay.position(), replay.beginTime());
+        replay.setSpeed(5000); // clamps to 1000x
+        QCOMPARE(replay.speed(), 1000.0);
+        replay.setSpeed(100);
+        replay.setLoop(std::pair{replay.beginTime() + 5 * model::kNsPerSecond, replay.beginTime() + 8 * model::kNsPerSecond});
+        replay.seek(replay.beginTime() + 5 * model::kNsPerSecond);
+        replay.start();
+        replay.setPaused(false);
+        QTest::qWait(300); // 30 s of recording at 100x: loops within [5 s, 8 s]
+        const auto pos = replay.position();
+        QVERIFY(pos >= replay.beginTime() + 5 * model::kNsPerSecond && pos <= replay.beginTime() + 8 * model::kNsPerSecond);
+        QVERIFY(replay.latest()->time >= replay.beginTime() + 5 * model::kNsPerSecond);
+        replay.setLoop(std::nullopt);
+        QTest::qWait(400); // runs to the end and pauses there
+        QCOMPARE(replay.position(), replay.endTime());
+        QVERIFY(replay.paused());
+        replay.stop();
+    }
+
+    void bookmarksAreSaved() {
+        const QString path = m_dir.filePath("marks.ftrec");
+        record(path, floorOf(1), 20);
+        auto reader = importers::RecordingReader::open(path.toStdString());
+        QVERIFY(reader);
+        const auto when = (*reader)->startTime() + model::kNsPerSecond;
+        QVERIFY((*reader)->addBookmark(when, "valve stuck here"));
+        auto again = importers::RecordingReader::open(path.toStdString());
+        const auto marks = (*again)->bookmarks();
+        QCOMPARE(marks.size(), 1u);
+        QCOMPARE(marks[0].text, std::string("valve stuck here"));
+        QCOMPARE(marks[0].time, when);
+    }
+
+    void damagedFilesOpenWithAClearMessage() {
+        const QString path = m_dir.filePath("whole.ftrec");
+        record(path, floorOf(2), 300);
+        QFile whole(path);
+        QVERIFY(whole.open(QIODevice::ReadOnly));
+        const QByteArray bytes = whole.readAll();
+        // Cut in half: opens with a warning up to the last readable chunk, or refuses clearly.
+        const QString half = m_dir.filePath("half.ftrec");
+        {
+            QFile f(half);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(bytes.left(bytes.size() / 2));
+        }
+        auto cut = importers::RecordingReader::open(half.toStdString());
+        if (cut) {
+            QVERIFY(!(*cut)->warnings().empty());
+            model::Snapshot s;
+            QVERIFY((*cut)->snapshotAt((*cut)->startTime(), s));
+        } else {
+            QVERIFY(cut.error().toString().find("half.ftrec") != std::string::npos);
+        }
+        // Garbage in the middle: damaged chunks are reported, never a crash.
+        const QString noisy = m_dir.filePath("noisy.ftrec");
+        {
+            QByteArray b = bytes;
+            for (int i = b.size() / 3; i < b.size() / 3 + 20000 && i < b.size(); ++i) b[i] = static_cast<char>(i * 31);
+            QFile f(noisy);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(b);
+        }
+        if (auto r = importers::RecordingReader::open(noisy.toStdString())) {
+            model::Snapshot s;
+            for (auto t = (*r)->startTime(); t <= (*r)->endTime(); t += model::kNsPerSecond) (void)(*r)->snapshotAt(t, s);
+        }
+        // Not a recording at all.
+        const QString text = m_dir.filePath("notes.ftrec");
+        {
+            QFile f(text);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("these are not the samples you are looking for\n");
+        }
+        const auto bad = importers::RecordingReader::open(text.toStdString());
+        QVERIFY(!bad);
+        QVERIFY(bad.error().message.find("not a floortwin recording") != std::string::npos);
+        QVERIFY(!importers::RecordingReader::open(m_dir.filePath("missing.ftrec").toStdString()));
+    }
+
+    void killedRecorderLeavesAFileThatOpens() {
+        // A real recorder process, paced at real time, killed with SIGKILL mid-run.
+        if (!QFile::exists(FT_BINARY_DIR "/bin/floortwin")) QSKIP("needs the floortwin binary (not built in the ThreadSanitizer build)");
+        const QString path = m_dir.filePath("killed.ftrec");
+        QProcess p;
+        p.start(FT_BINARY_DIR "/bin/floortwin", {"--headless", "--for", "10m", "--realtime", "--record", path});
+        QVERIFY(p.waitForStarted());
+        QElapsedTimer wall;
+        wall.start();
+        QTest::qWait(3500);
+        const double killedAfter = static_cast<double>(wall.elapsed()) / 1000.0;
+        ::kill(static_cast<pid_t>(p.processId()), SIGKILL);
+        p.waitForFinished();
+        auto reader = importers::RecordingReader::open(path.toStdString());
+        QVERIFY2(reader, reader ? "" : reader.error().toString().c_str());
+        const double recorded = model::toSeconds((*reader)->endTime() - (*reader)->startTime());
+        qInfo("killed after %.1f s of wall time; the file holds %.1f s", killedAfter, recorded);
+        // Start-up took some of the wall time; the recording may lose at most its last second.
+        QVERIFY2(recorded > killedAfter - 2.0, qPrintable(QString("%1 s recorded").arg(recorded)));
+        model::Snapshot s;
+        QVERIFY((*reader)->snapshotAt((*reader)->endTime(), s));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRecording)
+#include "test_recording.moc"
