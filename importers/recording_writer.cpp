@@ -103,6 +103,7 @@ std::expected<std::unique_ptr<RecordingWriter>, Error> RecordingWriter::create(c
     sqlite3_finalize(st);
     if (sqlite3_exec(w->m_db, "COMMIT", nullptr, nullptr, nullptr) != SQLITE_OK) return fail("cannot write the recording header");
     w->m_rows.resize(model::ch::Count);
+    w->m_openChunkRow.assign(model::ch::Count, -1);
     for (model::ChannelId c = 0; c < model::ch::Count; ++c)
         w->m_rows[c].reserve(kRowsPerChunk * w->m_topology->count(model::kChannels[c].kind));
     w->m_thread = std::thread([raw = w.get()] { raw->threadMain(); });
@@ -162,7 +163,7 @@ void RecordingWriter::threadMain() {
         m_room.notify_one();
         append(*next);
     }
-    if (m_rowCount > 0) flushChunk();
+    if (m_rowCount % kRowsPerCommit != 0) flushChunk();
 }
 
 void RecordingWriter::append(const model::Snapshot& s) {
@@ -173,7 +174,8 @@ void RecordingWriter::append(const model::Snapshot& s) {
     m_lastTime = s.time;
 
     // Events, lifecycle transitions and alarm changes go into the same transaction as the chunk.
-    sqlite3_exec(m_db, m_rowCount == 1 ? "BEGIN" : "SAVEPOINT row", nullptr, nullptr, nullptr);
+    const bool firstOfCommit = m_rowCount % kRowsPerCommit == 1;
+    sqlite3_exec(m_db, firstOfCommit ? "BEGIN" : "SAVEPOINT row", nullptr, nullptr, nullptr);
     if (s.events && s.events->size() > m_eventsWritten) {
         sqlite3_stmt* st = nullptr;
         sqlite3_prepare_v2(m_db, "INSERT INTO events VALUES(?, ?, ?, ?, ?, ?)", -1, &st, nullptr);
@@ -220,33 +222,47 @@ void RecordingWriter::append(const model::Snapshot& s) {
         m_lastAlarms = s.alarms;
         m_anyAlarmsWritten = true;
     }
-    if (m_rowCount > 1) sqlite3_exec(m_db, "RELEASE row", nullptr, nullptr, nullptr);
+    if (!firstOfCommit) sqlite3_exec(m_db, "RELEASE row", nullptr, nullptr, nullptr);
     {
         std::lock_guard lock(m_mutex);
         ++m_stats.snapshots;
         for (const auto& v : s.values) m_stats.samples += v.size();
     }
-    if (m_rowCount == kRowsPerChunk) flushChunk();
+    if (m_rowCount % kRowsPerCommit == 0) flushChunk();
 }
 
 void RecordingWriter::flushChunk() {
-    sqlite3_stmt* st = nullptr;
-    sqlite3_prepare_v2(m_db, "INSERT INTO chunks(channel, t0, rows, data) VALUES(?, ?, ?, ?)", -1, &st, nullptr);
+    sqlite3_stmt* insert = nullptr;
+    sqlite3_stmt* update = nullptr;
+    sqlite3_prepare_v2(m_db, "INSERT INTO chunks(channel, t0, rows, data) VALUES(?, ?, ?, ?)", -1, &insert, nullptr);
+    sqlite3_prepare_v2(m_db, "UPDATE chunks SET rows = ?, data = ? WHERE rowid = ?", -1, &update, nullptr);
     std::uint64_t bytes = 0;
+    const bool complete = m_rowCount == kRowsPerChunk;
     for (model::ChannelId c = 0; c < model::ch::Count; ++c) {
         const auto columns = static_cast<std::uint32_t>(m_topology->count(model::kChannels[c].kind));
         if (columns == 0) continue;
         const auto blob = encodeSampleBlock(m_rows[c], m_rowCount, columns);
-        bytes += blob.size();
-        sqlite3_bind_int(st, 1, c);
-        sqlite3_bind_int64(st, 2, m_chunkStart);
-        sqlite3_bind_int(st, 3, static_cast<int>(m_rowCount));
-        sqlite3_bind_blob(st, 4, blob.data(), static_cast<int>(blob.size()), SQLITE_STATIC);
-        sqlite3_step(st);
-        sqlite3_reset(st);
-        m_rows[c].clear();
+        if (complete) bytes += blob.size();
+        if (m_openChunkRow[c] < 0) {
+            sqlite3_bind_int(insert, 1, c);
+            sqlite3_bind_int64(insert, 2, m_chunkStart);
+            sqlite3_bind_int(insert, 3, static_cast<int>(m_rowCount));
+            sqlite3_bind_blob(insert, 4, blob.data(), static_cast<int>(blob.size()), SQLITE_STATIC);
+            sqlite3_step(insert);
+            sqlite3_reset(insert);
+            m_openChunkRow[c] = sqlite3_last_insert_rowid(m_db);
+        } else {
+            // The chunk grew: replace it (the previous version stays valid until this commits).
+            sqlite3_bind_int(update, 1, static_cast<int>(m_rowCount));
+            sqlite3_bind_blob(update, 2, blob.data(), static_cast<int>(blob.size()), SQLITE_STATIC);
+            sqlite3_bind_int64(update, 3, m_openChunkRow[c]);
+            sqlite3_step(update);
+            sqlite3_reset(update);
+        }
+        if (complete) m_rows[c].clear();
     }
-    sqlite3_finalize(st);
+    sqlite3_finalize(insert);
+    sqlite3_finalize(update);
     sqlite3_stmt* end = nullptr;
     sqlite3_prepare_v2(m_db, "INSERT OR REPLACE INTO meta(key, value) VALUES('end_time', ?)", -1, &end, nullptr);
     const std::string endText = std::to_string(m_lastTime);
@@ -256,9 +272,12 @@ void RecordingWriter::flushChunk() {
     const int rc = sqlite3_exec(m_db, "COMMIT", nullptr, nullptr, nullptr);
     std::lock_guard lock(m_mutex);
     if (rc != SQLITE_OK && m_error.empty()) m_error = std::string("recording write failed: ") + sqlite3_errmsg(m_db);
-    ++m_stats.chunks;
-    m_stats.bytes += bytes;
-    m_rowCount = 0;
+    if (complete) {
+        ++m_stats.chunks;
+        m_stats.bytes += bytes;
+        m_rowCount = 0;
+        std::ranges::fill(m_openChunkRow, -1);
+    }
 }
 
 } // namespace ft::importers

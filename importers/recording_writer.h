@@ -1,8 +1,8 @@
 #pragma once
 // RecordingWriter: records published snapshots into a .ftrec file (SQLite, WAL). Its own thread
-// encodes one-second chunks (one per channel, see SampleCodec) and commits each with the events,
-// lifecycle transitions and alarm changes of that second, so a killed recorder loses at most the
-// second in flight. push() never blocks the caller: when the writer cannot keep up it drops the
+// encodes chunks of three seconds (one per channel, see SampleCodec) and commits every second
+// (rewriting the growing chunk) with that second's events, lifecycle transitions and alarm
+// changes, so a killed recorder loses at most the second in flight. push() never blocks the caller: when the writer cannot keep up it drops the
 // snapshot and counts it. push() from any thread; create/close from the owner.
 #include "error.h"
 #include "model/snapshot.h"
@@ -22,7 +22,10 @@ struct sqlite3;
 namespace ft::importers {
 
 constexpr int kRecordingFormatVersion = 1;
-constexpr std::uint32_t kRowsPerChunk = 10;
+// A chunk holds three seconds (more history, better compression); it is committed every second
+// while it grows, so a killed recorder still loses at most one second.
+constexpr std::uint32_t kRowsPerChunk = 30;
+constexpr std::uint32_t kRowsPerCommit = 10;
 
 struct RecordingInfo {
     std::string source = "simulator";
@@ -63,7 +66,7 @@ private:
     RecordingWriter() = default;
     void threadMain();
     void append(const model::Snapshot& s);
-    void flushChunk();
+    void flushChunk();   // writes the open chunk (insert, or update while it grows) and commits
 
     std::shared_ptr<const model::Topology> m_topology;
     sqlite3* m_db = nullptr;
@@ -81,6 +84,7 @@ private:
     // Writer-thread state.
     std::vector<std::vector<float>> m_rows; // per channel: rows * entities of the open chunk
     std::uint32_t m_rowCount = 0;
+    std::vector<std::int64_t> m_openChunkRow; // per channel: rowid of the growing chunk, -1 none
     model::TimeNs m_chunkStart = 0, m_lastTime = 0;
     std::size_t m_eventsWritten = 0, m_transitionsWritten = 0;
     std::vector<model::Alarm> m_lastAlarms;

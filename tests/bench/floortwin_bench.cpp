@@ -4,6 +4,13 @@
 #include "app/floor_loading.h"
 #include "model/sim_core.h"
 #include "model/thermal_model.h"
+#include "importers/floor_file.h"
+#include "importers/recording_reader.h"
+#include "importers/recording_writer.h"
+#include "importers/replay_source.h"
+
+#include <QDir>
+#include <QTemporaryDir>
 #include "views/floor_view.h"
 
 #include <QApplication>
@@ -14,7 +21,10 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 
+#include <QFileInfo>
+
 #include <algorithm>
+#include <thread>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -81,6 +91,92 @@ void benchThermal() {
         state.time += 100 * model::kNsPerMs;
     }
     figure(name, median(ms), "ms");
+}
+
+// Records `duration` of the simulator on `floor` at `step`; returns the file and the wall time
+// spent writing (the sim runs first, so only the writer is timed).
+struct RecordResult {
+    std::uint64_t samples = 0;
+    double writeSeconds = 0;
+    double fileBytes = 0;
+};
+RecordResult recordRun(const QString& path, const std::string& floor, model::TimeNs duration, model::TimeNs step,
+                       std::size_t maxInMemory = 0) {
+    auto topology = topologyOf(floor);
+    model::SimConfig config;
+    config.step = step;
+    model::SimCore core(topology, config);
+    importers::RecordingInfo info;
+    info.floorJson = importers::floorSpecToJson(topology->spec());
+    info.tick = step;
+    auto writer = importers::RecordingWriter::create(path.toStdString(), topology, info, 4096);
+    if (!writer) std::exit(1);
+    (*writer)->setBlocking(true);
+    // Snapshots are produced ahead and then written, so the figure is the writer's alone.
+    std::vector<std::shared_ptr<const model::Snapshot>> batch;
+    RecordResult result;
+    core.setPublishHook([&](const std::shared_ptr<const model::Snapshot>& s) { batch.push_back(s); });
+    const model::TimeNs end = core.startTime() + duration;
+    while (core.latest()->time < end) {
+        batch.clear();
+        const model::TimeNs until = std::min(end, core.latest()->time + static_cast<model::TimeNs>(maxInMemory ? maxInMemory : 600) * step);
+        core.runUntil(until);
+        const auto t0 = std::chrono::steady_clock::now();
+        for (auto& s : batch) (*writer)->push(s);
+        result.writeSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    (*writer)->close();
+    result.writeSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    result.samples = (*writer)->stats().samples;
+    result.fileBytes = static_cast<double>(QFileInfo(path).size());
+    return result;
+}
+
+void benchRecording() {
+    QTemporaryDir dir;
+    if (wanted("recording.write.samples_per_s")) {
+        // The big floor: 820k samples a tick.
+        const auto r = recordRun(dir.filePath("write.ftrec"), "generate:racks=1778", 20 * model::kNsPerSecond, 100 * model::kNsPerMs, 50);
+        figure("recording.write.samples_per_s", static_cast<double>(r.samples) / r.writeSeconds, "samples/s");
+    }
+    if (wanted("recording.bytes_per_sample")) {
+        const auto r = recordRun(dir.filePath("hour.ftrec"), "", 3600 * model::kNsPerSecond, 100 * model::kNsPerMs);
+        figure("recording.bytes_per_sample", r.fileBytes / static_cast<double>(r.samples), "B");
+        figure("recording.hour_file_mb", r.fileBytes / 1e6, "MB");
+    }
+    if (wanted("recording.seek_ms") || wanted("recording.replay")) {
+        // 24 hours of the default floor, one snapshot a second (86,400 chunks per channel row
+        // set would be 864,000 at 10 Hz; seek cost is one chunk decode per channel either way).
+        const QString path = dir.filePath("day.ftrec");
+        recordRun(path, "", 86400 * model::kNsPerSecond, model::kNsPerSecond, 3600);
+        auto reader = importers::RecordingReader::open(path.toStdString());
+        if (!reader) std::exit(1);
+        model::Snapshot s;
+        std::vector<double> ms;
+        model::Rng rng(7);
+        for (int i = 0; i < 200; ++i) {
+            const auto t = (*reader)->startTime() + static_cast<model::TimeNs>(rng.uniform() * static_cast<double>((*reader)->endTime() - (*reader)->startTime()));
+            const auto t0 = std::chrono::steady_clock::now();
+            (void)(*reader)->snapshotAt(t, s);
+            ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+        }
+        std::ranges::sort(ms);
+        figure("recording.seek_ms.p50", ms[ms.size() / 2], "ms");
+        figure("recording.seek_ms.p99", ms[ms.size() * 99 / 100], "ms");
+        // Replay at 1000x for 3 s of wall time: each frame shows a new moment; count the frames
+        // whose decode missed a 30 fps frame budget.
+        importers::ReplaySource replay(std::move(*reader));
+        replay.setSpeed(1000);
+        replay.start();
+        replay.setPaused(false);
+        std::this_thread::sleep_for(std::chrono::seconds(3));
+        const auto stats = replay.stats();
+        replay.stop();
+        figure("recording.replay_1000x.frames", static_cast<double>(stats.published), "frames");
+        figure("recording.replay_1000x.decode_ms_mean", stats.meanDecodeMs, "ms");
+        figure("recording.replay_1000x.decode_ms_max", stats.maxDecodeMs, "ms");
+    }
 }
 
 // Median frame time of a view rendering on screen at 1280x720.
@@ -201,7 +297,11 @@ int main(int argc, char** argv) {
     benchSim("default", "", 200);
     benchSim("racks1778", "generate:racks=1778", 60);
     benchThermal();
+    benchRecording();
 
+    // Render and start-up figures need a display; the rest do not.
+    const bool gui = g_filter.empty() || std::string("render.startup.memory.").find(g_filter.substr(0, g_filter.find('.') + 1)) != std::string::npos;
+    if (!gui) return 0;
     QSurfaceFormat format;
     format.setVersion(3, 2);
     format.setProfile(QSurfaceFormat::CoreProfile);
