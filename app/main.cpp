@@ -50,19 +50,6 @@ std::expected<model::EntityRef, std::string> resolveSelection(const model::Topol
     return std::unexpected("--select: no " + std::string(model::entityKindName(*kind)) + " '" + text.substr(colon + 1) + "' on this floor");
 }
 
-void setGlFormat() {
-    QSurfaceFormat format;
-    format.setRenderableType(QSurfaceFormat::OpenGL);
-    format.setVersion(3, 2);
-    format.setProfile(QSurfaceFormat::CoreProfile);
-    format.setDepthBufferSize(24);
-    format.setStencilBufferSize(8);
-    format.setAlphaBufferSize(8);
-    format.setSamples(0); // no multisampling: llvmpipe pays for every sample
-    format.setSwapInterval(0);
-    QSurfaceFormat::setDefaultFormat(format);
-}
-
 bool has(const app::Options& o, const char* layer) { return std::ranges::find(o.layers, layer) != o.layers.end(); }
 
 void applyLayers(const app::Options& o, app::MainWindow& window) {
@@ -168,7 +155,7 @@ int main(int argc, char** argv) {
         (*session)->sim->runUntil((*session)->sim->startTime() + at);
     }
 
-    setGlFormat();
+    views::FloorView::setDefaultSurfaceFormat();
     QApplication app(argc, argv);
     if (!o.screenshot.empty()) return takeScreenshot(o, **session, *metric, selection);
 

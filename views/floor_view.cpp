@@ -9,6 +9,7 @@
 #include <QMouseEvent>
 #include <QOpenGLContext>
 #include <QOpenGLFunctions>
+#include <QSurfaceFormat>
 #include <QWheelEvent>
 #include <vtkCallbackCommand.h>
 #include <vtkCamera.h>
@@ -47,6 +48,19 @@ FloorView::FloorView(std::shared_ptr<const model::Topology> topology, SnapshotSo
         if (m_snapshot != before || (m_thermalVisible && m_animated)) update();
     });
     m_frameTimer.start(33);
+}
+
+void FloorView::setDefaultSurfaceFormat() {
+    QSurfaceFormat format;
+    format.setRenderableType(QSurfaceFormat::OpenGL);
+    format.setVersion(3, 2);
+    format.setProfile(QSurfaceFormat::CoreProfile);
+    format.setDepthBufferSize(24);
+    format.setStencilBufferSize(8);
+    format.setAlphaBufferSize(8);
+    format.setSamples(0); // no multisampling: llvmpipe pays for every sample
+    format.setSwapInterval(0);
+    QSurfaceFormat::setDefaultFormat(format);
 }
 
 FloorView::~FloorView() {

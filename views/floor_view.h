@@ -37,6 +37,8 @@ public:
     using SnapshotSource = std::function<std::shared_ptr<const model::Snapshot>()>;
 
     FloorView(std::shared_ptr<const model::Topology> topology, SnapshotSource source, QWidget* parent = nullptr);
+    // The OpenGL format VTK needs (3.2 core, no multisampling); call before QApplication.
+    static void setDefaultSurfaceFormat();
     ~FloorView() override;
 
     void setMetric(model::ChannelId channel);

@@ -302,14 +302,7 @@ int main(int argc, char** argv) {
     // Render and start-up figures need a display; the rest do not.
     const bool gui = g_filter.empty() || std::string("render.startup.memory.").find(g_filter.substr(0, g_filter.find('.') + 1)) != std::string::npos;
     if (!gui) return 0;
-    QSurfaceFormat format;
-    format.setVersion(3, 2);
-    format.setProfile(QSurfaceFormat::CoreProfile);
-    format.setDepthBufferSize(24);
-    format.setStencilBufferSize(8);
-    format.setSamples(0);
-    format.setSwapInterval(0);
-    QSurfaceFormat::setDefaultFormat(format);
+    views::FloorView::setDefaultSurfaceFormat();
     QApplication app(argc, argv);
     benchRender();
     benchStartup();

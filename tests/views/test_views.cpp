@@ -98,6 +98,25 @@ std::shared_ptr<const model::Snapshot> patternSnapshot(const model::Topology& t)
     return s;
 }
 
+// Compares a render with tests/baselines/NAME.png; a missing or different baseline writes
+// NAME.actual.png (and NAME.diff.png) next to it and fails.
+void checkBaseline(const QImage& actual, const QString& name) {
+    const QString dir = FT_SOURCE_DIR "/tests/baselines/";
+    const QImage baseline(dir + name + ".png");
+    if (baseline.isNull()) {
+        actual.save(dir + name + ".actual.png");
+        QFAIL(qPrintable("no baseline; wrote " + dir + name + ".actual.png — look at it, then rename it to " + name + ".png"));
+    }
+    QCOMPARE(baseline.size(), actual.size());
+    const auto d = compareImages(actual, baseline);
+    if (d.meanAbs > 1.5 || d.fractionOff > 0.005) {
+        actual.save(dir + name + ".actual.png");
+        d.diff.save(dir + name + ".diff.png");
+        QFAIL(qPrintable(QString("%1 differs from its baseline: mean %2, %3 % of pixels off; wrote .actual.png and .diff.png")
+                             .arg(name).arg(d.meanAbs).arg(d.fractionOff * 100)));
+    }
+}
+
 } // namespace
 
 class TestViews : public QObject {
@@ -131,21 +150,7 @@ private slots:
         auto view = makeView(960, 540, true);
         const QImage actual = view->grabFramebuffer();
         QCOMPARE(actual.size(), QSize(960, 540));
-        const QString dir = FT_SOURCE_DIR "/tests/baselines/";
-        const QString name = "default_floor_960x540";
-        const QImage baseline(dir + name + ".png");
-        if (baseline.isNull()) {
-            actual.save(dir + name + ".actual.png");
-            QFAIL(qPrintable("no baseline; wrote " + dir + name + ".actual.png — look at it, then rename it to " + name + ".png"));
-        }
-        QCOMPARE(baseline.size(), actual.size());
-        const auto d = compareImages(actual, baseline);
-        if (d.meanAbs > 1.5 || d.fractionOff > 0.005) {
-            actual.save(dir + name + ".actual.png");
-            d.diff.save(dir + name + ".diff.png");
-            QFAIL(qPrintable(QString("rendering differs from the baseline: mean %1, %2 % of pixels off; wrote %3.actual.png and .diff.png")
-                                 .arg(d.meanAbs).arg(d.fractionOff * 100).arg(dir + name)));
-        }
+        checkBaseline(actual, "default_floor_960x540");
         // Not a blank frame: the floor has many distinct colours.
         QSet<QRgb> colours;
         for (int y = 0; y < actual.height(); y += 4)
@@ -158,19 +163,7 @@ private slots:
         view->setThermalVisible(true);
         view->setAnimated(false);
         const QImage actual = view->grabFramebuffer();
-        const QString dir = FT_SOURCE_DIR "/tests/baselines/";
-        const QString name = "thermal_960x540";
-        const QImage baseline(dir + name + ".png");
-        if (baseline.isNull()) {
-            actual.save(dir + name + ".actual.png");
-            QFAIL(qPrintable("no baseline; wrote " + dir + name + ".actual.png"));
-        }
-        const auto d = compareImages(actual, baseline);
-        if (d.meanAbs > 1.5 || d.fractionOff > 0.005) {
-            actual.save(dir + name + ".actual.png");
-            d.diff.save(dir + name + ".diff.png");
-            QFAIL(qPrintable(QString("thermal layer differs from the baseline: mean %1, %2 % off").arg(d.meanAbs).arg(d.fractionOff * 100)));
-        }
+        checkBaseline(actual, "thermal_960x540");
         // The pipes add colour where there was none: the layer is really drawn.
         view->setThermalVisible(false);
         QVERIFY(compareImages(actual, view->grabFramebuffer()).fractionOff > 0.01);
@@ -199,19 +192,7 @@ private slots:
         auto view = makeView(960, 540, true);
         view->setLifecycleVisible(true);
         const QImage actual = view->grabFramebuffer();
-        const QString dir = FT_SOURCE_DIR "/tests/baselines/";
-        const QString name = "lifecycle_960x540";
-        const QImage baseline(dir + name + ".png");
-        if (baseline.isNull()) {
-            actual.save(dir + name + ".actual.png");
-            QFAIL(qPrintable("no baseline; wrote " + dir + name + ".actual.png"));
-        }
-        const auto d = compareImages(actual, baseline);
-        if (d.meanAbs > 1.5 || d.fractionOff > 0.005) {
-            actual.save(dir + name + ".actual.png");
-            d.diff.save(dir + name + ".diff.png");
-            QFAIL(qPrintable(QString("lifecycle layer differs from the baseline: mean %1, %2 % off").arg(d.meanAbs).arg(d.fractionOff * 100)));
-        }
+        checkBaseline(actual, "lifecycle_960x540");
         // Filtering to one state fades every other rack.
         view->setLifecycleFilter(model::RackLifecycle::Troubleshooting);
         QVERIFY(compareImages(actual, view->grabFramebuffer()).fractionOff > 0.05);
@@ -402,13 +383,7 @@ private slots:
 };
 
 int main(int argc, char** argv) {
-    QSurfaceFormat format;
-    format.setVersion(3, 2);
-    format.setProfile(QSurfaceFormat::CoreProfile);
-    format.setDepthBufferSize(24);
-    format.setStencilBufferSize(8);
-    format.setSamples(0);
-    QSurfaceFormat::setDefaultFormat(format);
+    views::FloorView::setDefaultSurfaceFormat();
     QApplication app(argc, argv);
     TestViews tests;
     return QTest::qExec(&tests, argc, argv);
