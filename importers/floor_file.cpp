@@ -237,6 +237,12 @@ std::expected<model::FloorSpec, Error> parseFloorFile(std::string_view text, con
     FT_TRY(storage->textList("regions", spec.storage.regions));
     FT_TRY(storage->textList("tiers", spec.storage.tiers));
     FT_TRY(storage->real("cache_tb_per_tray", spec.storage.cacheTbPerTray, 0, 10000));
+    FT_TRY(storage->real("warm_after_days", spec.storage.warmAfterDays, 0.1, 3650));
+    FT_TRY(storage->real("cold_after_days", spec.storage.coldAfterDays, 0.1, 3650));
+    FT_TRY(storage->real("archive_after_days", spec.storage.archiveAfterDays, 0.1, 3650));
+    FT_TRY(storage->real("aging_days_per_minute", spec.storage.agingDaysPerMinute, 0, 100000));
+    FT_TRY(storage->real("inter_region_gbps", spec.storage.interRegionGbps, 0.001, 1e6));
+    FT_TRY(storage->real("initial_petabytes", spec.storage.initialPetabytes, 0, 1e6));
     FT_TRY(storage->rejectUnknown());
 
     FT_TRY(top.rejectUnknown());
@@ -333,7 +339,10 @@ std::string floorSpecToJson(const model::FloorSpec& s) {
                     {"delta_t_setpoint_k", c.deltaTSetpointK}, {"flow_lpm_per_kw", c.flowLpmPerKw}, {"cdu_capacity_kw", c.cduCapacityKw},
                     {"primary_supply_c", c.primarySupplyC}, {"differential_pressure_kpa", c.differentialPressureKpa},
                     {"room_temp_c", c.roomTempC}, {"humidity_percent", c.humidityPercent}};
-    j["storage"] = {{"regions", s.storage.regions}, {"tiers", s.storage.tiers}, {"cache_tb_per_tray", s.storage.cacheTbPerTray}};
+    j["storage"] = {{"regions", s.storage.regions}, {"tiers", s.storage.tiers}, {"cache_tb_per_tray", s.storage.cacheTbPerTray},
+                    {"warm_after_days", s.storage.warmAfterDays}, {"cold_after_days", s.storage.coldAfterDays},
+                    {"archive_after_days", s.storage.archiveAfterDays}, {"aging_days_per_minute", s.storage.agingDaysPerMinute},
+                    {"inter_region_gbps", s.storage.interRegionGbps}, {"initial_petabytes", s.storage.initialPetabytes}};
     return j.dump(2);
 }
 

@@ -61,10 +61,20 @@ struct CoolingSpec {
     double humidityPercent = 45.0;
 };
 
+// Object storage: a node-local NVMe cache per compute tray, and per region an object store
+// whose four tiers (by days since last access) are hot < warmAfter <= warm < coldAfter <= cold,
+// archived after archiveAfter days unread. Region 0 is where the floor writes; writes migrate to
+// region 1 in the background over the inter-region link.
 struct StorageSpec {
     std::vector<std::string> regions{"local", "remote"};
     std::vector<std::string> tiers{"hot", "warm", "cold", "archive"};
     double cacheTbPerTray = 30.0;
+    double warmAfterDays = 7;
+    double coldAfterDays = 30;
+    double archiveAfterDays = 60;
+    double agingDaysPerMinute = 1;     // time compression of tier aging (days per simulated minute)
+    double interRegionGbps = 400;      // link capacity, Gb/s
+    double initialPetabytes = 8;       // data already in each region's store
 };
 
 struct FloorSpec {

@@ -27,11 +27,15 @@ enum class ScenarioAction : std::uint8_t {
     BringUp,           // target racks (a rack, a row, all) arrive as delivered and start bring-up;
                        // value: seconds between racks, value2: fraction that hit a fault
     Drain,             // target production rack goes to maintenance (and re-validates after)
+    RegionLink,        // the inter-region link runs at value (0..1) of its capacity
+    CacheLoss,         // target rack's node caches fail (empty, bypassed)
+    CacheRestore,      // target rack's caches come back, empty
 };
 
-inline constexpr std::array<std::string_view, 12> kScenarioActionNames{
+inline constexpr std::array<std::string_view, 15> kScenarioActionNames{
     "pump_fail", "pump_degrade", "pump_restore", "manifold_blockage", "clear_blockage",
-    "setpoint_drift", "leak", "leak_repaired", "primary_supply", "rack_power_on", "bring_up", "drain"};
+    "setpoint_drift", "leak", "leak_repaired", "primary_supply", "rack_power_on", "bring_up", "drain",
+    "region_link", "cache_loss", "cache_restore"};
 
 constexpr std::optional<ScenarioAction> scenarioActionFromName(std::string_view name) {
     for (std::size_t i = 0; i < kScenarioActionNames.size(); ++i)
@@ -51,7 +55,10 @@ constexpr EntityKind scenarioActionTarget(ScenarioAction a) {
     case ScenarioAction::LeakRepaired:
     case ScenarioAction::RackPowerOn:
     case ScenarioAction::BringUp:
-    case ScenarioAction::Drain: return EntityKind::Rack;
+    case ScenarioAction::Drain:
+    case ScenarioAction::CacheLoss:
+    case ScenarioAction::CacheRestore: return EntityKind::Rack;
+    case ScenarioAction::RegionLink: return EntityKind::Region;
     case ScenarioAction::SetpointDrift:
     case ScenarioAction::PrimarySupply: return EntityKind::Cdu;
     }

@@ -20,7 +20,7 @@ float lagAlpha(float dt, float tau) { return 1.0f - std::exp(-dt / tau); }
 SimModel::SimModel(std::shared_ptr<const Topology> topology, SimConfig config, Scenario scenario)
     : m_topology(std::move(topology)), m_config(config), m_scenario(std::move(scenario)),
       m_workload(*m_topology, config.seed, config.startTime), m_thermal(*m_topology),
-      m_lifecycle(*m_topology, config.seed) {
+      m_lifecycle(*m_topology, config.seed), m_storage(*m_topology) {
     const Topology& t = *m_topology;
     m_state.time = config.startTime;
     m_state.values.resize(ch::Count);
@@ -41,6 +41,10 @@ SimModel::SimModel(std::shared_ptr<const Topology> topology, SimConfig config, S
     m_rackPowered.assign(t.count(EntityKind::Rack), 1);
     m_jobPace.assign(m_workload.jobs().size(), 1.0f);
     m_trayNvlink.assign(t.count(EntityKind::ComputeTray), 0.0f);
+    m_trayRead.assign(t.count(EntityKind::ComputeTray), 0.0f);
+    m_trayCheckpoint.assign(t.count(EntityKind::ComputeTray), 0.0f);
+    m_trayJobStarted.assign(t.count(EntityKind::ComputeTray), 0);
+    m_rackJobStart.assign(t.count(EntityKind::Rack), 0);
     m_trayRail.assign(t.count(EntityKind::ComputeTray), 0.0f);
 
     const float supply = static_cast<float>(t.spec().cooling.supplySetpointC);
@@ -106,6 +110,7 @@ void SimModel::step() {
     updateJobPace();
     stepComputeTrays(dt);
     stepRackTotals();
+    m_storage.step(m_state, dt, m_trayRead, m_trayCheckpoint, m_trayJobStarted);
     m_lifecycle.step(m_state, dt, m_newEvents);
     m_thermal.step(m_state, holds(), dt, m_newEvents);
     evaluateAlarms();
@@ -117,7 +122,13 @@ void SimModel::runScenario() {
            m_config.startTime + m_scenario.events[m_nextScenarioEvent].at <= m_state.time) {
         const ScenarioEvent& ev = m_scenario.events[m_nextScenarioEvent];
         if (ev.action == ScenarioAction::BringUp || ev.action == ScenarioAction::Drain) m_lifecycle.apply(ev, m_state.time, m_newEvents);
-        else m_thermal.apply(ev, m_state, m_newEvents);
+        else if (ev.action == ScenarioAction::RegionLink || ev.action == ScenarioAction::CacheLoss || ev.action == ScenarioAction::CacheRestore) {
+            m_storage.apply(ev, m_state.time, m_newEvents);
+            m_newEvents.push_back({m_state.time, EventKind::ScenarioInjection, ev.target.value_or(EntityRef{scenarioActionTarget(ev.action), 0}),
+                                   Severity::Warning,
+                                   (ev.target ? m_topology->name(ev.target->kind, ev.target->id) + ": " : std::string("all: ")) +
+                                       (ev.note.empty() ? std::string(scenarioActionName(ev.action)) : ev.note)});
+        } else m_thermal.apply(ev, m_state, m_newEvents);
         ++m_nextScenarioEvent;
     }
 }
@@ -157,25 +168,50 @@ void SimModel::stepComputeTrays(float dt) {
     const std::uint64_t noiseTick = static_cast<std::uint64_t>(m_state.time / (500 * kNsPerMs)); // noise changes twice a second
     std::ranges::fill(m_rackMinThrottle, 1.0f);
 
+    // What a rack's job asks of its trays is the same for every tray of a synchronous job:
+    // work it out once per rack (inference replicas differ per tray and are asked per tray).
+    LifecycleModel::Load stage;
+    bool powered = false, working = false, checkpoint = false;
+    float pace = 1.0f, rackTarget = 0;
+    const Job* job = nullptr;
+    WorkloadModel::TrafficShare rackShare;
     for (std::size_t tray = 0; tray < nTrays; ++tray) {
         const EntityId rack = t.computeTrays.rack[tray];
         const auto trayId = static_cast<EntityId>(tray);
-        // Racks in bring-up, validation or troubleshooting carry their stage's load, not jobs.
-        const auto stage = m_lifecycle.load(rack, m_state.time);
-        const bool powered = m_thermal.rackPowered(rack) && stage.powered;
-        m_rackPowered[rack] = powered;
-        const float pace = stage.production ? m_jobPace[m_workload.jobOfRack(rack)] : 1.0f;
-        float target = 0;
-        WorkloadModel::TrafficShare share;
-        if (powered && stage.production) {
+        if (t.computeTrays.indexInRack[tray] == 0) {
+            // Racks in bring-up, validation or troubleshooting carry their stage's load, not jobs.
+            stage = m_lifecycle.load(rack, m_state.time);
+            powered = m_thermal.rackPowered(rack) && stage.powered;
+            working = powered && stage.production;
+            m_rackPowered[rack] = powered;
+            job = &m_workload.jobs()[m_workload.jobOfRack(rack)];
+            pace = stage.production ? m_jobPace[m_workload.jobOfRack(rack)] : 1.0f;
+            if (working && job->kind != JobKind::Inference) {
+                rackTarget = m_workload.trayUtilization(trayId, m_state.time);
+                rackShare = m_workload.trayTraffic(trayId, m_state.time);
+            } else if (powered && !working) {
+                rackTarget = stage.utilization;
+                rackShare = {stage.nvlink, stage.rail};
+            } else if (!powered) {
+                rackTarget = 0;
+                rackShare = {};
+            }
+            checkpoint = working && m_workload.checkpointing(trayId, m_state.time);
+            const bool changed = m_rackJobStart[rack] != job->start;
+            m_rackJobStart[rack] = job->start;
+            for (int k = 0; k < rk.computeTrays; ++k) m_trayJobStarted[tray + k] = changed && m_state.tick > 1;
+        }
+        float target = rackTarget;
+        WorkloadModel::TrafficShare share = rackShare;
+        if (working && job->kind == JobKind::Inference) {
             target = m_workload.trayUtilization(trayId, m_state.time);
             share = m_workload.trayTraffic(trayId, m_state.time);
-        } else if (powered) {
-            target = stage.utilization;
-            share = {stage.nvlink, stage.rail};
         }
         // A collective runs at its slowest link's bandwidth.
         share.nvlink *= m_lifecycle.rackNvlinkFactor(rack);
+        // Storage: training streams its dataset and writes checkpoints; inference reads less.
+        m_trayRead[tray] = !working ? 0.0f : job->kind == JobKind::Training ? 1.5f * target * pace : job->kind == JobKind::Inference ? 0.4f * target : 0.0f;
+        m_trayCheckpoint[tray] = checkpoint ? 4.0f * pace : 0.0f;
         const float supply = v[ch::RackSupplyTemperature][rack];
         // Coolant rise across this tray's cold plates, scaled from the rack's ΔT by the tray's
         // share of the rack's heat: later GPUs on the loop see warmer water.

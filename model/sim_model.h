@@ -6,6 +6,7 @@
 #include "holds.h"
 #include "lifecycle_model.h"
 #include "sample.h"
+#include "storage_model.h"
 #include "scenario.h"
 #include "snapshot.h"
 #include "thermal_model.h"
@@ -40,6 +41,7 @@ public:
     const WorkloadModel& workload() const { return m_workload; }
     const Scenario& scenario() const { return m_scenario; }
     const LifecycleModel& lifecycle() const { return m_lifecycle; }
+    const StorageModel& storage() const { return m_storage; }
 
 private:
     Holds holds() const { return {&m_heldUntil, m_state.time}; }
@@ -58,6 +60,10 @@ private:
     WorkloadModel m_workload;
     ThermalModel m_thermal;
     LifecycleModel m_lifecycle;
+    StorageModel m_storage;
+    std::vector<float> m_trayRead, m_trayCheckpoint; // GB/s wanted this tick
+    std::vector<std::uint8_t> m_trayJobStarted;
+    std::vector<TimeNs> m_rackJobStart;              // to notice a rack's job changing
     Snapshot m_state;
     std::vector<std::vector<TimeNs>> m_heldUntil; // [channel][entity], allocated on first use
     std::vector<float> m_gpuBias;                 // per-GPU silicon variation, fixed

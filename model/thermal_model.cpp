@@ -107,7 +107,10 @@ void ThermalModel::apply(const ScenarioEvent& ev, Snapshot& state, std::vector<E
             m_rack[id].overTemp = 0;
             break;
         case ScenarioAction::BringUp:
-        case ScenarioAction::Drain: break; // the lifecycle model's
+        case ScenarioAction::Drain:
+        case ScenarioAction::RegionLink:
+        case ScenarioAction::CacheLoss:
+        case ScenarioAction::CacheRestore: break; // other models'
         }
     }
     const std::string what = ev.note.empty() ? std::string(scenarioActionName(ev.action)) : ev.note;

@@ -34,8 +34,11 @@ std::string validate(const FloorSpec& s) {
         return "fabric.switch_radix must be an even number >= 2";
     if (s.cooling.racksPerCdu <= 0) return "cooling.racks_per_cdu must be > 0";
     if (s.cooling.pumpsPerCdu <= 0 || s.cooling.pumpsPerCdu > 8) return "cooling.pumps_per_cdu must be 1..8";
-    if (s.storage.regions.empty() || s.storage.tiers.empty())
-        return "storage needs at least one region and one tier";
+    if (s.storage.regions.empty() || s.storage.tiers.size() != 4)
+        return "storage needs at least one region and exactly four tiers (hot, warm, cold, archive by age)";
+    if (!(0 < s.storage.warmAfterDays && s.storage.warmAfterDays < s.storage.coldAfterDays &&
+          s.storage.coldAfterDays < s.storage.archiveAfterDays && s.storage.archiveAfterDays <= 3650))
+        return "storage tier ages must satisfy 0 < warm_after_days < cold_after_days < archive_after_days <= 3650";
     return {};
 }
 

@@ -88,6 +88,13 @@ WorkloadModel::TrafficShare WorkloadModel::trayTraffic(EntityId tray, TimeNs now
     return {};
 }
 
+bool WorkloadModel::checkpointing(EntityId tray, TimeNs now) const {
+    const Job& job = m_jobs[m_rackJob[m_topology.computeTrays.rack[tray]]];
+    if (job.kind != JobKind::Training) return false;
+    const float age = static_cast<float>(toSeconds(now - job.start));
+    return std::fmod(age, job.checkpointEveryS) > job.checkpointEveryS - 40.0f;
+}
+
 float WorkloadModel::trayUtilization(EntityId tray, TimeNs now) const {
     const EntityId rack = m_topology.computeTrays.rack[tray];
     const Job& job = m_jobs[m_rackJob[rack]];

@@ -40,6 +40,8 @@ public:
         float rail = 0;
     };
     TrafficShare trayTraffic(EntityId tray, TimeNs now) const;
+    // Is the tray's training job writing a checkpoint at `now`?
+    bool checkpointing(EntityId tray, TimeNs now) const;
 
     const std::vector<Job>& jobs() const { return m_jobs; }
     std::uint32_t jobOfRack(EntityId rack) const { return m_rackJob[rack]; }
