@@ -7,19 +7,15 @@
 // enough to see them (level of detail). Arrays change at snapshot rate; animation is uniforms.
 // Owned by FloorView; UI thread only.
 #include "color_scale.h"
+#include "flow_pipes.h"
 #include "model/snapshot.h"
 #include "model/topology.h"
 
-#include <vtkNew.h>
-
 #include <array>
+#include <memory>
 #include <vector>
 
-class vtkActor;
-class vtkFloatArray;
-class vtkPolyData;
 class vtkRenderer;
-class vtkUnsignedCharArray;
 
 namespace ft::views {
 
@@ -51,33 +47,16 @@ private:
         model::EntityId cdu = 0;
         model::EntityId rack = 0; // drops: the rack they feed
     };
-    // One actor's worth of pipes.
-    struct Part {
-        std::vector<std::size_t> segments; // indices into m_segments, in vertex order
-        vtkNew<vtkPolyData> pipes;
-        vtkNew<vtkActor> actor;
-        vtkUnsignedCharArray* colors = nullptr;
-        vtkFloatArray* speed = nullptr;
-        vtkFloatArray* offset = nullptr;
-        vtkFloatArray* alarm = nullptr;
-    };
     void build();
-    void finishPart(Part& part);
-    void addTube(Part& part, const model::Vec3& a, const model::Vec3& b, float radius);
 
     const model::Topology& m_topology;
-    vtkRenderer* m_renderer;
     bool m_visible = false;
     bool m_showDrops = true;
-    std::vector<Segment> m_segments;
-    std::vector<Rgb> m_baseColor;      // per segment, from the last snapshot
-    std::vector<float> m_speed;        // per segment, m/s of band travel
-    std::vector<float> m_offset;       // per segment, keeps bands continuous across speed changes
-    std::vector<std::uint8_t> m_alarm; // per segment: rack in a cooling alarm (0, 1, 2)
-    double m_time = 0;                 // animation clock, s (advances with simulated time)
-    double m_flashClock = 0;           // wall clock, s
     float m_designRackFlow = 1;
-    std::array<Part, 2> m_parts;       // 0: risers and headers, 1: rack drops
+    // Risers and headers (always), and the rack drops (a level of detail on big floors); each
+    // pipe's Segment, by the pipe's index in its FlowPipes.
+    std::unique_ptr<FlowPipes> m_mains, m_drops;
+    std::vector<Segment> m_mainSegments, m_dropSegments;
 };
 
 } // namespace ft::views

@@ -1,0 +1,176 @@
+#include "flow_pipes.h"
+
+#include <QFile>
+#include <vtkActor.h>
+#include <vtkCellArray.h>
+#include <vtkFloatArray.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkPolyDataMapper.h>
+#include <vtkProperty.h>
+#include <vtkRenderer.h>
+#include <vtkShaderProperty.h>
+#include <vtkUniforms.h>
+#include <vtkUnsignedCharArray.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+static void initShaderResources() { Q_INIT_RESOURCE(shaders); }
+
+namespace ft::views {
+
+namespace {
+constexpr int kSides = 6;
+constexpr int kVerts = 2 * kSides;
+
+std::string shaderText(const char* name) {
+    QFile f(QString(":/shaders/") + name);
+    if (!f.open(QIODevice::ReadOnly)) qFatal("floortwin: shader %s missing from the build", name);
+    return f.readAll().toStdString();
+}
+} // namespace
+
+FlowPipes::FlowPipes(vtkRenderer* renderer) : m_renderer(renderer) {
+    initShaderResources();
+    clear();
+    finish();
+    vtkNew<vtkPolyDataMapper> mapper;
+    mapper->SetInputData(m_pipes);
+    mapper->SetScalarModeToUsePointData();
+    mapper->SetColorModeToDirectScalars();
+    mapper->ScalarVisibilityOn();
+    for (const char* attribute : {"flowCoord", "flowSpeed", "flowOffset", "flowAlarm"})
+        mapper->MapDataArrayToVertexAttribute(attribute, attribute, vtkDataObject::FIELD_ASSOCIATION_POINTS, -1);
+    m_actor->SetMapper(mapper);
+    m_actor->GetProperty()->SetAmbient(0.35);
+    m_actor->GetProperty()->SetDiffuse(0.75);
+    m_actor->GetProperty()->SetSpecular(0.25);
+    m_actor->GetProperty()->SetSpecularPower(20);
+    m_actor->GetProperty()->BackfaceCullingOn();
+    m_actor->PickableOff();
+    vtkShaderProperty* sp = m_actor->GetShaderProperty();
+    sp->AddVertexShaderReplacement("//VTK::Normal::Dec", true, shaderText("flow_vertex_dec.glsl"), false);
+    sp->AddVertexShaderReplacement("//VTK::Normal::Impl", true, shaderText("flow_vertex_impl.glsl"), false);
+    sp->AddFragmentShaderReplacement("//VTK::Normal::Dec", true, shaderText("flow_fragment_dec.glsl"), false);
+    sp->AddFragmentShaderReplacement("//VTK::Color::Impl", true, shaderText("flow_fragment_impl.glsl"), false);
+    sp->GetVertexCustomUniforms()->SetUniformf("flowTime", 0.0f);
+    sp->GetFragmentCustomUniforms()->SetUniformf("flowFlash", 0.0f);
+    m_actor->VisibilityOff();
+    renderer->AddActor(m_actor);
+}
+
+FlowPipes::~FlowPipes() { m_renderer->RemoveActor(m_actor); }
+
+void FlowPipes::clear() {
+    vtkNew<vtkPoints> points;
+    points->SetDataTypeToFloat();
+    vtkNew<vtkFloatArray> normals;
+    normals->SetNumberOfComponents(3);
+    normals->SetName("normals");
+    vtkNew<vtkFloatArray> coord;
+    coord->SetName("flowCoord");
+    vtkNew<vtkCellArray> polys;
+    m_pipes->Initialize();
+    m_pipes->SetPoints(points);
+    m_pipes->SetPolys(polys);
+    m_pipes->GetPointData()->SetNormals(normals);
+    m_pipes->GetPointData()->AddArray(coord);
+    m_segments = 0;
+}
+
+std::size_t FlowPipes::add(const model::Vec3& a, const model::Vec3& b, float radius) {
+    auto* points = m_pipes->GetPoints();
+    auto* normals = vtkFloatArray::SafeDownCast(m_pipes->GetPointData()->GetNormals());
+    auto* coord = vtkFloatArray::SafeDownCast(m_pipes->GetPointData()->GetArray("flowCoord"));
+    auto* polys = m_pipes->GetPolys();
+    const float d[3] = {b.x - a.x, b.y - a.y, b.z - a.z};
+    const float len = std::max(1e-4f, std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]));
+    const float t[3] = {d[0] / len, d[1] / len, d[2] / len};
+    // Two unit vectors perpendicular to the pipe.
+    const float ref[3] = {std::abs(t[2]) > 0.9f ? 1.0f : 0.0f, 0.0f, std::abs(t[2]) > 0.9f ? 0.0f : 1.0f};
+    float u[3] = {t[1] * ref[2] - t[2] * ref[1], t[2] * ref[0] - t[0] * ref[2], t[0] * ref[1] - t[1] * ref[0]};
+    const float un = std::max(1e-6f, std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]));
+    for (float& x : u) x /= un;
+    const float w[3] = {t[1] * u[2] - t[2] * u[1], t[2] * u[0] - t[0] * u[2], t[0] * u[1] - t[1] * u[0]};
+    const vtkIdType base = points->GetNumberOfPoints();
+    for (int end = 0; end < 2; ++end) {
+        const model::Vec3& p = end == 0 ? a : b;
+        for (int s = 0; s < kSides; ++s) {
+            const float ang = 2.0f * std::numbers::pi_v<float> * static_cast<float>(s) / kSides;
+            const float n[3] = {std::cos(ang) * u[0] + std::sin(ang) * w[0], std::cos(ang) * u[1] + std::sin(ang) * w[1],
+                                std::cos(ang) * u[2] + std::sin(ang) * w[2]};
+            points->InsertNextPoint(p.x + radius * n[0], p.y + radius * n[1], p.z + radius * n[2]);
+            normals->InsertNextTuple3(n[0], n[1], n[2]);
+            coord->InsertNextValue(end == 0 ? 0.0f : len);
+        }
+    }
+    for (int s = 0; s < kSides; ++s) {
+        const int s1 = (s + 1) % kSides;
+        const vtkIdType quad[4] = {base + s, base + s1, base + kSides + s1, base + kSides + s};
+        polys->InsertNextCell(4, quad);
+    }
+    return m_segments++;
+}
+
+void FlowPipes::finish() {
+    const vtkIdType n = m_pipes->GetPoints()->GetNumberOfPoints();
+    vtkNew<vtkUnsignedCharArray> colors;
+    colors->SetNumberOfComponents(3);
+    colors->SetName("colors");
+    colors->SetNumberOfTuples(n);
+    colors->FillValue(128);
+    m_pipes->GetPointData()->SetScalars(colors);
+    m_colors = colors;
+    auto perVertex = [&](const char* name) {
+        vtkNew<vtkFloatArray> a;
+        a->SetName(name);
+        a->SetNumberOfTuples(n);
+        a->FillValue(0);
+        m_pipes->GetPointData()->AddArray(a);
+        return a.GetPointer();
+    };
+    m_speed = perVertex("flowSpeed");
+    m_offset = perVertex("flowOffset");
+    m_alarm = perVertex("flowAlarm");
+    m_segmentSpeed.resize(m_segments, 0.0f);
+    m_segmentOffset.resize(m_segments, 0.0f);
+    m_pipes->Modified();
+}
+
+void FlowPipes::set(std::size_t i, Rgb c, float speed, std::uint8_t alarm) {
+    // Keep the bands where they are when the speed changes: time * speed + offset is continuous.
+    m_segmentOffset[i] = static_cast<float>(std::fmod(m_segmentOffset[i] + (m_segmentSpeed[i] - speed) * m_time, 6000.0));
+    m_segmentSpeed[i] = speed;
+    const std::size_t v0 = i * kVerts;
+    unsigned char* p = m_colors->GetPointer(0) + v0 * 3;
+    for (int v = 0; v < kVerts; ++v, p += 3) {
+        p[0] = c.r;
+        p[1] = c.g;
+        p[2] = c.b;
+    }
+    std::fill_n(m_speed->GetPointer(0) + v0, kVerts, speed);
+    std::fill_n(m_offset->GetPointer(0) + v0, kVerts, m_segmentOffset[i]);
+    std::fill_n(m_alarm->GetPointer(0) + v0, kVerts, static_cast<float>(alarm));
+}
+
+void FlowPipes::commit() {
+    m_colors->Modified();
+    m_speed->Modified();
+    m_offset->Modified();
+    m_alarm->Modified();
+}
+
+void FlowPipes::setVisible(bool visible) { m_actor->SetVisibility(visible && m_segments > 0); }
+
+void FlowPipes::animate(double simSeconds, double wallSeconds) {
+    m_time += simSeconds;
+    m_flash = std::fmod(m_flash + wallSeconds, 0.8);
+    vtkShaderProperty* sp = m_actor->GetShaderProperty();
+    sp->GetVertexCustomUniforms()->SetUniformf("flowTime", static_cast<float>(m_time));
+    sp->GetFragmentCustomUniforms()->SetUniformf("flowFlash", m_flash < 0.4 ? 1.0f : 0.0f);
+}
+
+} // namespace ft::views

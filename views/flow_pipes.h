@@ -1,0 +1,52 @@
+#pragma once
+// FlowPipes: straight pipes drawn as lit tubes in one actor, each with its own colour, band
+// speed and alarm flag, animated by shaders/flow_*.glsl (moving bands, alarm flashes). Layers
+// build the pipes once (or again when their shape changes) and update colours and speeds in
+// place; animation only changes shader uniforms. UI thread only.
+#include "color_scale.h"
+#include "model/topology.h"
+
+#include <vtkNew.h>
+
+class vtkActor;
+class vtkFloatArray;
+class vtkPolyData;
+class vtkRenderer;
+class vtkUnsignedCharArray;
+
+namespace ft::views {
+
+class FlowPipes {
+public:
+    explicit FlowPipes(vtkRenderer* renderer);
+    ~FlowPipes();
+    FlowPipes(const FlowPipes&) = delete;
+    FlowPipes& operator=(const FlowPipes&) = delete;
+
+    // Geometry: clear, add pipes (flow runs from a to b), then finish.
+    void clear();
+    std::size_t add(const model::Vec3& a, const model::Vec3& b, float radius);
+    void finish();
+    std::size_t size() const { return m_segments; }
+
+    // Per pipe: colour, band speed (m/s; bands stay continuous when it changes), alarm (0-2).
+    void set(std::size_t pipe, Rgb color, float speed, std::uint8_t alarm = 0);
+    void commit(); // after the set() calls of a snapshot
+
+    void setVisible(bool visible);
+    void animate(double simSeconds, double wallSeconds);
+
+private:
+    vtkRenderer* m_renderer;
+    vtkNew<vtkPolyData> m_pipes;
+    vtkNew<vtkActor> m_actor;
+    vtkUnsignedCharArray* m_colors = nullptr;
+    vtkFloatArray* m_speed = nullptr;
+    vtkFloatArray* m_offset = nullptr;
+    vtkFloatArray* m_alarm = nullptr;
+    std::size_t m_segments = 0;
+    std::vector<float> m_segmentSpeed, m_segmentOffset;
+    double m_time = 0, m_flash = 0;
+};
+
+} // namespace ft::views
