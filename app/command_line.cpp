@@ -15,10 +15,11 @@ Floor and simulation:
   --floor FILE|generate:racks=N   floor file (JSON) or a generated floor of N racks (1..1778)
   --seed N                        simulator seed (default 1); same seed, same run
   --scenario NAME|FILE            run a scenario: pump-failure, leak, manifold-blockage,
-                                  cdu-setpoint-drift, heat-rejection-loss, bring-up, or a file
+                                  cdu-setpoint-drift, heat-rejection-loss, bring-up,
+                                  region-link-degraded, cache-node-loss, or a scenario file
   --speed X                       simulated seconds per wall-clock second (default 1)
   --metric CHANNEL                channel that colours the floor (default gpu.temperature)
-  --layers LIST                   comma-separated layers to show (available: racks, thermal, lifecycle)
+  --layers LIST                   comma-separated layers to show (available: racks, thermal, lifecycle, storage)
 
 Recording and replay:
   --record FILE.ftrec             record the run (the simulator, with its scenario)
@@ -133,8 +134,8 @@ std::expected<Options, std::string> parseCommandLine(const std::vector<std::stri
     if (!o.replay.empty() && (!o.scenario.empty() || !o.floor.empty()))
         return std::unexpected("--replay plays the floor and scenario that were recorded; drop --floor/--scenario");
     for (const auto& layer : o.layers)
-        if (layer != "racks" && layer != "thermal" && layer != "lifecycle")
-            return std::unexpected("unknown or not yet available layer '" + layer + "' (available: racks, thermal, lifecycle)");
+        if (layer != "racks" && layer != "thermal" && layer != "lifecycle" && layer != "storage")
+            return std::unexpected("unknown or not yet available layer '" + layer + "' (available: racks, thermal, lifecycle, storage)");
     return o;
 }
 

@@ -55,6 +55,7 @@ bool has(const app::Options& o, const char* layer) { return std::ranges::find(o.
 void applyLayers(const app::Options& o, app::MainWindow& window) {
     if (has(o, "thermal")) window.setThermal(true);
     if (has(o, "lifecycle")) window.setLifecycle(true);
+    if (has(o, "storage")) window.setStorage(true);
     if (!o.layers.empty() && !has(o, "racks")) window.floorView()->setRacksVisible(false);
 }
 
@@ -62,7 +63,7 @@ int takeScreenshot(const app::Options& o, app::Session& session, model::ChannelI
     const int w = o.width > 0 ? o.width : 1920, h = o.height > 0 ? o.height : 1080;
     QImage image;
     if (o.windowShot) {
-        app::MainWindow window(session);
+        app::MainWindow window(session, nullptr, false);
         window.setMetric(metric);
         applyLayers(o, window);
         window.floorView()->setShowFrameStats(false);
@@ -85,6 +86,7 @@ int takeScreenshot(const app::Options& o, app::Session& session, model::ChannelI
         view.setMetric(metric);
         view.setThermalVisible(has(o, "thermal"));
         view.setLifecycleVisible(has(o, "lifecycle"));
+        view.setStorageVisible(has(o, "storage"));
         view.setWallMode(o.wall);
         view.setSelection(selection);
         if (!o.layers.empty() && !has(o, "racks")) view.setRacksVisible(false);

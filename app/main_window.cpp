@@ -5,6 +5,7 @@
 #include "views/inspector_panel.h"
 #include "views/layers_panel.h"
 #include "views/lifecycle_board.h"
+#include "views/storage_panel.h"
 #include "views/timeline_panel.h"
 
 #include <QAction>
@@ -29,7 +30,7 @@
 
 namespace ft::app {
 
-MainWindow::MainWindow(Session& session, QWidget* parent)
+MainWindow::MainWindow(Session& session, QWidget* parent, bool restoreLayout)
     : QMainWindow(parent), m_session(session), m_transport(session.transport()) {
     const auto& topology = session.topology;
     setWindowTitle(QStringLiteral("floortwin — %1%2")
@@ -55,6 +56,9 @@ MainWindow::MainWindow(Session& session, QWidget* parent)
     m_cooling = new views::CoolingPanel(m_view);
     auto* coolingDock = dock(tr("Cooling"), "coolingDock", m_cooling, Qt::RightDockWidgetArea);
     tabifyDockWidget(inspectorDock, coolingDock);
+    m_storagePanel = new views::StoragePanel(m_view);
+    auto* storageDock = dock(tr("Storage"), "storageDock", m_storagePanel, Qt::RightDockWidgetArea);
+    tabifyDockWidget(coolingDock, storageDock);
     inspectorDock->raise();
     m_timeline = new views::TimelinePanel(m_transport);
     auto* timelineDock = dock(tr("Timeline"), "timelineDock", m_timeline, Qt::BottomDockWidgetArea);
@@ -91,8 +95,10 @@ MainWindow::MainWindow(Session& session, QWidget* parent)
 
     QSettings settings;
     resize(1600, 950);
-    restoreGeometry(settings.value("window/geometry").toByteArray());
-    restoreState(settings.value("window/state").toByteArray());
+    if (restoreLayout) {
+        restoreGeometry(settings.value("window/geometry").toByteArray());
+        restoreState(settings.value("window/state").toByteArray());
+    }
     const auto saved = model::findChannel(settings.value("view/metric", "gpu.temperature").toString().toStdString());
     setMetric(saved.value_or(model::ch::GpuTemperature));
     applySpeed(m_transport.speed(), m_transport.paused() && session.replay);
@@ -125,6 +131,13 @@ void MainWindow::setLifecycle(bool on) {
     m_view->setLifecycleVisible(on);
     if (on)
         if (auto* d = findChild<QDockWidget*>("lifecycleDock")) d->raise();
+}
+
+void MainWindow::setStorage(bool on) {
+    m_layers->setStorage(on);
+    m_view->setStorageVisible(on);
+    if (on)
+        if (auto* d = findChild<QDockWidget*>("storageDock")) d->raise();
 }
 
 void MainWindow::buildMenus() {

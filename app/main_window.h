@@ -16,6 +16,7 @@ class LayersPanel;
 class CoolingPanel;
 class LifecycleBoard;
 class TimelinePanel;
+class StoragePanel;
 } // namespace ft::views
 
 namespace ft::app {
@@ -23,7 +24,9 @@ namespace ft::app {
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    MainWindow(Session& session, QWidget* parent = nullptr);
+    // restoreLayout: bring back the user's window layout from QSettings (not for screenshots,
+    // which must look the same on every machine).
+    MainWindow(Session& session, QWidget* parent = nullptr, bool restoreLayout = true);
     ~MainWindow() override;
 
     views::FloorView* floorView() const { return m_view; }
@@ -32,6 +35,7 @@ public:
     void setWallMode(bool wall);
     void setThermal(bool on);
     void setLifecycle(bool on);
+    void setStorage(bool on);
     // Exports every frame of [from, to] (replay) as numbered PNGs into `folder`, and a video
     // when ffmpeg is installed. Returns the number of frames written, or an error.
     std::expected<int, std::string> exportFrames(const QString& folder, model::TimeNs from, model::TimeNs to, model::TimeNs step);
@@ -59,6 +63,7 @@ private:
     views::CoolingPanel* m_cooling;
     views::LifecycleBoard* m_board;
     views::TimelinePanel* m_timeline;
+    views::StoragePanel* m_storagePanel;
     QLabel* m_status;
     QTimer m_statusTimer;
     bool m_wall = false;

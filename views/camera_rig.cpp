@@ -81,15 +81,17 @@ void CameraRig::fitDistance(const model::Vec3& lo, const model::Vec3& hi, double
     distance = far;
 }
 
-CameraRig CameraRig::overview(const model::Topology& t, double aspect) {
+CameraRig CameraRig::overview(const model::Topology& t, double aspect, float extraX) {
     CameraRig rig;
-    rig.frame(t.boundsMin, t.boundsMax, aspect);
+    model::Vec3 hi = t.boundsMax;
+    hi.x += extraX;
+    rig.frame(t.boundsMin, hi, aspect);
     rig.focus.z = 0.4f;
     // Large floors read better from higher up.
     if (t.count(model::EntityKind::Rack) > 200) rig.elevationDeg = 55.0;
     // Leave the top-left HUD panel clear: the floor sits a little right of and below centre.
     rig.pan(-0.06, 0.05);
-    rig.fitDistance(t.boundsMin, t.boundsMax, aspect, 0.9);
+    rig.fitDistance(t.boundsMin, hi, aspect, 0.9);
     return rig;
 }
 

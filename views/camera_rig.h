@@ -23,7 +23,8 @@ struct CameraRig {
     // within `margin` (0..1) of the view's half-extent.
     void fitDistance(const model::Vec3& lo, const model::Vec3& hi, double aspect, double margin = 0.92);
 
-    static CameraRig overview(const model::Topology& topology, double aspect);
+    // extraX: room to keep in view past the floor's +x edge (the storage stores stand there).
+    static CameraRig overview(const model::Topology& topology, double aspect, float extraX = 0);
     static CameraRig top(const model::Topology& topology, double aspect);
 };
 

@@ -21,7 +21,8 @@ using model::EntityKind;
 FloorScene::FloorScene(const model::Topology& topology, vtkRenderer* renderer)
     : m_topology(topology), m_renderer(renderer) {
     const float margin = 4.0f;
-    const float x0 = topology.boundsMin.x - margin, x1 = topology.boundsMax.x + margin;
+    // Past the racks' +x edge stand the object stores (storage layer): keep floor under them.
+    const float x0 = topology.boundsMin.x - margin, x1 = topology.boundsMax.x + margin + 12.0f;
     const float y0 = topology.boundsMin.y - margin, y1 = topology.boundsMax.y + margin;
 
     // The floor slab, a touch below z = 0 so the grid lines sit on it.

@@ -3,6 +3,7 @@
 #include "floor_scene.h"
 #include "rack_layer.h"
 #include "lifecycle_layer.h"
+#include "storage_layer.h"
 #include "thermal_layer.h"
 
 #include <QKeyEvent>
@@ -45,7 +46,7 @@ FloorView::FloorView(std::shared_ptr<const model::Topology> topology, SnapshotSo
         const auto before = m_snapshot;
         refreshSnapshot();
         // Render on demand: new data, or moving coolant to draw.
-        if (m_snapshot != before || (m_thermalVisible && m_animated)) update();
+        if (m_snapshot != before || ((m_thermalVisible || m_storageVisible) && m_animated)) update();
     });
     m_frameTimer.start(33);
 }
@@ -68,6 +69,7 @@ FloorView::~FloorView() {
     m_racks.reset();
     m_thermal.reset();
     m_lifecycle.reset();
+    m_storage.reset();
     m_scene.reset();
     if (m_glReady) m_renderWindow->ReleaseGraphicsResources(m_renderWindow);
     m_overlay.shutdown();
@@ -111,6 +113,8 @@ void FloorView::initializeGL() {
     m_thermal->updateDetail(m_rig.distance);
     m_lifecycle = std::make_unique<LifecycleLayer>(*m_topology, m_renderer);
     m_lifecycle->setVisible(m_lifecycleVisible);
+    m_storage = std::make_unique<StorageLayer>(*m_topology, m_renderer);
+    m_storage->setVisible(m_storageVisible);
     m_scene->setSelection(m_selection);
     m_overlay.initialize(m_wall ? 1.7f : 1.0f);
     m_glReady = true;
@@ -134,6 +138,7 @@ void FloorView::refreshSnapshot() {
     if (m_racks) m_racks->update(*m_snapshot);
     if (m_thermal) m_thermal->update(*m_snapshot);
     if (m_lifecycle) m_lifecycle->update(*m_snapshot);
+    if (m_storage) m_storage->update(*m_snapshot);
     emit snapshotChanged();
 }
 
@@ -154,7 +159,11 @@ void FloorView::paintGL() {
     const double now = static_cast<double>(m_clock.nsecsElapsed()) / 1e6;
     const double dt = m_lastFrameAt > 0 ? now - m_lastFrameAt : 16.0;
     m_lastFrameAt = now;
-    if (m_thermal && m_animated) m_thermal->animate(m_paused ? 0.0 : std::min(dt, 200.0) / 1000.0 * m_speed, dt / 1000.0);
+    if (m_animated) {
+        const double simSeconds = m_paused ? 0.0 : std::min(dt, 200.0) / 1000.0 * m_speed;
+        if (m_thermal) m_thermal->animate(simSeconds, dt / 1000.0);
+        if (m_storage) m_storage->animate(simSeconds, dt / 1000.0);
+    }
 
     vtkOpenGLState* state = m_renderWindow->GetState();
     state->Reset();
@@ -193,6 +202,7 @@ void FloorView::paintGL() {
         in.wall = m_wall;
         in.thermal = m_thermalVisible;
         in.lifecycle = m_lifecycleVisible;
+        in.storage = m_storageVisible ? m_storage.get() : nullptr;
         in.lifecycleFilter = m_lifecycleFilter;
         in.project = [this](const model::Vec3& p) { return project(p); };
         const auto mx = static_cast<float>(m_mouse.x()), my = static_cast<float>(m_mouse.y());
@@ -283,7 +293,7 @@ void FloorView::setCamera(const CameraRig& rig) {
 
 void FloorView::resetCamera() {
     const double aspect = height() > 0 ? static_cast<double>(width()) / height() : 16.0 / 9.0;
-    m_rig = CameraRig::overview(*m_topology, aspect);
+    m_rig = CameraRig::overview(*m_topology, aspect, m_storageVisible ? 14.0f : 0.0f);
     m_fittedFor = size();
     applyCamera();
 }
@@ -344,6 +354,13 @@ void FloorView::updateEmphasis() {
     m_racks->setEmphasis(std::move(emphasis));
 }
 
+void FloorView::setStorageVisible(bool visible) {
+    m_storageVisible = visible;
+    if (m_storage) m_storage->setVisible(visible);
+    if (!m_cameraSet) resetCamera(); // the stores stand beside the floor: frame them too
+    update();
+}
+
 void FloorView::setLifecycleVisible(bool visible) {
     m_lifecycleVisible = visible;
     if (m_lifecycle) m_lifecycle->setVisible(visible);
@@ -381,6 +398,7 @@ void FloorView::setSceneVisible(bool visible) {
     if (visible && m_racks) m_racks->setVisible(m_racksVisible);
     if (visible && m_thermal) m_thermal->setVisible(m_thermalVisible);
     if (visible && m_lifecycle) m_lifecycle->setVisible(m_lifecycleVisible);
+    if (visible && m_storage) m_storage->setVisible(m_storageVisible);
     if (visible && m_scene) m_scene->setSelection(m_selection);
     update();
 }

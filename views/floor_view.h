@@ -30,6 +30,7 @@ class FloorScene;
 class RackLayer;
 class ThermalLayer;
 class LifecycleLayer;
+class StorageLayer;
 
 class FloorView : public QOpenGLWidget {
     Q_OBJECT
@@ -46,6 +47,8 @@ public:
     void setRacksVisible(bool visible);
     void setThermalVisible(bool visible);
     bool thermalVisible() const { return m_thermalVisible; }
+    void setStorageVisible(bool visible);
+    bool storageVisible() const { return m_storageVisible; }
     void setLifecycleVisible(bool visible);
     bool lifecycleVisible() const { return m_lifecycleVisible; }
     // Show only racks in one lifecycle state (the others fade); nothing: show all.
@@ -111,6 +114,7 @@ private:
     std::unique_ptr<RackLayer> m_racks;
     std::unique_ptr<ThermalLayer> m_thermal;
     std::unique_ptr<LifecycleLayer> m_lifecycle;
+    std::unique_ptr<StorageLayer> m_storage;
     ImGuiOverlay m_overlay;
     bool m_glReady = false;
     bool m_firstFrameSent = false;
@@ -122,6 +126,7 @@ private:
     bool m_racksVisible = true;
     bool m_thermalVisible = false;
     bool m_lifecycleVisible = false;
+    bool m_storageVisible = false;
     std::optional<model::RackLifecycle> m_lifecycleFilter;
     void updateEmphasis();
     bool m_animated = true;

@@ -4,6 +4,7 @@
 #include "rack_layer.h"
 #include "lifecycle_style.h"
 #include "model/lifecycle.h"
+#include "storage_layer.h"
 #include "thermal_layer.h"
 
 #include <imgui.h>
@@ -201,6 +202,65 @@ void drawLifecycleLegend(const ImGuiOverlay& ov, const HudInput& in, float top) 
     ImGui::End();
 }
 
+float drawStoragePanel(const ImGuiOverlay& ov, const HudInput& in, float top) {
+    const auto& s = *in.snapshot;
+    const auto& t = *in.topology;
+    namespace ch = model::ch;
+    // Labels on the stores: region, then each tier's bytes.
+    ImDrawList* dl = ImGui::GetBackgroundDrawList();
+    ImGui::PushFont(ov.smallFont());
+    const std::size_t nTiers = t.spec().storage.tiers.size();
+    for (model::EntityId region = 0; region < t.count(model::EntityKind::Region); ++region)
+        for (std::size_t k = 0; k < nTiers; ++k) {
+            auto p = in.storage->tierTop(region, static_cast<int>(k));
+            p.z += 0.15f;
+            const auto sp = in.project(p);
+            if (!sp) continue;
+            char label[96];
+            const float tb = s.value(ch::TierBytes, static_cast<model::EntityId>(region * nTiers + k));
+            std::snprintf(label, sizeof label, "%s %.1f PB", t.spec().storage.tiers[k].c_str(), tb / 1000.0f);
+            const ImVec2 size = ImGui::CalcTextSize(label);
+            dl->AddRectFilled(ImVec2(sp->x - size.x / 2 - 3, sp->y - size.y - 2), ImVec2(sp->x + size.x / 2 + 3, sp->y + 1), IM_COL32(8, 12, 18, 180), 3);
+            dl->AddText(ImVec2(sp->x - size.x / 2, sp->y - size.y - 1), toImColor(StorageLayer::tierColor(static_cast<int>(k))), label);
+            if (k == 0) {
+                auto rp = in.storage->tierTop(region, 0);
+                rp.z = 4.2f;
+                if (const auto q = in.project(rp)) {
+                    const std::string name = t.spec().storage.regions[region] + (region == 0 ? " (local)" : " (remote)");
+                    dl->AddText(ImVec2(q->x, q->y), IM_COL32(225, 232, 242, 255), name.c_str());
+                }
+            }
+        }
+    ImGui::PopFont();
+    // The figures an operator asks first.
+    float read = 0, hitWeighted = 0, writes = 0;
+    for (model::EntityId r = 0; r < t.count(model::EntityKind::Rack); ++r) {
+        read += s.value(ch::RackStorageRead, r);
+        hitWeighted += s.value(ch::RackStorageRead, r) * s.value(ch::RackCacheHitRatio, r);
+        writes += s.value(ch::RackCheckpointWrite, r);
+    }
+    float p99 = 0;
+    for (model::EntityId tray = 0; tray < t.count(model::EntityKind::ComputeTray); ++tray) p99 = std::max(p99, s.value(ch::CacheLatencyP99, tray));
+    ImGui::SetNextWindowPos(ImVec2(in.width - 16, top + 8), 0, ImVec2(1, 0));
+    ImGui::Begin("##storage", nullptr, kPanel);
+    ImGui::TextUnformatted("Object storage");
+    ImGui::PushFont(ov.smallFont());
+    ImGui::Text("dataset reads %.1f GB/s   cache hit %.2f %%", read, read > 0 ? hitWeighted / read : 0.0f);
+    ImGui::Text("bucket reads %.1f GB/s   worst read p99 %.1f ms", s.value(ch::RegionRead, 0), p99);
+    ImGui::Text("checkpoint writes %.1f GB/s", writes);
+    if (t.count(model::EntityKind::Region) > 1) {
+        const float backlog = s.value(ch::RegionBacklog, 0);
+        const ImVec4 c = backlog < 2 ? kGood : backlog < 10 ? kWarning : kCritical;
+        ImGui::TextColored(c, "to %s: %.1f GB/s of %.1f, backlog %.1f TB, oldest %.0f s", t.spec().storage.regions[1].c_str(),
+                           s.value(ch::RegionMigration, 0), s.value(ch::RegionLinkCapacity, 0), backlog, s.value(ch::RegionOldestPending, 0));
+    }
+    ImGui::TextColored(kMuted, "bars on racks: read rate, colour = cache hit ratio");
+    ImGui::PopFont();
+    const float bottom = ImGui::GetWindowPos().y + ImGui::GetWindowHeight();
+    ImGui::End();
+    return bottom;
+}
+
 void drawEventPanel(const HudInput& in) {
     const auto& events = in.snapshot->events;
     if (in.snapshot->scenario.empty() && (!events || events->empty())) return;
@@ -374,7 +434,8 @@ void drawHud(const ImGuiOverlay& overlay, const HudInput& in) {
     const float alarmBottom = drawAlarmPanel(overlay, in);
     const float legendHeight = drawLegend(overlay, in);
     if (in.thermal) drawCoolantLegend(overlay, in, legendHeight);
-    if (in.lifecycle || in.lifecycleFilter) drawLifecycleLegend(overlay, in, alarmBottom);
+    const float storageBottom = in.storage ? drawStoragePanel(overlay, in, alarmBottom) : alarmBottom;
+    if (in.lifecycle || in.lifecycleFilter) drawLifecycleLegend(overlay, in, storageBottom);
     drawEventPanel(in);
     drawTooltip(in);
 }

@@ -14,6 +14,7 @@ namespace ft::views {
 
 class ImGuiOverlay;
 class RackLayer;
+class StorageLayer;
 
 struct FloorSummary {
     double itPowerMw = 0;
@@ -47,6 +48,7 @@ struct HudInput {
     bool wall = false;
     bool thermal = false; // the cooling layer is on: coolant legend and ΔT badges
     bool lifecycle = false; // the lifecycle layer is on: state legend and stage badges
+    const StorageLayer* storage = nullptr; // the storage layer, when on: store labels and figures
     std::optional<model::RackLifecycle> lifecycleFilter;
     std::function<std::optional<ScreenPoint>(const model::Vec3&)> project;
 };

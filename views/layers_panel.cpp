@@ -48,6 +48,8 @@ LayersPanel::LayersPanel(FloorView* view, QWidget* parent) : QWidget(parent), m_
     layersLayout->addWidget(m_thermal);
     m_lifecycle = new QCheckBox(tr("Lifecycle states (bring-up, validation)"), layers);
     layersLayout->addWidget(m_lifecycle);
+    m_storage = new QCheckBox(tr("Storage flows (caches, tiers, regions)"), layers);
+    layersLayout->addWidget(m_storage);
     layout->addWidget(layers);
 
     auto* camera = new QGroupBox(tr("Camera"), this);
@@ -77,6 +79,7 @@ LayersPanel::LayersPanel(FloorView* view, QWidget* parent) : QWidget(parent), m_
     connect(m_racks, &QCheckBox::toggled, m_view, &FloorView::setRacksVisible);
     connect(m_thermal, &QCheckBox::toggled, m_view, &FloorView::setThermalVisible);
     connect(m_lifecycle, &QCheckBox::toggled, m_view, &FloorView::setLifecycleVisible);
+    connect(m_storage, &QCheckBox::toggled, m_view, &FloorView::setStorageVisible);
     connect(reset, &QPushButton::clicked, m_view, &FloorView::resetCamera);
     connect(top, &QPushButton::clicked, m_view, &FloorView::topView);
     connect(frame, &QPushButton::clicked, m_view, &FloorView::frameSelection);
@@ -88,6 +91,7 @@ LayersPanel::LayersPanel(FloorView* view, QWidget* parent) : QWidget(parent), m_
 
 void LayersPanel::setThermal(bool on) { m_thermal->setChecked(on); }
 void LayersPanel::setLifecycle(bool on) { m_lifecycle->setChecked(on); }
+void LayersPanel::setStorage(bool on) { m_storage->setChecked(on); }
 
 void LayersPanel::setMetric(model::ChannelId channel) {
     const int i = m_metric->findData(channel);

@@ -20,6 +20,7 @@ public:
     void setSpeed(double speed, bool paused);
     void setThermal(bool on);
     void setLifecycle(bool on);
+    void setStorage(bool on);
 
 signals:
     void metricChosen(model::ChannelId channel);
@@ -32,6 +33,7 @@ private:
     QCheckBox* m_racks;
     QCheckBox* m_thermal;
     QCheckBox* m_lifecycle;
+    QCheckBox* m_storage;
 };
 
 } // namespace ft::views

@@ -11,6 +11,7 @@
 #include "views/cooling_panel.h"
 #include "views/inspector_panel.h"
 #include "views/lifecycle_board.h"
+#include "views/storage_panel.h"
 #include "views/timeline_panel.h"
 #include "model/lifecycle.h"
 
@@ -198,6 +199,28 @@ private slots:
         QVERIFY(compareImages(actual, view->grabFramebuffer()).fractionOff > 0.05);
     }
 
+    void storageLayerMatchesBaseline() {
+        auto view = makeView(960, 540, true);
+        view->setStorageVisible(true);
+        const QImage actual = view->grabFramebuffer();
+        checkBaseline(actual, "storage_960x540");
+        view->setStorageVisible(false);
+        QVERIFY(compareImages(actual, view->grabFramebuffer()).fractionOff > 0.02);
+    }
+
+    void storagePanelFollowsTheFlows() {
+        auto view = makeView(640, 360);
+        views::StoragePanel panel(view.get());
+        panel.resize(380, 640);
+        const std::size_t before = panel.history().size();
+        for (int i = 0; i < 3; ++i) {
+            m_core->runUntil(m_core->latest()->time + model::kNsPerSecond);
+            view->refreshSnapshot();
+        }
+        QCOMPARE(panel.history().size(), before + 3);
+        QVERIFY(!panel.grab().isNull());
+    }
+
     void lifecycleBoardAndFloorSelectEachOther() {
         auto view = makeView(800, 450, true);
         views::LifecycleBoard board(view.get());
@@ -265,7 +288,7 @@ private slots:
         } // closing the session closes the recording
         auto session = app::makeReplaySession(o.record);
         QVERIFY2(session, session ? "" : session.error().c_str());
-        app::MainWindow window(**session);
+        app::MainWindow window(**session, nullptr, false);
         window.setAttribute(Qt::WA_DontShowOnScreen, true);
         window.resize(1200, 800);
         window.show();
