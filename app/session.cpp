@@ -55,10 +55,8 @@ std::expected<std::unique_ptr<Session>, std::string> makeSimSession(const Option
 std::expected<std::unique_ptr<Session>, std::string> makeReplaySession(const std::string& path) {
     auto reader = importers::RecordingReader::open(path);
     if (!reader) return std::unexpected(reader.error().toString());
-    auto topology = model::Topology::build((*reader)->floor());
-    if (!topology) return std::unexpected(path + ": the recorded floor is invalid: " + topology.error());
     auto session = std::make_unique<Session>();
-    session->topology = std::make_shared<const model::Topology>(std::move(*topology));
+    session->topology = (*reader)->topology();
     session->replay = std::make_unique<importers::ReplaySource>(std::move(*reader));
     session->sourceLabel = std::filesystem::path(path).filename().string();
     return session;

@@ -52,6 +52,9 @@ std::expected<void, Error> RecordingReader::load() {
     auto floor = parseFloorFile(meta["floor"], m_path + " (embedded floor)");
     if (!floor) return std::unexpected(floor.error());
     m_floor = *floor;
+    auto topology = model::Topology::build(m_floor);
+    if (!topology) return std::unexpected(error("the recorded floor is invalid: " + topology.error()));
+    m_topology = std::make_shared<const model::Topology>(std::move(*topology));
     m_info.source = meta["source"];
     m_info.floorJson = meta["floor"];
     m_info.scenario = meta["scenario"];
@@ -62,14 +65,16 @@ std::expected<void, Error> RecordingReader::load() {
     // Channels: recorded by name, mapped onto this build's catalog.
     std::map<std::int64_t, model::ChannelId> byRecordedId;
     m_chunks.assign(model::ch::Count, {});
-    m_entities.assign(model::ch::Count, -1);
     m_cache.assign(model::ch::Count, {});
     sqlite3_prepare_v2(m_db, "SELECT id, name, entities FROM channels", -1, &st, nullptr);
     while (sqlite3_step(st) == SQLITE_ROW) {
         const std::string name = reinterpret_cast<const char*>(sqlite3_column_text(st, 1));
         if (auto c = model::findChannel(name)) {
+            if (static_cast<std::size_t>(sqlite3_column_int64(st, 2)) != m_topology->count(model::kChannels[*c].kind)) {
+                m_warnings.push_back("channel '" + name + "' has a different entity count than its floor; ignored");
+                continue;
+            }
             byRecordedId[sqlite3_column_int64(st, 0)] = *c;
-            m_entities[*c] = sqlite3_column_int64(st, 2);
         }
     }
     sqlite3_finalize(st);
@@ -177,7 +182,7 @@ std::expected<void, Error> RecordingReader::snapshotAt(model::TimeNs time, model
     out.values.resize(model::ch::Count);
     for (model::ChannelId c = 0; c < model::ch::Count; ++c) {
         const auto& chunks = m_chunks[c];
-        const std::size_t columns = m_entities[c] < 0 ? 0 : static_cast<std::size_t>(m_entities[c]);
+        const std::size_t columns = m_topology->count(model::kChannels[c].kind);
         out.values[c].resize(columns);
         if (chunks.empty() || columns == 0) {
             std::ranges::fill(out.values[c], std::numeric_limits<float>::quiet_NaN());

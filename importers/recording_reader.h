@@ -8,6 +8,7 @@
 #include "model/floor_spec.h"
 #include "model/lifecycle.h"
 #include "model/snapshot.h"
+#include "model/topology.h"
 #include "recording_writer.h"
 
 #include <expected>
@@ -34,6 +35,9 @@ public:
 
     const std::string& path() const { return m_path; }
     const model::FloorSpec& floor() const { return m_floor; }
+    // The recorded floor, built. Channels this build knows but the recording lacks (it was
+    // made by an older floortwin) are served as NaN ("no data") of the right size.
+    const std::shared_ptr<const model::Topology>& topology() const { return m_topology; }
     const RecordingInfo& info() const { return m_info; }
     model::TimeNs startTime() const { return m_start; }
     model::TimeNs endTime() const { return m_end; }
@@ -69,12 +73,12 @@ private:
     std::string m_path;
     sqlite3* m_db = nullptr;
     model::FloorSpec m_floor;
+    std::shared_ptr<const model::Topology> m_topology;
     RecordingInfo m_info;
     model::TimeNs m_start = 0, m_end = 0;
     std::vector<std::string> m_warnings;
     std::uint64_t m_chunkCount = 0;
     std::vector<std::vector<ChunkRef>> m_chunks; // per current channel id
-    std::vector<std::int64_t> m_entities;        // recorded entity count per current channel id
     std::vector<ChannelCache> m_cache;
     std::vector<model::Event> m_events;
     std::vector<model::LifecycleTransition> m_transitions;

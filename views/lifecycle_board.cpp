@@ -170,7 +170,7 @@ bool LifecycleLanes::event(QEvent* e) {
 }
 
 LifecycleBoard::LifecycleBoard(FloorView* view, QWidget* parent) : QWidget(parent), m_view(view) {
-    setMinimumHeight(230); // room for the axis and several lanes
+    setMinimumHeight(160); // room for the axis and a few lanes; the dock can grow
     auto* layout = new QVBoxLayout(this);
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Show"), this));

@@ -125,9 +125,11 @@ void StoragePanel::paintEvent(QPaintEvent*) {
             const int bh = static_cast<int>(30.0f * tb / maxBytes) + 2;
             p.fillRect(QRect(bx, y + 32 - bh, bw, bh), qc(StorageLayer::tierColor(static_cast<int>(k))));
             p.setPen(kText);
-            p.drawText(QRect(bx, y + 34, bw + 20, lh), Qt::AlignLeft, QString("%1 %2 PB").arg(QString::fromStdString(t.spec().storage.tiers[k])).arg(tb / 1000.0f, 0, 'f', 2));
+            p.drawText(QRect(bx, y + 34, bw, lh), Qt::AlignLeft, QString::fromStdString(t.spec().storage.tiers[k]));
+            p.setPen(kMuted);
+            p.drawText(QRect(bx, y + 34 + lh, bw, lh), Qt::AlignLeft, QString("%1 PB").arg(tb / 1000.0f, 0, 'f', 2));
         }
-        y += 34 + lh + 6;
+        y += 34 + 2 * lh + 6;
     }
 
     // Migration backlog over time.

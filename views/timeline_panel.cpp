@@ -246,7 +246,9 @@ TimelinePanel::TimelinePanel(model::Transport& transport, QWidget* parent) : QWi
     controls->addWidget(m_time, 1);
     layout->addLayout(controls);
     m_axis = new TimelineAxis(transport, this);
+    m_axis->setMaximumHeight(120); // a strip, not a pane: the floor keeps the space
     layout->addWidget(m_axis, 1);
+    setMaximumHeight(175);
     connect(m_speed, &QComboBox::currentIndexChanged, this, [this](int i) { m_transport.setSpeed(m_speed->itemData(i).toDouble()); });
 }
 

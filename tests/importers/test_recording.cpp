@@ -13,6 +13,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sqlite3.h>
+
 #include <csignal>
 #include <cmath>
 #include <random>
@@ -178,6 +180,29 @@ private slots:
         QCOMPARE(replay.position(), replay.endTime());
         QVERIFY(replay.paused());
         replay.stop();
+    }
+
+    void olderRecordingsMissChannelsSafely() {
+        // A recording made by an older floortwin lacks newer channels: they read as "no data",
+        // sized for the floor, never as short arrays that would crash a view.
+        const QString path = m_dir.filePath("old.ftrec");
+        const auto t = floorOf(2);
+        record(path, t, 30);
+        {
+            sqlite3* db = nullptr;
+            QVERIFY(sqlite3_open(path.toUtf8().constData(), &db) == SQLITE_OK);
+            sqlite3_exec(db, "DELETE FROM chunks WHERE channel = (SELECT id FROM channels WHERE name = 'rack.storage_read');"
+                             "DELETE FROM channels WHERE name = 'rack.storage_read';",
+                         nullptr, nullptr, nullptr);
+            sqlite3_close(db);
+        }
+        auto reader = importers::RecordingReader::open(path.toStdString());
+        QVERIFY(reader);
+        model::Snapshot s;
+        QVERIFY((*reader)->snapshotAt((*reader)->startTime(), s));
+        QCOMPARE(s.values[ch::RackStorageRead].size(), t->count(model::EntityKind::Rack));
+        QVERIFY(std::isnan(s.values[ch::RackStorageRead][0]));
+        QVERIFY(!std::isnan(s.values[ch::RackPower][0]));
     }
 
     void bookmarksAreSaved() {
