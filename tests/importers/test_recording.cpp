@@ -6,6 +6,7 @@
 #include "importers/replay_source.h"
 #include "importers/sample_codec.h"
 #include "model/sim_core.h"
+#include "support/test_floors.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -24,9 +25,7 @@ namespace ch = model::ch;
 
 namespace {
 
-std::shared_ptr<const model::Topology> floorOf(int racks) {
-    return std::make_shared<const model::Topology>(*model::Topology::build(importers::generateFloor(racks)));
-}
+using testing::floorOf;
 
 // Runs the simulator for `ticks`, recording every snapshot; returns the snapshots too.
 std::vector<std::shared_ptr<const model::Snapshot>> record(const QString& path, std::shared_ptr<const model::Topology> t, int ticks,
@@ -120,7 +119,7 @@ private slots:
     void replayReproducesTheRun() {
         // A scenario run: values, alarms, events and lifecycle all come back as they were.
         const QString path = m_dir.filePath("leak.ftrec");
-        const auto t = std::make_shared<const model::Topology>(*model::Topology::build(*importers::loadFloor(FT_SOURCE_DIR "/resources/floors/demo.json")));
+        const auto t = testing::demoFloor();
         model::Scenario leak;
         leak.name = "leak";
         model::ScenarioEvent ev;

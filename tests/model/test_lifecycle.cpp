@@ -4,6 +4,7 @@
 #include "importers/scenario_file.h"
 #include "model/lifecycle.h"
 #include "model/sim_model.h"
+#include "support/test_floors.h"
 
 #include <QFile>
 #include <QTest>
@@ -36,11 +37,7 @@ const std::set<std::pair<S, S>>& legal() {
     return table;
 }
 
-std::shared_ptr<const model::Topology> floorOf(const model::FloorSpec& spec) {
-    auto t = model::Topology::build(spec);
-    if (!t) qFatal("%s", t.error().c_str());
-    return std::make_shared<const model::Topology>(std::move(*t));
-}
+using testing::floorOf;
 
 model::Scenario bringUpScenario(const model::Topology& t) {
     QFile f(FT_SOURCE_DIR "/resources/scenarios/bring-up.json");

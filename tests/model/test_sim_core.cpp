@@ -1,7 +1,7 @@
 // SimCore: the thread hand-off. Snapshots arrive while the sim runs, are immutable once
 // published, sources can submit from other threads, the queue is bounded and counts drops.
 // Run under ThreadSanitizer by `make tsan`.
-#include "importers/floor_file.h"
+#include "support/test_floors.h"
 #include "model/sim_core.h"
 
 #include <QTest>
@@ -13,11 +13,7 @@ using namespace ft;
 namespace ch = model::ch;
 
 namespace {
-std::shared_ptr<const model::Topology> floorOf(int racks) {
-    auto t = model::Topology::build(importers::generateFloor(racks));
-    if (!t) qFatal("%s", t.error().c_str());
-    return std::make_shared<const model::Topology>(std::move(*t));
-}
+using testing::floorOf;
 } // namespace
 
 class TestSimCore : public QObject {

@@ -1,6 +1,6 @@
 // SimModel: determinism, plausibility of the first physical model, coupling to the coolant,
 // measured values overriding the model, alarm hysteresis.
-#include "importers/floor_file.h"
+#include "support/test_floors.h"
 #include "model/sim_model.h"
 
 #include <QTest>
@@ -13,11 +13,7 @@ using model::EntityKind;
 namespace ch = model::ch;
 
 namespace {
-std::shared_ptr<const model::Topology> floorOf(int racks) {
-    auto t = model::Topology::build(importers::generateFloor(racks));
-    if (!t) qFatal("%s", t.error().c_str());
-    return std::make_shared<const model::Topology>(std::move(*t));
-}
+using testing::floorOf;
 
 void runTicks(model::SimModel& m, int n) {
     for (int i = 0; i < n; ++i) m.step();

@@ -4,6 +4,7 @@
 #include "importers/scenario_file.h"
 #include "model/sim_model.h"
 #include "model/storage_model.h"
+#include "support/test_floors.h"
 
 #include <QFile>
 #include <QTest>
@@ -15,9 +16,7 @@ using model::EntityKind;
 namespace ch = model::ch;
 
 namespace {
-std::shared_ptr<const model::Topology> demo() {
-    return std::make_shared<const model::Topology>(*model::Topology::build(*importers::loadFloor(FT_SOURCE_DIR "/resources/floors/demo.json")));
-}
+using testing::demoFloor;
 model::Scenario bundled(const char* name, const model::Topology& t) {
     QFile f(QString(FT_SOURCE_DIR "/resources/scenarios/%1.json").arg(name));
     if (!f.open(QIODevice::ReadOnly)) qFatal("missing scenario %s", name);
@@ -31,7 +30,7 @@ class TestStorage : public QObject {
     Q_OBJECT
 private slots:
     void bytesAreConserved() {
-        const auto t = demo();
+        const auto t = demoFloor();
         model::SimModel m(t, {}, bundled("region-link-degraded", *t));
         for (int i = 0; i < 6000; ++i) {
             m.step();
@@ -119,7 +118,7 @@ private slots:
     }
 
     void cacheHitRatiosAndWarmUp() {
-        const auto t = demo();
+        const auto t = demoFloor();
         model::SimModel m(t, {});
         for (int i = 0; i < 3000; ++i) m.step();
         // Warm caches on training racks serve nearly everything from NVMe.
@@ -145,7 +144,7 @@ private slots:
     }
 
     void cacheLossLoadsTheBucket() {
-        const auto t = demo();
+        const auto t = demoFloor();
         model::SimModel lost(t, {}, bundled("cache-node-loss", *t)), control(t, {});
         while (seconds(lost) < 200) {
             lost.step();
@@ -155,7 +154,7 @@ private slots:
     }
 
     void backlogGrowsWhenTheLinkDegradesAndDrainsAfter() {
-        const auto t = demo();
+        const auto t = demoFloor();
         model::SimModel degraded(t, {}, bundled("region-link-degraded", *t)), control(t, {});
         double maxGap = 0, maxOldest = 0, controlOldest = 0;
         while (seconds(degraded) < 9 * 60) {

@@ -3,6 +3,7 @@
 #include "importers/floor_file.h"
 #include "importers/scenario_file.h"
 #include "model/sim_model.h"
+#include "support/test_floors.h"
 
 #include <QFile>
 #include <QTest>
@@ -16,13 +17,7 @@ namespace ch = model::ch;
 
 namespace {
 
-std::shared_ptr<const model::Topology> demoFloor() {
-    auto spec = importers::loadFloor(FT_SOURCE_DIR "/resources/floors/demo.json");
-    if (!spec) qFatal("%s", spec.error().toString().c_str());
-    auto t = model::Topology::build(*spec);
-    if (!t) qFatal("%s", t.error().c_str());
-    return std::make_shared<const model::Topology>(std::move(*t));
-}
+using testing::demoFloor;
 
 model::Scenario bundled(const char* name, const model::Topology& t) {
     const QString path = QString(FT_SOURCE_DIR "/resources/scenarios/%1.json").arg(name);
