@@ -167,6 +167,11 @@ void SimModel::stepComputeTrays(float dt) {
     const std::size_t nTrays = t.count(EntityKind::ComputeTray);
     const std::uint64_t noiseTick = static_cast<std::uint64_t>(m_state.time / (500 * kNsPerMs)); // noise changes twice a second
     std::ranges::fill(m_rackMinThrottle, 1.0f);
+    // Most runs hold nothing: check the per-entity holds only for channels that have any.
+    auto anyHeld = [&](ChannelId c) { return !m_heldUntil[c].empty(); };
+    const bool holdUtil = anyHeld(ch::GpuUtilization), holdClock = anyHeld(ch::GpuSmClock), holdPower = anyHeld(ch::GpuPower),
+               holdTemp = anyHeld(ch::GpuTemperature), holdCpuUtil = anyHeld(ch::CpuUtilization), holdCpuPower = anyHeld(ch::CpuPower),
+               holdCpuTemp = anyHeld(ch::CpuTemperature), holdTray = anyHeld(ch::TrayPower);
 
     // What a rack's job asks of its trays is the same for every tray of a synchronous job:
     // work it out once per rack (inference replicas differ per tray and are asked per tray).
@@ -234,15 +239,15 @@ void SimModel::stepComputeTrays(float dt) {
             m_rackMinThrottle[rack] = std::min(m_rackMinThrottle[rack], throttle);
             // A GPU faster than its job's slowest member waits at the barriers.
             const float waiting = std::clamp(pace / std::max(throttle, 0.05f), 0.0f, 1.0f);
-            if (!held(ch::GpuUtilization, gid)) {
+            if (!(holdUtil && held(ch::GpuUtilization, gid))) {
                 const float noise = powered ? 0.025f * hashNoise(m_config.seed, g, noiseTick) : 0.0f;
                 const float want = std::clamp(target * waiting * (1.0f + 0.03f * bias) + noise, 0.0f, 1.0f);
                 float& util = v[ch::GpuUtilization][g];
                 util += (want * 100.0f - util) * utilAlpha;
             }
             const float util = v[ch::GpuUtilization][g] / 100.0f;
-            if (!held(ch::GpuSmClock, gid)) v[ch::GpuSmClock][g] = powered ? kMaxSmClockMhz * throttle : 0.0f;
-            if (!held(ch::GpuPower, gid))
+            if (!(holdClock && held(ch::GpuSmClock, gid))) v[ch::GpuSmClock][g] = powered ? kMaxSmClockMhz * throttle : 0.0f;
+            if (!(holdPower && held(ch::GpuPower, gid)))
                 // Power rises a little faster than linearly with activity (util^1.1, approximated).
                 v[ch::GpuPower][g] = powered ? (gpuIdle + gpuSpan * util * (0.9f + 0.1f * util) * throttle) * (1.0f + 0.03f * bias) : 0.0f;
             const float power = v[ch::GpuPower][g];
@@ -250,7 +255,7 @@ void SimModel::stepComputeTrays(float dt) {
             trayUtil += util;
             nvlink += nvlinkPeak * share.nvlink * pace;
             rail += kRailTbpsPerGpu * share.rail * pace;
-            if (!held(ch::GpuTemperature, gid)) {
+            if (!(holdTemp && held(ch::GpuTemperature, gid))) {
                 const float position = (static_cast<float>(i) + 0.5f) / static_cast<float>(gpt);
                 const float coolant = supply + trayRise * position;
                 const float want = coolant + kGpuThermalResistance * m_lifecycle.gpuCoolingFactor(gid) * (1.0f + 0.06f * bias) * power;
@@ -261,17 +266,17 @@ void SimModel::stepComputeTrays(float dt) {
         for (int i = 0; i < cpt; ++i) {
             const std::size_t c = tray * cpt + i;
             const auto cid = static_cast<EntityId>(c);
-            if (!held(ch::CpuUtilization, cid))
+            if (!(holdCpuUtil && held(ch::CpuUtilization, cid)))
                 v[ch::CpuUtilization][c] = powered ? std::clamp(12.0f + 35.0f * trayUtil, 0.0f, 100.0f) : 0.0f;
             const float power = powered ? cpuIdle + cpuSpan * v[ch::CpuUtilization][c] / 100.0f : 0.0f;
-            if (!held(ch::CpuPower, cid)) v[ch::CpuPower][c] = power;
+            if (!(holdCpuPower && held(ch::CpuPower, cid))) v[ch::CpuPower][c] = power;
             trayPower += v[ch::CpuPower][c];
-            if (!held(ch::CpuTemperature, cid)) {
+            if (!(holdCpuTemp && held(ch::CpuTemperature, cid))) {
                 const float want = supply + trayRise + kCpuThermalResistance * power;
                 v[ch::CpuTemperature][c] += (want - v[ch::CpuTemperature][c]) * gpuAlpha;
             }
         }
-        if (!held(ch::TrayPower, trayId)) v[ch::TrayPower][tray] = trayPower;
+        if (!(holdTray && held(ch::TrayPower, trayId))) v[ch::TrayPower][tray] = trayPower;
         m_trayNvlink[tray] = nvlink;
         m_trayRail[tray] = rail;
     }
