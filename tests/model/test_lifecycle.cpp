@@ -38,15 +38,8 @@ const std::set<std::pair<S, S>>& legal() {
 }
 
 using testing::floorOf;
+using testing::bundledScenario;
 
-model::Scenario bringUpScenario(const model::Topology& t) {
-    QFile f(FT_SOURCE_DIR "/resources/scenarios/bring-up.json");
-    if (!f.open(QIODevice::ReadOnly)) qFatal("bring-up.json missing");
-    const QByteArray b = f.readAll();
-    auto s = importers::parseScenarioFile(std::string_view(b.constData(), b.size()), "bring-up.json", t);
-    if (!s) qFatal("%s", s.error().toString().c_str());
-    return *s;
-}
 
 void runFor(model::SimModel& m, double seconds) {
     const auto until = m.time() + model::fromSeconds(seconds);
@@ -116,7 +109,7 @@ private slots:
         const auto t = floorOf(*spec);
         model::SimConfig config;
         config.step = model::kNsPerSecond; // hours of bring-up: coarse steps keep the test quick
-        model::SimModel m(t, config, bringUpScenario(*t));
+        model::SimModel m(t, config, bundledScenario("bring-up", *t));
         runFor(m, 14 * 3600.0);
         const auto& log = m.lifecycle().machine().log();
         std::map<S, std::string> failures; // gate -> reason

@@ -17,12 +17,7 @@ namespace ch = model::ch;
 
 namespace {
 using testing::demoFloor;
-model::Scenario bundled(const char* name, const model::Topology& t) {
-    QFile f(QString(FT_SOURCE_DIR "/resources/scenarios/%1.json").arg(name));
-    if (!f.open(QIODevice::ReadOnly)) qFatal("missing scenario %s", name);
-    const QByteArray b = f.readAll();
-    return *importers::parseScenarioFile(std::string_view(b.constData(), b.size()), name, t);
-}
+using testing::bundledScenario;
 double seconds(const model::SimModel& m) { return model::toSeconds(m.time() - m.config().startTime); }
 } // namespace
 
@@ -31,7 +26,7 @@ class TestStorage : public QObject {
 private slots:
     void bytesAreConserved() {
         const auto t = demoFloor();
-        model::SimModel m(t, {}, bundled("region-link-degraded", *t));
+        model::SimModel m(t, {}, bundledScenario("region-link-degraded", *t));
         for (int i = 0; i < 6000; ++i) {
             m.step();
             if (i % 500 != 0) continue;
@@ -127,7 +122,7 @@ private slots:
             best = std::max(best, m.state().value(ch::CacheHitRatio, static_cast<model::EntityId>(tray)));
         QVERIFY(best > 99.0f && best <= 99.7f + 1e-3f);
         // A cache that comes back empty starts cold and warms up steadily.
-        model::SimModel lost(t, {}, bundled("cache-node-loss", *t));
+        model::SimModel lost(t, {}, bundledScenario("cache-node-loss", *t));
         while (seconds(lost) < 200) lost.step();
         QCOMPARE(lost.state().value(ch::RackCacheHitRatio, 6), 0.0f);
         const float p99Down = lost.state().value(ch::CacheLatencyP99, 6 * 18);
@@ -145,7 +140,7 @@ private slots:
 
     void cacheLossLoadsTheBucket() {
         const auto t = demoFloor();
-        model::SimModel lost(t, {}, bundled("cache-node-loss", *t)), control(t, {});
+        model::SimModel lost(t, {}, bundledScenario("cache-node-loss", *t)), control(t, {});
         while (seconds(lost) < 200) {
             lost.step();
             control.step();
@@ -155,7 +150,7 @@ private slots:
 
     void backlogGrowsWhenTheLinkDegradesAndDrainsAfter() {
         const auto t = demoFloor();
-        model::SimModel degraded(t, {}, bundled("region-link-degraded", *t)), control(t, {});
+        model::SimModel degraded(t, {}, bundledScenario("region-link-degraded", *t)), control(t, {});
         double maxGap = 0, maxOldest = 0, controlOldest = 0;
         while (seconds(degraded) < 9 * 60) {
             degraded.step();

@@ -19,15 +19,7 @@ namespace {
 
 using testing::demoFloor;
 
-model::Scenario bundled(const char* name, const model::Topology& t) {
-    const QString path = QString(FT_SOURCE_DIR "/resources/scenarios/%1.json").arg(name);
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) qFatal("missing %s", qPrintable(path));
-    const QByteArray bytes = f.readAll();
-    auto s = importers::parseScenarioFile(std::string_view(bytes.constData(), bytes.size()), path.toStdString(), t);
-    if (!s) qFatal("%s", s.error().toString().c_str());
-    return *s;
-}
+using testing::bundledScenario;
 
 float at(const model::SimModel& m, model::ChannelId c, model::EntityId e) { return m.state().value(c, e); }
 
@@ -108,7 +100,7 @@ private slots:
     void pumpFailureCauseChainInOrder() {
         const auto t = demoFloor();
         // The same floor and seed with and without the fault: every difference is the fault's.
-        model::SimModel m(t, {}, bundled("pump-failure", *t)), control(t, {});
+        model::SimModel m(t, {}, bundledScenario("pump-failure", *t)), control(t, {});
         const model::EntityId rack = 6; // A07, on CDU A1, running a training job in this seed
         QCOMPARE(t->racks.cdu[rack], 0u);
         double tFlow = -1, tReturn = -1, tGpu = -1, tThrottle = -1, tTraffic = -1;
@@ -148,7 +140,7 @@ private slots:
 
     void leakIsolatesThenPowersOff() {
         const auto t = demoFloor();
-        model::SimModel m(t, {}, bundled("leak", *t));
+        model::SimModel m(t, {}, bundledScenario("leak", *t));
         const model::EntityId rack = 2; // A03
         while (seconds(m) < 50.0) m.step();
         QCOMPARE(at(m, ch::RackLeakDetected, rack), 1.0f);
@@ -172,7 +164,7 @@ private slots:
 
     void blockageStarvesOneRack() {
         const auto t = demoFloor();
-        model::SimModel m(t, {}, bundled("manifold-blockage", *t));
+        model::SimModel m(t, {}, bundledScenario("manifold-blockage", *t));
         const model::EntityId rack = 4; // A05
         while (seconds(m) < 55.0) m.step();
         const float before = at(m, ch::RackFlow, rack);
@@ -186,7 +178,7 @@ private slots:
 
     void setpointDriftWarmsOneCdu() {
         const auto t = demoFloor();
-        model::SimModel m(t, {}, bundled("cdu-setpoint-drift", *t));
+        model::SimModel m(t, {}, bundledScenario("cdu-setpoint-drift", *t));
         while (seconds(m) < 540.0) m.step();
         QVERIFY(std::abs(at(m, ch::CduSetpoint, 1) - 51.0f) < 0.01f);
         QVERIFY(at(m, ch::CduSupplyTemperature, 1) > 50.0f);
@@ -196,7 +188,7 @@ private slots:
 
     void heatRejectionLossWarmsTheFloor() {
         const auto t = demoFloor();
-        model::SimModel hot(t, {}, bundled("heat-rejection-loss", *t)), normal(t, {});
+        model::SimModel hot(t, {}, bundledScenario("heat-rejection-loss", *t)), normal(t, {});
         while (seconds(hot) < 480.0) {
             hot.step();
             normal.step();

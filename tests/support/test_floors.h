@@ -1,8 +1,12 @@
 #pragma once
-// Floors the model tests run on: a generated floor of N racks, and the bundled demo floor.
+// Floors the model tests run on (a generated floor of N racks, the bundled demo floor) and the
+// bundled scenarios resolved on them.
 #include "importers/floor_file.h"
+#include "importers/scenario_file.h"
 #include "model/topology.h"
 
+#include <QFile>
+#include <QString>
 #include <QtGlobal>
 
 #include <memory>
@@ -21,6 +25,16 @@ inline std::shared_ptr<const model::Topology> demoFloor() {
     auto spec = importers::loadFloor(FT_SOURCE_DIR "/resources/floors/demo.json");
     if (!spec) qFatal("%s", spec.error().toString().c_str());
     return floorOf(*spec);
+}
+
+// A scenario from resources/scenarios by name, its targets resolved on `topology`.
+inline model::Scenario bundledScenario(const char* name, const model::Topology& topology) {
+    QFile f(QString(FT_SOURCE_DIR "/resources/scenarios/%1.json").arg(name));
+    if (!f.open(QIODevice::ReadOnly)) qFatal("missing scenario %s", name);
+    const QByteArray bytes = f.readAll();
+    auto scenario = importers::parseScenarioFile(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), name, topology);
+    if (!scenario) qFatal("%s", scenario.error().toString().c_str());
+    return *scenario;
 }
 
 } // namespace ft::testing
