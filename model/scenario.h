@@ -30,12 +30,23 @@ enum class ScenarioAction : std::uint8_t {
     RegionLink,        // the inter-region link runs at value (0..1) of its capacity
     CacheLoss,         // target rack's node caches fail (empty, bypassed)
     CacheRestore,      // target rack's caches come back, empty
+    RailDown,          // every leaf of target rail fails: its NIC links go down
+    RailRestore,       // target rail (or every rail) back up
+    LeafDegrade,       // target leaf loses value (0..1) of its lanes and drops value2 of its packets
+    LeafRestore,       // target leaf (or every leaf) healthy again
+    LinkFlap,          // target fabric link goes down for value2 s every value s (carrier transitions)
+    LinkStable,        // target fabric link (or every link) stops flapping
+    NvlinkDisable,     // target racks run with NVLink disabled: in-rack traffic crosses the rails
+    NvlinkEnable,      // target racks (or all) back on NVLink
+    NvlinkDegrade,     // target NVLink link logs value CRC errors/s (replays follow, recoveries rare)
+    NvlinkRestore,     // target NVLink link (or every link) healthy again
 };
 
-inline constexpr std::array<std::string_view, 15> kScenarioActionNames{
+inline constexpr std::array<std::string_view, 25> kScenarioActionNames{
     "pump_fail", "pump_degrade", "pump_restore", "manifold_blockage", "clear_blockage",
     "setpoint_drift", "leak", "leak_repaired", "primary_supply", "rack_power_on", "bring_up", "drain",
-    "region_link", "cache_loss", "cache_restore"};
+    "region_link", "cache_loss", "cache_restore", "rail_down", "rail_restore", "leaf_degrade", "leaf_restore",
+    "link_flap", "link_stable", "nvlink_disable", "nvlink_enable", "nvlink_degrade", "nvlink_restore"};
 
 constexpr std::optional<ScenarioAction> scenarioActionFromName(std::string_view name) {
     for (std::size_t i = 0; i < kScenarioActionNames.size(); ++i)
@@ -57,7 +68,17 @@ constexpr EntityKind scenarioActionTarget(ScenarioAction a) {
     case ScenarioAction::BringUp:
     case ScenarioAction::Drain:
     case ScenarioAction::CacheLoss:
-    case ScenarioAction::CacheRestore: return EntityKind::Rack;
+    case ScenarioAction::CacheRestore:
+    case ScenarioAction::NvlinkDisable:
+    case ScenarioAction::NvlinkEnable: return EntityKind::Rack;
+    case ScenarioAction::RailDown:
+    case ScenarioAction::RailRestore: return EntityKind::Rail;
+    case ScenarioAction::LeafDegrade:
+    case ScenarioAction::LeafRestore: return EntityKind::Leaf;
+    case ScenarioAction::LinkFlap:
+    case ScenarioAction::LinkStable: return EntityKind::FabricLink;
+    case ScenarioAction::NvlinkDegrade:
+    case ScenarioAction::NvlinkRestore: return EntityKind::NvlinkLink;
     case ScenarioAction::RegionLink: return EntityKind::Region;
     case ScenarioAction::SetpointDrift:
     case ScenarioAction::PrimarySupply: return EntityKind::Cdu;

@@ -20,7 +20,8 @@ float lagAlpha(float dt, float tau) { return 1.0f - std::exp(-dt / tau); }
 SimModel::SimModel(std::shared_ptr<const Topology> topology, SimConfig config, Scenario scenario)
     : m_topology(std::move(topology)), m_config(config), m_scenario(std::move(scenario)),
       m_workload(*m_topology, config.seed, config.startTime), m_thermal(*m_topology),
-      m_lifecycle(*m_topology, config.seed), m_storage(*m_topology) {
+      m_lifecycle(*m_topology, config.seed), m_storage(*m_topology),
+      m_fabric(*m_topology, config.counterInterval) {
     const Topology& t = *m_topology;
     m_state.time = config.startTime;
     m_state.values.resize(ch::Count);
@@ -40,12 +41,12 @@ SimModel::SimModel(std::shared_ptr<const Topology> topology, SimConfig config, S
     m_rackMinThrottle.assign(t.count(EntityKind::Rack), 1.0f);
     m_rackPowered.assign(t.count(EntityKind::Rack), 1);
     m_jobPace.assign(m_workload.jobs().size(), 1.0f);
-    m_trayNvlink.assign(t.count(EntityKind::ComputeTray), 0.0f);
+    m_fabricTrays.resize(t.count(EntityKind::ComputeTray));
+    m_fabricRacks.resize(t.count(EntityKind::Rack));
     m_trayRead.assign(t.count(EntityKind::ComputeTray), 0.0f);
     m_trayCheckpoint.assign(t.count(EntityKind::ComputeTray), 0.0f);
     m_trayJobStarted.assign(t.count(EntityKind::ComputeTray), 0);
     m_rackJobStart.assign(t.count(EntityKind::Rack), 0);
-    m_trayRail.assign(t.count(EntityKind::ComputeTray), 0.0f);
 
     const float supply = static_cast<float>(t.spec().cooling.supplySetpointC);
     m_thermal.initialize(m_state);
@@ -109,6 +110,7 @@ void SimModel::step() {
     m_workload.advance(m_state.time);
     updateJobPace();
     stepComputeTrays(dt);
+    stepFabric(dt);
     stepRackTotals();
     m_storage.step(m_state, dt, m_trayRead, m_trayCheckpoint, m_trayJobStarted);
     m_lifecycle.step(m_state, dt, m_newEvents);
@@ -128,6 +130,10 @@ void SimModel::runScenario() {
                                    Severity::Warning,
                                    (ev.target ? m_topology->name(ev.target->kind, ev.target->id) + ": " : std::string("all: ")) +
                                        (ev.note.empty() ? std::string(scenarioActionName(ev.action)) : ev.note)});
+        } else if (scenarioActionTarget(ev.action) == EntityKind::Rail || scenarioActionTarget(ev.action) == EntityKind::Leaf ||
+                   scenarioActionTarget(ev.action) == EntityKind::FabricLink || scenarioActionTarget(ev.action) == EntityKind::NvlinkLink ||
+                   ev.action == ScenarioAction::NvlinkDisable || ev.action == ScenarioAction::NvlinkEnable) {
+            m_fabric.apply(ev, m_state.time, m_newEvents);
         } else m_thermal.apply(ev, m_state, m_newEvents);
         ++m_nextScenarioEvent;
     }
@@ -144,7 +150,7 @@ void SimModel::updateJobPace() {
             for (std::uint32_t i = 0; i < job.rackCount; ++i) {
                 const EntityId r = job.firstRack + i;
                 if (!lifecycleInService(m_lifecycle.state(r))) continue; // not part of the job
-                pace = std::min(pace, m_thermal.rackPowered(r) ? m_rackMinThrottle[r] : 0.0f);
+                pace = std::min({pace, m_thermal.rackPowered(r) ? m_rackMinThrottle[r] : 0.0f, m_fabric.rackPace(r)});
             }
         m_jobPace[j] = pace;
     }
@@ -206,6 +212,9 @@ void SimModel::stepComputeTrays(float dt) {
             m_rackJobStart[rack] = job->start;
             for (int k = 0; k < rk.computeTrays; ++k) m_trayJobStarted[tray + k] = changed && m_state.tick > 1;
         }
+        // The fabric slows a tray whose bytes it cannot carry (a job's slowest rack already sets
+        // a training job's pace; inference replicas and validation loads feel only their own).
+        const float trayPace = std::min(pace, m_fabric.trayPace(trayId));
         float target = rackTarget;
         WorkloadModel::TrafficShare share = rackShare;
         if (working && job->kind == JobKind::Inference) {
@@ -215,8 +224,8 @@ void SimModel::stepComputeTrays(float dt) {
         // A collective runs at its slowest link's bandwidth.
         share.nvlink *= m_lifecycle.rackNvlinkFactor(rack);
         // Storage: training streams its dataset and writes checkpoints; inference reads less.
-        m_trayRead[tray] = !working ? 0.0f : job->kind == JobKind::Training ? 1.5f * target * pace : job->kind == JobKind::Inference ? 0.4f * target : 0.0f;
-        m_trayCheckpoint[tray] = checkpoint ? 4.0f * pace : 0.0f;
+        m_trayRead[tray] = !working ? 0.0f : job->kind == JobKind::Training ? 1.5f * target * trayPace : job->kind == JobKind::Inference ? 0.4f * target : 0.0f;
+        m_trayCheckpoint[tray] = checkpoint ? 4.0f * trayPace : 0.0f;
         const float supply = v[ch::RackSupplyTemperature][rack];
         // Coolant rise across this tray's cold plates, scaled from the rack's ΔT by the tray's
         // share of the rack's heat: later GPUs on the loop see warmer water.
@@ -238,7 +247,7 @@ void SimModel::stepComputeTrays(float dt) {
             else if (temp < limit - 3.0f) throttle = std::min(1.0f, throttle + 0.1f * dt);
             m_rackMinThrottle[rack] = std::min(m_rackMinThrottle[rack], throttle);
             // A GPU faster than its job's slowest member waits at the barriers.
-            const float waiting = std::clamp(pace / std::max(throttle, 0.05f), 0.0f, 1.0f);
+            const float waiting = std::clamp(trayPace / std::max(throttle, 0.05f), 0.0f, 1.0f);
             if (!(holdUtil && held(ch::GpuUtilization, gid))) {
                 const float noise = powered ? 0.025f * hashNoise(m_config.seed, g, noiseTick) : 0.0f;
                 const float want = std::clamp(target * waiting * (1.0f + 0.03f * bias) + noise, 0.0f, 1.0f);
@@ -253,8 +262,8 @@ void SimModel::stepComputeTrays(float dt) {
             const float power = v[ch::GpuPower][g];
             trayPower += power;
             trayUtil += util;
-            nvlink += nvlinkPeak * share.nvlink * pace;
-            rail += kRailTbpsPerGpu * share.rail * pace;
+            nvlink += nvlinkPeak * share.nvlink;
+            rail += kRailTbpsPerGpu * share.rail;
             if (!(holdTemp && held(ch::GpuTemperature, gid))) {
                 const float position = (static_cast<float>(i) + 0.5f) / static_cast<float>(gpt);
                 const float coolant = supply + trayRise * position;
@@ -277,9 +286,34 @@ void SimModel::stepComputeTrays(float dt) {
             }
         }
         if (!(holdTray && held(ch::TrayPower, trayId))) v[ch::TrayPower][tray] = trayPower;
-        m_trayNvlink[tray] = nvlink;
-        m_trayRail[tray] = rail;
+        m_fabricTrays[tray] = {nvlink, rail, trayPace};
     }
+}
+
+void SimModel::stepFabric(float dt) {
+    // Who each rack's traffic talks to decides how much of it stays under one leaf.
+    const Topology& t = *m_topology;
+    const std::uint32_t tpr = static_cast<std::uint32_t>(t.spec().rack.computeTrays);
+    const auto nTrays = static_cast<std::uint32_t>(t.count(EntityKind::ComputeTray));
+    for (std::size_t r = 0; r < m_fabricRacks.size(); ++r) {
+        const auto rack = static_cast<EntityId>(r);
+        const RackLifecycle stage = m_lifecycle.state(rack);
+        FabricModel::RackInput& in = m_fabricRacks[r];
+        in.nvlinkOffByStage = stage == RackLifecycle::MultiRackValidation;
+        in.railFlapping = stage == RackLifecycle::MultiRackValidation && m_lifecycle.railFlapping(rack, m_state.time);
+        const Job& job = m_workload.jobs()[m_workload.jobOfRack(rack)];
+        if (stage == RackLifecycle::MultiRackValidation || (lifecycleInService(stage) && job.kind == JobKind::Inference)) {
+            in.peerFirstTray = 0;
+            in.peerTrays = nTrays;
+        } else if (lifecycleInService(stage) && job.kind == JobKind::Training) {
+            in.peerFirstTray = job.firstRack * tpr;
+            in.peerTrays = job.rackCount * tpr;
+        } else {
+            in.peerFirstTray = rack * tpr;
+            in.peerTrays = tpr;
+        }
+    }
+    m_fabric.step(m_state, holds(), dt, m_fabricTrays, m_fabricRacks, !m_settling);
 }
 
 void SimModel::stepRackTotals() {
@@ -295,8 +329,8 @@ void SimModel::stepRackTotals() {
         float power = 0, nvlink = 0, rail = 0;
         for (int i = 0; i < tpr; ++i) {
             power += v[ch::TrayPower][r * tpr + i];
-            nvlink += m_trayNvlink[r * tpr + i];
-            rail += m_trayRail[r * tpr + i];
+            nvlink += m_fabric.trayNvlink(static_cast<EntityId>(r * tpr + i));
+            rail += m_fabric.trayRail(static_cast<EntityId>(r * tpr + i));
         }
         float util = 0, tMax = 0, tSum = 0;
         for (int i = 0; i < gpr; ++i) {
@@ -373,8 +407,13 @@ void SimModel::copyTo(Snapshot& out) const {
     out.time = m_state.time;
     out.tick = m_state.tick;
     out.values.resize(m_state.values.size());
-    for (std::size_t c = 0; c < m_state.values.size(); ++c)
+    const bool detailCurrent = out.detailStamp == m_fabric.detailStamp();
+    for (std::size_t c = 0; c < m_state.values.size(); ++c) {
+        if (detailCurrent && FabricModel::isDetailChannel(static_cast<ChannelId>(c)) && out.values[c].size() == m_state.values[c].size())
+            continue;
         out.values[c].assign(m_state.values[c].begin(), m_state.values[c].end());
+    }
+    out.detailStamp = m_fabric.detailStamp();
     out.rackLifecycle.assign(m_state.rackLifecycle.begin(), m_state.rackLifecycle.end());
     out.alarms.assign(m_state.alarms.begin(), m_state.alarms.end());
     out.events = m_state.events;

@@ -3,6 +3,7 @@
 // Single-threaded: SimCore owns one and calls it from the sim thread; tests call it directly.
 // The chain: job mix -> GPU utilization -> power -> heat into the rack's coolant (ThermalModel)
 // -> GPU temperature -> throttling -> job pace -> traffic. Scenario events inject faults.
+#include "fabric_model.h"
 #include "holds.h"
 #include "lifecycle_model.h"
 #include "sample.h"
@@ -23,6 +24,8 @@ struct SimConfig {
     TimeNs step = 100 * kNsPerMs;
     // How long a measured value overrides the model before the model takes over again.
     TimeNs measurementHold = 30 * kNsPerSecond;
+    // How often per-link fabric and NVLink counters refresh (as switch telemetry and DCGM do).
+    TimeNs counterInterval = kNsPerSecond;
 };
 
 class SimModel {
@@ -42,12 +45,14 @@ public:
     const Scenario& scenario() const { return m_scenario; }
     const LifecycleModel& lifecycle() const { return m_lifecycle; }
     const StorageModel& storage() const { return m_storage; }
+    const FabricModel& fabric() const { return m_fabric; }
 
 private:
     Holds holds() const { return {&m_heldUntil, m_state.time}; }
     bool held(ChannelId c, EntityId e) const { return holds()(c, e); }
     void runScenario();
     void stepComputeTrays(float dt);
+    void stepFabric(float dt);
     void stepRackTotals();
     void updateJobPace();
     void evaluateAlarms();
@@ -61,6 +66,9 @@ private:
     ThermalModel m_thermal;
     LifecycleModel m_lifecycle;
     StorageModel m_storage;
+    FabricModel m_fabric;
+    std::vector<FabricModel::TrayInput> m_fabricTrays;
+    std::vector<FabricModel::RackInput> m_fabricRacks;
     std::vector<float> m_trayRead, m_trayCheckpoint; // GB/s wanted this tick
     std::vector<std::uint8_t> m_trayJobStarted;
     std::vector<TimeNs> m_rackJobStart;              // to notice a rack's job changing
@@ -71,7 +79,6 @@ private:
     std::vector<float> m_rackMinThrottle;         // slowest GPU of each rack, last tick
     std::vector<std::uint8_t> m_rackPowered;      // this tick: not tripped and not held off by its stage
     std::vector<float> m_jobPace;                 // per job: the pace of its slowest member
-    std::vector<float> m_trayNvlink, m_trayRail;  // per-tray traffic this tick
     std::vector<Event> m_newEvents;
     std::vector<Event> m_eventLog;
     struct AlarmRule {

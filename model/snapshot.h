@@ -59,6 +59,9 @@ struct Snapshot {
     TimeNs time = 0;
     std::uint64_t tick = 0;
     std::vector<std::vector<float>> values; // [channel id][entity id]
+    // Which refresh of the per-link fabric channels `values` holds (they change once per counter
+    // interval; a recycled snapshot that already holds them skips the copy).
+    std::uint64_t detailStamp = 0;
     std::vector<RackLifecycle> rackLifecycle;
     std::vector<Alarm> alarms;
     // Every event so far (bounded), shared between snapshots until a new one happens.

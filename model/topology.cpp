@@ -221,11 +221,18 @@ std::expected<Topology, std::string> Topology::build(const FloorSpec& spec) {
     }
     // Leaf uplinks equal its used downlinks (1:1, non-blocking), spread evenly over the spines
     // of its plane; each leaf-spine pair is one link bundle.
+    // The lanes left over after an even split go round-robin over the plane's spines, carried on
+    // from leaf to leaf, so no spine uses more than its k ports.
+    std::vector<std::uint32_t> nextSpare(static_cast<std::size_t>(planes), 0);
     for (std::size_t leaf = 0; leaf < t.leaves.plane.size(); ++leaf) {
         const std::uint32_t up = t.leaves.downlinks[leaf];
         const std::uint32_t plane = t.leaves.plane[leaf];
+        const std::uint32_t spare = up % spinesPerPlane;
+        const std::uint32_t from = nextSpare[plane];
+        nextSpare[plane] = (from + spare) % spinesPerPlane;
         for (std::uint32_t s = 0; s < spinesPerPlane; ++s) {
-            const std::uint32_t lanes = up / spinesPerPlane + (s < up % spinesPerPlane ? 1 : 0);
+            const bool getsSpare = (s + spinesPerPlane - from) % spinesPerPlane < spare;
+            const std::uint32_t lanes = up / spinesPerPlane + (getsSpare ? 1 : 0);
             if (lanes == 0) continue;
             t.fabricLinks.kind.push_back(FabricLinkKind::LeafToSpine);
             t.fabricLinks.from.push_back(static_cast<EntityId>(leaf));
@@ -333,6 +340,41 @@ std::string Topology::hostName(EntityId tray) const {
 
 std::optional<EntityId> Topology::find(EntityKind kind, const std::string& nameOrId) const {
     const std::size_t n = count(kind);
+    // A NIC's uplink is also named by the NIC alone ("A03 tray 02 NIC 3").
+    if (kind == EntityKind::FabricLink)
+        if (const auto arrow = nameOrId.find(" -> "); arrow == std::string::npos)
+            if (auto nic = find(EntityKind::Nic, nameOrId)) return *nic;
+    // Per-GPU kinds are too many to scan by name on a big floor: parse "<tray> GPU i",
+    // "<tray> NIC i", "<gpu> <-> NVSwitch k".
+    auto suffixIndex = [&](const std::string& sep, EntityKind parent, std::size_t per) -> std::optional<EntityId> {
+        const auto at = nameOrId.rfind(sep);
+        if (at == std::string::npos) return std::nullopt;
+        const std::string tail = nameOrId.substr(at + sep.size());
+        if (tail.empty() || tail.size() > 4 || tail.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+        const auto owner = find(parent, nameOrId.substr(0, at));
+        if (!owner) return std::nullopt;
+        return static_cast<EntityId>(*owner * per + std::stoul(tail));
+    };
+    const auto& rk = m_spec.rack;
+    if (kind == EntityKind::Gpu) {
+        if (const auto id = suffixIndex(" GPU ", EntityKind::ComputeTray, static_cast<std::size_t>(rk.gpusPerTray));
+            id && *id % rk.gpusPerTray == gpus.indexInTray[*id])
+            return id;
+    } else if (kind == EntityKind::Nic) {
+        const auto per = static_cast<std::size_t>(rk.gpusPerTray * rk.nicsPerGpu);
+        if (const auto id = suffixIndex(" NIC ", EntityKind::ComputeTray, per); id && *id < n && nics.rail[*id] == *id % per) return id;
+    } else if (kind == EntityKind::NvlinkLink) {
+        // The switch number is 1-based in the name.
+        const auto at = nameOrId.rfind(" <-> NVSwitch ");
+        if (at != std::string::npos) {
+            const std::string tail = nameOrId.substr(at + 14);
+            if (!tail.empty() && tail.size() <= 3 && tail.find_first_not_of("0123456789") == std::string::npos) {
+                const auto gpu = find(EntityKind::Gpu, nameOrId.substr(0, at));
+                const auto k = std::stoul(tail);
+                if (gpu && k >= 1 && k <= static_cast<unsigned long>(rk.switchTrays)) return static_cast<EntityId>(*gpu * rk.switchTrays + k - 1);
+            }
+        }
+    }
     if (kind == EntityKind::Rack) {
         for (EntityId r = 0; r < n; ++r)
             if (racks.name[r] == nameOrId) return r;
