@@ -19,7 +19,7 @@ Floor and simulation:
                                   region-link-degraded, cache-node-loss, or a scenario file
   --speed X                       simulated seconds per wall-clock second (default 1)
   --metric CHANNEL                channel that colours the floor (default gpu.temperature)
-  --layers LIST                   comma-separated layers to show (available: racks, thermal, lifecycle, storage)
+  --layers LIST                   comma-separated layers to show (available: racks, nvlink, rails, thermal, lifecycle, storage)
 
 Recording and replay:
   --record FILE.ftrec             record the run (the simulator, with its scenario)
@@ -33,6 +33,7 @@ Window:
   --at TIME                       run the simulator to TIME (e.g. 90s, 10m) before the screenshot
   --window                        with --screenshot: the whole window with its panels
   --select KIND:NAME|ID           select an entity at start, e.g. rack:A03, gpu:100, compute_tray:7
+  --frame                         with --select: point the camera at the selection (rack scale)
 
 Headless (no window, no display needed):
   --headless                      run without any GUI
@@ -88,6 +89,7 @@ std::expected<Options, std::string> parseCommandLine(const std::vector<std::stri
         } else if (a == "--scenario") {
             if (!value(o.scenario)) return std::unexpected("--scenario needs a name or a file");
         }
+        else if (a == "--frame") o.frameSelection = true;
         else if (a == "--select") {
             if (!value(o.select)) return std::unexpected("--select needs KIND:NAME or KIND:ID, e.g. rack:A03");
         }
@@ -134,8 +136,8 @@ std::expected<Options, std::string> parseCommandLine(const std::vector<std::stri
     if (!o.replay.empty() && (!o.scenario.empty() || !o.floor.empty()))
         return std::unexpected("--replay plays the floor and scenario that were recorded; drop --floor/--scenario");
     for (const auto& layer : o.layers)
-        if (layer != "racks" && layer != "thermal" && layer != "lifecycle" && layer != "storage")
-            return std::unexpected("unknown or not yet available layer '" + layer + "' (available: racks, thermal, lifecycle, storage)");
+        if (layer != "racks" && layer != "nvlink" && layer != "rails" && layer != "thermal" && layer != "lifecycle" && layer != "storage")
+            return std::unexpected("unknown layer '" + layer + "' (available: racks, nvlink, rails, thermal, lifecycle, storage)");
     return o;
 }
 

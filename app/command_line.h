@@ -27,6 +27,7 @@ struct Options {
     bool firstFrameMs = false;  // print time to first frame and exit (startup benchmark)
     bool windowShot = false;    // --window: the screenshot shows the whole window with panels
     std::string select;         // --select KIND:NAME|ID, e.g. rack:A03, gpu:100
+    bool frameSelection = false; // --frame: point the camera at the selection
     std::string scenario;       // --scenario NAME|FILE
     std::string record;         // --record FILE.ftrec
     std::string replay;         // --replay FILE.ftrec

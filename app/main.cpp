@@ -56,6 +56,8 @@ void applyLayers(const app::Options& o, app::MainWindow& window) {
     if (has(o, "thermal")) window.setThermal(true);
     if (has(o, "lifecycle")) window.setLifecycle(true);
     if (has(o, "storage")) window.setStorage(true);
+    if (has(o, "nvlink")) window.setNvlink(true);
+    if (has(o, "rails")) window.setRails(true);
     if (!o.layers.empty() && !has(o, "racks")) window.floorView()->setRacksVisible(false);
 }
 
@@ -72,6 +74,7 @@ int takeScreenshot(const app::Options& o, app::Session& session, model::ChannelI
         window.resize(w, h);
         window.show();
         if (selection) window.floorView()->setSelection(selection);
+        if (selection && o.frameSelection) window.floorView()->frameSelection();
         QCoreApplication::processEvents();
         window.timeline()->refresh();
         image = window.grab().toImage();
@@ -87,8 +90,11 @@ int takeScreenshot(const app::Options& o, app::Session& session, model::ChannelI
         view.setThermalVisible(has(o, "thermal"));
         view.setLifecycleVisible(has(o, "lifecycle"));
         view.setStorageVisible(has(o, "storage"));
+        view.setNvlinkVisible(has(o, "nvlink"));
+        view.setRailsVisible(has(o, "rails"));
         view.setWallMode(o.wall);
         view.setSelection(selection);
+        if (selection && o.frameSelection) view.frameSelection();
         if (!o.layers.empty() && !has(o, "racks")) view.setRacksVisible(false);
         view.setAttribute(Qt::WA_DontShowOnScreen, true);
         view.resize(w, h);

@@ -6,6 +6,7 @@
 #include "views/layers_panel.h"
 #include "views/lifecycle_board.h"
 #include "views/storage_panel.h"
+#include "views/fabric_panel.h"
 #include "views/timeline_panel.h"
 
 #include <QAction>
@@ -59,6 +60,9 @@ MainWindow::MainWindow(Session& session, QWidget* parent, bool restoreLayout)
     m_storagePanel = new views::StoragePanel(m_view);
     auto* storageDock = dock(tr("Storage"), "storageDock", m_storagePanel, Qt::RightDockWidgetArea);
     tabifyDockWidget(coolingDock, storageDock);
+    m_fabric = new views::FabricPanel(m_view);
+    auto* fabricDock = dock(tr("Fabric"), "fabricDock", m_fabric, Qt::RightDockWidgetArea);
+    tabifyDockWidget(storageDock, fabricDock);
     inspectorDock->raise();
     m_timeline = new views::TimelinePanel(m_transport);
     auto* timelineDock = dock(tr("Timeline"), "timelineDock", m_timeline, Qt::BottomDockWidgetArea);
@@ -138,6 +142,18 @@ void MainWindow::setStorage(bool on) {
     m_view->setStorageVisible(on);
     if (on)
         if (auto* d = findChild<QDockWidget*>("storageDock")) d->raise();
+}
+
+void MainWindow::setNvlink(bool on) {
+    m_layers->setNvlink(on);
+    m_view->setNvlinkVisible(on);
+}
+
+void MainWindow::setRails(bool on) {
+    m_layers->setRails(on);
+    m_view->setRailsVisible(on);
+    if (on)
+        if (auto* d = findChild<QDockWidget*>("fabricDock")) d->raise();
 }
 
 void MainWindow::buildMenus() {

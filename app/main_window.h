@@ -17,6 +17,7 @@ class CoolingPanel;
 class LifecycleBoard;
 class TimelinePanel;
 class StoragePanel;
+class FabricPanel;
 } // namespace ft::views
 
 namespace ft::app {
@@ -36,6 +37,8 @@ public:
     void setThermal(bool on);
     void setLifecycle(bool on);
     void setStorage(bool on);
+    void setNvlink(bool on);
+    void setRails(bool on);
     // Exports every frame of [from, to] (replay) as numbered PNGs into `folder`, and a video
     // when ffmpeg is installed. Returns the number of frames written, or an error.
     std::expected<int, std::string> exportFrames(const QString& folder, model::TimeNs from, model::TimeNs to, model::TimeNs step);
@@ -64,6 +67,7 @@ private:
     views::LifecycleBoard* m_board;
     views::TimelinePanel* m_timeline;
     views::StoragePanel* m_storagePanel;
+    views::FabricPanel* m_fabric;
     QLabel* m_status;
     QTimer m_statusTimer;
     bool m_wall = false;

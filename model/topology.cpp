@@ -175,6 +175,8 @@ std::expected<Topology, std::string> Topology::build(const FloorSpec& spec) {
     const float fabricZ = static_cast<float>(rk.heightM) + 2.5f;
     const float spanX = t.boundsMax.x - t.boundsMin.x;
     const float midY = (t.boundsMin.y + t.boundsMax.y) / 2;
+    // Rails stack across the floor's depth, over the racks (wider apart on deep floors).
+    const float railPitch = std::clamp((t.boundsMax.y - t.boundsMin.y) / static_cast<float>(nicsPerTray), 0.6f, 2.5f);
     const std::size_t totalLeaves = static_cast<std::size_t>(leavesPerRail) * nicsPerTray;
     t.leaves.plane.reserve(totalLeaves);
     for (int rail = 0; rail < nicsPerTray; ++rail) {
@@ -190,7 +192,7 @@ std::expected<Topology, std::string> Topology::build(const FloorSpec& spec) {
             t.leaves.downlinks.push_back(static_cast<std::uint32_t>(attached));
             const float fx = (static_cast<float>(l) + 0.5f) / static_cast<float>(leavesPerRail);
             t.leaves.position.push_back({t.boundsMin.x + fx * spanX,
-                                         midY + (static_cast<float>(rail) - nicsPerTray / 2.0f) * 1.2f,
+                                         midY + (static_cast<float>(rail) - (nicsPerTray - 1) / 2.0f) * railPitch,
                                          fabricZ + static_cast<float>(plane) * 0.6f});
         }
     }

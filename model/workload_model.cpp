@@ -76,13 +76,17 @@ WorkloadModel::TrafficShare WorkloadModel::trayTraffic(EntityId tray, TimeNs now
         if (std::fmod(age, job.checkpointEveryS) > job.checkpointEveryS - 40.0f) return {0.02f, 0.35f};
         const float phase = std::fmod(age, job.stepPeriodS) / job.stepPeriodS;
         // All-reduce: NVLink-heavy inside the rack; on the rails only when the job spans racks.
+        // Sharded data parallelism overlaps gradient reduce-scatter with the backward pass, so
+        // the rails carry traffic through the compute phase too, then peak in the all-reduce.
         const bool multiRack = job.rackCount > 1;
-        if (phase >= 0.72f) return {0.72f * ramp, (multiRack ? 0.55f : 0.03f) * ramp};
-        return {0.09f * ramp, (multiRack ? 0.04f : 0.01f) * ramp};
+        if (phase >= 0.72f) return {0.72f * ramp, (multiRack ? 0.62f : 0.03f) * ramp};
+        return {0.09f * ramp, (multiRack ? 0.24f : 0.01f) * ramp};
     }
     case JobKind::Inference: {
         const float util = trayUtilization(tray, now);
-        return {0.14f * util, 0.05f * util};
+        // Disaggregated serving moves KV caches between prefill and decode replicas over the
+        // rails; agents add chatty small requests.
+        return {0.14f * util, 0.16f * util};
     }
     }
     return {};

@@ -81,17 +81,22 @@ void CameraRig::fitDistance(const model::Vec3& lo, const model::Vec3& hi, double
     distance = far;
 }
 
-CameraRig CameraRig::overview(const model::Topology& t, double aspect, float extraX) {
+CameraRig CameraRig::overview(const model::Topology& t, double aspect, float extraX, bool fabric) {
     CameraRig rig;
-    model::Vec3 hi = t.boundsMax;
+    model::Vec3 lo = t.boundsMin, hi = t.boundsMax;
     hi.x += extraX;
-    rig.frame(t.boundsMin, hi, aspect);
-    rig.focus.z = 0.4f;
+    if (fabric) {
+        // The leaves and spines hang above the floor and reach past the rows: frame them too.
+        for (const auto& p : t.leaves.position) lo.y = std::min(lo.y, p.y), hi.y = std::max(hi.y, p.y), hi.z = std::max(hi.z, p.z);
+        for (const auto& p : t.spines.position) lo.y = std::min(lo.y, p.y - 1.0f), hi.y = std::max(hi.y, p.y + 1.0f), hi.z = std::max(hi.z, p.z);
+    }
+    rig.frame(lo, hi, aspect);
+    rig.focus.z = fabric ? hi.z * 0.45f : 0.4f;
     // Large floors read better from higher up.
     if (t.count(model::EntityKind::Rack) > 200) rig.elevationDeg = 55.0;
     // Leave the top-left HUD panel clear: the floor sits a little right of and below centre.
     rig.pan(-0.06, 0.05);
-    rig.fitDistance(t.boundsMin, hi, aspect, 0.9);
+    rig.fitDistance(lo, hi, aspect, 0.9);
     return rig;
 }
 

@@ -24,7 +24,7 @@ struct CameraRig {
     void fitDistance(const model::Vec3& lo, const model::Vec3& hi, double aspect, double margin = 0.92);
 
     // extraX: room to keep in view past the floor's +x edge (the storage stores stand there).
-    static CameraRig overview(const model::Topology& topology, double aspect, float extraX = 0);
+    static CameraRig overview(const model::Topology& topology, double aspect, float extraX = 0, bool fabric = false);
     static CameraRig top(const model::Topology& topology, double aspect);
 };
 

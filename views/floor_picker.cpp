@@ -8,8 +8,6 @@ namespace ft::views {
 
 using model::EntityKind;
 
-namespace {
-
 // Slab test; returns the entry distance along the ray, or nothing.
 std::optional<float> hitBox(const Ray& ray, const model::Vec3& lo, const model::Vec3& hi) {
     float tmin = 0.0f, tmax = std::numeric_limits<float>::max();
@@ -30,8 +28,6 @@ std::optional<float> hitBox(const Ray& ray, const model::Vec3& lo, const model::
     }
     return tmin;
 }
-
-} // namespace
 
 std::optional<PickResult> pickFloor(const model::Topology& t, const Ray& ray) {
     const auto& rk = t.spec().rack;

@@ -20,6 +20,9 @@ struct PickResult {
     model::Vec3 point;
 };
 
+// Ray/box slab test: the entry distance along the ray (in units of `direction`), or nothing.
+std::optional<float> hitBox(const Ray& ray, const model::Vec3& lo, const model::Vec3& hi);
+
 std::optional<PickResult> pickFloor(const model::Topology& topology, const Ray& ray);
 
 } // namespace ft::views

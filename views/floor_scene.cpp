@@ -1,5 +1,7 @@
 #include "floor_scene.h"
 
+#include "fabric_geometry.h"
+
 #include <vtkActor.h>
 #include <vtkAppendPolyData.h>
 #include <vtkCellArray.h>
@@ -134,6 +136,19 @@ std::optional<FloorScene::Box> FloorScene::entityBox(const model::Topology& t, m
         b.max.y = b.min.y + 0.05f; // the GPU's cell on the tray front
         return b;
     }
+    case EntityKind::Leaf:
+    case EntityKind::Spine: {
+        const bool leaf = ref.kind == EntityKind::Leaf;
+        const auto p = leaf ? t.leaves.position[ref.id] : t.spines.position[ref.id];
+        const auto h = leaf ? FabricGeometry::leafHalfOn(t) : FabricGeometry::spineHalfOn(t);
+        return Box{{p.x - h.x, p.y - h.y, p.z - h.z}, {p.x + h.x, p.y + h.y, p.z + h.z}};
+    }
+    case EntityKind::FabricLink:
+        // A link is shown by the switch it goes up to.
+        return t.fabricLinks.kind[ref.id] == model::Topology::FabricLinkKind::NicToLeaf
+                   ? entityBox(t, {EntityKind::Leaf, t.fabricLinks.to[ref.id]})
+                   : entityBox(t, {EntityKind::Spine, t.fabricLinks.to[ref.id]});
+    case EntityKind::NvlinkLink: return entityBox(t, {EntityKind::Gpu, t.nvlinkLinks.gpu[ref.id]});
     case EntityKind::Cdu: {
         const auto p = t.cdus.position[ref.id];
         return Box{{p.x - 0.3f, p.y - hd, 0}, {p.x + 0.3f, p.y + hd, static_cast<float>(rk.heightM * 0.85)}};

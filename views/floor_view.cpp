@@ -4,6 +4,8 @@
 #include "rack_layer.h"
 #include "lifecycle_layer.h"
 #include "storage_layer.h"
+#include "nvlink_layer.h"
+#include "rail_layer.h"
 #include "thermal_layer.h"
 
 #include <QKeyEvent>
@@ -46,7 +48,7 @@ FloorView::FloorView(std::shared_ptr<const model::Topology> topology, SnapshotSo
         const auto before = m_snapshot;
         refreshSnapshot();
         // Render on demand: new data, or moving coolant to draw.
-        if (m_snapshot != before || ((m_thermalVisible || m_storageVisible) && m_animated)) update();
+        if (m_snapshot != before || ((m_thermalVisible || m_storageVisible || m_railsVisible || m_nvlinkVisible) && m_animated)) update();
     });
     m_frameTimer.start(33);
 }
@@ -70,6 +72,8 @@ FloorView::~FloorView() {
     m_thermal.reset();
     m_lifecycle.reset();
     m_storage.reset();
+    m_nvlink.reset();
+    m_rails.reset();
     m_scene.reset();
     if (m_glReady) m_renderWindow->ReleaseGraphicsResources(m_renderWindow);
     m_overlay.shutdown();
@@ -115,6 +119,11 @@ void FloorView::initializeGL() {
     m_lifecycle->setVisible(m_lifecycleVisible);
     m_storage = std::make_unique<StorageLayer>(*m_topology, m_renderer);
     m_storage->setVisible(m_storageVisible);
+    m_nvlink = std::make_unique<NvlinkLayer>(*m_topology, m_renderer);
+    m_nvlink->setVisible(m_nvlinkVisible);
+    updateNvlinkFocus();
+    m_rails = std::make_unique<RailLayer>(*m_topology, m_renderer);
+    m_rails->setVisible(m_railsVisible);
     m_scene->setSelection(m_selection);
     m_overlay.initialize(m_wall ? 1.7f : 1.0f);
     m_glReady = true;
@@ -139,6 +148,8 @@ void FloorView::refreshSnapshot() {
     if (m_thermal) m_thermal->update(*m_snapshot);
     if (m_lifecycle) m_lifecycle->update(*m_snapshot);
     if (m_storage) m_storage->update(*m_snapshot);
+    if (m_nvlink) m_nvlink->update(*m_snapshot);
+    if (m_rails) m_rails->update(*m_snapshot);
     emit snapshotChanged();
 }
 
@@ -163,6 +174,8 @@ void FloorView::paintGL() {
         const double simSeconds = m_paused ? 0.0 : std::min(dt, 200.0) / 1000.0 * m_speed;
         if (m_thermal) m_thermal->animate(simSeconds, dt / 1000.0);
         if (m_storage) m_storage->animate(simSeconds, dt / 1000.0);
+        if (m_nvlink) m_nvlink->animate(simSeconds, dt / 1000.0);
+        if (m_rails) m_rails->animate(simSeconds, dt / 1000.0);
     }
 
     vtkOpenGLState* state = m_renderWindow->GetState();
@@ -203,6 +216,8 @@ void FloorView::paintGL() {
         in.thermal = m_thermalVisible;
         in.lifecycle = m_lifecycleVisible;
         in.storage = m_storageVisible ? m_storage.get() : nullptr;
+        in.rails = m_railsVisible;
+        in.nvlink = m_nvlinkVisible;
         in.lifecycleFilter = m_lifecycleFilter;
         in.project = [this](const model::Vec3& p) { return project(p); };
         const auto mx = static_cast<float>(m_mouse.x()), my = static_cast<float>(m_mouse.y());
@@ -260,7 +275,18 @@ std::optional<PickResult> FloorView::pickAt(double x, double y) const {
     }
     Ray ray{{static_cast<float>(a[0]), static_cast<float>(a[1]), static_cast<float>(a[2])},
             {static_cast<float>(b[0] - a[0]), static_cast<float>(b[1] - a[1]), static_cast<float>(b[2] - a[2])}};
-    return pickFloor(*m_topology, ray);
+    auto floorHit = pickFloor(*m_topology, ray);
+    if (!m_railsVisible || !m_rails) return floorHit;
+    // The fabric hangs above the floor: take whichever the ray meets first.
+    auto fabricHit = m_rails->geometry().pick(*m_topology, ray);
+    if (!fabricHit) return floorHit;
+    if (floorHit) {
+        const float dx = floorHit->point.x - ray.origin.x, dy = floorHit->point.y - ray.origin.y, dz = floorHit->point.z - ray.origin.z;
+        const float len2 = ray.direction.x * ray.direction.x + ray.direction.y * ray.direction.y + ray.direction.z * ray.direction.z;
+        const float floorT = (dx * ray.direction.x + dy * ray.direction.y + dz * ray.direction.z) / std::max(len2, 1e-12f);
+        if (floorT < fabricHit->second) return floorHit;
+    }
+    return fabricHit->first;
 }
 
 void FloorView::applyCamera() {
@@ -293,7 +319,7 @@ void FloorView::setCamera(const CameraRig& rig) {
 
 void FloorView::resetCamera() {
     const double aspect = height() > 0 ? static_cast<double>(width()) / height() : 16.0 / 9.0;
-    m_rig = CameraRig::overview(*m_topology, aspect, m_storageVisible ? 14.0f : 0.0f);
+    m_rig = CameraRig::overview(*m_topology, aspect, m_storageVisible ? 14.0f : 0.0f, m_railsVisible);
     m_fittedFor = size();
     applyCamera();
 }
@@ -382,10 +408,44 @@ void FloorView::setThermalVisible(bool visible) {
     update();
 }
 
+void FloorView::setNvlinkVisible(bool visible) {
+    m_nvlinkVisible = visible;
+    if (m_nvlink) m_nvlink->setVisible(visible);
+    update();
+}
+
+void FloorView::setRailsVisible(bool visible) {
+    m_railsVisible = visible;
+    if (m_rails) m_rails->setVisible(visible);
+    if (!m_cameraSet) resetCamera(); // the switches hang above the floor: frame them too
+    update();
+}
+
+void FloorView::updateNvlinkFocus() {
+    // Rack scale: whatever is selected inside a rack shows that rack's links one by one.
+    if (!m_nvlink) return;
+    std::optional<model::EntityId> rack;
+    if (m_selection) {
+        const auto& t = *m_topology;
+        const auto id = m_selection->id;
+        switch (m_selection->kind) {
+        case model::EntityKind::Rack: rack = id; break;
+        case model::EntityKind::ComputeTray: rack = t.computeTrays.rack[id]; break;
+        case model::EntityKind::Gpu: rack = t.gpus.rack[id]; break;
+        case model::EntityKind::SwitchTray: rack = t.switchTrays.rack[id]; break;
+        case model::EntityKind::NvlinkLink: rack = t.gpus.rack[t.nvlinkLinks.gpu[id]]; break;
+        default: break;
+        }
+    }
+    m_nvlink->setFocusRack(rack);
+    if (m_snapshot) m_nvlink->update(*m_snapshot);
+}
+
 void FloorView::setSelection(std::optional<model::EntityRef> selection) {
     if (selection == m_selection) return;
     m_selection = selection;
     if (m_scene) m_scene->setSelection(selection);
+    updateNvlinkFocus();
     emit selectionChanged();
     update();
 }
@@ -399,6 +459,8 @@ void FloorView::setSceneVisible(bool visible) {
     if (visible && m_thermal) m_thermal->setVisible(m_thermalVisible);
     if (visible && m_lifecycle) m_lifecycle->setVisible(m_lifecycleVisible);
     if (visible && m_storage) m_storage->setVisible(m_storageVisible);
+    if (visible && m_nvlink) m_nvlink->setVisible(m_nvlinkVisible);
+    if (visible && m_rails) m_rails->setVisible(m_railsVisible);
     if (visible && m_scene) m_scene->setSelection(m_selection);
     update();
 }

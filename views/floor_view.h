@@ -31,6 +31,8 @@ class RackLayer;
 class ThermalLayer;
 class LifecycleLayer;
 class StorageLayer;
+class NvlinkLayer;
+class RailLayer;
 
 class FloorView : public QOpenGLWidget {
     Q_OBJECT
@@ -49,6 +51,10 @@ public:
     bool thermalVisible() const { return m_thermalVisible; }
     void setStorageVisible(bool visible);
     bool storageVisible() const { return m_storageVisible; }
+    void setNvlinkVisible(bool visible);
+    bool nvlinkVisible() const { return m_nvlinkVisible; }
+    void setRailsVisible(bool visible);
+    bool railsVisible() const { return m_railsVisible; }
     void setLifecycleVisible(bool visible);
     bool lifecycleVisible() const { return m_lifecycleVisible; }
     // Show only racks in one lifecycle state (the others fade); nothing: show all.
@@ -115,6 +121,8 @@ private:
     std::unique_ptr<ThermalLayer> m_thermal;
     std::unique_ptr<LifecycleLayer> m_lifecycle;
     std::unique_ptr<StorageLayer> m_storage;
+    std::unique_ptr<NvlinkLayer> m_nvlink;
+    std::unique_ptr<RailLayer> m_rails;
     ImGuiOverlay m_overlay;
     bool m_glReady = false;
     bool m_firstFrameSent = false;
@@ -127,6 +135,9 @@ private:
     bool m_thermalVisible = false;
     bool m_lifecycleVisible = false;
     bool m_storageVisible = false;
+    bool m_nvlinkVisible = false;
+    bool m_railsVisible = false;
+    void updateNvlinkFocus();
     std::optional<model::RackLifecycle> m_lifecycleFilter;
     void updateEmphasis();
     bool m_animated = true;

@@ -79,6 +79,8 @@ void FlowPipes::clear() {
     m_pipes->GetPointData()->SetNormals(normals);
     m_pipes->GetPointData()->AddArray(coord);
     m_segments = 0;
+    m_segmentEnds.clear();
+    m_segmentRadius.clear();
 }
 
 std::size_t FlowPipes::add(const model::Vec3& a, const model::Vec3& b, float radius) {
@@ -112,7 +114,26 @@ std::size_t FlowPipes::add(const model::Vec3& a, const model::Vec3& b, float rad
         const vtkIdType quad[4] = {base + s, base + s1, base + kSides + s1, base + kSides + s};
         polys->InsertNextCell(4, quad);
     }
+    m_segmentEnds.push_back(a);
+    m_segmentEnds.push_back(b);
+    m_segmentRadius.push_back(radius);
     return m_segments++;
+}
+
+void FlowPipes::setRadius(std::size_t i, float radius) {
+    if (std::abs(m_segmentRadius[i] - radius) < 1e-4f) return;
+    m_segmentRadius[i] = radius;
+    auto* points = vtkFloatArray::SafeDownCast(m_pipes->GetPoints()->GetData());
+    const float* n = vtkFloatArray::SafeDownCast(m_pipes->GetPointData()->GetNormals())->GetPointer(0);
+    float* p = points->GetPointer(0);
+    for (int v = 0; v < kVerts; ++v) {
+        const std::size_t k = i * kVerts + static_cast<std::size_t>(v);
+        const model::Vec3& c = m_segmentEnds[2 * i + (v < kSides ? 0 : 1)];
+        p[3 * k] = c.x + radius * n[3 * k];
+        p[3 * k + 1] = c.y + radius * n[3 * k + 1];
+        p[3 * k + 2] = c.z + radius * n[3 * k + 2];
+    }
+    m_pointsDirty = true;
 }
 
 void FlowPipes::finish() {
@@ -157,6 +178,10 @@ void FlowPipes::set(std::size_t i, Rgb c, float speed, std::uint8_t alarm) {
 }
 
 void FlowPipes::commit() {
+    if (m_pointsDirty) {
+        m_pipes->GetPoints()->Modified();
+        m_pointsDirty = false;
+    }
     m_colors->Modified();
     m_speed->Modified();
     m_offset->Modified();

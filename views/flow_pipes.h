@@ -31,6 +31,8 @@ public:
 
     // Per pipe: colour, band speed (m/s; bands stay continuous when it changes), alarm (0-2).
     void set(std::size_t pipe, Rgb color, float speed, std::uint8_t alarm = 0);
+    // Thickens or thins a pipe in place (link bundles show utilization by width).
+    void setRadius(std::size_t pipe, float radius);
     void commit(); // after the set() calls of a snapshot
 
     void setVisible(bool visible);
@@ -45,7 +47,9 @@ private:
     vtkFloatArray* m_offset = nullptr;
     vtkFloatArray* m_alarm = nullptr;
     std::size_t m_segments = 0;
-    std::vector<float> m_segmentSpeed, m_segmentOffset;
+    std::vector<float> m_segmentSpeed, m_segmentOffset, m_segmentRadius;
+    std::vector<model::Vec3> m_segmentEnds; // a, b per pipe
+    bool m_pointsDirty = false;
     double m_time = 0, m_flash = 0;
 };
 

@@ -4,6 +4,8 @@
 #include "rack_layer.h"
 #include "lifecycle_style.h"
 #include "model/lifecycle.h"
+#include "nvlink_layer.h"
+#include "rail_layer.h"
 #include "storage_layer.h"
 #include "thermal_layer.h"
 
@@ -427,6 +429,86 @@ std::string formatValue(float value, model::ChannelId channel) {
     return buf;
 }
 
+float drawFabricPanel(const ImGuiOverlay& ov, const HudInput& in, float top) {
+    // Where the bytes move, in the figures a network operator reads first: per plane and rail
+    // throughput and load, links down, NVLink in total and racks running with it disabled.
+    const auto& s = *in.snapshot;
+    const auto& t = *in.topology;
+    namespace ch = model::ch;
+    using model::EntityKind;
+    const float scale0 = ImGui::GetIO().FontGlobalScale;
+    ImGui::SetNextWindowPos(ImVec2(in.width - 16, top + 8), 0, ImVec2(1, 0));
+    ImGui::Begin("##fabric", nullptr, kPanel);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    if (in.rails) {
+        float total = 0;
+        for (model::EntityId p = 0; p < t.count(EntityKind::Plane); ++p) total += s.value(ch::PlaneThroughput, p);
+        ImGui::Text("Rail fabric  %.1f Tb/s", total);
+        ImGui::PushFont(ov.smallFont());
+        // One cell per rail: its load on the utilization scale, with the figure inside.
+        const float cell = (in.wall ? 76.0f : 52.0f) * scale0, h = ImGui::GetTextLineHeight() + 6;
+        ImVec2 p = ImGui::GetCursorScreenPos();
+        std::uint32_t down = 0;
+        for (model::EntityId r = 0; r < t.count(EntityKind::Rail); ++r) {
+            const float util = s.value(ch::RailUtilization, r);
+            const float linksDown = s.value(ch::RailLinksDown, r);
+            down += static_cast<std::uint32_t>(linksDown);
+            const bool dead = linksDown >= static_cast<float>(t.count(EntityKind::ComputeTray));
+            const ImVec2 a(p.x + static_cast<float>(r) * (cell + 3), p.y), b(a.x + cell, a.y + h);
+            dl->AddRectFilled(a, b, toImColor(dead ? RailLayer::kDown : RailLayer::utilizationColor(util)), 3);
+            char label[24];
+            std::snprintf(label, sizeof label, dead ? "R%u off" : "R%u %.0f%%", static_cast<unsigned>(r), util);
+            dl->AddText(ImVec2(a.x + 3, a.y + 3), dead || util > 40 ? IM_COL32(15, 15, 20, 255) : IM_COL32(240, 244, 250, 255), label);
+        }
+        ImGui::Dummy(ImVec2(static_cast<float>(t.count(EntityKind::Rail)) * (cell + 3), h + 2));
+        for (model::EntityId pl = 0; pl < t.count(EntityKind::Plane); ++pl) ImGui::Text("plane %u: %.1f Tb/s   ", static_cast<unsigned>(pl), s.value(ch::PlaneThroughput, pl));
+        float spineMax = 0;
+        for (model::EntityId sp = 0; sp < t.count(EntityKind::Spine); ++sp) spineMax = std::max(spineMax, s.value(ch::SpineUtilization, sp));
+        float leafMax = 0;
+        for (model::EntityId l = 0; l < t.count(EntityKind::Leaf); ++l) leafMax = std::max(leafMax, s.value(ch::LeafUtilization, l));
+        ImGui::Text("busiest leaf %.0f %%, busiest spine %.0f %%", leafMax, spineMax);
+        ImGui::TextColored(down > 0 ? kCritical : kGood, down > 0 ? "%u NIC links down" : "all NIC links up", down);
+        // The utilization scale (square root: low loads stay apart).
+        const float barW = (in.wall ? 420.0f : 300.0f) * scale0, barH = (in.wall ? 18.0f : 12.0f) * scale0;
+        p = ImGui::GetCursorScreenPos();
+        constexpr int kSteps = 48;
+        for (int i = 0; i < kSteps; ++i) {
+            const float x0 = p.x + barW * static_cast<float>(i) / kSteps, x1 = p.x + barW * static_cast<float>(i + 1) / kSteps;
+            const float u = 100.0f * (static_cast<float>(i) + 0.5f) / kSteps;
+            dl->AddRectFilled(ImVec2(x0, p.y), ImVec2(x1 + 0.5f, p.y + barH), toImColor(RailLayer::utilizationColor(u)));
+        }
+        ImGui::Dummy(ImVec2(barW, barH + 2));
+        ImGui::TextColored(kMuted, "link utilization 0 - 100 %%; width = load, bands = direction, red = down");
+        ImGui::PopFont();
+    }
+    if (in.nvlink) {
+        float nv = 0, errors = 0;
+        int disabled = 0;
+        for (model::EntityId r = 0; r < t.count(EntityKind::Rack); ++r) {
+            nv += s.value(ch::RackNvlinkThroughput, r);
+            errors += s.value(ch::RackNvlinkErrors, r);
+            disabled += s.value(ch::RackNvlinkDisabled, r) > 0.5f ? 1 : 0;
+        }
+        ImGui::Text("NVLink  %.0f TB/s inside racks", nv);
+        ImGui::PushFont(ov.smallFont());
+        if (disabled > 0) ImGui::TextColored(kWarning, "%d racks with NVLink disabled (traffic on the rails)", disabled);
+        if (errors > 0) ImGui::TextColored(kWarning, "%.0f NVLink errors (CRC, replay, recovery)", errors);
+        const float barW = (in.wall ? 420.0f : 300.0f) * scale0, barH = (in.wall ? 18.0f : 12.0f) * scale0;
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        constexpr int kSteps = 48;
+        for (int i = 0; i < kSteps; ++i) {
+            const float x0 = p.x + barW * static_cast<float>(i) / kSteps, x1 = p.x + barW * static_cast<float>(i + 1) / kSteps;
+            dl->AddRectFilled(ImVec2(x0, p.y), ImVec2(x1 + 0.5f, p.y + barH), toImColor(NvlinkLayer::loadColor((static_cast<float>(i) + 0.5f) / kSteps)));
+        }
+        ImGui::Dummy(ImVec2(barW, barH + 2));
+        ImGui::TextColored(kMuted, "switch-tray glow: 0 - %.0f TB/s per rack; select a rack for its links", t.spec().rack.nvlinkTBpsPerRack);
+        ImGui::PopFont();
+    }
+    const float bottom = ImGui::GetWindowPos().y + ImGui::GetWindowHeight();
+    ImGui::End();
+    return bottom;
+}
+
 void drawHud(const ImGuiOverlay& overlay, const HudInput& in) {
     if (!in.topology || !in.snapshot || !in.racks || !in.summary) return;
     drawLabels(overlay, in);
@@ -435,7 +517,8 @@ void drawHud(const ImGuiOverlay& overlay, const HudInput& in) {
     const float legendHeight = drawLegend(overlay, in);
     if (in.thermal) drawCoolantLegend(overlay, in, legendHeight);
     const float storageBottom = in.storage ? drawStoragePanel(overlay, in, alarmBottom) : alarmBottom;
-    if (in.lifecycle || in.lifecycleFilter) drawLifecycleLegend(overlay, in, storageBottom);
+    const float fabricBottom = in.rails || in.nvlink ? drawFabricPanel(overlay, in, storageBottom) : storageBottom;
+    if (in.lifecycle || in.lifecycleFilter) drawLifecycleLegend(overlay, in, fabricBottom);
     drawEventPanel(in);
     drawTooltip(in);
 }

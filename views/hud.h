@@ -49,6 +49,8 @@ struct HudInput {
     bool thermal = false; // the cooling layer is on: coolant legend and ΔT badges
     bool lifecycle = false; // the lifecycle layer is on: state legend and stage badges
     const StorageLayer* storage = nullptr; // the storage layer, when on: store labels and figures
+    bool rails = false;  // the rail layer is on: fabric panel with utilization scale and per-rail load
+    bool nvlink = false; // the NVLink layer is on: NVLink figures and glow scale
     std::optional<model::RackLifecycle> lifecycleFilter;
     std::function<std::optional<ScreenPoint>(const model::Vec3&)> project;
 };

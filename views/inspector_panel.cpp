@@ -5,6 +5,8 @@
 #include "model/lifecycle.h"
 
 #include <QHeaderView>
+#include <QPainter>
+#include <QPixmap>
 #include <QScrollBar>
 #include <QLabel>
 #include <QTreeWidget>
@@ -29,8 +31,9 @@ InspectorPanel::InspectorPanel(FloorView* view, QWidget* parent) : QWidget(paren
     f.setBold(true);
     m_title->setFont(f);
     m_tree = new QTreeWidget(this);
-    m_tree->setColumnCount(2);
-    m_tree->setHeaderLabels({tr("Property"), tr("Value")});
+    m_tree->setColumnCount(3);
+    m_tree->setHeaderLabels({tr("Property"), tr("Value"), tr("Last 2 min")});
+    m_tree->setIconSize(QSize(96, 18));
     m_tree->header()->setSectionResizeMode(0, QHeaderView::Interactive);
     m_tree->header()->setStretchLastSection(true);
     m_tree->setColumnWidth(0, 230);
@@ -84,7 +87,146 @@ void InspectorPanel::addChannels(QTreeWidgetItem* section, EntityRef ref, const 
         auto* item = new QTreeWidgetItem(section, {QString::fromUtf8(info.description.data(), static_cast<int>(info.description.size())),
                                                    qs(formatValue(v, c))});
         item->setToolTip(0, QString::fromUtf8(info.name.data(), static_cast<int>(info.name.size())));
+        if (const auto* h = history(c); h && h->size() > 1) {
+            // A sparkline of the recent values on their own range.
+            const auto [lo, hi] = std::minmax_element(h->begin(), h->end());
+            QPixmap pm(96, 18);
+            pm.fill(Qt::transparent);
+            QPainter p(&pm);
+            p.setRenderHint(QPainter::Antialiasing);
+            p.setPen(QPen(QColor(120, 190, 255), 1.4));
+            const float span = std::max(*hi - *lo, 1e-6f);
+            QPolygonF line;
+            for (std::size_t i = 0; i < h->size(); ++i)
+                line << QPointF(95.0 * static_cast<double>(i) / static_cast<double>(kHistoryPoints - 1),
+                                16.0 - 14.0 * static_cast<double>(((*h)[i] - *lo) / span));
+            p.drawPolyline(line);
+            p.end();
+            item->setIcon(2, QIcon(pm));
+            item->setToolTip(2, tr("min %1, max %2").arg(qs(formatValue(*lo, c)), qs(formatValue(*hi, c))));
+        }
         if (v > info.normalMax || v < info.normalMin) item->setForeground(1, QColor(255, 120, 90));
+    }
+}
+
+const std::deque<float>* InspectorPanel::history(model::ChannelId c) const {
+    for (std::size_t i = 0; i < m_historyChannels.size(); ++i)
+        if (m_historyChannels[i] == c) return &m_history[i];
+    return nullptr;
+}
+
+void InspectorPanel::recordHistory(EntityRef ref, const model::Snapshot& snap) {
+    if (m_historyOf != ref || snap.time < m_historyLast) {
+        // A new selection (or a seek back): start over.
+        m_historyOf = ref;
+        m_historyChannels.clear();
+        for (model::ChannelId c = 0; c < model::kChannels.size(); ++c)
+            if (model::kChannels[c].kind == ref.kind) m_historyChannels.push_back(c);
+        m_history.assign(m_historyChannels.size(), {});
+        m_historyLast = 0;
+    }
+    if (snap.time < m_historyLast + model::kNsPerSecond / 2) return;
+    m_historyLast = snap.time;
+    for (std::size_t i = 0; i < m_historyChannels.size(); ++i) {
+        auto& h = m_history[i];
+        h.push_back(snap.value(m_historyChannels[i], ref.id));
+        if (h.size() > kHistoryPoints) h.pop_front();
+    }
+}
+
+void InspectorPanel::addFabricRelations(QTreeWidgetItem* related, EntityRef ref, const model::Snapshot& s) {
+    namespace ch = model::ch;
+    const auto& t = m_view->topology();
+    const auto& rk = t.spec().rack;
+    const int npt = rk.gpusPerTray * rk.nicsPerGpu;
+    auto linkValue = [&](model::EntityId link) {
+        const float st = s.value(ch::FabricState, link);
+        return qs(formatValue(s.value(ch::FabricTx, link), ch::FabricTx)) + "  " + qs(formatValue(s.value(ch::FabricUtilization, link), ch::FabricUtilization)) +
+               (st >= 2 ? tr("  DOWN") : st >= 1 ? tr("  degraded") : QString());
+    };
+    auto nvValue = [&](model::EntityId link) {
+        const float st = s.value(ch::NvlinkState, link);
+        return qs(formatValue(s.value(ch::NvlinkTx, link), ch::NvlinkTx)) +
+               (st >= 3 ? tr("  disabled") : st >= 2 ? tr("  DOWN") : st >= 1 ? tr("  degraded") : QString()) +
+               (s.value(ch::NvlinkCrcErrors, link) > 0 ? tr("  %1 CRC").arg(s.value(ch::NvlinkCrcErrors, link), 0, 'f', 0) : QString());
+    };
+    switch (ref.kind) {
+    case EntityKind::Gpu: {
+        for (int k = 0; k < rk.switchTrays; ++k) {
+            const auto link = static_cast<model::EntityId>(ref.id * rk.switchTrays + k);
+            addLink(related, tr("NVLink to NVSwitch %1").arg(k + 1), {EntityKind::NvlinkLink, link}, nvValue(link));
+        }
+        const auto tray = t.gpus.tray[ref.id];
+        for (int n = 0; n < rk.nicsPerGpu; ++n) {
+            const auto nic = static_cast<model::EntityId>(tray * npt + t.gpus.indexInTray[ref.id] * rk.nicsPerGpu + n);
+            addLink(related, tr("NIC %1 → %2").arg(t.nics.rail[nic]).arg(qs(t.name(EntityKind::Leaf, t.nics.leaf[nic]))), {EntityKind::FabricLink, nic}, linkValue(nic));
+        }
+        break;
+    }
+    case EntityKind::NvlinkLink:
+        addIdentity(tr("Between"), qs(t.name(EntityKind::Gpu, t.nvlinkLinks.gpu[ref.id])) + "\n" + qs(t.name(EntityKind::SwitchTray, t.nvlinkLinks.switchTray[ref.id])));
+        addLink(related, tr("GPU"), {EntityKind::Gpu, t.nvlinkLinks.gpu[ref.id]});
+        addLink(related, tr("Switch tray"), {EntityKind::SwitchTray, t.nvlinkLinks.switchTray[ref.id]});
+        break;
+    case EntityKind::SwitchTray: {
+        // The switch tray's links that log errors or are not up, then the rest are summarised.
+        int shown = 0;
+        const auto rack = t.switchTrays.rack[ref.id];
+        const int k = t.switchTrays.indexInRack[ref.id];
+        const int gpr = rk.computeTrays * rk.gpusPerTray;
+        for (int g = 0; g < gpr && shown < 12; ++g) {
+            const auto link = static_cast<model::EntityId>((rack * gpr + g) * rk.switchTrays + k);
+            if (s.value(ch::NvlinkState, link) == 0 && s.value(ch::NvlinkCrcErrors, link) == 0) continue;
+            addLink(related, qs(t.name(EntityKind::NvlinkLink, link)), {EntityKind::NvlinkLink, link}, nvValue(link));
+            ++shown;
+        }
+        if (shown == 0) new QTreeWidgetItem(related, {tr("NVLink links"), tr("all %1 up, no errors").arg(gpr)});
+        break;
+    }
+    case EntityKind::FabricLink: {
+        const bool nic = t.fabricLinks.kind[ref.id] == model::Topology::FabricLinkKind::NicToLeaf;
+        if (nic) {
+            const auto tray = static_cast<model::EntityId>(ref.id / static_cast<model::EntityId>(npt));
+            addIdentity(tr("Host"), qs(t.hostName(tray)));
+            addIdentity(tr("Rail / plane"), tr("rail %1, plane %2").arg(t.nics.rail[ref.id]).arg(t.rails.plane[t.nics.rail[ref.id]]));
+            addLink(related, tr("GPU"), {EntityKind::Gpu, t.nics.gpu[ref.id]});
+            addLink(related, tr("Leaf"), {EntityKind::Leaf, t.fabricLinks.to[ref.id]});
+        } else {
+            addIdentity(tr("Lanes"), tr("%1 x %2G").arg(t.fabricLinks.lanes[ref.id]).arg(t.spec().fabric.portGbps));
+            addLink(related, tr("Leaf"), {EntityKind::Leaf, t.fabricLinks.from[ref.id]});
+            addLink(related, tr("Spine"), {EntityKind::Spine, t.fabricLinks.to[ref.id]});
+        }
+        break;
+    }
+    case EntityKind::Leaf: {
+        addIdentity(tr("Rail / plane"), tr("rail %1, plane %2").arg(t.leaves.rail[ref.id]).arg(t.leaves.plane[ref.id]));
+        addIdentity(tr("Ports"), tr("%1 down to NICs, %1 up to %2 spines").arg(t.leaves.downlinks[ref.id]).arg(t.fabricSizing.spinesPerPlane));
+        // Its busiest NIC links and any that are down.
+        std::vector<std::pair<float, model::EntityId>> links;
+        for (std::size_t n = static_cast<std::size_t>(t.leaves.rail[ref.id]); n < t.count(EntityKind::Nic); n += static_cast<std::size_t>(npt))
+            if (t.nics.leaf[n] == ref.id) {
+                const float key = s.value(ch::FabricState, static_cast<model::EntityId>(n)) >= 2 ? 1e9f : s.value(ch::FabricTx, static_cast<model::EntityId>(n));
+                links.emplace_back(key, static_cast<model::EntityId>(n));
+            }
+        std::ranges::sort(links, std::greater<>());
+        for (std::size_t i = 0; i < std::min<std::size_t>(8, links.size()); ++i)
+            addLink(related, qs(t.name(EntityKind::Nic, links[i].second)), {EntityKind::FabricLink, links[i].second}, linkValue(links[i].second));
+        for (std::size_t l = t.count(EntityKind::Nic); l < t.count(EntityKind::FabricLink); ++l)
+            if (t.fabricLinks.from[l] == ref.id)
+                addLink(related, tr("up to %1").arg(qs(t.name(EntityKind::Spine, t.fabricLinks.to[l]))), {EntityKind::FabricLink, static_cast<model::EntityId>(l)}, linkValue(static_cast<model::EntityId>(l)));
+        break;
+    }
+    case EntityKind::Spine: {
+        addIdentity(tr("Plane"), QString::number(t.spines.plane[ref.id]));
+        int shown = 0;
+        for (std::size_t l = t.count(EntityKind::Nic); l < t.count(EntityKind::FabricLink) && shown < 24; ++l)
+            if (t.fabricLinks.to[l] == ref.id) {
+                addLink(related, tr("from %1").arg(qs(t.name(EntityKind::Leaf, t.fabricLinks.from[l]))), {EntityKind::FabricLink, static_cast<model::EntityId>(l)}, linkValue(static_cast<model::EntityId>(l)));
+                ++shown;
+            }
+        break;
+    }
+    default: break;
     }
 }
 
@@ -102,6 +244,7 @@ void InspectorPanel::refresh() {
         return;
     }
     m_title->setText(qs(t.name(sel->kind, sel->id)));
+    recordHistory(*sel, *snap);
     addSection(tr("Identity"));
     addIdentity(tr("Kind"), qs(std::string(model::entityKindName(sel->kind))));
     addIdentity(tr("Id"), QString::number(sel->id));
@@ -189,6 +332,7 @@ void InspectorPanel::refresh() {
     }
     default: break;
     }
+    addFabricRelations(related, *sel, *snap);
     m_tree->expandAll();
     if (m_tree->verticalScrollBar()) m_tree->verticalScrollBar()->setValue(scroll);
 }

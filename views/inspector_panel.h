@@ -1,7 +1,8 @@
 #pragma once
-// InspectorPanel: identity and live values of the selected rack, tray, GPU or switch tray, with
-// its parents and children as rows that can be clicked to select them. Refreshes at most four
-// times a second from the view's current snapshot. UI thread only.
+// InspectorPanel: identity and live values of the selected entity (rack, tray, GPU, switch tray,
+// NVLink link, NIC link, leaf, spine, CDU...), each value with a sparkline of its last two
+// minutes, and its parents and children as rows that can be clicked to select them. Refreshes
+// at most four times a second from the view's current snapshot. UI thread only.
 #include "model/entity_kind.h"
 #include "model/snapshot.h"
 #include "model/topology.h"
@@ -9,7 +10,9 @@
 #include <QElapsedTimer>
 #include <QWidget>
 
+#include <deque>
 #include <optional>
+#include <vector>
 
 class QLabel;
 class QTreeWidget;
@@ -32,11 +35,22 @@ private:
     QTreeWidgetItem* addSection(const QString& title);
     void addChannels(QTreeWidgetItem* section, model::EntityRef ref, const model::Snapshot& snap);
     void addLink(QTreeWidgetItem* section, const QString& label, model::EntityRef ref, const QString& value = {});
+    void addFabricRelations(QTreeWidgetItem* related, model::EntityRef ref, const model::Snapshot& snap);
+    void recordHistory(model::EntityRef ref, const model::Snapshot& snap);
 
     FloorView* m_view;
     QLabel* m_title;
     QTreeWidget* m_tree;
     QElapsedTimer m_sinceRefresh;
+    // The selected entity's recent values, per channel of its kind (oldest first).
+    std::optional<model::EntityRef> m_historyOf;
+    model::TimeNs m_historyLast = 0;
+    std::vector<model::ChannelId> m_historyChannels;
+    std::vector<std::deque<float>> m_history;
+
+public:
+    static constexpr std::size_t kHistoryPoints = 240; // two minutes at 2 Hz of source time
+    const std::deque<float>* history(model::ChannelId c) const;
 };
 
 } // namespace ft::views

@@ -50,6 +50,10 @@ LayersPanel::LayersPanel(FloorView* view, QWidget* parent) : QWidget(parent), m_
     layersLayout->addWidget(m_lifecycle);
     m_storage = new QCheckBox(tr("Storage flows (caches, tiers, regions)"), layers);
     layersLayout->addWidget(m_storage);
+    m_nvlink = new QCheckBox(tr("NVLink (switch trays; links of the selected rack)"), layers);
+    layersLayout->addWidget(m_nvlink);
+    m_rails = new QCheckBox(tr("Rail fabric (leaves, spines, link bundles)"), layers);
+    layersLayout->addWidget(m_rails);
     layout->addWidget(layers);
 
     auto* camera = new QGroupBox(tr("Camera"), this);
@@ -80,6 +84,8 @@ LayersPanel::LayersPanel(FloorView* view, QWidget* parent) : QWidget(parent), m_
     connect(m_thermal, &QCheckBox::toggled, m_view, &FloorView::setThermalVisible);
     connect(m_lifecycle, &QCheckBox::toggled, m_view, &FloorView::setLifecycleVisible);
     connect(m_storage, &QCheckBox::toggled, m_view, &FloorView::setStorageVisible);
+    connect(m_nvlink, &QCheckBox::toggled, m_view, &FloorView::setNvlinkVisible);
+    connect(m_rails, &QCheckBox::toggled, m_view, &FloorView::setRailsVisible);
     connect(reset, &QPushButton::clicked, m_view, &FloorView::resetCamera);
     connect(top, &QPushButton::clicked, m_view, &FloorView::topView);
     connect(frame, &QPushButton::clicked, m_view, &FloorView::frameSelection);
@@ -92,6 +98,8 @@ LayersPanel::LayersPanel(FloorView* view, QWidget* parent) : QWidget(parent), m_
 void LayersPanel::setThermal(bool on) { m_thermal->setChecked(on); }
 void LayersPanel::setLifecycle(bool on) { m_lifecycle->setChecked(on); }
 void LayersPanel::setStorage(bool on) { m_storage->setChecked(on); }
+void LayersPanel::setNvlink(bool on) { m_nvlink->setChecked(on); }
+void LayersPanel::setRails(bool on) { m_rails->setChecked(on); }
 
 void LayersPanel::setMetric(model::ChannelId channel) {
     const int i = m_metric->findData(channel);

@@ -21,6 +21,8 @@ public:
     void setThermal(bool on);
     void setLifecycle(bool on);
     void setStorage(bool on);
+    void setNvlink(bool on);
+    void setRails(bool on);
 
 signals:
     void metricChosen(model::ChannelId channel);
@@ -34,6 +36,8 @@ private:
     QCheckBox* m_thermal;
     QCheckBox* m_lifecycle;
     QCheckBox* m_storage;
+    QCheckBox* m_nvlink;
+    QCheckBox* m_rails;
 };
 
 } // namespace ft::views

@@ -1,0 +1,110 @@
+#include "nvlink_layer.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ft::views {
+
+using model::EntityKind;
+using model::Vec3;
+namespace ch = model::ch;
+
+Rgb NvlinkLayer::loadColor(float f) {
+    // Deep violet when quiet, through magenta to a hot near-white at full NVLink bandwidth.
+    f = std::clamp(f, 0.0f, 1.0f);
+    auto mix = [](float a, float b, float t) { return static_cast<std::uint8_t>(a + (b - a) * t); };
+    if (f < 0.5f) {
+        const float t = f / 0.5f;
+        return {mix(95, 205, t), mix(70, 50, t), mix(190, 215, t)};
+    }
+    const float t = (f - 0.5f) / 0.5f;
+    return {mix(205, 255, t), mix(50, 225, t), mix(215, 255, t)};
+}
+
+NvlinkLayer::NvlinkLayer(const model::Topology& topology, vtkRenderer* renderer)
+    : m_topology(topology), m_glow(renderer, topology.count(EntityKind::Rack)), m_links(renderer),
+      m_lastErrors(topology.count(EntityKind::Rack), 0.0f) {}
+
+void NvlinkLayer::setVisible(bool visible) {
+    m_visible = visible;
+    m_glow.setVisible(visible);
+    m_links.setVisible(visible && m_focus.has_value());
+}
+
+void NvlinkLayer::setFocusRack(std::optional<model::EntityId> rack) {
+    if (rack == m_focus) return;
+    m_focus = rack;
+    buildLinks();
+    m_detailStamp = ~0ULL;
+    m_links.setVisible(m_visible && m_focus.has_value());
+}
+
+void NvlinkLayer::buildLinks() {
+    m_links.clear();
+    if (m_focus) {
+        const model::Topology& t = m_topology;
+        const auto& rk = t.spec().rack;
+        const Vec3 c = t.racks.position[*m_focus];
+        const float front = c.y - static_cast<float>(rk.depthM) / 2;
+        const float hw = static_cast<float>(rk.widthM) / 2 * 0.85f;
+        const int gpr = rk.computeTrays * rk.gpusPerTray;
+        for (int g = 0; g < gpr; ++g) {
+            const auto gpu = static_cast<model::EntityId>(*m_focus * gpr + g);
+            const Vec3 gp = t.gpus.position[gpu];
+            for (int k = 0; k < rk.switchTrays; ++k) {
+                const auto sw = static_cast<model::EntityId>(*m_focus * rk.switchTrays + k);
+                const Vec3 sp = t.position(EntityKind::SwitchTray, sw);
+                // The links are pulled out of the rack: from each GPU's cell on the front to its
+                // switch tray, drawn as a node in a column standing in the aisle at the tray's
+                // height, so the fan shows every link while the GPU faces stay visible.
+                (void)hw;
+                const float sx = c.x + (static_cast<float>(k) - (rk.switchTrays - 1) / 2.0f) * 0.035f;
+                m_links.add({gp.x, front - 0.01f, gp.z}, {sx, front - kAisleReach, sp.z}, 0.0013f);
+            }
+        }
+    }
+    m_links.finish();
+}
+
+void NvlinkLayer::update(const model::Snapshot& s) {
+    const model::Topology& t = m_topology;
+    const auto& rk = t.spec().rack;
+    const float hw = static_cast<float>(rk.widthM) / 2 - 0.03f;
+    const float u = model::Topology::kRackUnitM;
+    // The switch trays sit together mid-rack: the glow covers their block.
+    float bottom = 1e9f, top = 0;
+    for (const auto& slot : t.switchSlots) {
+        bottom = std::min(bottom, slot.bottomU * u);
+        top = std::max(top, (slot.bottomU + slot.heightU) * u);
+    }
+    if (t.switchSlots.empty()) bottom = 0;
+    const float peak = static_cast<float>(rk.nvlinkTBpsPerRack);
+    for (std::size_t r = 0; r < t.count(EntityKind::Rack); ++r) {
+        const auto id = static_cast<model::EntityId>(r);
+        const Vec3 c = t.racks.position[r];
+        const float front = c.y - static_cast<float>(rk.depthM) / 2;
+        Rgb color = s.value(ch::RackNvlinkDisabled, id) > 0.5f ? kDisabled : loadColor(s.value(ch::RackNvlinkThroughput, id) / peak);
+        const float errors = s.value(ch::RackNvlinkErrors, id);
+        if (errors > m_lastErrors[r]) color = {255, 60, 50};
+        if (s.detailStamp != m_detailStamp) m_lastErrors[r] = errors;
+        m_glow.set(r, {c.x - hw, front - 0.035f, bottom}, {c.x + hw, front - 0.006f, top}, color);
+    }
+    m_glow.commit();
+    if (!m_focus || s.detailStamp == m_detailStamp) return;
+    m_detailStamp = s.detailStamp;
+    const std::size_t first = static_cast<std::size_t>(*m_focus) * rk.computeTrays * rk.gpusPerTray * rk.switchTrays;
+    const float linkPeak = static_cast<float>(rk.nvlinkTBpsPerGpu) * 1000.0f / static_cast<float>(rk.switchTrays);
+    for (std::size_t i = 0; i < m_links.size(); ++i) {
+        const auto link = static_cast<model::EntityId>(first + i);
+        const float state = s.value(ch::NvlinkState, link);
+        const float tx = s.value(ch::NvlinkTx, link);
+        const Rgb color = state >= 3.0f ? kDisabled : loadColor(tx / linkPeak);
+        const std::uint8_t alarm = state >= 3.0f ? 0 : state >= 2.0f ? 2 : state >= 1.0f ? 1 : 0;
+        m_links.set(i, color, 0.05f + 0.6f * tx / linkPeak, alarm);
+    }
+    m_links.commit();
+}
+
+void NvlinkLayer::animate(double simSeconds, double wallSeconds) { m_links.animate(simSeconds, wallSeconds); }
+
+} // namespace ft::views

@@ -1,0 +1,46 @@
+#pragma once
+// NvlinkLayer: the scale-up domain inside each rack. At floor scale every rack's block of
+// NVLink switch trays glows with the rack's NVLink load (grey when NVLink is disabled, red when
+// its links log errors). At rack scale (a rack, or something in it, is selected) the rack's
+// GPU <-> switch-tray links are drawn in front of it, one thin tube per link, coloured by the
+// bytes on it, with moving bands for the traffic and flashing when a link is degraded or down.
+// Owned by FloorView; UI thread only.
+#include "box_set.h"
+#include "flow_pipes.h"
+#include "model/snapshot.h"
+#include "model/topology.h"
+
+#include <optional>
+
+class vtkRenderer;
+
+namespace ft::views {
+
+class NvlinkLayer {
+public:
+    NvlinkLayer(const model::Topology& topology, vtkRenderer* renderer);
+    void setVisible(bool visible);
+    bool visible() const { return m_visible; }
+    // The rack whose links are drawn one by one (nothing: floor scale only).
+    void setFocusRack(std::optional<model::EntityId> rack);
+    std::optional<model::EntityId> focusRack() const { return m_focus; }
+    void update(const model::Snapshot& snapshot);
+    void animate(double simSeconds, double wallSeconds);
+
+    static Rgb loadColor(float fraction); // 0..1 of the rack's NVLink bandwidth
+    static constexpr Rgb kDisabled{72, 74, 84};
+    static constexpr float kAisleReach = 0.7f; // how far in front of the rack the switch nodes stand
+
+private:
+    void buildLinks();
+
+    const model::Topology& m_topology;
+    bool m_visible = false;
+    std::optional<model::EntityId> m_focus;
+    BoxSet m_glow; // one per rack
+    FlowPipes m_links;
+    std::vector<float> m_lastErrors; // per rack, to flash while errors grow
+    std::uint64_t m_detailStamp = ~0ULL;
+};
+
+} // namespace ft::views

@@ -1,0 +1,128 @@
+#include "rail_layer.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ft::views {
+
+using model::EntityKind;
+using model::Vec3;
+namespace ch = model::ch;
+
+namespace {
+constexpr float kAccessRadius = 0.018f;
+constexpr float kTrunkRadius = 0.035f;
+std::uint8_t alarmOf(float state, float drops) {
+    if (state >= 2.0f) return 2;
+    return state >= 1.0f || drops > 0 ? 1 : 0;
+}
+} // namespace
+
+Rgb RailLayer::utilizationColor(float percent) {
+    // Cool slate when idle, through teal and green to amber and red as links fill.
+    // A square-root scale: the loads fabrics mostly run at (a few % to 60 %) get most of the colours.
+    return ColorScale::palette(0.1f + 0.9f * std::sqrt(std::clamp(percent / 100.0f, 0.0f, 1.0f)));
+}
+
+RailLayer::RailLayer(const model::Topology& topology, vtkRenderer* renderer)
+    : m_topology(topology), m_geometry(FabricGeometry::build(topology)),
+      m_switches(renderer, topology.count(EntityKind::Leaf) + topology.count(EntityKind::Spine)), m_access(renderer), m_trunks(renderer) {
+    const float k = m_geometry.radiusScale;
+    // Two pipes per access bundle: the riser, then the run to the leaf.
+    for (const auto& a : m_geometry.access) {
+        m_access.add(a.a, a.m, kAccessRadius * k);
+        m_access.add(a.m, a.b, kAccessRadius * k);
+    }
+    m_access.finish();
+    for (const auto& tr : m_geometry.trunks) m_trunks.add(tr.a, tr.b, kTrunkRadius * k * (tr.wholeLeaf ? 1.6f : 1.0f));
+    m_trunks.finish();
+    m_accessDrops.assign(m_geometry.access.size(), -1.0f);
+    m_trunkDrops.assign(m_geometry.trunks.size(), -1.0f);
+}
+
+void RailLayer::setVisible(bool visible) {
+    m_visible = visible;
+    m_switches.setVisible(visible);
+    m_access.setVisible(visible);
+    m_trunks.setVisible(visible);
+}
+
+void RailLayer::update(const model::Snapshot& s) {
+    const model::Topology& t = m_topology;
+    const std::size_t nLeaves = t.count(EntityKind::Leaf);
+    auto stateColor = [](float state, float util) {
+        if (state >= 2.0f) return kDown;
+        Rgb c = utilizationColor(util);
+        if (state >= 1.0f) c = {static_cast<std::uint8_t>((c.r + 255) / 2), static_cast<std::uint8_t>((c.g + 170) / 2), static_cast<std::uint8_t>(c.b / 3)};
+        return c;
+    };
+    const Vec3 lh = m_geometry.leafHalf, sh = m_geometry.spineHalf;
+    for (std::size_t l = 0; l < nLeaves; ++l) {
+        const auto id = static_cast<model::EntityId>(l);
+        const Vec3 p = t.leaves.position[l];
+        m_switches.set(l, {p.x - lh.x, p.y - lh.y, p.z - lh.z}, {p.x + lh.x, p.y + lh.y, p.z + lh.z},
+                       stateColor(s.value(ch::LeafState, id), s.value(ch::LeafUtilization, id)));
+    }
+    for (std::size_t sp = 0; sp < t.count(EntityKind::Spine); ++sp) {
+        const auto id = static_cast<model::EntityId>(sp);
+        const Vec3 p = t.spines.position[sp];
+        m_switches.set(nLeaves + sp, {p.x - sh.x, p.y - sh.y, p.z - sh.z}, {p.x + sh.x, p.y + sh.y, p.z + sh.z},
+                       utilizationColor(s.value(ch::SpineUtilization, id)));
+    }
+    m_switches.commit();
+
+    // Bundles follow the per-link counters, which refresh once a second.
+    if (s.detailStamp == m_detailStamp) return;
+    m_detailStamp = s.detailStamp;
+    const auto& rk = t.spec().rack;
+    const std::uint32_t npt = static_cast<std::uint32_t>(rk.gpusPerTray * rk.nicsPerGpu);
+    const float port = static_cast<float>(t.spec().fabric.portGbps) / 8.0f;
+    const float k = m_geometry.radiusScale;
+    const auto& tx = s.values[ch::FabricTx];
+    const auto& state = s.values[ch::FabricState];
+    const auto& drops = s.values[ch::FabricDrops];
+    for (std::size_t i = 0; i < m_geometry.access.size(); ++i) {
+        const auto& a = m_geometry.access[i];
+        float carried = 0, worst = 0, dropped = 0;
+        for (std::uint32_t j = 0; j < a.trays; ++j) {
+            const std::size_t nic = (a.firstTray + j) * npt + a.rail;
+            carried += tx[nic];
+            worst = std::max(worst, state[nic]);
+            dropped += drops[nic];
+        }
+        const float util = 100.0f * carried / (port * static_cast<float>(a.trays));
+        // Drops are counters: flash while they grow.
+        const float newDrops = m_accessDrops[i] >= 0 ? dropped - m_accessDrops[i] : 0.0f;
+        m_accessDrops[i] = dropped;
+        for (std::size_t p = 2 * i; p < 2 * i + 2; ++p) {
+            m_access.set(p, stateColor(worst, util), 0.25f + 3.5f * util / 100.0f, alarmOf(worst, newDrops));
+            m_access.setRadius(p, kAccessRadius * k * (0.45f + 1.8f * std::min(1.0f, util / 100.0f)));
+        }
+    }
+    m_access.commit();
+    for (std::size_t i = 0; i < m_geometry.trunks.size(); ++i) {
+        const auto& tr = m_geometry.trunks[i];
+        float util = 0, st = 0, dropped = 0;
+        if (tr.wholeLeaf) {
+            const float cap = static_cast<float>(t.leaves.downlinks[tr.leaf]) * port;
+            util = cap > 0 ? 100.0f * s.value(ch::LeafUplink, tr.leaf) / cap : 0.0f;
+            st = s.value(ch::LeafState, tr.leaf);
+        } else {
+            util = s.value(ch::FabricUtilization, tr.link);
+            st = state[tr.link];
+            dropped = drops[tr.link];
+        }
+        const float newDrops = m_trunkDrops[i] >= 0 ? dropped - m_trunkDrops[i] : 0.0f;
+        m_trunkDrops[i] = dropped;
+        m_trunks.set(i, stateColor(st, util), 0.4f + 4.0f * util / 100.0f, alarmOf(st, newDrops));
+        m_trunks.setRadius(i, kTrunkRadius * k * (tr.wholeLeaf ? 1.6f : 1.0f) * (0.45f + 1.8f * std::min(1.0f, util / 100.0f)));
+    }
+    m_trunks.commit();
+}
+
+void RailLayer::animate(double simSeconds, double wallSeconds) {
+    m_access.animate(simSeconds, wallSeconds);
+    m_trunks.animate(simSeconds, wallSeconds);
+}
+
+} // namespace ft::views
