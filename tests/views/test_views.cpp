@@ -12,6 +12,9 @@
 #include "views/inspector_panel.h"
 #include "views/lifecycle_board.h"
 #include "views/storage_panel.h"
+#include "views/fabric_geometry.h"
+#include "views/fabric_panel.h"
+#include "views/rail_layer.h"
 #include "views/timeline_panel.h"
 #include "model/lifecycle.h"
 
@@ -206,6 +209,115 @@ private slots:
         checkBaseline(actual, "storage_960x540");
         view->setStorageVisible(false);
         QVERIFY(compareImages(actual, view->grabFramebuffer()).fractionOff > 0.02);
+    }
+
+    void nvlinkLayerMatchesBaseline() {
+        auto view = makeView(960, 540, true);
+        view->setNvlinkVisible(true);
+        view->setSelection(model::EntityRef{EntityKind::Rack, 2}); // rack scale: A03's links drawn
+        const QImage actual = view->grabFramebuffer();
+        checkBaseline(actual, "nvlink_960x540");
+        view->setNvlinkVisible(false);
+        QVERIFY(compareImages(actual, view->grabFramebuffer()).fractionOff > 0.005);
+    }
+
+    void railLayerMatchesBaseline() {
+        auto view = makeView(960, 540, true);
+        view->setRailsVisible(true);
+        const QImage actual = view->grabFramebuffer();
+        checkBaseline(actual, "rails_960x540");
+        view->setRailsVisible(false);
+        QVERIFY(compareImages(actual, view->grabFramebuffer()).fractionOff > 0.05);
+    }
+
+    void railLayerShowsLoadAboveTheFloor() {
+        // Two leaves of one rail, one nearly idle and one nearly full: drawn above the racks, in
+        // clearly different colours.
+        const auto& t = *m_topology;
+        auto base = patternSnapshot(t);
+        auto s = std::make_shared<model::Snapshot>(*base);
+        // Rail 3 runs mid-floor, clear of the spine rows above (seen from the top).
+        const model::EntityId quiet = t.rails.firstLeaf[3], busy = t.rails.firstLeaf[3] + 1;
+        s->values[model::ch::LeafUtilization][quiet] = 4;
+        s->values[model::ch::LeafUtilization][busy] = 92;
+        // Quiet, healthy links elsewhere: thin bundles that do not hide the switches.
+        for (auto c : {model::ch::FabricTx, model::ch::FabricUtilization, model::ch::FabricState, model::ch::FabricDrops, model::ch::LeafState})
+            std::ranges::fill(s->values[c], 0.0f);
+        views::FloorView view(m_topology, [s] { return s; });
+        view.setShowFrameStats(false);
+        view.setAnimated(false);
+        view.setAttribute(Qt::WA_DontShowOnScreen, true);
+        view.resize(960, 540);
+        view.setRailsVisible(true);
+        view.show();
+        QCoreApplication::processEvents();
+        view.topView();
+        const QImage img = view.grabFramebuffer();
+        auto pixelAt = [&](model::EntityId leaf) {
+            auto p = t.leaves.position[leaf];
+            const auto half = views::FabricGeometry::leafHalfOn(t);
+            p.z += half.z;          // the top face, lit from above
+            p.x += 0.5f * half.x;   // beside the trunks that leave its centre
+            const auto sp = view.project(p);
+            return sp ? img.pixel(static_cast<int>(sp->x), static_cast<int>(sp->y)) : 0u;
+        };
+        const QRgb a = pixelAt(quiet), b = pixelAt(busy);
+        const int d = std::abs(qRed(a) - qRed(b)) + std::abs(qGreen(a) - qGreen(b)) + std::abs(qBlue(a) - qBlue(b));
+        QVERIFY2(d > 120, qPrintable(QString("quiet %1, busy %2").arg(a, 0, 16).arg(b, 0, 16)));
+        QVERIFY2(qRed(b) > qRed(a), qPrintable(QString("quiet %1, busy %2").arg(a, 0, 16).arg(b, 0, 16))); // the busy one toward the red end
+        // Above the floor: from the side, every leaf projects higher on screen than the rack
+        // tops below it.
+        view.resetCamera();
+        for (model::EntityId leaf : {quiet, busy}) {
+            auto rackTop = t.leaves.position[leaf];
+            rackTop.z = static_cast<float>(t.spec().rack.heightM);
+            QVERIFY(view.project(t.leaves.position[leaf])->y < view.project(rackTop)->y);
+        }
+    }
+
+    void pickingFindsTheFabric() {
+        auto view = makeView(960, 540, true);
+        view->setRailsVisible(true);
+        view->grabFramebuffer();
+        const auto& t = *m_topology;
+        for (model::EntityId leaf : {0u, 5u, 11u}) {
+            const auto s = view->project(t.leaves.position[leaf]);
+            QVERIFY(s);
+            const auto hit = view->pickAt(s->x, s->y);
+            QVERIFY(hit);
+            QCOMPARE(hit->entity.kind, EntityKind::Leaf);
+            QCOMPARE(hit->entity.id, leaf);
+        }
+        const auto s = view->project(t.spines.position[4]);
+        const auto hit = view->pickAt(s->x, s->y);
+        QVERIFY(hit && hit->entity.kind == EntityKind::Spine && hit->entity.id == 4u);
+        // Off the rail layer, the same point no longer hits a switch.
+        view->setRailsVisible(false);
+        const auto off = view->pickAt(s->x, s->y);
+        QVERIFY(!off || off->entity.kind != EntityKind::Spine);
+    }
+
+    void fabricPanelSelectsOnTheFloor() {
+        auto view = makeView(800, 450, true);
+        views::FabricPanel panel(view.get());
+        panel.resize(420, 560);
+        panel.show();
+        QCoreApplication::processEvents();
+        const model::EntityRef leaf{EntityKind::Leaf, 6};
+        const auto cell = panel.cellOf(leaf);
+        QVERIFY(cell);
+        QCOMPARE(panel.switchAt(cell->center()), std::optional<model::EntityRef>(leaf));
+        QTest::mouseClick(&panel, Qt::LeftButton, {}, cell->center().toPoint());
+        QVERIFY(view->selection());
+        QCOMPARE(*view->selection(), leaf);
+        const model::EntityRef spine{EntityKind::Spine, 2};
+        QTest::mouseClick(&panel, Qt::LeftButton, {}, panel.cellOf(spine)->center().toPoint());
+        QCOMPARE(*view->selection(), spine);
+        // The inspector shows a leaf's ports and uplinks as links to follow.
+        views::InspectorPanel inspector(view.get());
+        view->setSelection(leaf);
+        QVERIFY(!inspector.tree()->findItems("up to Spine", Qt::MatchRecursive | Qt::MatchStartsWith, 0).isEmpty());
+        QVERIFY(!panel.grab().isNull());
     }
 
     void storagePanelFollowsTheFlows() {
