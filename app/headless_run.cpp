@@ -89,7 +89,10 @@ json snapshotToJson(const model::Topology& t, const model::Snapshot& snap) {
         entry["count"] = t.count(kind);
         json channels = json::object();
         for (std::size_t c = 0; c < model::kChannels.size(); ++c)
-            if (model::kChannels[c].kind == kind) channels[std::string(model::kChannels[c].name)] = snap.values[c];
+            if (model::kChannels[c].kind == kind) {
+                const auto v = snap.channel(c);
+                channels[std::string(model::kChannels[c].name)] = std::vector<float>(v.begin(), v.end());
+            }
         if (!channels.empty()) entry["channels"] = channels;
         kinds[std::string(model::entityKindName(kind))] = entry;
     }

@@ -183,9 +183,10 @@ std::expected<void, Error> RecordingReader::snapshotAt(model::TimeNs time, model
     for (model::ChannelId c = 0; c < model::ch::Count; ++c) {
         const auto& chunks = m_chunks[c];
         const std::size_t columns = m_topology->count(model::kChannels[c].kind);
-        out.values[c].resize(columns);
+        auto& column = out.writable(c);
+        column.resize(columns);
         if (chunks.empty() || columns == 0) {
-            std::ranges::fill(out.values[c], std::numeric_limits<float>::quiet_NaN());
+            std::ranges::fill(column, std::numeric_limits<float>::quiet_NaN());
             continue;
         }
         auto it = std::ranges::upper_bound(chunks, time, {}, &ChunkRef::t0);
@@ -208,7 +209,7 @@ std::expected<void, Error> RecordingReader::snapshotAt(model::TimeNs time, model
             cache.values = std::move(decoded->values);
         }
         const auto row = std::min<std::size_t>(static_cast<std::size_t>((time - chunk.t0) / m_info.tick), chunk.rows - 1);
-        std::copy_n(cache.values.begin() + static_cast<std::ptrdiff_t>(row * columns), columns, out.values[c].begin());
+        std::copy_n(cache.values.begin() + static_cast<std::ptrdiff_t>(row * columns), columns, column.begin());
     }
     // Lifecycle states from their channel; alarms from the last set at or before `time`.
     const auto& states = out.values[model::ch::RackLifecycleState];
@@ -220,7 +221,7 @@ std::expected<void, Error> RecordingReader::snapshotAt(model::TimeNs time, model
     const auto set = std::ranges::upper_bound(m_alarmSets, time, {}, &std::pair<model::TimeNs, std::vector<model::Alarm>>::first);
     if (set != m_alarmSets.begin())
         for (auto a : (set - 1)->second) {
-            if (a.channel < out.values.size() && a.entity < out.values[a.channel].size()) a.value = out.values[a.channel][a.entity];
+            if (a.channel < out.values.size() && a.entity < out.channel(a.channel).size()) a.value = out.value(a.channel, a.entity);
             out.alarms.push_back(a);
         }
     // Everything that happened up to `time` (shared until the count changes).

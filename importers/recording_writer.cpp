@@ -168,8 +168,10 @@ void RecordingWriter::threadMain() {
 
 void RecordingWriter::append(const model::Snapshot& s) {
     if (m_rowCount == 0) m_chunkStart = s.time;
-    for (model::ChannelId c = 0; c < model::ch::Count && c < s.values.size(); ++c)
-        m_rows[c].insert(m_rows[c].end(), s.values[c].begin(), s.values[c].end());
+    for (model::ChannelId c = 0; c < model::ch::Count && c < s.values.size(); ++c) {
+        const auto v = s.channel(c);
+        m_rows[c].insert(m_rows[c].end(), v.begin(), v.end());
+    }
     ++m_rowCount;
     m_lastTime = s.time;
 

@@ -69,6 +69,24 @@ FabricModel::FabricModel(const Topology& t, TimeNs counterInterval)
     m_ecn.assign(nLinks, 0.0);
     m_pfc.assign(nLinks, 0.0);
     m_carrier.assign(nLinks, 0.0);
+    m_current = freeBlock();
+}
+
+std::shared_ptr<DetailBlock> FabricModel::freeBlock() {
+    // A block only this model holds can be rewritten; otherwise a new one (a consumer such as a
+    // recorder queue still reads the old ones).
+    for (auto& b : m_blocks)
+        if (b.use_count() == 1 && b != m_current) return b;
+    auto block = std::make_shared<DetailBlock>(kLastDetailChannel - kFirstDetailChannel + 1);
+    for (ChannelId c = kFirstDetailChannel; c <= kLastDetailChannel; ++c)
+        (*block)[c - kFirstDetailChannel].assign(m_topology.count(kChannels[c].kind), 0.0f);
+    m_blocks.push_back(block);
+    return block;
+}
+
+void FabricModel::overrideDetail(ChannelId c, EntityId e, float value) {
+    auto& column = (*m_current)[c - kFirstDetailChannel];
+    if (e < column.size()) column[e] = value;
 }
 
 float FabricModel::nicCapacity(EntityId nic) const {
@@ -360,10 +378,15 @@ void FabricModel::writeDetail(Snapshot& state, float interval) {
     const int gpt = rk.gpusPerTray;
     const int links = rk.switchTrays;
 
+    // Every entry of every detail channel is written below (or stays zero for links that never
+    // logged an error), so a recycled block needs no clearing.
+    m_current = freeBlock();
+    DetailBlock& d = *m_current;
+    auto col = [&](ChannelId c) { return d[c - kFirstDetailChannel].data(); };
     // NVLink: each GPU spreads its bytes evenly over its links to the switch trays.
-    float* tx = v[ch::NvlinkTx].data();
-    float* rx = v[ch::NvlinkRx].data();
-    float* st = v[ch::NvlinkState].data();
+    float* tx = col(ch::NvlinkTx);
+    float* rx = col(ch::NvlinkRx);
+    float* st = col(ch::NvlinkState);
     for (std::size_t tray = 0; tray < nTrays; ++tray) {
         const float perLink = m_trayNvlink[tray] * kTBpsToGBps / static_cast<float>(gpt * links);
         const float state = m_rackNvlinkOff[t.computeTrays.rack[tray]] ? static_cast<float>(LinkState::Disabled) : 0.0f;
@@ -380,9 +403,9 @@ void FabricModel::writeDetail(Snapshot& state, float interval) {
         f.replay += crc * 0.92; // most CRC errors are recovered by a replay
         f.recoveryDebt += crc / 5000.0;
         while (f.recoveryDebt >= 1.0) f.recovery += 1, f.recoveryDebt -= 1.0;
-        v[ch::NvlinkCrcErrors][f.link] = static_cast<float>(f.crc);
-        v[ch::NvlinkReplayErrors][f.link] = static_cast<float>(f.replay);
-        v[ch::NvlinkRecoveryErrors][f.link] = static_cast<float>(f.recovery);
+        col(ch::NvlinkCrcErrors)[f.link] = static_cast<float>(f.crc);
+        col(ch::NvlinkReplayErrors)[f.link] = static_cast<float>(f.replay);
+        col(ch::NvlinkRecoveryErrors)[f.link] = static_cast<float>(f.recovery);
         if (f.crcPerS > 0 && st[f.link] == 0.0f) st[f.link] = static_cast<float>(LinkState::Degraded);
         const EntityId rack = t.gpus.rack[t.nvlinkLinks.gpu[f.link]];
         rackErr[rack] += static_cast<float>(f.crc + f.replay + f.recovery);
@@ -398,11 +421,11 @@ void FabricModel::writeDetail(Snapshot& state, float interval) {
         m_ecn[link] += pps * ecnProbability(u) * interval;
         m_pfc[link] += static_cast<double>(pfcPausesPerS(u)) * interval;
         m_drops[link] += pps * dropRate * interval;
-        v[ch::FabricUtilization][link] = 100.0f * u;
-        v[ch::FabricDrops][link] = static_cast<float>(m_drops[link]);
-        v[ch::FabricEcnMarks][link] = static_cast<float>(m_ecn[link]);
-        v[ch::FabricPfcPauses][link] = static_cast<float>(m_pfc[link]);
-        v[ch::FabricCarrierTransitions][link] = static_cast<float>(m_carrier[link]);
+        col(ch::FabricUtilization)[link] = 100.0f * u;
+        col(ch::FabricDrops)[link] = static_cast<float>(m_drops[link]);
+        col(ch::FabricEcnMarks)[link] = static_cast<float>(m_ecn[link]);
+        col(ch::FabricPfcPauses)[link] = static_cast<float>(m_pfc[link]);
+        col(ch::FabricCarrierTransitions)[link] = static_cast<float>(m_carrier[link]);
     };
     const auto npt = m_nicsPerTray;
     for (std::size_t nic = 0; nic < nNics; ++nic) {
@@ -411,9 +434,9 @@ void FabricModel::writeDetail(Snapshot& state, float interval) {
         const float cap = nicCapacity(id);
         const float carried = m_trayCapacity[tray] > 0 ? m_trayRailGBps[tray] * cap / m_trayCapacity[tray] : 0.0f;
         // Collectives are symmetric: a NIC receives about what it sends.
-        v[ch::FabricTx][nic] = carried;
-        v[ch::FabricRx][nic] = carried;
-        v[ch::FabricState][nic] = static_cast<float>(nicLinkState(id));
+        col(ch::FabricTx)[nic] = carried;
+        col(ch::FabricRx)[nic] = carried;
+        col(ch::FabricState)[nic] = static_cast<float>(nicLinkState(id));
         counters(nic, carried, cap, m_leafDropRate[t.nics.leaf[nic]]);
     }
     for (std::size_t link = nNics; link < nLinks; ++link) {
@@ -423,9 +446,9 @@ void FabricModel::writeDetail(Snapshot& state, float interval) {
         const bool down = m_railDown[t.leaves.rail[leaf]] != 0;
         const float cap = down ? 0.0f : lanes * m_portGBps * (1.0f - m_leafLaneLoss[leaf]);
         const float carried = m_leafUp[leaf] * lanes / total;
-        v[ch::FabricTx][link] = carried;
-        v[ch::FabricRx][link] = carried;
-        v[ch::FabricState][link] = static_cast<float>(down ? LinkState::Down
+        col(ch::FabricTx)[link] = carried;
+        col(ch::FabricRx)[link] = carried;
+        col(ch::FabricState)[link] = static_cast<float>(down ? LinkState::Down
                                                            : (m_leafLaneLoss[leaf] > 0 || m_leafDropRate[leaf] > 0) ? LinkState::Degraded
                                                                                                                    : LinkState::Up);
         counters(link, carried, cap, m_leafDropRate[leaf]);

@@ -56,9 +56,14 @@ public:
     float rackPace(EntityId rack) const { return m_rackPace[rack]; }
     bool nvlinkDisabled(EntityId rack) const { return m_rackNvlinkOff[rack] != 0; }
     LinkState nicLinkState(EntityId nic) const;
-    // Bumped whenever the per-link channels were rewritten (snapshot copies skip them otherwise).
+    // The per-link channels, refreshed once per counter interval into a block that is never
+    // written again once handed out (a refresh writes a block nobody else holds).
+    std::shared_ptr<const DetailBlock> detail() const { return m_current; }
     std::uint64_t detailStamp() const { return m_detailStamp; }
-    static bool isDetailChannel(ChannelId c) { return c >= ch::NvlinkTx && c <= ch::FabricState; }
+    // Right after a refresh, before the block is published: measured values that override it.
+    void overrideDetail(ChannelId c, EntityId e, float value);
+    // Refresh at the next step (a measured per-link value arrived).
+    void requestRefresh() { m_nextDetail = std::min(m_nextDetail, m_now); }
 
     // Fraction of a step a synchronous job spends in collectives: the part that stretches when
     // the fabric cannot carry its bytes at full pace.
@@ -68,6 +73,7 @@ public:
 private:
     void updateLinkCapacities(TimeNs now);
     void writeDetail(Snapshot& state, float interval);
+    std::shared_ptr<DetailBlock> freeBlock();
     float nicCapacity(EntityId nic) const; // GB/s
 
     const Topology& m_topology;
@@ -75,6 +81,8 @@ private:
     TimeNs m_nextDetail = 0;
     TimeNs m_now = 0;
     std::uint64_t m_detailStamp = 0;
+    std::vector<std::shared_ptr<DetailBlock>> m_blocks; // the current one and recycled ones
+    std::shared_ptr<DetailBlock> m_current;
     float m_portGBps = 100;          // one 800G port
     std::uint32_t m_nicsPerTray = 8;
     std::uint32_t m_traysPerLeaf = 256;

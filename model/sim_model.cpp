@@ -25,7 +25,9 @@ SimModel::SimModel(std::shared_ptr<const Topology> topology, SimConfig config, S
     const Topology& t = *m_topology;
     m_state.time = config.startTime;
     m_state.values.resize(ch::Count);
-    for (ChannelId c = 0; c < ch::Count; ++c) m_state.values[c].assign(t.count(kChannels[c].kind), 0.0f);
+    for (ChannelId c = 0; c < ch::Count; ++c)
+        if (!isDetailChannel(c)) m_state.values[c].assign(t.count(kChannels[c].kind), 0.0f);
+    m_state.detail = m_fabric.detail();
     m_state.rackLifecycle.assign(t.count(EntityKind::Rack), RackLifecycle::Production);
     std::ranges::fill(m_state.values[ch::RackLifecycleProgress], 100.0f);
     std::ranges::fill(m_state.values[ch::RackLifecycleState], static_cast<float>(RackLifecycle::Production));
@@ -93,6 +95,13 @@ SimModel::SimModel(std::shared_ptr<const Topology> topology, SimConfig config, S
 void SimModel::apply(const SampleBatch& batch) {
     for (const Sample& s : batch.samples) {
         if (s.channel >= ch::Count) continue;
+        if (isDetailChannel(s.channel)) {
+            // Per-link values go into the next refresh of the shared per-link block, held there.
+            if (s.entity >= m_topology->count(kChannels[s.channel].kind)) continue;
+            m_detailHeld[(static_cast<std::uint64_t>(s.channel) << 32) | s.entity] = {s.value, std::max(s.time, m_state.time) + m_config.measurementHold};
+            m_fabric.requestRefresh();
+            continue;
+        }
         auto& values = m_state.values[s.channel];
         if (s.entity >= values.size()) continue;
         values[s.entity] = s.value;
@@ -314,6 +323,14 @@ void SimModel::stepFabric(float dt) {
         }
     }
     m_fabric.step(m_state, holds(), dt, m_fabricTrays, m_fabricRacks, !m_settling);
+    if (m_fabric.detailStamp() != m_state.detailStamp) {
+        // A fresh per-link block, not yet published: measured values still held override it.
+        std::erase_if(m_detailHeld, [&](const auto& kv) { return kv.second.second <= m_state.time; });
+        for (const auto& [key, held] : m_detailHeld)
+            m_fabric.overrideDetail(static_cast<ChannelId>(key >> 32), static_cast<EntityId>(key & 0xffffffffu), held.first);
+        m_state.detail = m_fabric.detail();
+        m_state.detailStamp = m_fabric.detailStamp();
+    }
 }
 
 void SimModel::stepRackTotals() {
@@ -407,13 +424,9 @@ void SimModel::copyTo(Snapshot& out) const {
     out.time = m_state.time;
     out.tick = m_state.tick;
     out.values.resize(m_state.values.size());
-    const bool detailCurrent = out.detailStamp == m_fabric.detailStamp();
-    for (std::size_t c = 0; c < m_state.values.size(); ++c) {
-        if (detailCurrent && FabricModel::isDetailChannel(static_cast<ChannelId>(c)) && out.values[c].size() == m_state.values[c].size())
-            continue;
-        out.values[c].assign(m_state.values[c].begin(), m_state.values[c].end());
-    }
-    out.detailStamp = m_fabric.detailStamp();
+    for (std::size_t c = 0; c < m_state.values.size(); ++c) out.values[c].assign(m_state.values[c].begin(), m_state.values[c].end());
+    out.detail = m_state.detail; // shared, never copied
+    out.detailStamp = m_state.detailStamp;
     out.rackLifecycle.assign(m_state.rackLifecycle.begin(), m_state.rackLifecycle.end());
     out.alarms.assign(m_state.alarms.begin(), m_state.alarms.end());
     out.events = m_state.events;

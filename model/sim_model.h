@@ -15,6 +15,7 @@
 #include "workload_model.h"
 
 #include <memory>
+#include <unordered_map>
 
 namespace ft::model {
 
@@ -69,6 +70,7 @@ private:
     FabricModel m_fabric;
     std::vector<FabricModel::TrayInput> m_fabricTrays;
     std::vector<FabricModel::RackInput> m_fabricRacks;
+    std::unordered_map<std::uint64_t, std::pair<float, TimeNs>> m_detailHeld; // (channel, entity) -> measured value, held until
     std::vector<float> m_trayRead, m_trayCheckpoint; // GB/s wanted this tick
     std::vector<std::uint8_t> m_trayJobStarted;
     std::vector<TimeNs> m_rackJobStart;              // to notice a rack's job changing

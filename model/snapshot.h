@@ -55,12 +55,22 @@ struct Event {
     std::string text;
 };
 
+// The per-link fabric channels (NVLink and fabric links: over a million entities each on a big
+// floor) change once per counter interval, not every tick. They live in a block of their own
+// that is immutable once published and shared by every snapshot until the next refresh.
+inline constexpr ChannelId kFirstDetailChannel = ch::NvlinkTx;
+inline constexpr ChannelId kLastDetailChannel = ch::FabricState;
+constexpr bool isDetailChannel(ChannelId c) { return c >= kFirstDetailChannel && c <= kLastDetailChannel; }
+using DetailBlock = std::vector<std::vector<float>>; // [channel - kFirstDetailChannel][entity id]
+
 struct Snapshot {
     TimeNs time = 0;
     std::uint64_t tick = 0;
-    std::vector<std::vector<float>> values; // [channel id][entity id]
-    // Which refresh of the per-link fabric channels `values` holds (they change once per counter
-    // interval; a recycled snapshot that already holds them skips the copy).
+    // [channel id][entity id]. The detail channels' vectors here stay empty: read every channel
+    // through channel()/value(), which look in `detail` for those.
+    std::vector<std::vector<float>> values;
+    std::shared_ptr<const DetailBlock> detail;
+    // Counts the refreshes of `detail` (views redo per-link work only when it changes).
     std::uint64_t detailStamp = 0;
     std::vector<RackLifecycle> rackLifecycle;
     std::vector<Alarm> alarms;
@@ -70,8 +80,21 @@ struct Snapshot {
     // Every lifecycle transition so far with its reason, shared until the next one.
     std::shared_ptr<const std::vector<LifecycleTransition>> lifecycleHistory;
 
-    std::span<const float> channel(ChannelId id) const { return values[id]; }
-    float value(ChannelId id, EntityId entity) const { return values[id][entity]; }
+    std::span<const float> channel(ChannelId id) const {
+        if (isDetailChannel(id)) return detail ? std::span<const float>((*detail)[id - kFirstDetailChannel]) : std::span<const float>();
+        return values[id];
+    }
+    float value(ChannelId id, EntityId entity) const { return channel(id)[entity]; }
+    // For producers building a snapshot (the sim, a recording reader): a channel to write into.
+    // A shared detail block is copied first, so published snapshots never change.
+    std::vector<float>& writable(ChannelId id) {
+        if (!isDetailChannel(id)) return values[id];
+        if (!detail || detail.use_count() > 1) {
+            auto own = detail ? std::make_shared<DetailBlock>(*detail) : std::make_shared<DetailBlock>(kLastDetailChannel - kFirstDetailChannel + 1);
+            detail = own;
+        }
+        return const_cast<DetailBlock&>(*detail)[id - kFirstDetailChannel];
+    }
 };
 
 } // namespace ft::model

@@ -78,9 +78,9 @@ void RailLayer::update(const model::Snapshot& s) {
     const std::uint32_t npt = static_cast<std::uint32_t>(rk.gpusPerTray * rk.nicsPerGpu);
     const float port = static_cast<float>(t.spec().fabric.portGbps) / 8.0f;
     const float k = m_geometry.radiusScale;
-    const auto& tx = s.values[ch::FabricTx];
-    const auto& state = s.values[ch::FabricState];
-    const auto& drops = s.values[ch::FabricDrops];
+    const auto tx = s.channel(ch::FabricTx);
+    const auto state = s.channel(ch::FabricState);
+    const auto drops = s.channel(ch::FabricDrops);
     for (std::size_t i = 0; i < m_geometry.access.size(); ++i) {
         const auto& a = m_geometry.access[i];
         float carried = 0, worst = 0, dropped = 0;

@@ -51,9 +51,10 @@ std::vector<std::shared_ptr<const model::Snapshot>> record(const QString& path, 
 
 bool sameValues(const model::Snapshot& a, const model::Snapshot& b) {
     if (a.values.size() != b.values.size()) return false;
-    for (std::size_t c = 0; c < a.values.size(); ++c)
-        if (std::memcmp(a.values[c].data(), b.values[c].data(), a.values[c].size() * 4) != 0 || a.values[c].size() != b.values[c].size())
-            return false;
+    for (model::ChannelId c = 0; c < a.values.size(); ++c) {
+        const auto x = a.channel(c), y = b.channel(c);
+        if (x.size() != y.size() || std::memcmp(x.data(), y.data(), x.size() * 4) != 0) return false;
+    }
     return true;
 }
 

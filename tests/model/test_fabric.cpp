@@ -20,7 +20,7 @@ using testing::demoFloor;
 using testing::floorOf;
 
 double sum(const model::Snapshot& s, model::ChannelId c, std::size_t first = 0, std::size_t last = SIZE_MAX) {
-    const auto& v = s.values[c];
+    const auto v = s.channel(c);
     last = std::min(last, v.size());
     return std::accumulate(v.begin() + static_cast<std::ptrdiff_t>(first), v.begin() + static_cast<std::ptrdiff_t>(last), 0.0);
 }
@@ -224,11 +224,11 @@ private slots:
             runTo(leaf, at);
             for (std::size_t i = 0; i < counters.size(); ++i) {
                 for (auto [model, prev] : {std::pair{&m, &last[i]}, std::pair{&leaf, &lastLeaf[i]}}) {
-                    const auto& now = model->state().values[counters[i]];
+                    const auto now = model->state().channel(counters[i]);
                     if (!prev->empty())
                         for (std::size_t e = 0; e < now.size(); ++e)
                             if (now[e] < (*prev)[e]) QFAIL(qPrintable(QString("%1[%2] went down at %3 s").arg(model::kChannels[counters[i]].name.data()).arg(e).arg(at)));
-                    *prev = now;
+                    prev->assign(now.begin(), now.end());
                 }
             }
             const float state = m.state().value(ch::FabricState, flapLink);

@@ -112,6 +112,7 @@ private slots:
         c.runUntil(c.startTime() + static_cast<model::TimeNs>(b.latest()->tick) * model::SimConfig{}.step);
         QCOMPARE(c.latest()->tick, b.latest()->tick);
         QVERIFY(c.latest()->values == b.latest()->values);
+        QVERIFY(*c.latest()->detail == *b.latest()->detail);
     }
 };
 

@@ -5,6 +5,8 @@
 
 #include <QTest>
 
+#include <algorithm>
+
 #include <cmath>
 #include <numeric>
 
@@ -35,7 +37,7 @@ private slots:
             runTicks(b, 20);
             QCOMPARE(a.state().time, b.state().time);
             for (model::ChannelId c = 0; c < ch::Count; ++c)
-                QVERIFY2(a.state().values[c] == b.state().values[c], model::kChannels[c].name.data());
+                QVERIFY2(std::ranges::equal(a.state().channel(c), b.state().channel(c)), model::kChannels[c].name.data());
         }
     }
 

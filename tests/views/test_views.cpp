@@ -66,10 +66,11 @@ std::shared_ptr<const model::Snapshot> patternSnapshot(const model::Topology& t)
     for (model::ChannelId c = 0; c < model::ch::Count; ++c) {
         const auto& info = model::kChannels[c];
         const std::size_t n = t.count(info.kind);
-        s->values[c].resize(n);
+        auto& column = s->writable(c);
+        column.resize(n);
         for (std::size_t i = 0; i < n; ++i) {
             const float f = static_cast<float>((i * 7919) % 1000) / 1000.0f;
-            s->values[c][i] = info.scaleMin + (info.scaleMax - info.scaleMin) * (0.3f + 0.4f * f);
+            column[i] = info.scaleMin + (info.scaleMax - info.scaleMin) * (0.3f + 0.4f * f);
         }
     }
     auto& temps = s->values[model::ch::GpuTemperature];
@@ -242,7 +243,7 @@ private slots:
         s->values[model::ch::LeafUtilization][busy] = 92;
         // Quiet, healthy links elsewhere: thin bundles that do not hide the switches.
         for (auto c : {model::ch::FabricTx, model::ch::FabricUtilization, model::ch::FabricState, model::ch::FabricDrops, model::ch::LeafState})
-            std::ranges::fill(s->values[c], 0.0f);
+            std::ranges::fill(s->writable(c), 0.0f);
         views::FloorView view(m_topology, [s] { return s; });
         view.setShowFrameStats(false);
         view.setAnimated(false);
