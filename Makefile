@@ -5,7 +5,7 @@ CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
 # GUI and rendering tests need an X display; use Xvfb when there is none.
 XRUN := $(if $(DISPLAY),,xvfb-run -a -s "-screen 0 1920x1080x24")
 
-.PHONY: all deps build run test bench tsan format tidy clean
+.PHONY: all deps build run test bench tsan fuzz format tidy clean
 
 all: build
 
@@ -36,6 +36,12 @@ tsan: deps
 	cmake --build build-tsan -j$(JOBS)
 	cd build-tsan && QTEST_FUNCTION_TIMEOUT=3600000 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/tests/tsan.supp" ctest --output-on-failure
 
+# libFuzzer on the Prometheus text parser (clang, ASan + UBSan), FUZZ_SECONDS long (default 120).
+FUZZ_SECONDS ?= 120
+fuzz: deps
+	CXX=clang++ CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFT_FUZZ=ON -DFT_MODEL_ONLY=ON -DFT_FUZZ_SECONDS=$(FUZZ_SECONDS)
+	cmake --build build-fuzz --target fuzz-prometheus-text
+
 format:
 	git ls-files '*.cpp' '*.h' | xargs clang-format -i
 
@@ -43,4 +49,4 @@ tidy: build
 	git ls-files 'model/*.cpp' 'importers/*.cpp' | xargs clang-tidy -p $(BUILD) --quiet
 
 clean:
-	rm -rf $(BUILD) build-tsan
+	rm -rf $(BUILD) build-tsan build-fuzz

@@ -9,6 +9,9 @@
 #include "importers/recording_writer.h"
 #include "importers/replay_source.h"
 
+#include "parse_bench.h"
+
+#include <filesystem>
 #include <QDir>
 #include <QTemporaryDir>
 #include "views/floor_view.h"
@@ -319,6 +322,8 @@ int main(int argc, char** argv) {
     benchSim("racks1778", "generate:racks=1778", 60);
     benchThermal();
     benchRecording();
+    if (wanted("parse.prometheus.mb_per_s") || wanted("parse.prometheus.vs_promtool") || wanted("parse.promtool"))
+        ft::benchParse(figure, std::filesystem::temp_directory_path().string());
 
     // Render and start-up figures need a display; the rest do not.
     const bool gui = g_filter.empty() || std::string("render.startup.memory.").find(g_filter.substr(0, g_filter.find('.') + 1)) != std::string::npos;

@@ -1,0 +1,432 @@
+#include "series_mapper.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <functional>
+#include <optional>
+
+namespace ft::importers {
+namespace {
+
+using model::EntityId;
+using model::EntityKind;
+using F = CaptureField;
+
+std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
+    h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+    return std::rotl(h * 0xFF51AFD7ED558CCDull, 29);
+}
+
+// Metric + every label, in the order given. An exporter writes its labels in a fixed order, so
+// the same series hashes the same each scrape; a different order only costs a second entry.
+// 64 bits: a collision among even ten million series is about a one-in-a-hundred-thousand event.
+std::uint64_t seriesKey(std::string_view metric, std::span<const prom::Label> labels) {
+    const std::hash<std::string_view> hash;
+    std::uint64_t h = hash(metric);
+    for (const auto& l : labels) {
+        h = mix(h, hash(l.name));
+        h = mix(h, hash(l.value));
+    }
+    return h;
+}
+
+std::string_view labelValue(std::string_view metric, std::span<const prom::Label> labels,
+                            std::string_view name) {
+    if (name == "__name__") return metric;
+    for (const auto& l : labels)
+        if (l.name == name) return l.value;
+    return {};
+}
+
+using Captures = std::array<std::optional<std::string_view>, kCaptureFieldCount>;
+
+struct Resolved {
+    EntityId entity = 0;
+    bool toEnd = false; // measured at the link's 'to' end (a leaf port facing a NIC)
+};
+
+// Entity lookup for one rule's captures; a failure carries what to count it under.
+class EntityResolver {
+public:
+    EntityResolver(const model::Topology& t, EntityNameIndex& names) : m_t(t), m_names(names) {}
+
+    std::expected<Resolved, std::string> resolve(const EntitySpec& spec, const Captures& c) {
+        const auto has = [&](F f) { return c[static_cast<std::size_t>(f)].has_value(); };
+        const auto get = [&](F f) { return *c[static_cast<std::size_t>(f)]; };
+        const std::string kindName(model::entityKindName(spec.kind));
+        if (has(F::Name)) {
+            if (auto id = m_names.find(spec.kind, get(F::Name))) return Resolved{*id};
+            return std::unexpected(kindName + " '" + std::string(get(F::Name)) + "'");
+        }
+        auto index = [&](F f) -> std::expected<std::uint64_t, std::string> {
+            const std::string_view text = get(f);
+            std::uint64_t v = 0;
+            auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+            const int base = spec.indexBase[static_cast<std::size_t>(f)];
+            if (ec != std::errc() || p != text.data() + text.size() ||
+                v < static_cast<std::uint64_t>(base))
+                return std::unexpected(
+                    std::string(kCaptureFieldNames[static_cast<std::size_t>(f)]) + " '" +
+                    std::string(text) + "'");
+            return v - static_cast<std::uint64_t>(base);
+        };
+        auto tray = [&]() -> std::expected<EntityId, std::string> {
+            if (auto t = m_names.trayOfHost(get(F::Host))) return *t;
+            return std::unexpected(std::string(get(F::Host)));
+        };
+        const auto& rk = m_t.spec().rack;
+        const auto gpusPerTray = static_cast<std::uint64_t>(rk.gpusPerTray);
+        const auto nicsPerTray = static_cast<std::uint64_t>(rk.gpusPerTray * rk.nicsPerGpu);
+        const auto switchTrays = static_cast<std::uint64_t>(rk.switchTrays);
+        const auto outOfRange = [&](F f, std::uint64_t limit) {
+            return std::unexpected(std::string(get(F::Host)) + " " +
+                                   std::string(kCaptureFieldNames[static_cast<std::size_t>(f)]) +
+                                   " " + std::string(get(f)) + " (the floor has " +
+                                   std::to_string(limit) + ")");
+        };
+
+        switch (spec.kind) {
+        case EntityKind::Gpu:
+        case EntityKind::NvlinkLink: {
+            auto t = tray();
+            if (!t) return std::unexpected(t.error());
+            auto g = index(F::Gpu);
+            if (!g) return std::unexpected(g.error());
+            if (*g >= gpusPerTray) return outOfRange(F::Gpu, gpusPerTray);
+            const std::uint64_t gpu = *t * gpusPerTray + *g;
+            if (spec.kind == EntityKind::Gpu) return Resolved{static_cast<EntityId>(gpu)};
+            auto l = index(F::Link);
+            if (!l) return std::unexpected(l.error());
+            if (*l >= switchTrays) return outOfRange(F::Link, switchTrays);
+            return Resolved{static_cast<EntityId>(gpu * switchTrays + *l)};
+        }
+        case EntityKind::ComputeTray: {
+            auto t = tray();
+            if (!t) return std::unexpected(t.error());
+            return Resolved{*t};
+        }
+        case EntityKind::Nic:
+        case EntityKind::FabricLink: {
+            if (has(F::Host) && has(F::Nic)) {
+                auto t = tray();
+                if (!t) return std::unexpected(t.error());
+                auto n = index(F::Nic);
+                if (!n) return std::unexpected(n.error());
+                if (*n >= nicsPerTray) return outOfRange(F::Nic, nicsPerTray);
+                return Resolved{
+                    static_cast<EntityId>(*t * nicsPerTray + *n)}; // NIC -> leaf link id == NIC id
+            }
+            if (spec.kind == EntityKind::FabricLink) return leafPort(c, index);
+            break;
+        }
+        case EntityKind::Rack: {
+            if (has(F::Rack)) {
+                if (auto r = m_names.find(EntityKind::Rack, get(F::Rack))) return Resolved{*r};
+                return std::unexpected("rack '" + std::string(get(F::Rack)) + "'");
+            }
+            auto t = tray();
+            if (!t) return std::unexpected(t.error());
+            return Resolved{m_t.computeTrays.rack[*t]};
+        }
+        case EntityKind::Cdu: {
+            if (auto id = m_names.find(EntityKind::Cdu, get(F::Cdu))) return Resolved{*id};
+            return std::unexpected("cdu '" + std::string(get(F::Cdu)) + "'");
+        }
+        case EntityKind::Pump: {
+            if (has(F::Cdu)) {
+                const auto cdu = m_names.find(EntityKind::Cdu, get(F::Cdu));
+                if (!cdu) return std::unexpected("cdu '" + std::string(get(F::Cdu)) + "'");
+                auto p = index(F::Pump);
+                const auto perCdu = static_cast<std::uint64_t>(m_t.spec().cooling.pumpsPerCdu);
+                if (!p || *p >= perCdu)
+                    return std::unexpected("cdu '" + std::string(get(F::Cdu)) + "' pump '" +
+                                           std::string(get(F::Pump)) + "'");
+                return Resolved{static_cast<EntityId>(*cdu * perCdu + *p)};
+            }
+            // A bare number is a pump's place in its CDU, not a floor-wide id: without the CDU it
+            // names nothing.
+            const std::string_view pump = get(F::Pump);
+            if (pump.find_first_not_of("0123456789") != std::string_view::npos)
+                if (auto id = m_names.find(EntityKind::Pump, pump)) return Resolved{*id};
+            return std::unexpected("pump '" + std::string(pump) + "'");
+        }
+        default:
+            break;
+        }
+        return std::unexpected(kindName + " (no way to name it)");
+    }
+
+private:
+    template <class IndexFn>
+    std::expected<Resolved, std::string> leafPort(const Captures& c, IndexFn& index) {
+        const auto leafText = std::string(*c[static_cast<std::size_t>(F::Leaf)]);
+        std::optional<EntityId> leaf;
+        if (c[static_cast<std::size_t>(F::Rail)]) {
+            auto rail = index(F::Rail);
+            auto local = index(F::Leaf);
+            if (rail && local && *rail < m_t.rails.plane.size() &&
+                *local < m_t.rails.leafCount[*rail])
+                leaf = static_cast<EntityId>(m_t.rails.firstLeaf[*rail] + *local);
+        } else {
+            leaf = m_names.find(EntityKind::Leaf, leafText);
+        }
+        if (!leaf) return std::unexpected("leaf '" + leafText + "'");
+        auto port = index(F::Port);
+        if (!port) return std::unexpected("leaf '" + leafText + "' " + port.error());
+        const auto half = static_cast<std::uint64_t>(m_t.spec().fabric.switchRadix / 2);
+        const auto notCabled = [&] {
+            return std::unexpected("leaf '" + leafText + "' port " +
+                                   std::string(*c[static_cast<std::size_t>(F::Port)]) +
+                                   " (not cabled)");
+        };
+        const auto rail = m_t.leaves.rail[*leaf];
+        const std::size_t nics = m_t.count(EntityKind::Nic);
+        if (*port < half) {
+            // Downlinks: port p of the l-th leaf of a rail reaches tray l * radix/2 + p.
+            const std::uint64_t tray = (*leaf - m_t.rails.firstLeaf[rail]) * half + *port;
+            if (tray >= m_t.count(EntityKind::ComputeTray)) return notCabled();
+            const auto nicsPerTray = static_cast<std::uint64_t>(m_t.spec().rack.gpusPerTray *
+                                                                m_t.spec().rack.nicsPerGpu);
+            return Resolved{static_cast<EntityId>(tray * nicsPerTray + rail), true};
+        }
+        // Uplinks: radix/2 .. radix-1, laid over the leaf's spine bundles in order.
+        std::uint64_t lane = *port - half, seen = 0;
+        const auto& from = m_t.fabricLinks.from;
+        for (auto it = std::lower_bound(from.begin() + static_cast<std::ptrdiff_t>(nics),
+                                        from.end(), *leaf);
+             it != from.end() && *it == *leaf; ++it) {
+            const auto id = static_cast<std::size_t>(it - from.begin());
+            seen += m_t.fabricLinks.lanes[id];
+            if (lane < seen) return Resolved{static_cast<EntityId>(id), false};
+        }
+        return notCabled();
+    }
+
+    const model::Topology& m_t;
+    EntityNameIndex& m_names;
+};
+
+bool canName(const EntitySpec& spec, const Captures& c) {
+    const auto has = [&](F f) { return c[static_cast<std::size_t>(f)].has_value(); };
+    if (has(F::Name)) return true;
+    switch (spec.kind) {
+    case EntityKind::Gpu:
+        return has(F::Host) && has(F::Gpu);
+    case EntityKind::NvlinkLink:
+        return has(F::Host) && has(F::Gpu) && has(F::Link);
+    case EntityKind::ComputeTray:
+        return has(F::Host);
+    case EntityKind::Nic:
+        return has(F::Host) && has(F::Nic);
+    case EntityKind::FabricLink:
+        return (has(F::Host) && has(F::Nic)) || (has(F::Leaf) && has(F::Port));
+    case EntityKind::Rack:
+        return has(F::Rack) || has(F::Host);
+    case EntityKind::Cdu:
+        return has(F::Cdu);
+    case EntityKind::Pump:
+        return has(F::Pump);
+    default:
+        return false;
+    }
+}
+
+} // namespace
+
+SeriesMapper::SeriesMapper(MappingRules rules, const model::Topology& topology)
+    : m_rules(std::move(rules)), m_topology(topology), m_names(topology) {}
+
+void SeriesMapper::clearCache() {
+    m_cache.clear();
+    m_cacheCount = 0;
+    m_targets.clear();
+    m_stats.series = 0;
+}
+
+SeriesMapper::CacheEntry& SeriesMapper::cacheSlot(std::uint64_t key) {
+    if (m_cache.empty()) m_cache.resize(1024);
+    std::size_t mask = m_cache.size() - 1;
+    for (std::size_t i = key & mask;; i = (i + 1) & mask)
+        if (m_cache[i].key == key || m_cache[i].key == 0) return m_cache[i];
+}
+
+std::uint32_t SeriesMapper::slotFor(model::ChannelId channel, EntityId entity) {
+    const std::uint64_t key = (static_cast<std::uint64_t>(channel) << 32) | entity;
+    auto [it, inserted] = m_slots.try_emplace(key, static_cast<std::uint32_t>(m_states.size()));
+    if (inserted) m_states.emplace_back();
+    return it->second;
+}
+
+std::uint32_t SeriesMapper::counterIndex(NameCounter& counter, std::string_view name) {
+    if (auto it = counter.index.find(std::string(name)); it != counter.index.end())
+        return it->second;
+    const std::string key =
+        counter.index.size() < kMaxTrackedNames ? std::string(name) : std::string("(other)");
+    auto [it, inserted] =
+        counter.index.try_emplace(key, static_cast<std::uint32_t>(counter.counts.size()));
+    if (inserted) counter.counts.push_back({key, 0});
+    return it->second;
+}
+
+std::vector<NameCount> SeriesMapper::top(const NameCounter& counter, std::size_t n) {
+    std::vector<NameCount> out;
+    for (const auto& c : counter.counts)
+        if (c.count > 0) out.push_back(c);
+    std::ranges::sort(out, [](const NameCount& a, const NameCount& b) {
+        return a.count != b.count ? a.count > b.count : a.name < b.name;
+    });
+    if (out.size() > n) out.resize(n);
+    return out;
+}
+
+SeriesMapper::CacheEntry SeriesMapper::resolve(std::string_view metric,
+                                               std::span<const prom::Label> labels) {
+    EntityResolver resolver(m_topology, m_names);
+    std::vector<Target> found;
+    std::array<std::string_view, LabelPattern::kMaxCaptures> caps;
+
+    for (std::uint32_t r = 0; r < m_rules.rules.size(); ++r) {
+        const MappingRule& rule = m_rules.rules[r];
+        Captures values{};
+        bool metricMatched = false;
+        for (std::size_t m = 0; m < rule.metrics.size() && !metricMatched; ++m) {
+            if (!rule.metrics[m].match(metric, caps)) continue;
+            metricMatched = true;
+            for (std::size_t i = 0; i < rule.metricFields[m].size(); ++i)
+                values[static_cast<std::size_t>(rule.metricFields[m][i])] = caps[i];
+        }
+        if (!metricMatched) continue;
+
+        bool labelsMatch = true;
+        for (const auto& matcher : rule.matchers) {
+            const std::string_view v = labelValue(metric, labels, matcher.label);
+            bool ok =
+                matcher.pattern.isEmpty() ? v.empty() : (!v.empty() && matcher.pattern.matches(v));
+            if (matcher.negate) ok = !ok;
+            if (!ok) {
+                labelsMatch = false;
+                break;
+            }
+        }
+        if (!labelsMatch) continue;
+
+        // Each field from its first source that is there (and matches); a pattern's other
+        // captures fill their fields too unless those already have a value.
+        for (std::size_t f = 0; f < kCaptureFieldCount; ++f) {
+            for (const CaptureSource& src : rule.entity.sources[f]) {
+                if (values[f]) break;
+                const std::string_view v = labelValue(metric, labels, src.label);
+                if (v.empty()) continue;
+                if (!src.pattern) {
+                    values[f] = v;
+                    break;
+                }
+                if (!src.pattern->match(v, caps)) continue;
+                for (std::size_t i = 0; i < src.fields.size(); ++i)
+                    if (auto& slot = values[static_cast<std::size_t>(src.fields[i])]; !slot)
+                        slot = caps[i];
+            }
+        }
+        if (!canName(rule.entity, values))
+            continue; // this rule is for series that carry other labels
+
+        auto resolved = resolver.resolve(rule.entity, values);
+        if (!resolved) {
+            if (!found.empty()) break; // an earlier "continue" rule mapped it
+            return {
+                0, {}, EntryKind::Unresolved, 0, counterIndex(m_unresolvedNames, resolved.error())};
+        }
+        const model::ChannelId channel =
+            resolved->toEnd && rule.toEndChannel ? *rule.toEndChannel : rule.channel;
+        found.push_back({r, slotFor(channel, resolved->entity), resolved->entity, channel});
+        if (!rule.continueMatching || found.size() == UINT16_MAX) break;
+    }
+    if (found.empty())
+        return {0, {}, EntryKind::Unmapped, 0, counterIndex(m_unmappedNames, metric)};
+    const auto more = static_cast<std::uint32_t>(m_targets.size());
+    m_targets.insert(m_targets.end(), found.begin() + 1, found.end());
+    return {0, found.front(), EntryKind::Mapped, static_cast<std::uint16_t>(found.size()), more};
+}
+
+std::size_t SeriesMapper::map(std::string_view metric, std::span<const prom::Label> labels,
+                              double value, model::TimeNs time, std::vector<model::Sample>& out) {
+    std::uint64_t key = seriesKey(metric, labels);
+    key += key == 0;
+    CacheEntry* entry = &cacheSlot(key);
+    if (entry->key == 0) {
+        if (m_cacheCount >= kMaxCachedSeries) {
+            clearCache();
+            entry = &cacheSlot(key);
+        }
+        CacheEntry resolved = resolve(metric, labels); // may not touch m_cache
+        resolved.key = key;
+        *entry = resolved;
+        m_stats.series = ++m_cacheCount;
+        if (m_cacheCount * 4 > m_cache.size() * 3) {
+            std::vector<CacheEntry> old(m_cache.size() * 2);
+            old.swap(m_cache);
+            for (const CacheEntry& e : old)
+                if (e.key != 0) cacheSlot(e.key) = e;
+            entry = &cacheSlot(key);
+        }
+    }
+    if (entry->kind == EntryKind::Unmapped) {
+        ++m_stats.unmapped;
+        ++m_unmappedNames.counts[entry->index].count;
+        return 0;
+    }
+    if (entry->kind == EntryKind::Unresolved) {
+        ++m_stats.unresolved;
+        ++m_unresolvedNames.counts[entry->index].count;
+        return 0;
+    }
+    std::size_t produced = 0;
+    applyTarget(entry->first, value, time, out, produced);
+    for (std::uint32_t i = 0; i + 1 < entry->targetCount; ++i)
+        applyTarget(m_targets[entry->index + i], value, time, out, produced);
+    m_stats.mapped += produced;
+    return produced;
+}
+
+void SeriesMapper::applyTarget(const Target& t, double value, model::TimeNs time,
+                               std::vector<model::Sample>& out, std::size_t& produced) {
+    const MappingRule& rule = m_rules.rules[t.rule];
+    if (!(value >= rule.validMin && value <= rule.validMax)) { // NaN fails both
+        ++m_stats.invalid;
+        return;
+    }
+    SeriesState& st = m_states[t.slot];
+    if (rule.fallback && st.lastPrimaryTime != std::numeric_limits<model::TimeNs>::min() &&
+        time - st.lastPrimaryTime < kFallbackHoldNs) {
+        ++m_stats.fallbackSuppressed;
+        return;
+    }
+    if (time <= st.lastTime) {
+        ++m_stats.outOfOrder;
+        return;
+    }
+    double v = value;
+    if (rule.transform == ValueTransform::Rate) {
+        const bool primed = st.prevRule == static_cast<std::int32_t>(t.rule);
+        const bool reset = primed && value < st.prevValue;
+        const double seconds = model::toSeconds(time - st.prevTime);
+        v = primed && !reset ? (value - st.prevValue) / seconds : 0.0;
+        st.prevValue = value;
+        st.prevTime = time;
+        st.prevRule = static_cast<std::int32_t>(t.rule);
+        if (!primed || reset) {
+            ++(reset ? m_stats.counterResets : m_stats.ratePrimed);
+            st.lastTime = time;
+            return;
+        }
+    }
+    st.lastTime = time;
+    if (!rule.fallback) st.lastPrimaryTime = time;
+    out.push_back({time, t.channel, t.entity, static_cast<float>(v * rule.scale + rule.offset)});
+    ++produced;
+}
+
+} // namespace ft::importers

@@ -1,0 +1,131 @@
+#pragma once
+// SeriesMapper: applies MappingRules to incoming samples (a metric name, its labels, a value and
+// a time) and produces the twin's samples (time, channel, entity, value). The first time a
+// series (metric + labels) is seen it walks the rules and resolves the entity on the floor; the
+// answer — targets, or "unmapped", or "unresolved" — is cached under a hash of the series, so a
+// steady scrape costs one hash lookup per sample. Rules are tried in file order; the first whose
+// metric, "match" labels and entity captures are all there wins (and, with "continue", later
+// ones too). A rule that matches but names an entity the floor does not have (an unknown host, a
+// GPU index past the tray) makes the sample "unresolved": counted per host, never guessed.
+//
+// Per channel and entity it keeps the last time (older or equal samples are dropped and counted:
+// out of order) and, for "rate" rules, the previous counter value (the first sample yields
+// nothing; a counter that goes down restarts the rate). A "fallback" rule speaks only while no
+// other rule has fed its channel and entity for kFallbackHoldNs.
+//
+// Owned by one source and called on that source's thread only; the topology must outlive it.
+#include "entity_name_index.h"
+#include "mapping_rules.h"
+#include "model/sample.h"
+#include "prometheus_text.h"
+
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace ft::importers {
+
+struct MapperStats {
+    std::uint64_t mapped = 0;     // twin samples produced
+    std::uint64_t unmapped = 0;   // input samples no rule matched
+    std::uint64_t unresolved = 0; // input samples whose rule named an entity not on this floor
+    std::uint64_t outOfOrder = 0; // not newer than the last one for the channel and entity; dropped
+    std::uint64_t invalid = 0;    // NaN, or outside the rule's "valid" range; dropped
+    std::uint64_t ratePrimed = 0; // first sample of a rate series: nothing to divide yet
+    std::uint64_t counterResets = 0;      // a rate rule's counter went down; the rate restarts
+    std::uint64_t fallbackSuppressed = 0; // a fallback rule kept quiet while the primary speaks
+    std::uint64_t series = 0;             // distinct series seen (since the last clearCache)
+};
+
+struct NameCount {
+    std::string name;
+    std::uint64_t count = 0;
+};
+
+class SeriesMapper {
+public:
+    // A fallback rule stays quiet this long after the last sample from a primary rule.
+    static constexpr model::TimeNs kFallbackHoldNs = 120 * model::kNsPerSecond;
+    // Distinct names kept for the unmapped / unresolved lists; the rest count under "(other)".
+    static constexpr std::size_t kMaxTrackedNames = 1000;
+    // Series cache bound; past it the cache starts over (series churn, e.g. pod labels).
+    static constexpr std::size_t kMaxCachedSeries = std::size_t{1} << 22;
+
+    SeriesMapper(MappingRules rules, const model::Topology& topology);
+
+    // Appends what one input sample maps to — normally one twin sample, none when it is
+    // unmapped, unresolved or dropped, more only with "continue" rules — and returns how many.
+    std::size_t map(std::string_view metric, std::span<const prom::Label> labels, double value,
+                    model::TimeNs time, std::vector<model::Sample>& out);
+    // A parsed exposition sample; its own timestamp wins over scrapeTime.
+    std::size_t map(const prom::Sample& sample, model::TimeNs scrapeTime,
+                    std::vector<model::Sample>& out) {
+        return map(sample.name, sample.labels, sample.value,
+                   sample.timestampNs.value_or(scrapeTime), out);
+    }
+
+    const MapperStats& stats() const { return m_stats; }
+    // Most frequent first.
+    std::vector<NameCount> topUnmapped(std::size_t n) const { return top(m_unmappedNames, n); }
+    std::vector<NameCount> topUnresolved(std::size_t n) const { return top(m_unresolvedNames, n); }
+
+    const MappingRules& rules() const { return m_rules; }
+    // Forget every resolved series (they resolve again on next sight); times and counters stay.
+    void clearCache();
+
+private:
+    struct Target {
+        std::uint32_t rule;
+        std::uint32_t slot; // into m_states
+        model::EntityId entity;
+        model::ChannelId channel;
+    };
+    enum class EntryKind : std::uint8_t { Mapped, Unmapped, Unresolved };
+    // One series' answer, in an open-addressing table: a steady scrape touches one entry (with
+    // its first target inline) and one SeriesState per sample.
+    struct CacheEntry {
+        std::uint64_t key = 0; // 0: empty slot (a series hashing to 0 is stored as 1)
+        Target first{};
+        EntryKind kind = EntryKind::Unmapped;
+        std::uint16_t targetCount = 0;
+        std::uint32_t index =
+            0; // more targets (m_targets) or the name counter (Unmapped, Unresolved)
+    };
+    struct SeriesState {
+        model::TimeNs lastTime = std::numeric_limits<model::TimeNs>::min();
+        model::TimeNs lastPrimaryTime = std::numeric_limits<model::TimeNs>::min();
+        model::TimeNs prevTime = 0;
+        double prevValue = 0;
+        std::int32_t prevRule = -1; // rate rule that set prevValue; -1: none yet
+    };
+    struct NameCounter {
+        std::vector<NameCount> counts;
+        std::unordered_map<std::string, std::uint32_t> index;
+    };
+
+    CacheEntry resolve(std::string_view metric, std::span<const prom::Label> labels);
+    CacheEntry& cacheSlot(std::uint64_t key);
+    void applyTarget(const Target& t, double value, model::TimeNs time,
+                     std::vector<model::Sample>& out, std::size_t& produced);
+    std::uint32_t slotFor(model::ChannelId channel, model::EntityId entity);
+    static std::uint32_t counterIndex(NameCounter& counter, std::string_view name);
+    static std::vector<NameCount> top(const NameCounter& counter, std::size_t n);
+
+    MappingRules m_rules;
+    const model::Topology& m_topology;
+    EntityNameIndex m_names;
+    std::vector<CacheEntry> m_cache; // power-of-two size, at most 3/4 full
+    std::size_t m_cacheCount = 0;
+    std::vector<Target> m_targets; // second and later targets of "continue" series
+    std::unordered_map<std::uint64_t, std::uint32_t> m_slots; // (channel, entity) -> m_states
+    std::vector<SeriesState> m_states;
+    NameCounter m_unmappedNames;
+    NameCounter m_unresolvedNames;
+    MapperStats m_stats;
+};
+
+} // namespace ft::importers

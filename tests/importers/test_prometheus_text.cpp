@@ -1,0 +1,928 @@
+// Prometheus text / OpenMetrics parser: golden counts and values on real exposition files
+// (tests/data/telemetry), every escaping and number spelling, CRLF, broken lines amid good ones,
+// every truncation of a scrape, multi-scrape files, huge labels, and a sink that throws.
+#include "importers/prometheus_text.h"
+
+#include <QTest>
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+
+using namespace ft::importers::prom;
+
+namespace {
+
+struct Rec {
+    QByteArray name, family;
+    MetricType type = MetricType::Unknown;
+    QList<QPair<QByteArray, QByteArray>> labels;
+    double value = 0;
+    std::optional<std::int64_t> ts;
+    int line = 0;
+    int scrape = 0;
+    bool hasExemplar = false;
+    QList<QPair<QByteArray, QByteArray>> exemplarLabels;
+    double exemplarValue = 0;
+    std::optional<std::int64_t> exemplarTs;
+
+    QByteArray label(const char* key) const {
+        for (const auto& [k, v] : labels)
+            if (k == key) return v;
+        return "<missing>";
+    }
+    // Bitwise on the values, so NaN samples compare equal to themselves.
+    bool operator==(const Rec& o) const {
+        return name == o.name && family == o.family && type == o.type && labels == o.labels &&
+               std::bit_cast<std::uint64_t>(value) == std::bit_cast<std::uint64_t>(o.value) &&
+               ts == o.ts && line == o.line && scrape == o.scrape && hasExemplar == o.hasExemplar &&
+               exemplarLabels == o.exemplarLabels &&
+               std::bit_cast<std::uint64_t>(exemplarValue) ==
+                   std::bit_cast<std::uint64_t>(o.exemplarValue) &&
+               exemplarTs == o.exemplarTs;
+    }
+};
+
+struct Fam {
+    QByteArray name;
+    MetricType type;
+    QByteArray help;
+    int scrape;
+};
+
+QByteArray bytes(std::string_view s) {
+    return QByteArray(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+QList<QPair<QByteArray, QByteArray>> copy(std::span<const Label> labels) {
+    QList<QPair<QByteArray, QByteArray>> out;
+    for (const Label& l : labels)
+        out.append({bytes(l.name), bytes(l.value)});
+    return out;
+}
+
+// Copies everything it is handed, and the order: "F name" for families, "S name" for samples,
+// "E" for scrape ends.
+class Collector : public SampleSink {
+public:
+    std::vector<Rec> samples;
+    std::vector<ParseError> errors;
+    std::vector<Fam> families;
+    QStringList events;
+    int scrapes = 0;
+
+    void sample(const Sample& s) override {
+        Rec r;
+        r.name = bytes(s.name);
+        r.family = bytes(s.family);
+        r.type = s.type;
+        r.labels = copy(s.labels);
+        r.value = s.value;
+        r.ts = s.timestampNs;
+        r.line = s.line;
+        r.scrape = scrapes;
+        if (s.exemplar) {
+            r.hasExemplar = true;
+            r.exemplarLabels = copy(s.exemplar->labels);
+            r.exemplarValue = s.exemplar->value;
+            r.exemplarTs = s.exemplar->timestampNs;
+        }
+        samples.push_back(std::move(r));
+        events << "S " + QString::fromUtf8(bytes(s.name));
+    }
+    void error(const ParseError& e) override { errors.push_back(e); }
+    void family(std::string_view name, MetricType type, std::string_view help) override {
+        families.push_back({bytes(name), type, bytes(help), scrapes});
+        events << "F " + QString::fromUtf8(bytes(name));
+    }
+    void endScrape() override {
+        ++scrapes;
+        events << "E";
+    }
+
+    const Rec& find(const char* name, const char* key = nullptr,
+                    const char* value = nullptr) const {
+        for (const Rec& r : samples)
+            if (r.name == name && (!key || r.label(key) == value)) return r;
+        qFatal("no sample %s{%s=%s}", name, key ? key : "", value ? value : "");
+    }
+    QString errorList() const {
+        QString s;
+        for (const auto& e : errors)
+            s += QString("%1:%2 %3 | %4\n")
+                     .arg(e.line)
+                     .arg(e.column)
+                     .arg(e.message.c_str(), e.text.c_str());
+        return s;
+    }
+};
+
+std::string readData(const char* relative) {
+    std::ifstream in(std::string(FT_TEST_DATA_DIR "/telemetry/") + relative, std::ios::binary);
+    if (!in) qFatal("cannot read test data %s", relative);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+bool sameBits(double a, double b) {
+    return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+}
+
+// A small 0.0.4 scrape with every construct the truncation test should cut through.
+const std::string kSmallScrape =
+    "# HELP http_requests_total The total number of \\\\ HTTP requests.\\n\n"
+    "# TYPE http_requests_total counter\n"
+    "http_requests_total{method=\"post\",code=\"200\"} 1027 1395066363000\n"
+    "http_requests_total{method=\"post\",code=\"400\",} 3 1395066363000\n"
+    "\n"
+    "msdos{path=\"C:\\\\DIR\\\\FILE.TXT\",error=\"Cannot find:\\n\\\"F\\\"\"} 1.458255915e9\n"
+    "  metric_without_labels\t12.47  \n"
+    "weird{problem=\"division by zero\"} +Inf -3982045\n"
+    "# TYPE lat histogram\n"
+    "lat_bucket{le=\"0.05\"} 24054\n"
+    "lat_bucket{le=\"+Inf\"} 144320\n"
+    "lat_sum 5.3423e4\n"
+    "lat_count 144320\n"
+    "nan_value{} NaN\n"
+    "neg -0.5e-3 -1\n";
+
+} // namespace
+
+class TestPrometheusText : public QObject {
+    Q_OBJECT
+
+    static Collector run(std::string_view text, Format format = Format::Auto,
+                         ParseStats* stats = nullptr) {
+        Collector c;
+        const ParseStats s = parse(text, c, format);
+        if (stats) *stats = s;
+        return c;
+    }
+
+private slots:
+    // The official example: escapes, timestamps (one before the epoch), +Inf, a histogram, a
+    // summary, and the documentation's erratum line, a UTF-8 name with no value.
+    void exampleFromTheDocs() {
+        ParseStats st;
+        const Collector c = run(readData("prometheus/example.prom"), Format::Auto, &st);
+        QCOMPARE(c.samples.size(), 20u);
+        QCOMPARE(st.samples, 20u);
+        QCOMPARE(st.lines, 39u);
+        QCOMPARE(st.families, 3u);
+        QCOMPARE(st.scrapes, 1u);
+        QVERIFY(!st.openMetrics);
+        QVERIFY(!st.sawEof);
+        QCOMPARE(c.scrapes, 1);
+
+        QCOMPARE(c.errors.size(), 1u);
+        QCOMPARE(c.errors[0].line, 10);
+        QCOMPARE(c.errors[0].column, 50); // just past the closing brace, where the value belongs
+        QVERIFY2(c.errors[0].message.find("sample value") != std::string::npos,
+                 c.errors[0].message.c_str());
+        QCOMPARE(c.errors[0].text,
+                 std::string(R"({"my.dotted.metric", "error.message"="Not Found"})"));
+        QCOMPARE(st.errors, 1u);
+
+        const Rec& post200 = c.find("http_requests_total", "code", "200");
+        QCOMPARE(post200.family, "http_requests_total");
+        QCOMPARE(post200.type, MetricType::Counter);
+        QCOMPARE(post200.value, 1027.0);
+        QCOMPARE(post200.ts, std::optional<std::int64_t>(1395066363000LL * 1'000'000));
+        QCOMPARE(post200.line, 3);
+        QCOMPARE(c.find("http_requests_total", "code", "400").value, 3.0);
+
+        const Rec& msdos = c.find("msdos_file_access_time_seconds");
+        QCOMPARE(msdos.label("path"), R"(C:\DIR\FILE.TXT)");
+        QCOMPARE(msdos.label("error"), "Cannot find file:\n\"FILE.TXT\"");
+        QVERIFY(sameBits(msdos.value, 1.458255915e9));
+        QCOMPARE(msdos.type, MetricType::Unknown);
+        QCOMPARE(msdos.family, "msdos_file_access_time_seconds");
+        QVERIFY(!msdos.ts);
+
+        const Rec& minimal = c.find("metric_without_timestamp_and_labels");
+        QVERIFY(minimal.labels.isEmpty());
+        QVERIFY(sameBits(minimal.value, 12.47));
+        QVERIFY(!minimal.ts);
+
+        const Rec& weird = c.find("something_weird");
+        QCOMPARE(weird.label("problem"), "division by zero");
+        QVERIFY(std::isinf(weird.value) && weird.value > 0);
+        QCOMPARE(weird.ts, std::optional<std::int64_t>(-3982045LL * 1'000'000));
+
+        const Rec& inf = c.find("http_request_duration_seconds_bucket", "le", "+Inf");
+        QCOMPARE(inf.value, 144320.0);
+        QCOMPARE(inf.family, "http_request_duration_seconds");
+        QCOMPARE(inf.type, MetricType::Histogram);
+        QCOMPARE(c.find("http_request_duration_seconds_count").family,
+                 "http_request_duration_seconds");
+        QCOMPARE(c.find("http_request_duration_seconds_sum").value, 53423.0);
+
+        const Rec& q = c.find("rpc_duration_seconds", "quantile", "0.99");
+        QCOMPARE(q.value, 76656.0);
+        QCOMPARE(q.type, MetricType::Summary);
+        QCOMPARE(c.find("rpc_duration_seconds_sum").family, "rpc_duration_seconds");
+        QVERIFY(sameBits(c.find("rpc_duration_seconds_sum").value, 1.7560473e+07));
+
+        QCOMPARE(c.families.size(), 3u);
+        QCOMPARE(c.families[0].name, "http_requests_total");
+        QCOMPARE(c.families[0].help, "The total number of HTTP requests.");
+        QCOMPARE(c.families[1].type, MetricType::Histogram);
+        QCOMPARE(c.families[2].help, "A summary of the RPC duration in seconds.");
+        // Each family is announced before its first sample.
+        QVERIFY(c.events.indexOf("F http_requests_total") <
+                c.events.indexOf("S http_requests_total"));
+        QVERIFY(c.events.indexOf("F rpc_duration_seconds") <
+                c.events.indexOf("S rpc_duration_seconds"));
+        QCOMPARE(c.events.last(), "E");
+    }
+
+    // A real dcgm-exporter scrape: 38 families, empty HELP texts, label-less samples, a 15-label
+    // sample, and no newline after the last line.
+    void dcgmExporterScrape() {
+        const std::string text = readData("dcgm/datadog-fixtures/metrics.txt");
+        QVERIFY(text.back() != '\n');
+        ParseStats st;
+        const Collector c = run(text, Format::Auto, &st);
+        QVERIFY2(c.errors.empty(), qPrintable(c.errorList()));
+        QCOMPARE(c.samples.size(), 38u);
+        QCOMPARE(c.families.size(), 38u);
+        QCOMPARE(st.lines, 116u);
+        QCOMPARE(st.scrapes, 1u);
+
+        const Rec& first = c.samples.front();
+        QCOMPARE(first.name, "DCGM_FI_DEV_SM_CLOCK");
+        QCOMPARE(first.line, 3);
+        QCOMPARE(first.labels.size(), 7);
+        QCOMPARE(first.labels[0], qMakePair(QByteArray("gpu"), QByteArray("0")));
+        QCOMPARE(first.label("UUID"), "GPU-20c56d28-0da5-6d26-a36a-e7af1ce2586e");
+        QCOMPARE(first.label("modelName"), "Tesla T4");
+        QCOMPARE(first.label("DCGM_FI_PROCESS_NAME"), "/usr/bin/dcgm-exporter");
+        QCOMPARE(first.value, 300.0);
+        QCOMPARE(first.type, MetricType::Gauge);
+
+        QVERIFY(sameBits(c.find("DCGM_FI_DEV_POWER_USAGE").value, 8.969));
+        QCOMPARE(c.find("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION").type, MetricType::Counter);
+        QCOMPARE(c.find("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION").value, 128996013.0);
+        QVERIFY(sameBits(c.find("DCGM_FI_DEV_FB_USED_PERCENT").value, 0.000008));
+        const Rec& fan = c.find("DCGM_FI_DEV_FAN_SPEED");
+        QVERIFY(fan.labels.isEmpty());
+        QCOMPARE(fan.line, 77);
+
+        // The last line, unterminated.
+        const Rec& last = c.samples.back();
+        QCOMPARE(last.name, "DCGM_FI_PROF_DRAM_ACTIVE");
+        QCOMPARE(last.line, 116);
+        QCOMPARE(last.labels.size(), 15);
+        QCOMPARE(last.label("pod"), "ray-1111111");
+        QCOMPARE(last.label("modelName"), "NVIDIA A10G");
+        QVERIFY(sameBits(last.value, 0.000003));
+
+        for (const Fam& f : c.families)
+            if (f.name == "DCGM_FI_DEV_SLOWDOWN_TEMP") QCOMPARE(f.help, "");
+        QCOMPARE(c.families.front().help, "SM clock frequency (in MHz).");
+
+        // The same text with a final newline parses to the same samples.
+        const Collector withNewline = run(text + "\n");
+        QVERIFY(withNewline.samples == c.samples);
+
+        const Collector remap = run(readData("dcgm/datadog-fixtures/label_remap.txt"));
+        QVERIFY(remap.errors.empty());
+        QCOMPARE(remap.samples.size(), 1u);
+        QCOMPARE(remap.samples[0].labels.size(), 10);
+        QCOMPARE(remap.samples[0].label("container"), "baz");
+        QCOMPARE(remap.families[0].help,
+                 "GPU utilization (in %) edited to include namespace, pod and container labels");
+    }
+
+    // OpenMetrics: _total/_created under one counter family, exemplars, float-second _created
+    // values, histogram and summary _created, and # EOF.
+    void openMetricsAllTypes() {
+        ParseStats st;
+        const Collector c =
+            run(readData("prometheus/textparse-testdata/alltypes.5mfs.om.txt"), Format::Auto, &st);
+        QVERIFY2(c.errors.empty(), qPrintable(c.errorList()));
+        QVERIFY(st.openMetrics);
+        QVERIFY(st.sawEof);
+        QCOMPARE(st.scrapes, 1u);
+        QCOMPARE(c.samples.size(), 53u);
+        QCOMPARE(c.families.size(), 5u);
+
+        const Rec& total = c.find("promhttp_metric_handler_errors_total", "cause", "encoding");
+        QCOMPARE(total.family, "promhttp_metric_handler_errors");
+        QCOMPARE(total.type, MetricType::Counter);
+        QCOMPARE(total.value, 0.0);
+        const Rec& created = c.find("promhttp_metric_handler_errors_created", "cause", "gathering");
+        QCOMPARE(created.family, "promhttp_metric_handler_errors");
+        QCOMPARE(created.type, MetricType::Counter);
+        QVERIFY(sameBits(created.value, 1.726839813016395e+09));
+        QCOMPARE(c.find("rpc_requests_total", "service", "normal").value, 15.0);
+        QCOMPARE(c.find("rpc_requests_created", "service", "normal").family, "rpc_requests");
+
+        const Rec& bucket =
+            c.find("rpc_durations_histogram_seconds_bucket", "le", "-0.0002899999999999998");
+        QCOMPARE(bucket.value, 3.0);
+        QVERIFY(bucket.hasExemplar);
+        QCOMPARE(bucket.exemplarLabels.size(), 1);
+        QCOMPARE(bucket.exemplarLabels[0], qMakePair(QByteArray("dummyID"), QByteArray("17783")));
+        QVERIFY(sameBits(bucket.exemplarValue, -0.0003825067330956884));
+        QVERIFY(bucket.exemplarTs);
+        QVERIFY(std::llabs(*bucket.exemplarTs - 1726839814223908200LL) <
+                1000); // 1.7268398142239082e+09 s
+        QVERIFY(!c.find("rpc_durations_histogram_seconds_bucket", "le", "+Inf").hasExemplar);
+        QCOMPARE(c.find("rpc_durations_histogram_seconds_bucket", "le", "+Inf").value, 15.0);
+        QCOMPARE(c.find("rpc_durations_histogram_seconds_created").family,
+                 "rpc_durations_histogram_seconds");
+        QCOMPARE(c.find("rpc_durations_histogram_seconds_created").type, MetricType::Histogram);
+        const Rec& summaryCreated = c.find("rpc_durations_seconds_created", "service", "uniform");
+        QCOMPARE(summaryCreated.type, MetricType::Summary);
+        QVERIFY(sameBits(summaryCreated.value, 1.72683981301684e+09));
+        QCOMPARE(c.find("go_build_info").label("checksum"), "");
+
+        const Collector h = run(readData("prometheus/textparse-testdata/1histogram.om.txt"));
+        QVERIFY(h.errors.empty());
+        QCOMPARE(h.samples.size(), 42u);
+        QCOMPARE(h.families.size(), 1u);
+        QCOMPARE(h.families[0].help, "This is a histogram with manually selected parameters");
+        const Rec& inf = h.find("golang_manual_histogram_seconds_bucket", "port", "5003");
+        QCOMPARE(inf.label("address"), "0.0.0.0");
+        for (const Rec& r : h.samples)
+            QCOMPARE(r.family, "golang_manual_histogram_seconds");
+    }
+
+    // Prometheus' own self-scrape: 237 families of every classic type, with and without metadata.
+    void prometheusSelfScrape() {
+        const std::string text = readData("prometheus/textparse-testdata/alltypes.237mfs.prom.txt");
+        ParseStats st;
+        const Collector c = run(text, Format::Auto, &st);
+        QVERIFY2(c.errors.empty(), qPrintable(c.errorList()));
+        QCOMPARE(c.samples.size(), 1857u);
+        QCOMPARE(c.families.size(), 237u);
+        QVERIFY(st.openMetrics); // the file ends in # EOF
+        std::map<MetricType, int> byType;
+        for (const Fam& f : c.families)
+            ++byType[f.type];
+        QCOMPARE(byType[MetricType::Counter], 112);
+        QCOMPARE(byType[MetricType::Gauge], 97);
+        QCOMPARE(byType[MetricType::Histogram], 15);
+        QCOMPARE(byType[MetricType::Summary], 13);
+        for (const Rec& r : c.samples)
+            QVERIFY2(r.type != MetricType::Unknown, r.name.constData());
+        // 0.0.4 counters carry _total in the TYPE line: the family is the full name.
+        QCOMPARE(c.find("go_gc_cycles_automatic_gc_cycles_total").family,
+                 "go_gc_cycles_automatic_gc_cycles_total");
+        QCOMPARE(c.find("go_gc_duration_seconds_count").value, 190932.0);
+        QCOMPARE(c.find("prometheus_rule_evaluations_total", "rule_group",
+                        "/etc/prometheus/rules/ansible_managed.rules;ansible managed alert rules")
+                     .value,
+                 118092.0);
+
+        // Read strictly as 0.0.4, # EOF is a comment and the samples are the same.
+        ParseStats strict;
+        const Collector c004 = run(text, Format::Text004, &strict);
+        QVERIFY(!strict.openMetrics && !strict.sawEof);
+        QVERIFY(c004.samples == c.samples);
+
+        const Collector nometa =
+            run(readData("prometheus/textparse-testdata/alltypes.237mfs.nometa.prom.txt"));
+        QVERIFY(nometa.errors.empty());
+        QCOMPARE(nometa.samples.size(), 1857u);
+        QVERIFY(nometa.families.empty());
+        for (const Rec& r : nometa.samples) {
+            QCOMPARE(r.type, MetricType::Unknown);
+            QCOMPARE(r.family, r.name);
+        }
+
+        const Collector legacy =
+            run(readData("prometheus/textparse-testdata/legacy/promtestdata.txt"));
+        QVERIFY(legacy.errors.empty());
+        QCOMPARE(legacy.samples.size(), 410u);
+        QCOMPARE(legacy.families.size(), 59u);
+        QCOMPARE(
+            std::ranges::count_if(legacy.samples, [](const Rec& r) { return std::isnan(r.value); }),
+            147);
+        QCOMPARE(legacy.find("http_request_duration_microseconds", "handler", "alerts").type,
+                 MetricType::Summary);
+        const Collector legacyNometa =
+            run(readData("prometheus/textparse-testdata/legacy/promtestdata.nometa.txt"));
+        QVERIFY(legacyNometa.errors.empty());
+        QCOMPARE(legacyNometa.samples.size(), 410u);
+    }
+
+    // promtool's files: a small scrape, and tsdb dumps with float-second timestamps.
+    void promtoolFiles() {
+        const Collector m = run(readData("prometheus/promtool-testdata/metrics-test.prom"));
+        QVERIFY(m.errors.empty());
+        QCOMPARE(m.samples.size(), 27u);
+        QCOMPARE(m.families.size(), 4u);
+        QCOMPARE(m.find("prometheus_tsdb_compaction_chunk_size_bytes_bucket", "le", "+Inf").value,
+                 13867.0);
+        QCOMPARE(
+            m.find("net_conntrack_dialer_conn_attempted_total", "dialer_name", "blackbox").type,
+            MetricType::Counter);
+
+        ParseStats st;
+        const Collector dump = run(
+            readData("prometheus/promtool-testdata/dump-openmetrics-test.prom"), Format::Auto, &st);
+        QVERIFY(dump.errors.empty());
+        QVERIFY(st.openMetrics);
+        QCOMPARE(dump.samples.size(), 10u);
+        QCOMPARE(dump.samples[1].ts, std::optional<std::int64_t>(60'000'000'000LL));
+        QCOMPARE(dump.samples[9].value, 7.0);
+        QCOMPARE(dump.samples[9].ts, std::optional<std::int64_t>(240'000'000'000LL));
+
+        const Collector rt =
+            run(readData("prometheus/promtool-testdata/dump-openmetrics-roundtrip-test.prom"));
+        QVERIFY(rt.errors.empty());
+        QCOMPARE(rt.samples.size(), 14u);
+        QCOMPARE(rt.samples[0].ts,
+                 std::optional<std::int64_t>(1700215884373000000LL)); // exact, not via a double
+        QVERIFY(sameBits(rt.samples[0].value, 1.0267820369e+10));
+        QCOMPARE(rt.samples[0].label("le"), "+Inf");
+        QCOMPARE(rt.samples[0].family, "my_histogram_bucket"); // no TYPE: the name itself
+    }
+
+    void labelValueEscapes() {
+        const Collector c = run("m{a=\"x\\\\y\",b=\"x\\\"y\",c=\"x\\ny\",d=\"\\\\n\",e="
+                                "\"\\\\\\\"\",f=\"\\t\",g=\"\",h=\"\\\"\","
+                                "i=\"plain\",j=\"tail\\\\\"} 1\n");
+        QVERIFY2(c.errors.empty(), qPrintable(c.errorList()));
+        QCOMPARE(c.samples.size(), 1u);
+        const Rec& r = c.samples[0];
+        QCOMPARE(r.label("a"), "x\\y");
+        QCOMPARE(r.label("b"), "x\"y");
+        QCOMPARE(r.label("c"), "x\ny");
+        QCOMPARE(r.label("d"), "\\n");  // an escaped backslash, then a plain n
+        QCOMPARE(r.label("e"), "\\\""); // backslash, quote
+        QCOMPARE(r.label("f"), "\\t");  // unknown escapes are kept as written
+        QCOMPARE(r.label("g"), "");
+        QCOMPARE(r.label("h"), "\"");
+        QCOMPARE(r.label("i"), "plain");
+        QCOMPARE(r.label("j"), "tail\\");
+        QCOMPARE(r.labels.size(), 10);
+
+        // A quote inside an escaped value does not end it; the label after it is intact.
+        const Collector q = run("m{a=\"say \\\"hi\\\", ok\",b=\"c\"} 2\n");
+        QCOMPARE(q.samples.at(0).label("a"), "say \"hi\", ok");
+        QCOMPARE(q.samples.at(0).label("b"), "c");
+    }
+
+    void helpEscapes() {
+        const std::string text =
+            "# HELP a One \\\\ two\\nthree \\\"four\\\" \\t\n# TYPE a gauge\na 1\n";
+        const Collector c004 = run(text, Format::Text004);
+        QCOMPARE(c004.families.at(0).help,
+                 "One \\ two\nthree \\\"four\\\" \\t"); // 0.0.4: only \\ and \n
+        const Collector om = run(text + "# EOF\n");
+        QCOMPARE(om.families.at(0).help, "One \\ two\nthree \"four\" \\t"); // OpenMetrics also \"
+        QCOMPARE(om.families.at(0).type, MetricType::Gauge);
+        // HELP after TYPE, and a HELP with no text.
+        const Collector late = run("# TYPE b counter\n# HELP b Late help.\nb 1\n# HELP c\nc 2\n");
+        QCOMPARE(late.families.size(), 2u);
+        QCOMPARE(late.families[0].help, "Late help.");
+        QCOMPARE(late.families[0].type, MetricType::Counter);
+        QCOMPARE(late.families[1].help, "");
+        QCOMPARE(late.families[1].type, MetricType::Unknown);
+        QCOMPARE(late.events, QStringList({"F b", "S b", "F c", "S c", "E"}));
+    }
+
+    void labelSetShapes() {
+        const Collector c = run("empty{} 1\n"
+                                "trailing{a=\"1\",} 2\n"
+                                " \t spaced \t { a = \"1\" ,\tb=\"2\" , } \t 3 \t 1000 \t \n"
+                                "tight{a=\"1\"}4\n"
+                                "{\"my.dotted.metric\", \"error.message\"=\"Not Found\"} 5\n"
+                                "{\"quoted.only\"} 6\n"
+                                "utf8{\"label.with.dots\"=\"v\"} 7\n"
+                                "colon:name_total 8\n");
+        QVERIFY2(c.errors.empty(), qPrintable(c.errorList()));
+        QCOMPARE(c.samples.size(), 8u);
+        QVERIFY(c.samples[0].labels.isEmpty());
+        QCOMPARE(c.samples[1].labels.size(), 1);
+        const Rec& spaced = c.samples[2];
+        QCOMPARE(spaced.name, "spaced");
+        QCOMPARE(spaced.label("b"), "2");
+        QCOMPARE(spaced.value, 3.0);
+        QCOMPARE(spaced.ts, std::optional<std::int64_t>(1'000'000'000));
+        QCOMPARE(c.samples[3].value, 4.0);
+        QCOMPARE(c.samples[4].name, "my.dotted.metric");
+        QCOMPARE(c.samples[4].label("error.message"), "Not Found");
+        QCOMPARE(c.samples[5].name, "quoted.only");
+        QVERIFY(c.samples[5].labels.isEmpty());
+        QCOMPARE(c.samples[6].label("label.with.dots"), "v");
+        QCOMPARE(c.samples[7].name, "colon:name_total");
+    }
+
+    void valueSpellings() {
+        struct Case {
+            const char* text;
+            double value;
+        };
+        const double inf = std::numeric_limits<double>::infinity();
+        const Case cases[] = {
+            {"0", 0},
+            {"-0", -0.0},
+            {"42", 42},
+            {"+42", 42},
+            {"8.969000", 8.969},
+            {"1e3", 1e3},
+            {"1E-3", 1e-3},
+            {"-2.5e+2", -250},
+            {".5", 0.5},
+            {"5.", 5},
+            {"+Inf", inf},
+            {"-Inf", -inf},
+            {"Inf", inf},
+            {"inf", inf},
+            {"+inf", inf},
+            {"Infinity", inf},
+            {"-infinity", -inf},
+            {"0x1p-2", 0.25},
+            {"-0x10", -16},
+            {"1e400", inf},
+            {"-1e400", -inf},
+            {"1e-400", 0},
+            {"4.9e-324", 4.9e-324},
+            {"9223372036854775794", 9223372036854775794.0}, // DCGM's blank sentinel
+            {"12345678901234567890123", 12345678901234567890123.0},
+            {"0.1234567890123456789", 0.1234567890123456789},
+            {"1.7976931348623157e308", 1.7976931348623157e308}};
+        for (const Case& k : cases) {
+            const Collector c = run(std::string("m ") + k.text + "\n");
+            QVERIFY2(c.errors.empty(), k.text);
+            QVERIFY2(sameBits(c.samples.at(0).value, k.value), k.text);
+        }
+        for (const char* nan : {"NaN", "nan", "NAN", "-NaN", "+nan"}) {
+            const Collector c = run(std::string("m ") + nan + "\n");
+            QVERIFY2(c.errors.empty() && std::isnan(c.samples.at(0).value), nan);
+        }
+        for (const char* bad :
+             {"1.2.3", "abc", "+-1", "--1", "1e", "1e+", "0x", "1,5", "Infx", "-", "+", "."}) {
+            const Collector c = run(std::string("m ") + bad + "\n");
+            QVERIFY2(c.samples.empty(), bad);
+            QCOMPARE(c.errors.size(), 1u);
+            QCOMPARE(c.errors[0].column, 3);
+            QVERIFY2(c.errors[0].message.find("expected a sample value") != std::string::npos,
+                     c.errors[0].message.c_str());
+        }
+    }
+
+    // The fast decimal path must give exactly what std::from_chars gives.
+    void decimalsMatchFromChars() {
+        std::mt19937_64 rng(12345);
+        std::string text;
+        std::vector<double> expected;
+        for (int i = 0; i < 20000; ++i) {
+            std::string number;
+            if (rng() % 4 == 0) number += '-';
+            const int intDigits = static_cast<int>(rng() % 12),
+                      fracDigits = static_cast<int>(rng() % 12);
+            for (int d = 0; d < intDigits; ++d)
+                number += static_cast<char>('0' + rng() % 10);
+            if (intDigits == 0) number += '0';
+            if (fracDigits > 0) number += '.';
+            for (int d = 0; d < fracDigits; ++d)
+                number += static_cast<char>('0' + rng() % 10);
+            if (rng() % 3 == 0) number += "e" + std::to_string(static_cast<int>(rng() % 60) - 30);
+            double v = 0;
+            const auto r = std::from_chars(number.data(), number.data() + number.size(), v);
+            QVERIFY(r.ec == std::errc() && r.ptr == number.data() + number.size());
+            expected.push_back(v);
+            text += "m " + number + "\n";
+        }
+        const Collector c = run(text);
+        QVERIFY(c.errors.empty());
+        QCOMPARE(c.samples.size(), expected.size());
+        for (std::size_t i = 0; i < expected.size(); ++i)
+            QVERIFY2(sameBits(c.samples[i].value, expected[i]),
+                     qPrintable(QString("line %1").arg(i + 1)));
+    }
+
+    void timestamps() {
+        // 0.0.4: integer milliseconds.
+        Collector c = run("a 1 1395066363000\nb 1 -3982045\nc 1 +5\nd 1 0\n", Format::Text004);
+        QVERIFY(c.errors.empty());
+        QCOMPARE(c.samples[0].ts, std::optional<std::int64_t>(1395066363000'000'000LL));
+        QCOMPARE(c.samples[1].ts, std::optional<std::int64_t>(-3982045'000'000LL));
+        QCOMPARE(c.samples[2].ts, std::optional<std::int64_t>(5'000'000));
+        QCOMPARE(c.samples[3].ts, std::optional<std::int64_t>(0));
+        // Fractions are no milliseconds in strict 0.0.4; Auto takes them as seconds.
+        c = run("a 1 1.5\n", Format::Text004);
+        QCOMPARE(c.errors.size(), 1u);
+        QCOMPARE(c.errors[0].column, 5);
+        QVERIFY(c.errors[0].message.find("milliseconds") != std::string::npos);
+        c = run("a 1 1.5\n");
+        QCOMPARE(c.samples.at(0).ts, std::optional<std::int64_t>(1'500'000'000));
+        // Too big for int64 nanoseconds, or not a number at all.
+        for (const char* bad :
+             {"a 1 9300000000000000", "a 1 1x", "a 1 --5", "a 1 +-5", "a 1 NaN"}) {
+            c = run(bad, Format::Text004);
+            QVERIFY2(c.samples.empty() && c.errors.size() == 1, bad);
+        }
+        QCOMPARE(run("a 1 9223372036854", Format::Text004).samples.at(0).ts,
+                 std::optional<std::int64_t>(9223372036854'000'000LL));
+        // OpenMetrics: seconds, exactly to the nanosecond.
+        c = run("a 1 1700215884.373\nb 1 1700000000\nc 1 0.000000001\nd 1 -1.25\ne 1 1.5e3\nf 1 "
+                "1.0000000019\n# EOF\n");
+        QVERIFY2(c.errors.empty(), qPrintable(c.errorList()));
+        QCOMPARE(c.samples[0].ts, std::optional<std::int64_t>(1700215884'373'000'000LL));
+        QCOMPARE(c.samples[1].ts, std::optional<std::int64_t>(1700000000'000'000'000LL));
+        QCOMPARE(c.samples[2].ts, std::optional<std::int64_t>(1));
+        QCOMPARE(c.samples[3].ts, std::optional<std::int64_t>(-1'250'000'000LL));
+        QCOMPARE(c.samples[4].ts, std::optional<std::int64_t>(1'500'000'000'000LL));
+        QCOMPARE(c.samples[5].ts,
+                 std::optional<std::int64_t>(1'000'000'001LL)); // sub-ns digits dropped
+        c = run("a 1 1e300\nb 1 Inf\n# EOF\n");
+        QCOMPARE(c.samples.size(), 0u);
+        QCOMPARE(c.errors.size(), 2u);
+    }
+
+    void crlfLineEndings() {
+        std::string crlf;
+        for (char ch : kSmallScrape) {
+            if (ch == '\n') crlf += '\r';
+            crlf += ch;
+        }
+        const Collector lf = run(kSmallScrape), c = run(crlf);
+        QVERIFY2(c.errors.empty(), qPrintable(c.errorList()));
+        QCOMPARE(c.samples.size(), 11u);
+        QVERIFY(c.samples == lf.samples);
+        QCOMPARE(c.families.at(0).help, "The total number of \\ HTTP requests.\n");
+        QCOMPARE(c.find("msdos").label("error"), "Cannot find:\n\"F\"");
+        // A lone CR at the very end, and a final line without any newline.
+        QCOMPARE(run("a 1\r").samples.at(0).value, 1.0);
+        QCOMPARE(run("a{b=\"c\"} 2").samples.at(0).label("b"), "c");
+    }
+
+    // Each broken line is reported where it breaks, and skipped; its neighbours still count.
+    void brokenLinesAmidGoodOnes() {
+        const std::string text = "# TYPE a gauge\n"             // 1
+                                 "a{x=\"1\"} 1\n"               // 2
+                                 "a{x=\"2\" 2\n"                // 3: no closing brace
+                                 "a{x=\"3\"} 3\n"               // 4
+                                 "a{x=\"4} 4\n"                 // 5: unterminated value
+                                 "a\n"                          // 6: no value
+                                 "garbage here\n"               // 7
+                                 "a{x=\"5\"} 5\n"               // 8
+                                 "{x=\"y\"} 1\n"                // 9: no metric name
+                                 "a{x=y} 1\n"                   // 10: unquoted value
+                                 "a{=\"1\"} 1\n"                // 11: no label name
+                                 "# TYPE b bogus\n"             // 12: unknown type
+                                 "a 1 2 3\n"                    // 13: trailing token
+                                 "a{x=\"6\"} 6 # {t=\"1\"} 1\n" // 14: exemplar in 0.0.4 (strict)
+                                 "# HELP\n"                     // 15: no name
+                                 "%bad 1\n"                     // 16
+                                 "a{x=\"7\"} 7\n";              // 17
+        const Collector c = run(text, Format::Text004);
+        QCOMPARE(c.samples.size(), 4u);
+        QCOMPARE(c.samples[0].line, 2);
+        QCOMPARE(c.samples[1].line, 4);
+        QCOMPARE(c.samples[2].line, 8);
+        QCOMPARE(c.samples[3].line, 17);
+        QCOMPARE(c.samples.back().value, 7.0);
+        for (const Rec& r : c.samples)
+            QCOMPARE(r.type, MetricType::Gauge);
+
+        struct Expect {
+            int line, column;
+            const char* words;
+        };
+        const Expect expected[] = {{3, 9, "expected ',' or '}'"},
+                                   {5, 10, "unterminated"},
+                                   {6, 2, "sample value after the metric name"},
+                                   {7, 9, "got 'here'"},
+                                   {9, 1, "metric name"},
+                                   {10, 5, "expected '\"'"},
+                                   {11, 3, "label name"},
+                                   {12, 10, "got 'bogus'"},
+                                   {13, 7, "end of line after the timestamp"},
+                                   {14, 12, "end of line after the value"},
+                                   {15, 7, "metric name after HELP"},
+                                   {16, 1, "metric name"}};
+        QCOMPARE(c.errors.size(), std::size(expected));
+        for (std::size_t i = 0; i < std::size(expected); ++i) {
+            const ParseError& e = c.errors[i];
+            const QString where = QString("error %1: %2:%3 %4")
+                                      .arg(i)
+                                      .arg(e.line)
+                                      .arg(e.column)
+                                      .arg(e.message.c_str());
+            QVERIFY2(e.line == expected[i].line && e.column == expected[i].column,
+                     qPrintable(where));
+            QVERIFY2(e.message.find(expected[i].words) != std::string::npos, qPrintable(where));
+        }
+        QCOMPARE(c.errors[0].text, std::string("a{x=\"2\" 2"));
+
+        // Auto takes line 14's exemplar (it cannot be anything else), and the rest is the same.
+        const Collector autoFormat = run(text);
+        QCOMPARE(autoFormat.samples.size(), 5u);
+        QCOMPARE(autoFormat.errors.size(), std::size(expected) - 1);
+        QVERIFY(autoFormat.find("a", "x", "6").hasExemplar);
+    }
+
+    // Every prefix of a scrape: no crash, errors only on the cut line, the samples of complete
+    // lines exactly those of the whole scrape, and their number never going down.
+    void truncatedAtEveryByte() {
+        const auto check = [](const std::string& full, Format format) {
+            const Collector whole = run(full, format);
+            QVERIFY(!whole.samples.empty());
+            std::size_t lastComplete = 0;
+            for (std::size_t cut = 0; cut <= full.size(); ++cut) {
+                const std::string_view prefix(full.data(), cut);
+                const Collector c = run(prefix, format);
+                const int cutLine =
+                    static_cast<int>(std::count(prefix.begin(), prefix.end(), '\n')) + 1;
+                const bool partial = cut > 0 && full[cut - 1] != '\n';
+                std::size_t complete = 0;
+                for (const Rec& r : c.samples) {
+                    if (partial && r.line == cutLine) continue;
+                    QVERIFY2(complete < whole.samples.size() && r == whole.samples[complete],
+                             qPrintable(QString("cut %1").arg(cut)));
+                    ++complete;
+                }
+                QVERIFY(c.samples.size() <= complete + 1);
+                for (const ParseError& e : c.errors)
+                    QVERIFY2(e.line >= cutLine,
+                             qPrintable(QString("cut %1: error on line %2 of %3: %4")
+                                            .arg(cut)
+                                            .arg(e.line)
+                                            .arg(cutLine)
+                                            .arg(e.message.c_str())));
+                QVERIFY(complete >= lastComplete);
+                lastComplete = complete;
+            }
+            QCOMPARE(lastComplete, whole.samples.size());
+        };
+        check(kSmallScrape, Format::Text004);
+        check(readData("prometheus/textparse-testdata/alltypes.5mfs.om.txt"), Format::OpenMetrics);
+    }
+
+    void twoScrapesInOneFile() {
+        // A 0.0.4 dump: the second HELP for a family starts the next scrape.
+        const std::string one =
+            "# HELP up Is it up.\n# TYPE up gauge\nup{i=\"a\"} 1\nup{i=\"b\"} 0\n"
+            "# TYPE rate counter\nrate 5\n";
+        ParseStats st;
+        Collector c = run(one + one + one, Format::Auto, &st);
+        QVERIFY(c.errors.empty());
+        QCOMPARE(st.scrapes, 3u);
+        QCOMPARE(c.scrapes, 3);
+        QCOMPARE(c.samples.size(), 9u);
+        QCOMPARE(c.families.size(), 6u);
+        QCOMPARE(c.samples[3].scrape, 1);
+        QCOMPARE(c.samples[3].name, "up");
+        QCOMPARE(c.families[2].scrape, 1);
+        QCOMPARE(c.families[2].help, "Is it up.");
+        QCOMPARE(c.events.mid(0, 7),
+                 QStringList({"F up", "S up", "S up", "F rate", "S rate", "E", "F up"}));
+        // A TYPE after the family's samples also starts one, even with no HELP before it.
+        c = run("# TYPE x gauge\nx 1\n# TYPE x gauge\nx 2\n");
+        QCOMPARE(c.scrapes, 2);
+        QCOMPARE(c.samples[1].scrape, 1);
+
+        // OpenMetrics: # EOF ends each scrape; blank lines after the last one are no third.
+        const std::string om = "# TYPE t counter\nt_total 1 100\nt_created 50\n# EOF\n";
+        c = run(om + om + "\n\n", Format::Auto, &st);
+        QVERIFY2(c.errors.empty(), qPrintable(c.errorList()));
+        QVERIFY(st.openMetrics && st.sawEof);
+        QCOMPARE(st.scrapes, 2u);
+        QCOMPARE(c.samples.size(), 4u);
+        QCOMPARE(c.samples[2].scrape, 1);
+        QCOMPARE(c.samples[2].ts, std::optional<std::int64_t>(100'000'000'000LL));
+        QCOMPARE(c.samples[3].family, "t");
+        QCOMPARE(c.events, QStringList({"F t", "S t_total", "S t_created", "E", "F t", "S t_total",
+                                        "S t_created", "E"}));
+
+        // A truncated second scrape still yields its samples, and says it was cut short.
+        c = run(om + "# TYPE t counter\nt_total 2 200\n", Format::Auto, &st);
+        QCOMPARE(c.samples.size(), 3u);
+        QCOMPARE(c.scrapes, 2);
+        QCOMPARE(c.errors.size(), 1u);
+        QCOMPARE(c.errors[0].line, 7);
+        QVERIFY(c.errors[0].message.find("# EOF") != std::string::npos);
+    }
+
+    void familyResolution() {
+        const Collector c =
+            run("# TYPE c counter\nc_total 1\nc_created 2\nc 3\n"
+                "# TYPE g gauge\ng 1\ng_count 2\n"
+                "# TYPE h histogram\nh_bucket{le=\"1\"} 1\nh_sum 1\nh_count 1\nh 1\n"
+                "# TYPE s summary\ns{quantile=\"0.5\"} 1\ns_sum 1\ns_count 1\n"
+                "# TYPE gh gaugehistogram\ngh_bucket{le=\"1\"} 1\ngh_gsum 1\ngh_gcount 1\n"
+                "# TYPE i info\ni_info{v=\"1\"} 1\n"
+                "# TYPE st stateset\nst{st=\"a\"} 1\n"
+                "# TYPE u untyped\nu 1\n"
+                "# TYPE k unknown\nk 1\n"
+                "c_total 4\n" // back to an earlier family
+                "# EOF\n");
+        QVERIFY2(c.errors.empty(), qPrintable(c.errorList()));
+        const auto familyOf = [&](const char* name) { return c.find(name).family; };
+        QCOMPARE(familyOf("c_total"), "c");
+        QCOMPARE(familyOf("c_created"), "c");
+        QCOMPARE(familyOf("c"), "c");
+        QCOMPARE(familyOf("g"), "g");
+        QCOMPARE(familyOf("g_count"), "g_count"); // gauges have no _count
+        QCOMPARE(c.find("g_count").type, MetricType::Unknown);
+        QCOMPARE(familyOf("h_bucket"), "h");
+        QCOMPARE(familyOf("h_sum"), "h");
+        QCOMPARE(familyOf("h"), "h"); // not valid, but the name is the family's
+        QCOMPARE(familyOf("s"), "s");
+        QCOMPARE(familyOf("s_count"), "s");
+        QCOMPARE(familyOf("gh_gsum"), "gh");
+        QCOMPARE(c.find("gh_bucket").type, MetricType::GaugeHistogram);
+        QCOMPARE(familyOf("i_info"), "i");
+        QCOMPARE(c.find("i_info").type, MetricType::Info);
+        QCOMPARE(c.find("st").type, MetricType::StateSet);
+        QCOMPARE(c.find("u").type, MetricType::Untyped);
+        QCOMPARE(c.find("k").type, MetricType::Unknown);
+        QCOMPARE(c.find("k").family, "k");
+        QCOMPARE(c.samples.back().family, "c");
+        QCOMPARE(c.samples.back().type, MetricType::Counter);
+        QCOMPARE(metricTypeName(MetricType::GaugeHistogram), std::string_view("gaugehistogram"));
+    }
+
+    void hugeLabels() {
+        const std::string big(1 << 20, 'v');
+        std::string escaped;
+        for (int i = 0; i < 100000; ++i)
+            escaped += "ab\\\"\\\\\\n";
+        std::string many = "many{";
+        for (int i = 0; i < 10000; ++i)
+            many += "l" + std::to_string(i) + "=\"x\\\\" + std::to_string(i) + "\",";
+        many += "} 3\n";
+        const std::string text = "plain{v=\"" + big + "\"} 1\nesc{a=\"1\",v=\"" + escaped +
+                                 "\",z=\"2\"} 2\n" + many + "long" + std::string(100000, '_') +
+                                 " 4\nunterminated{v=\"" + big + "\n";
+        const Collector c = run(text);
+        QCOMPARE(c.samples.size(), 4u);
+        QCOMPARE(c.samples[0].label("v").size(), static_cast<qsizetype>(big.size()));
+        const QByteArray v = c.samples[1].label("v");
+        QCOMPARE(v.size(), 100000 * 5);
+        QVERIFY(v.startsWith("ab\"\\\nab\"\\\n"));
+        QCOMPARE(c.samples[1].label("z"), "2");
+        QCOMPARE(c.samples[2].labels.size(), 10000);
+        QCOMPARE(c.samples[2].labels[9999].second, "x\\9999");
+        QCOMPARE(c.samples[3].name.size(), 100004);
+        QCOMPARE(c.errors.size(), 1u);
+        QCOMPARE(c.errors[0].line, 5);
+        QCOMPARE(c.errors[0].text.size(), 200u); // the offending line, cut short
+    }
+
+    void errorTextKeepsUtf8Whole() {
+        std::string line = "x{a=\"" + std::string(194, 'a') + "\xC3\xA9\xC3\xA9\xC3\xA9";
+        const Collector c = run(line + "\n");
+        QCOMPARE(c.errors.size(), 1u);
+        QCOMPARE(c.errors[0].text.size(), 199u); // 200 would split the second é
+    }
+
+    void emptyAndBlankInput() {
+        ParseStats st;
+        Collector c = run("", Format::Auto, &st);
+        QCOMPARE(st.lines, 0u);
+        QCOMPARE(st.scrapes, 0u);
+        QCOMPARE(c.scrapes, 0);
+        c = run("\n \t\n\r\n", Format::Auto, &st);
+        QCOMPARE(st.lines, 3u);
+        QCOMPARE(st.scrapes, 0u);
+        QVERIFY(c.samples.empty() && c.errors.empty());
+        c = run("# just a comment\n# TYPE\n", Format::Auto, &st);
+        QCOMPARE(st.scrapes, 1u);
+        QCOMPARE(c.errors.size(), 1u); // TYPE without a name
+        // Explicit OpenMetrics without # EOF: the samples, and one error for the missing end.
+        c = run("a 1\n", Format::OpenMetrics, &st);
+        QCOMPARE(c.samples.size(), 1u);
+        QCOMPARE(c.errors.size(), 1u);
+        QCOMPARE(c.errors[0].line, 2);
+    }
+
+    // An exception from the sink ends the parse quietly; parse() itself never throws.
+    void throwingSinkDoesNotEscape() {
+        class Throwing : public SampleSink {
+        public:
+            int errors = 0;
+            std::string last;
+            void sample(const Sample& s) override {
+                if (s.value == 2) throw std::runtime_error("sink is full");
+            }
+            void error(const ParseError& e) override {
+                ++errors;
+                last = e.message;
+            }
+        } sink;
+        ParseStats st;
+        try {
+            st = parse("a 1\na 2\na 3\n", sink);
+        } catch (...) {
+            QFAIL("parse() let an exception out");
+        }
+        QCOMPARE(st.samples, 2u); // the second was handed over when it threw
+        QCOMPARE(sink.errors, 1);
+        QVERIFY(sink.last.find("sink is full") != std::string::npos);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestPrometheusText)
+#include "test_prometheus_text.moc"
