@@ -29,6 +29,8 @@ SimModel::SimModel(std::shared_ptr<const Topology> topology, SimConfig config, S
         if (!isDetailChannel(c)) m_state.values[c].assign(t.count(kChannels[c].kind), 0.0f);
     m_state.detail = m_fabric.detail();
     m_state.rackLifecycle.assign(t.count(EntityKind::Rack), RackLifecycle::Production);
+    m_state.rackMeasuredAt.assign(t.count(EntityKind::Rack), 0);
+    m_state.staleAfter = config.staleAfter;
     std::ranges::fill(m_state.values[ch::RackLifecycleProgress], 100.0f);
     std::ranges::fill(m_state.values[ch::RackLifecycleState], static_cast<float>(RackLifecycle::Production));
     m_state.events = std::make_shared<const std::vector<Event>>();
@@ -92,9 +94,29 @@ SimModel::SimModel(std::shared_ptr<const Topology> topology, SimConfig config, S
     for (auto& since : m_alarmSince) std::ranges::fill(since, config.startTime);
 }
 
+EntityId SimModel::rackOf(EntityKind kind, EntityId e) const {
+    const Topology& t = *m_topology;
+    if (e >= t.count(kind)) return kNoRack;
+    switch (kind) {
+    case EntityKind::Rack: return e;
+    case EntityKind::ComputeTray: return t.computeTrays.rack[e];
+    case EntityKind::Gpu: return t.gpus.rack[e];
+    case EntityKind::Cpu: return t.computeTrays.rack[t.cpus.tray[e]];
+    case EntityKind::Dpu: return t.computeTrays.rack[t.dpus.tray[e]];
+    case EntityKind::Nic: return t.gpus.rack[t.nics.gpu[e]];
+    case EntityKind::SwitchTray: return t.switchTrays.rack[e];
+    case EntityKind::NvlinkLink: return t.gpus.rack[t.nvlinkLinks.gpu[e]];
+    case EntityKind::FabricLink:
+        return t.fabricLinks.kind[e] == Topology::FabricLinkKind::NicToLeaf ? t.gpus.rack[t.nics.gpu[e]] : kNoRack;
+    default: return kNoRack;
+    }
+}
+
 void SimModel::apply(const SampleBatch& batch) {
     for (const Sample& s : batch.samples) {
         if (s.channel >= ch::Count) continue;
+        if (const EntityId rack = rackOf(kChannels[s.channel].kind, s.entity); rack != kNoRack)
+            m_state.rackMeasuredAt[rack] = std::max(m_state.rackMeasuredAt[rack], std::min(s.time, m_state.time + m_config.step));
         if (isDetailChannel(s.channel)) {
             // Per-link values go into the next refresh of the shared per-link block, held there.
             if (s.entity >= m_topology->count(kChannels[s.channel].kind)) continue;
@@ -428,6 +450,8 @@ void SimModel::copyTo(Snapshot& out) const {
     out.detail = m_state.detail; // shared, never copied
     out.detailStamp = m_state.detailStamp;
     out.rackLifecycle.assign(m_state.rackLifecycle.begin(), m_state.rackLifecycle.end());
+    out.rackMeasuredAt.assign(m_state.rackMeasuredAt.begin(), m_state.rackMeasuredAt.end());
+    out.staleAfter = m_state.staleAfter;
     out.alarms.assign(m_state.alarms.begin(), m_state.alarms.end());
     out.events = m_state.events;
     out.scenario = m_state.scenario;

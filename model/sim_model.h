@@ -27,6 +27,8 @@ struct SimConfig {
     TimeNs measurementHold = 30 * kNsPerSecond;
     // How often per-link fabric and NVLink counters refresh (as switch telemetry and DCGM do).
     TimeNs counterInterval = kNsPerSecond;
+    // A rack whose measurements are older than this is stale (its source went quiet).
+    TimeNs staleAfter = 30 * kNsPerSecond;
 };
 
 class SimModel {
@@ -54,6 +56,8 @@ private:
     void runScenario();
     void stepComputeTrays(float dt);
     void stepFabric(float dt);
+    EntityId rackOf(EntityKind kind, EntityId entity) const; // kNoRack for floor-level entities
+    static constexpr EntityId kNoRack = ~EntityId{0};
     void stepRackTotals();
     void updateJobPace();
     void evaluateAlarms();

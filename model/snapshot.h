@@ -73,6 +73,14 @@ struct Snapshot {
     // Counts the refreshes of `detail` (views redo per-link work only when it changes).
     std::uint64_t detailStamp = 0;
     std::vector<RackLifecycle> rackLifecycle;
+    // Live telemetry: when anything of each rack (its GPUs, trays, links, manifold) was last
+    // measured (0: never, the model's own values), and how old a measurement may get before the
+    // rack is shown as stale rather than healthy.
+    std::vector<TimeNs> rackMeasuredAt;
+    TimeNs staleAfter = 0;
+    bool rackStale(EntityId rack) const {
+        return rack < rackMeasuredAt.size() && rackMeasuredAt[rack] > 0 && time - rackMeasuredAt[rack] > staleAfter;
+    }
     std::vector<Alarm> alarms;
     // Every event so far (bounded), shared between snapshots until a new one happens.
     std::shared_ptr<const std::vector<Event>> events;

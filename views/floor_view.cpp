@@ -217,6 +217,7 @@ void FloorView::paintGL() {
         in.lifecycle = m_lifecycleVisible;
         in.storage = m_storageVisible ? m_storage.get() : nullptr;
         in.rails = m_railsVisible;
+        if (m_sourceStatus) in.sources = m_sourceStatus();
         in.nvlink = m_nvlinkVisible;
         in.lifecycleFilter = m_lifecycleFilter;
         in.project = [this](const model::Vec3& p) { return project(p); };

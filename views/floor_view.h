@@ -65,6 +65,8 @@ public:
     void setSelection(std::optional<model::EntityRef> selection);
     std::optional<model::EntityRef> selection() const { return m_selection; }
     void setSourceLabel(const std::string& label) { m_sourceLabel = label; }
+    // Live sources' health for the HUD, asked once per frame.
+    void setSourceStatus(std::function<std::vector<SourceStatus>()> provider) { m_sourceStatus = std::move(provider); }
     void setSpeed(double speed, bool paused);
     void setReplay(bool replay) { m_replay = replay; }
     void setShowFrameStats(bool show) { m_showFrameStats = show; }
@@ -144,6 +146,7 @@ private:
     std::optional<model::EntityRef> m_selection;
     std::optional<model::EntityRef> m_hover;
     std::string m_sourceLabel = "SIMULATOR";
+    std::function<std::vector<SourceStatus>()> m_sourceStatus;
     double m_speed = 1.0;
     bool m_paused = false;
     bool m_replay = false;

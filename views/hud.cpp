@@ -58,7 +58,49 @@ void drawSourcePanel(const ImGuiOverlay& ov, const HudInput& in) {
     ImGui::Text("%zu racks   %zu GPUs   %.2f MW IT", t.count(EntityKind::Rack), t.count(EntityKind::Gpu), sum.itPowerMw);
     ImGui::Text("GPU util %.0f %%   hottest GPU %.1f °C", sum.meanGpuUtilization, sum.hottestGpuC);
     ImGui::TextColored(kMuted, "  %s", t.name(EntityKind::Gpu, sum.hottestGpu).c_str());
+    if (!in.sources.empty()) {
+        // Each live source with its health: an operator must see at once which feed is dead.
+        ImGui::Separator();
+        ImGui::PushFont(ov.smallFont());
+        for (const auto& src : in.sources) {
+            const ImVec4 c = src.level == 0 ? kGood : src.level == 1 ? kWarning : kCritical;
+            ImGui::TextColored(c, "%s %s", src.level == 0 ? "UP  " : src.level == 1 ? "SLOW" : "DOWN", src.name.c_str());
+            ImGui::SameLine();
+            ImGui::TextColored(kMuted, " %s", src.detail.c_str());
+        }
+        std::size_t stale = 0, measured = 0;
+        for (model::EntityId r = 0; r < t.count(EntityKind::Rack); ++r) {
+            stale += s.rackStale(r) ? 1 : 0;
+            measured += r < s.rackMeasuredAt.size() && s.rackMeasuredAt[r] > 0 ? 1 : 0;
+        }
+        if (stale > 0) ImGui::TextColored(kCritical, "%zu of %zu racks STALE (no data for %.0f s)", stale, measured, model::toSeconds(s.staleAfter));
+        else ImGui::TextColored(kMuted, "%zu racks measured, %zu modelled", measured, t.count(EntityKind::Rack) - measured);
+        ImGui::PopFont();
+    }
     ImGui::End();
+}
+
+void drawStaleBadges(const ImGuiOverlay& ov, const HudInput& in) {
+    const auto& s = *in.snapshot;
+    const auto& t = *in.topology;
+    if (s.rackMeasuredAt.empty()) return;
+    ImDrawList* dl = ImGui::GetBackgroundDrawList();
+    ImGui::PushFont(ov.smallFont());
+    int drawn = 0;
+    for (model::EntityId r = 0; r < t.count(EntityKind::Rack) && drawn < 200; ++r) {
+        if (!s.rackStale(r)) continue;
+        auto p = t.racks.position[r];
+        p.z = static_cast<float>(t.spec().rack.heightM) + 0.3f;
+        const auto sp = in.project(p);
+        if (!sp) continue;
+        char label[48];
+        std::snprintf(label, sizeof label, "STALE %.0f s", model::toSeconds(s.time - s.rackMeasuredAt[r]));
+        const ImVec2 size = ImGui::CalcTextSize(label);
+        dl->AddRectFilled(ImVec2(sp->x - size.x / 2 - 4, sp->y - size.y - 3), ImVec2(sp->x + size.x / 2 + 4, sp->y + 1), IM_COL32(60, 62, 70, 230), 3);
+        dl->AddText(ImVec2(sp->x - size.x / 2, sp->y - size.y - 1), IM_COL32(255, 200, 120, 255), label);
+        ++drawn;
+    }
+    ImGui::PopFont();
 }
 
 float drawAlarmPanel(const ImGuiOverlay& ov, const HudInput& in) {
@@ -513,6 +555,7 @@ void drawHud(const ImGuiOverlay& overlay, const HudInput& in) {
     if (!in.topology || !in.snapshot || !in.racks || !in.summary) return;
     drawLabels(overlay, in);
     drawSourcePanel(overlay, in);
+    drawStaleBadges(overlay, in);
     const float alarmBottom = drawAlarmPanel(overlay, in);
     const float legendHeight = drawLegend(overlay, in);
     if (in.thermal) drawCoolantLegend(overlay, in, legendHeight);

@@ -31,6 +31,13 @@ struct ScreenPoint {
     float x = 0, y = 0;
 };
 
+// One telemetry source as the HUD shows it (filled by the app from its live sources).
+struct SourceStatus {
+    std::string name;   // "scrape 127.0.0.1:9400", "prometheus", "mqtt broker:1883"
+    int level = 0;      // 0 up, 1 degraded or connecting, 2 down
+    std::string detail; // "12,480 samples/s, 0.4 s ago" or the last error
+};
+
 struct HudInput {
     const model::Topology* topology = nullptr;
     const model::Snapshot* snapshot = nullptr;
@@ -51,6 +58,7 @@ struct HudInput {
     const StorageLayer* storage = nullptr; // the storage layer, when on: store labels and figures
     bool rails = false;  // the rail layer is on: fabric panel with utilization scale and per-rail load
     bool nvlink = false; // the NVLink layer is on: NVLink figures and glow scale
+    std::vector<SourceStatus> sources; // live sources and their health (empty: simulator/replay)
     std::optional<model::RackLifecycle> lifecycleFilter;
     std::function<std::optional<ScreenPoint>(const model::Vec3&)> project;
 };

@@ -148,6 +148,14 @@ void RackLayer::setTexel(EntityId rack, int column, int row, Rgb color) {
     const int x = static_cast<int>(rack % m_cellsPerRow) * m_cellW + column;
     const int y = static_cast<int>(rack / m_cellsPerRow) * m_cellH + row;
     unsigned char* p = m_texels->GetPointer(0) + (static_cast<std::size_t>(y) * m_atlasW + x) * 3;
+    if (m_paintStale) {
+        // Stale data is not healthy data: washed-out grey, hatched, whatever the value said.
+        const float grey = 0.3f * color.r + 0.59f * color.g + 0.11f * color.b;
+        const float v = ((column + row) % 2 == 0 ? 0.35f : 0.22f) * grey + 38.0f;
+        p[0] = p[1] = static_cast<unsigned char>(v);
+        p[2] = static_cast<unsigned char>(v + 10.0f);
+        return;
+    }
     p[0] = static_cast<unsigned char>(static_cast<float>(color.r) * m_paintScale);
     p[1] = static_cast<unsigned char>(static_cast<float>(color.g) * m_paintScale);
     p[2] = static_cast<unsigned char>(static_cast<float>(color.b) * m_paintScale);
@@ -227,9 +235,11 @@ void RackLayer::update(const model::Snapshot& snapshot) {
     const auto racks = static_cast<EntityId>(m_topology.count(EntityKind::Rack));
     for (EntityId r = 0; r < racks; ++r) {
         m_paintScale = r < m_emphasis.size() ? m_emphasis[r] : 1.0f;
+        m_paintStale = snapshot.rackStale(r);
         paintRack(snapshot, r);
     }
     m_paintScale = 1.0f;
+    m_paintStale = false;
     m_texels->Modified();
     m_atlas->Modified();
 }

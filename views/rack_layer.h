@@ -67,6 +67,7 @@ private:
     vtkNew<vtkActor> m_detailActor;
     std::vector<model::EntityId> m_detailRacks;
     std::vector<float> m_emphasis;
+    bool m_paintStale = false;
     float m_paintScale = 1.0f; // emphasis of the rack being painted
     std::vector<float> m_scratch;
 };

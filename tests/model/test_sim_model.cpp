@@ -142,6 +142,34 @@ private slots:
         m.step();
     }
 
+    void racksGoStaleWhenTheirDataStops() {
+        const auto t = floorOf(4);
+        model::SimConfig config;
+        config.staleAfter = 5 * model::kNsPerSecond;
+        config.measurementHold = 3600 * model::kNsPerSecond; // live: keep the last measured value
+        model::SimModel m(t, config);
+        // Never measured: modelled, not stale.
+        QVERIFY(!m.state().rackStale(1));
+        model::SampleBatch batch;
+        batch.samples.push_back({m.time(), ch::GpuTemperature, 1 * 72 + 3, 61.0f});                       // a GPU of rack 1
+        batch.samples.push_back({m.time(), ch::FabricTx, static_cast<model::EntityId>(2 * 18 * 8 + 5), 42.0f}); // a NIC link of rack 2
+        m.apply(batch);
+        runTicks(m, 10);
+        QVERIFY(m.state().rackMeasuredAt[1] > 0 && m.state().rackMeasuredAt[2] > 0);
+        QVERIFY(!m.state().rackStale(1) && !m.state().rackStale(2));
+        QCOMPARE(m.state().value(ch::FabricTx, 2 * 18 * 8 + 5), 42.0f); // a measured per-link value holds
+        runTicks(m, 60); // 7 s without data
+        QVERIFY(m.state().rackStale(1) && m.state().rackStale(2));
+        QVERIFY(!m.state().rackStale(0));
+        QCOMPARE(m.state().value(ch::GpuTemperature, 1 * 72 + 3), 61.0f); // the last value, flagged stale
+        // Data again: fresh.
+        batch.samples = {{m.time(), ch::GpuPower, 1 * 72, 900.0f}};
+        m.apply(batch);
+        m.step();
+        QVERIFY(!m.state().rackStale(1));
+        QVERIFY(m.state().rackStale(2));
+    }
+
     void alarmsRaiseAndClearWithHysteresis() {
         const auto t = floorOf(2);
         model::SimConfig config;
