@@ -1,5 +1,6 @@
 #include "command_line.h"
 
+#include <algorithm>
 #include <charconv>
 #include <sstream>
 
@@ -20,6 +21,23 @@ Floor and simulation:
   --speed X                       simulated seconds per wall-clock second (default 1)
   --metric CHANNEL                channel that colours the floor (default gpu.temperature)
   --layers LIST                   comma-separated layers to show (available: racks, nvlink, rails, thermal, lifecycle, storage)
+
+Live telemetry:
+  --source scrape=URL[,URL...]    poll exporters (dcgm-exporter: host -> http://host:9400/metrics)
+  --source prometheus=URL         a Prometheus HTTP API (also Thanos, Mimir, VictoriaMetrics);
+                                  the queries aggregate per rack on the server
+  --source mqtt=HOST[:PORT]       the building-management bus (BMS/v1/PUB/Value/Rack/...)
+                                  (--source may be given several times)
+  --mapping FILE                  mapping rules (JSON) instead of the bundled presets
+  --token-file FILE               bearer token for the HTTP sources
+  --ca-file FILE, --insecure      TLS: a CA bundle, or no verification
+  --interval DURATION             time between polls (default 1s scrape, 5s prometheus)
+  --stale-after DURATION          a rack without data this long is drawn as stale (default 15s)
+  --import FILE                   CSV/JSONL (time,entity,channel,value) or Prometheus text
+                                  dump -> a recording (with --record OUT.ftrec)
+  --import-window FROM,TO         pull a time window from --source prometheus=URL into
+                                  --record OUT.ftrec (RFC 3339 times), e.g. an incident
+  --step DURATION                 resolution of --import-window (default 15s)
 
 Recording and replay:
   --record FILE.ftrec             record the run (the simulator, with its scenario)
@@ -90,6 +108,28 @@ std::expected<Options, std::string> parseCommandLine(const std::vector<std::stri
             if (!value(o.scenario)) return std::unexpected("--scenario needs a name or a file");
         }
         else if (a == "--frame") o.frameSelection = true;
+        else if (a == "--insecure") o.insecure = true;
+        else if (a == "--source") {
+            if (!value(v)) return std::unexpected("--source needs scrape=URL, prometheus=URL or mqtt=HOST:PORT");
+            if (auto spec = parseSourceSpec(v); !spec) return std::unexpected(spec.error());
+            o.sources.push_back(v);
+        } else if (a == "--mapping") {
+            if (!value(o.mapping)) return std::unexpected("--mapping needs a rules file (JSON)");
+        } else if (a == "--token-file") {
+            if (!value(o.tokenFile)) return std::unexpected("--token-file needs a file");
+        } else if (a == "--ca-file") {
+            if (!value(o.caFile)) return std::unexpected("--ca-file needs a file");
+        } else if (a == "--interval") {
+            if (!value(o.interval)) return std::unexpected("--interval needs a duration such as 1s");
+        } else if (a == "--stale-after") {
+            if (!value(o.staleAfter)) return std::unexpected("--stale-after needs a duration such as 15s");
+        } else if (a == "--import") {
+            if (!value(o.importFile)) return std::unexpected("--import needs a file (CSV, JSONL or Prometheus text)");
+        } else if (a == "--import-window") {
+            if (!value(o.importWindow)) return std::unexpected("--import-window needs FROM,TO (RFC 3339 times)");
+        } else if (a == "--step") {
+            if (!value(o.step)) return std::unexpected("--step needs a duration such as 15s");
+        }
         else if (a == "--select") {
             if (!value(o.select)) return std::unexpected("--select needs KIND:NAME or KIND:ID, e.g. rack:A03");
         }
@@ -135,10 +175,28 @@ std::expected<Options, std::string> parseCommandLine(const std::vector<std::stri
     if (!o.replay.empty() && !o.record.empty()) return std::unexpected("--record records a live source; --replay already plays a recording");
     if (!o.replay.empty() && (!o.scenario.empty() || !o.floor.empty()))
         return std::unexpected("--replay plays the floor and scenario that were recorded; drop --floor/--scenario");
+    if (!o.sources.empty() && !o.replay.empty()) return std::unexpected("--source feeds the live twin; --replay plays a recording: pick one");
+    if (!o.sources.empty() && !o.scenario.empty()) return std::unexpected("--scenario drives the simulator; live sources report what really happens: drop --scenario");
+    if (!o.importFile.empty() && !o.sources.empty()) return std::unexpected("--import reads a file; drop --source");
+    if (!o.importWindow.empty()) {
+        const bool prometheus = std::ranges::any_of(o.sources, [](const std::string& s) { return s.starts_with("prometheus="); });
+        if (!prometheus) return std::unexpected("--import-window pulls from a Prometheus server: add --source prometheus=URL");
+        if (o.record.empty()) return std::unexpected("--import-window writes a recording: add --record OUT.ftrec");
+    }
+    if (!o.importFile.empty() && o.record.empty() && o.headless) return std::unexpected("--import --headless writes a recording: add --record OUT.ftrec");
     for (const auto& layer : o.layers)
         if (layer != "racks" && layer != "nvlink" && layer != "rails" && layer != "thermal" && layer != "lifecycle" && layer != "storage")
             return std::unexpected("unknown layer '" + layer + "' (available: racks, nvlink, rails, thermal, lifecycle, storage)");
     return o;
+}
+
+std::expected<SourceSpec, std::string> parseSourceSpec(const std::string& text) {
+    const auto eq = text.find('=');
+    const std::string kind = eq == std::string::npos ? std::string() : text.substr(0, eq);
+    if (kind != "scrape" && kind != "prometheus" && kind != "mqtt")
+        return std::unexpected("--source '" + text + "': expected scrape=URL[,URL...], prometheus=URL or mqtt=HOST[:PORT]");
+    if (eq + 1 >= text.size()) return std::unexpected("--source " + kind + "= needs a target");
+    return SourceSpec{kind, text.substr(eq + 1)};
 }
 
 } // namespace ft::app

@@ -31,7 +31,25 @@ struct Options {
     std::string scenario;       // --scenario NAME|FILE
     std::string record;         // --record FILE.ftrec
     std::string replay;         // --replay FILE.ftrec
+    // Live telemetry.
+    std::vector<std::string> sources; // --source scrape=URL[,URL...] | prometheus=URL | mqtt=HOST[:PORT]
+    std::string mapping;        // --mapping FILE: rules instead of the bundled presets
+    std::string tokenFile;      // --token-file FILE: bearer token for Prometheus/exporters
+    std::string caFile;         // --ca-file FILE: CA bundle for https
+    bool insecure = false;      // --insecure: skip TLS verification
+    std::string interval;       // --interval DURATION between polls
+    std::string staleAfter;     // --stale-after DURATION
+    std::string importFile;     // --import FILE: CSV/JSONL/Prometheus text -> recording
+    std::string importWindow;   // --import-window FROM,TO: pull a window from --source prometheus
+    std::string step;           // --step DURATION: the import window's resolution
 };
+
+// One --source, split: kind "scrape", "prometheus" or "mqtt", and what follows the '='.
+struct SourceSpec {
+    std::string kind;
+    std::string target;
+};
+std::expected<SourceSpec, std::string> parseSourceSpec(const std::string& text);
 
 std::expected<Options, std::string> parseCommandLine(const std::vector<std::string>& args);
 std::string helpText();

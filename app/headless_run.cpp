@@ -1,5 +1,7 @@
 #include "headless_run.h"
 
+#include "live_sources.h"
+
 #include "model/lifecycle.h"
 
 #include <chrono>
@@ -184,7 +186,15 @@ int runHeadless(const Options& o, Session& session) {
     } else {
         auto& core = *session.sim;
         first = core.latest()->time;
-        if (o.realtime) {
+        if (!session.sources.empty()) {
+            // Live sources run on the wall clock: --for is that much real time.
+            core.start(1.0);
+            session.startSources();
+            const auto until = std::chrono::steady_clock::now() + std::chrono::nanoseconds(duration);
+            while (std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            for (auto& s : session.sources) s->stop();
+            core.stop();
+        } else if (o.realtime) {
             // Paced like a live run (a recorder can be killed mid-way and lose only the tail).
             core.start(o.speed);
             while (core.latest()->time < first + duration) std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -217,6 +227,18 @@ int runHeadless(const Options& o, Session& session) {
         }
     }
     json summary;
+    if (!session.sources.empty()) {
+        summary["sources"] = sourcesJson(session.sources);
+        std::size_t measured = 0, stale = 0;
+        for (model::EntityId r = 0; r < snap->rackMeasuredAt.size(); ++r) {
+            measured += snap->rackMeasuredAt[r] > 0 ? 1 : 0;
+            stale += snap->rackStale(r) ? 1 : 0;
+        }
+        summary["racks_measured"] = measured;
+        summary["racks_stale"] = stale;
+        summary["samples_applied"] = session.sim->stats().samplesApplied;
+        summary["batches_dropped"] = session.sim->stats().batchesDropped;
+    } else
     summary["sources"] = json::array({{{"name", sourceName},
                                        {"samples", produced},
                                        {"mapped", produced},

@@ -4,11 +4,16 @@
 #include "floor_loading.h"
 #include "headless_run.h"
 #include "main_window.h"
+#include "live_sources.h"
 #include "session.h"
 #include "views/floor_view.h"
 #include "views/timeline_panel.h"
 
 #include <QApplication>
+#include <QDateTime>
+#include <filesystem>
+#include <atomic>
+#include <thread>
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QImage>
@@ -69,6 +74,7 @@ int takeScreenshot(const app::Options& o, app::Session& session, model::ChannelI
         window.setMetric(metric);
         applyLayers(o, window);
         window.floorView()->setShowFrameStats(false);
+        if (!session.sources.empty()) window.floorView()->setSourceStatus([&session] { return app::sourceStatus(session.sources); });
         window.floorView()->setAnimated(false);
         window.setAttribute(Qt::WA_DontShowOnScreen, true);
         window.resize(w, h);
@@ -85,6 +91,7 @@ int takeScreenshot(const app::Options& o, app::Session& session, model::ChannelI
         view.setAnimated(false);
         view.setSourceLabel(session.sourceLabel);
         view.setReplay(session.replay != nullptr);
+        if (!session.sources.empty()) view.setSourceStatus([&session] { return app::sourceStatus(session.sources); });
         view.setSpeed(transport.speed(), transport.paused());
         view.setMetric(metric);
         view.setThermalVisible(has(o, "thermal"));
@@ -116,6 +123,56 @@ std::expected<std::unique_ptr<app::Session>, std::string> makeSession(const app:
     return app::makeSimSession(o, !headless && o.screenshot.empty(), headless && !o.realtime);
 }
 
+// --import FILE / --import-window FROM,TO: telemetry into a recording. Headless: print the
+// summary. With a window: a progress dialog, then the recording opens for replay.
+int runImport(const app::Options& o, int argc, char** argv) {
+    auto topology = app::loadTopology(o.floor);
+    if (!topology) return fail(topology.error());
+    std::string out = o.record;
+    if (out.empty()) out = (std::filesystem::temp_directory_path() / ("floortwin-import-" + std::to_string(QDateTime::currentSecsSinceEpoch()) + ".ftrec")).string();
+    auto run = [&](const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
+        return !o.importFile.empty() ? app::importFileToRecording(o, *topology, o.importFile, out, progress, cancel)
+                                     : app::importWindowToRecording(o, *topology, o.importWindow, out, progress, cancel);
+    };
+    if (o.headless) {
+        QCoreApplication app(argc, argv);
+        auto summary = run({}, nullptr);
+        if (!summary) return fail(summary.error(), 1);
+        std::cout << summary->dump(2) << "\n";
+        return 0;
+    }
+    views::FloorView::setDefaultSurfaceFormat();
+    QApplication app(argc, argv);
+    std::atomic<bool> cancel{false};
+    std::atomic<double> progress{0.0};
+    std::optional<std::expected<nlohmann::json, std::string>> result;
+    std::thread worker([&] { result = run([&](double p) { progress = p; }, &cancel); });
+    QProgressDialog dialog(QObject::tr("Importing %1…").arg(QString::fromStdString(!o.importFile.empty() ? o.importFile : o.importWindow)),
+                           QObject::tr("Cancel"), 0, 1000);
+    dialog.setMinimumDuration(0);
+    QObject::connect(&dialog, &QProgressDialog::canceled, [&] { cancel = true; });
+    QTimer poll;
+    QObject::connect(&poll, &QTimer::timeout, [&] { dialog.setValue(static_cast<int>(progress.load() * 1000)); });
+    poll.start(100);
+    while (!result) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+        if (result) break;
+    }
+    worker.join();
+    poll.stop();
+    dialog.close();
+    if (!*result) {
+        if (!cancel) QMessageBox::warning(nullptr, QObject::tr("Import"), QString::fromStdString(result->error()));
+        return 1;
+    }
+    auto session = app::makeReplaySession(out);
+    if (!session) return fail(session.error());
+    app::MainWindow window(**session);
+    (*session)->replay->start();
+    window.show();
+    return app.exec();
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -140,6 +197,7 @@ int main(int argc, char** argv) {
 
     // Everything that can be wrong with the arguments is checked before any window exists, so
     // errors need no display.
+    if (!o.importFile.empty() || !o.importWindow.empty()) return runImport(o, argc, argv);
     auto session = makeSession(o, o.headless);
     if (!session) return fail(session.error());
     if (o.headless) {
@@ -159,19 +217,35 @@ int main(int argc, char** argv) {
         replay.seek(replay.beginTime() + at);
         replay.renderNow();
         for (const auto& w : replay.reader().warnings()) std::cerr << "floortwin: warning: " << w << "\n";
+    } else if (!(*session)->sources.empty()) {
+        // Live: nothing to pre-run; a screenshot waits for the sources below.
     } else if (at > 0) {
         (*session)->sim->runUntil((*session)->sim->startTime() + at);
     }
 
     views::FloorView::setDefaultSurfaceFormat();
     QApplication app(argc, argv);
-    if (!o.screenshot.empty()) return takeScreenshot(o, **session, *metric, selection);
+    if (!o.screenshot.empty() && !(*session)->sources.empty()) {
+        // A screenshot of live data: let the sources deliver for --at of wall time (3 s).
+        (*session)->sim->start(1.0);
+        (*session)->startSources();
+        QElapsedTimer waited;
+        waited.start();
+        while (waited.nsecsElapsed() < (at > 0 ? at : 3 * model::kNsPerSecond)) QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+    }
+    if (!o.screenshot.empty()) {
+        const int rc = takeScreenshot(o, **session, *metric, selection);
+        for (auto& s : (*session)->sources) s->stop(); // while the application still exists
+        return rc;
+    }
 
     std::shared_ptr<app::Session> current = std::move(*session);
     std::unique_ptr<app::MainWindow> window;
     // A window per session; File > Open recording swaps in a replay session and a new window.
     std::function<void()> showWindow = [&] {
         window = std::make_unique<app::MainWindow>(*current);
+        if (!current->sources.empty())
+            window->floorView()->setSourceStatus([&current] { return app::sourceStatus(current->sources); });
         if (!o.metric.empty()) window->setMetric(*metric);
         if (selection) window->floorView()->setSelection(selection);
         applyLayers(o, *window);
@@ -204,7 +278,8 @@ int main(int argc, char** argv) {
         if (o.wall) window->setWallMode(true);
     };
     if (current->replay) current->replay->start();
-    else current->sim->start(o.speed);
+    else current->sim->start(current->sources.empty() ? o.speed : 1.0);
+    current->startSources();
     showWindow();
     const int rc = app.exec();
     window.reset();

@@ -2,6 +2,7 @@
 
 #include "floor_loading.h"
 #include "importers/floor_file.h"
+#include "live_sources.h"
 
 #include <chrono>
 #include <filesystem>
@@ -9,6 +10,7 @@
 namespace ft::app {
 
 Session::~Session() {
+    for (auto& s : sources) s->stop(); // nothing more into the queue
     if (sim) sim->stop();       // no more publishes into the recorder
     if (recorder) recorder->close();
     if (replay) replay->stop();
@@ -23,6 +25,16 @@ std::expected<std::unique_ptr<Session>, std::string> makeSimSession(const Option
     if (!scenario) return std::unexpected(scenario.error());
     model::SimConfig config;
     config.seed = o.seed;
+    const bool live = !o.sources.empty();
+    if (live) {
+        // Live telemetry: the twin runs on the wall clock, keeps each measured value until the
+        // next one arrives, and calls a rack stale when its data stops.
+        realtimeStart = true;
+        config.measurementHold = 24 * 3600 * model::kNsPerSecond;
+        config.staleAfter = 15 * model::kNsPerSecond;
+        if (!o.staleAfter.empty() && (!model::parseDuration(o.staleAfter, config.staleAfter) || config.staleAfter <= 0))
+            return std::unexpected("--stale-after: '" + o.staleAfter + "' is not a duration such as 15s");
+    }
     if (realtimeStart) {
         // The live demo starts at the wall-clock time; screenshots, tests and headless runs use
         // the fixed default start so that they are repeatable.
@@ -31,10 +43,16 @@ std::expected<std::unique_ptr<Session>, std::string> makeSimSession(const Option
     }
     const std::string scenarioName = scenario->name;
     session->sim = std::make_unique<model::SimCore>(*topology, config, std::move(*scenario));
-    session->sourceLabel = "SIMULATOR";
+    session->sourceLabel = live ? "LIVE TELEMETRY" : "SIMULATOR";
+    if (live) {
+        auto* core = session->sim.get();
+        auto sources = makeLiveSources(o, *topology, [core](model::SampleBatch b) { return core->submit(std::move(b)); });
+        if (!sources) return std::unexpected(sources.error());
+        session->sources = std::move(*sources);
+    }
     if (!o.record.empty()) {
         importers::RecordingInfo info;
-        info.source = "simulator, seed " + std::to_string(o.seed) + (scenarioName.empty() ? "" : ", scenario " + scenarioName);
+        info.source = live ? "live telemetry" : "simulator, seed " + std::to_string(o.seed) + (scenarioName.empty() ? "" : ", scenario " + scenarioName);
         info.floorJson = importers::floorSpecToJson((*topology)->spec());
         info.seed = o.seed;
         info.scenario = scenarioName;

@@ -2,6 +2,7 @@
 // Session: what one window runs on — a floor, and either the simulator (optionally recorded to
 // a .ftrec) or a recording being replayed. Owned by main; the window borrows it.
 #include "command_line.h"
+#include "importers/live_source.h"
 #include "importers/recording_writer.h"
 #include "importers/replay_source.h"
 #include "model/sim_core.h"
@@ -17,8 +18,13 @@ struct Session {
     std::unique_ptr<model::SimCore> sim;
     std::unique_ptr<importers::ReplaySource> replay;
     std::unique_ptr<importers::RecordingWriter> recorder;
+    // Live telemetry feeding the sim core (--source); started with startSources().
+    std::vector<std::unique_ptr<importers::LiveSource>> sources;
+    void startSources() {
+        for (auto& s : sources) s->start();
+    }
     std::string recordingPath; // --record target
-    std::string sourceLabel;   // for the HUD: "SIMULATOR", "REPLAY cooling.ftrec"
+    std::string sourceLabel;   // for the HUD: "SIMULATOR", "LIVE TELEMETRY", "REPLAY cooling.ftrec"
 
     model::Transport& transport() { return replay ? static_cast<model::Transport&>(*replay) : *sim; }
     ~Session();

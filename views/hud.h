@@ -2,6 +2,7 @@
 // The heads-up display drawn with Dear ImGui over the floor: source and time, floor summary,
 // alarm list, the colour legend, row and rack labels, and the hover tooltip. Pure drawing from
 // the inputs it is given; UI thread, between ImGuiOverlay::beginFrame and endFrame.
+#include "source_status.h"
 #include "color_scale.h"
 #include "model/snapshot.h"
 #include "model/topology.h"
@@ -29,13 +30,6 @@ FloorSummary summarize(const model::Topology& topology, const model::Snapshot& s
 
 struct ScreenPoint {
     float x = 0, y = 0;
-};
-
-// One telemetry source as the HUD shows it (filled by the app from its live sources).
-struct SourceStatus {
-    std::string name;   // "scrape 127.0.0.1:9400", "prometheus", "mqtt broker:1883"
-    int level = 0;      // 0 up, 1 degraded or connecting, 2 down
-    std::string detail; // "12,480 samples/s, 0.4 s ago" or the last error
 };
 
 struct HudInput {

@@ -269,6 +269,51 @@ void benchRender() {
     }
 }
 
+// Live sample -> pixel: a measured value submitted to the running sim core (as a source does)
+// until the first frame on screen that shows it (sim tick, snapshot publish, the view's frame
+// timer, render, swap). The twin runs paced at 1x like a live floor.
+void benchLiveLatency() {
+    if (!wanted("live.sample_to_pixel_ms")) return;
+    auto topology = topologyOf("");
+    model::SimCore core(topology, {});
+    views::FloorView view(topology, [&core] { return core.latest(); });
+    view.setShowFrameStats(false);
+    view.resize(1280, 720);
+    view.show();
+    QCoreApplication::processEvents();
+    core.start(1.0);
+    std::vector<double> ms;
+    QElapsedTimer clock;
+    clock.start();
+    for (int i = 0; i < 25; ++i) {
+        const float marker = 60.0f + static_cast<float>(i) * 0.37f;
+        bool shown = false;
+        double t1 = 0;
+        auto conn = QObject::connect(&view, &QOpenGLWidget::frameSwapped, [&] {
+            const auto s = view.snapshot();
+            if (!shown && s && s->value(model::ch::GpuTemperature, 5) == marker) {
+                shown = true;
+                t1 = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+            }
+        });
+        model::SampleBatch batch;
+        batch.samples.push_back({core.latest()->time, model::ch::GpuTemperature, 5, marker});
+        const double t0 = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+        core.submit(std::move(batch));
+        while (!shown && static_cast<double>(clock.nsecsElapsed()) / 1e6 - t0 < 2000) QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        QObject::disconnect(conn);
+        if (shown) ms.push_back(t1 - t0);
+        // Off the tick boundary, so the samples land at different phases of the tick.
+        const double until = static_cast<double>(clock.nsecsElapsed()) / 1e6 + 37.0 + 11.0 * (i % 5);
+        while (static_cast<double>(clock.nsecsElapsed()) / 1e6 < until) QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+    }
+    core.stop();
+    if (ms.empty()) return;
+    figure("live.sample_to_pixel_ms", median(ms), "ms");
+    std::ranges::sort(ms);
+    figure("live.sample_to_pixel_ms.max", ms.back(), "ms");
+}
+
 void benchStartup() {
     if (!wanted("startup.first_frame_ms") && !wanted("startup.first_frame_ms.racks1778") && !wanted("memory.rss_mb.racks1778"))
         return;
@@ -326,11 +371,12 @@ int main(int argc, char** argv) {
         ft::benchParse(figure, std::filesystem::temp_directory_path().string());
 
     // Render and start-up figures need a display; the rest do not.
-    const bool gui = g_filter.empty() || std::string("render.startup.memory.").find(g_filter.substr(0, g_filter.find('.') + 1)) != std::string::npos;
+    const bool gui = g_filter.empty() || std::string("render.startup.memory.live.").find(g_filter.substr(0, g_filter.find('.') + 1)) != std::string::npos;
     if (!gui) return 0;
     views::FloorView::setDefaultSurfaceFormat();
     QApplication app(argc, argv);
     benchRender();
+    benchLiveLatency();
     benchStartup();
     return 0;
 }

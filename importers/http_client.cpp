@@ -1,0 +1,307 @@
+#include "http_client.h"
+
+#include <QCoreApplication>
+#include <QEventLoop>
+#include <QFile>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QThread>
+#include <QTimer>
+#include <QUrl>
+#if QT_CONFIG(ssl)
+#include <QSslCertificate>
+#include <QSslConfiguration>
+#include <QSslSocket>
+#endif
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+
+namespace ft::importers {
+
+namespace {
+
+using SteadyClock = std::chrono::steady_clock;
+
+model::TimeNs wallNow() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+// What a request carries between its signals.
+struct Pending {
+    HttpResult result;
+    HttpClient::Done done;
+    std::size_t cap = 0;
+    std::chrono::milliseconds timeout{0};
+    SteadyClock::time_point started;
+    bool timedOut = false;
+};
+
+// Reads what has arrived, up to the cap; past it, the reply is aborted and the body flagged.
+void drain(QNetworkReply* reply, Pending& p) {
+    const qint64 available = reply->bytesAvailable();
+    if (available <= 0) return;
+    const std::size_t room = p.cap - std::min(p.cap, p.result.body.size());
+    const std::size_t take = std::min<std::size_t>(room, static_cast<std::size_t>(available));
+    if (take > 0) {
+        const std::size_t at = p.result.body.size();
+        p.result.body.resize(at + take);
+        const qint64 got = reply->read(p.result.body.data() + at, static_cast<qint64>(take));
+        p.result.body.resize(at + static_cast<std::size_t>(std::max<qint64>(got, 0)));
+    }
+    if (static_cast<std::size_t>(available) > take && !p.result.truncated) {
+        p.result.truncated = true;
+        reply->abort();
+    }
+}
+
+} // namespace
+
+std::string HttpResult::describeFailure() const {
+    if (!error.empty()) return error;
+    if (status == 0) return "no answer";
+    if (status < 200 || status >= 300) {
+        std::string s = "HTTP " + std::to_string(status);
+        // A short plain-text error body ("404 page not found") is worth showing.
+        if (!body.empty() && body.size() <= 200 && body.find('\0') == std::string::npos) {
+            std::string first = body.substr(0, body.find('\n'));
+            if (!first.empty()) s += ": " + first;
+        }
+        return s;
+    }
+    return {};
+}
+
+HttpClient::HttpClient() : m_nam(std::make_unique<QNetworkAccessManager>()) {
+    // Telemetry endpoints answer fast or not at all; Qt's default of following redirects is
+    // kept (Thanos and Mimir front ends redirect), but no cookie jar or cache is wanted.
+    m_nam->setAutoDeleteReplies(false);
+}
+
+HttpClient::~HttpClient() {
+    abortAll();
+}
+
+void HttpClient::abortAll() {
+    // Disconnect first: abort() emits finished(), whose handler must not run for a request
+    // nobody waits for any more.
+    auto replies = std::exchange(m_replies, {});
+    for (QNetworkReply* reply : replies) {
+        QObject::disconnect(reply, nullptr, nullptr, nullptr);
+        reply->abort();
+        delete reply;
+    }
+}
+
+void HttpClient::request(const std::string& url, const HttpOptions& options, Done done,
+                         const std::string& body, const std::string& contentType) {
+    const QUrl qurl(QString::fromStdString(url));
+    QNetworkRequest request(qurl);
+    request.setHeader(QNetworkRequest::UserAgentHeader, QStringLiteral("floortwin/0.1"));
+    if (!options.bearerToken.empty())
+        request.setRawHeader("Authorization",
+                             QByteArray::fromStdString("Bearer " + options.bearerToken));
+    for (const auto& [name, value] : options.headers)
+        request.setRawHeader(QByteArray::fromStdString(name), QByteArray::fromStdString(value));
+    // Our own deadline covers the whole request; Qt's transfer timeout is only about silence.
+    request.setTransferTimeout(0);
+
+    auto p = std::make_shared<Pending>();
+    p->done = std::move(done);
+    p->cap = std::max<std::size_t>(options.maxBodyBytes, 1);
+    p->timeout = options.timeout;
+    p->started = SteadyClock::now();
+
+    if (qurl.scheme() == QLatin1String("https")) {
+#if QT_CONFIG(ssl)
+        QSslConfiguration ssl = QSslConfiguration::defaultConfiguration();
+        if (!options.caFile.empty()) {
+            const auto certs =
+                QSslCertificate::fromPath(QString::fromStdString(options.caFile), QSsl::Pem);
+            if (certs.isEmpty()) {
+                p->result.error = "no certificates in CA file " + options.caFile;
+                p->result.receivedAt = wallNow();
+                QTimer::singleShot(0, m_nam.get(), [p] { p->done(std::move(p->result)); });
+                return;
+            }
+            ssl.addCaCertificates(certs);
+        }
+        if (options.insecureSkipVerify) ssl.setPeerVerifyMode(QSslSocket::VerifyNone);
+        request.setSslConfiguration(ssl);
+#else
+        p->result.error = "https is not available in this build (Qt without TLS)";
+        QTimer::singleShot(0, m_nam.get(), [p] { p->done(std::move(p->result)); });
+        return;
+#endif
+    }
+
+    QNetworkReply* reply = nullptr;
+    if (body.empty()) {
+        reply = m_nam->get(request);
+    } else {
+        request.setHeader(QNetworkRequest::ContentTypeHeader, QString::fromStdString(contentType));
+        reply = m_nam->post(request, QByteArray::fromStdString(body));
+    }
+    // Keeps what Qt buffers ahead of us bounded while we keep draining it.
+    reply->setReadBufferSize(std::min<qint64>(static_cast<qint64>(p->cap), 4 << 20));
+    m_replies.insert(reply);
+
+    QObject::connect(reply, &QNetworkReply::readyRead, reply, [reply, p] { drain(reply, *p); });
+    auto* deadline = new QTimer(reply); // owned by the reply: dies with it
+    deadline->setSingleShot(true);
+    QObject::connect(deadline, &QTimer::timeout, reply, [reply, p] {
+        p->timedOut = true;
+        reply->abort();
+    });
+    deadline->start(std::max<std::chrono::milliseconds>(p->timeout, std::chrono::milliseconds(1)));
+
+    QObject::connect(reply, &QNetworkReply::finished, m_nam.get(), [this, reply, deadline, p] {
+        deadline->stop();
+        if (!p->result.truncated && !p->timedOut) drain(reply, *p);
+        HttpResult& r = p->result;
+        r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        r.contentType = reply->header(QNetworkRequest::ContentTypeHeader).toString().toStdString();
+        if (p->timedOut) {
+            r.error = "timed out after " + std::to_string(p->timeout.count()) + " ms";
+        } else if (reply->error() != QNetworkReply::NoError && !r.truncated && r.status == 0) {
+            // An HTTP error status is an answer (its body may explain it); only a missing
+            // answer is a transport error.
+            r.error = reply->errorString().toStdString();
+        }
+        r.receivedAt = wallNow();
+        r.latencyMs =
+            std::chrono::duration<double, std::milli>(SteadyClock::now() - p->started).count();
+        m_replies.erase(reply);
+        reply->disconnect();
+        reply->deleteLater();
+        auto done = std::move(p->done);
+        done(std::move(r));
+    });
+}
+
+HttpResult requestBlocking(HttpClient& client, const std::string& url, const HttpOptions& options,
+                           const std::atomic<bool>* cancel, const std::string& body,
+                           const std::string& contentType) {
+    // Shared with the callback, which outlives this call only if the request is never aborted
+    // (it always is, below, when we stop waiting for it).
+    auto state = std::make_shared<std::pair<HttpResult, bool>>();
+    QEventLoop loop;
+    client.request(
+        url, options,
+        [state, &loop](HttpResult r) {
+            state->first = std::move(r);
+            state->second = true;
+            loop.quit();
+        },
+        body, contentType);
+    QTimer watch;
+    if (cancel) {
+        QObject::connect(&watch, &QTimer::timeout, &loop, [&] {
+            if (cancel->load()) loop.quit();
+        });
+        watch.start(20);
+    }
+    if (!state->second) loop.exec();
+    if (!state->second) {
+        client.abortAll(); // cancelled: its callback must not run against this frame
+        HttpResult out;
+        out.error = "cancelled";
+        out.receivedAt = wallNow();
+        return out;
+    }
+    return std::move(state->first);
+}
+
+HttpResult requestBlocking(const std::string& url, const HttpOptions& options,
+                           const std::atomic<bool>* cancel, const std::string& body,
+                           const std::string& contentType) {
+    HttpClient client;
+    return requestBlocking(client, url, options, cancel, body, contentType);
+}
+
+std::string urlEncode(std::string_view text) {
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    std::string out;
+    out.reserve(text.size() * 3 / 2);
+    for (unsigned char c : text) {
+        if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+            c == '-' || c == '_' || c == '.' || c == '~') {
+            out += static_cast<char>(c);
+        } else {
+            out += '%';
+            out += kHex[c >> 4];
+            out += kHex[c & 15];
+        }
+    }
+    return out;
+}
+
+LoopThread::LoopThread(std::string name) : m_name(std::move(name)) {}
+
+LoopThread::~LoopThread() {
+    stop({});
+}
+
+void LoopThread::start(std::function<void()> setup) {
+    if (m_thread) return;
+    m_thread = std::make_unique<QThread>();
+    m_thread->setObjectName(QString::fromStdString(m_name));
+    m_context = std::make_unique<QObject>();
+    m_context->moveToThread(m_thread.get());
+    // Queued before the loop starts: it is the loop's first event.
+    if (setup) QMetaObject::invokeMethod(m_context.get(), std::move(setup), Qt::QueuedConnection);
+    m_thread->start();
+}
+
+void LoopThread::stop(std::function<void()> teardown) {
+    if (!m_thread) return;
+    // The handshake is plain std:: synchronisation on purpose: what teardown did is then visibly
+    // ordered before the owner goes on to destroy things (ThreadSanitizer cannot see through
+    // Qt's own futex-based waits).
+    std::mutex mutex;
+    std::condition_variable cv;
+    bool done = false;
+    QMetaObject::invokeMethod(
+        m_context.get(),
+        [&, teardown = std::move(teardown)] {
+            if (teardown) teardown();
+            {
+                std::lock_guard lock(mutex);
+                done = true;
+            }
+            cv.notify_one();
+            QThread::currentThread()->quit();
+        },
+        Qt::QueuedConnection);
+    bool handshook = false;
+    {
+        // Without a QCoreApplication (stopped after it was destroyed) the queued call is never
+        // delivered: give up after a while instead of hanging the process on exit.
+        std::unique_lock lock(mutex);
+        handshook = cv.wait_for(lock, std::chrono::seconds(5), [&] { return done; });
+    }
+    if (!handshook) {
+        m_thread->quit();
+        if (!m_thread->wait(QDeadlineTimer(2000))) {
+            // The loop is wedged: leak the thread rather than block shutdown.
+            (void)m_context.release();
+            (void)m_thread.release();
+            return;
+        }
+    }
+    m_thread->wait();
+    // The loop has ended: nothing on the thread touches the context any more.
+    m_context.reset();
+    m_thread.reset();
+}
+
+void LoopThread::post(std::function<void()> fn) {
+    if (!m_context) return;
+    QMetaObject::invokeMethod(m_context.get(), std::move(fn), Qt::QueuedConnection);
+}
+
+} // namespace ft::importers

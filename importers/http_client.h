@@ -1,0 +1,112 @@
+#pragma once
+// HttpClient: the HTTP requests the live sources share (exporter scrapes, the PromQL API), over
+// QtNetwork, so chunked transfer, gzip, redirects and TLS (Qt's OpenSSL backend) come with it.
+// Every request has a total deadline, and a body over the size cap is cut at the cap and
+// flagged, so one flooding or stalling target costs bounded memory and time. An HttpClient
+// lives on the thread that creates it, which must run a Qt event loop (a LoopThread, or the
+// local loop of requestBlocking); a QCoreApplication must exist.
+//
+// LoopThread: a thread running a Qt event loop, for a source's client and timers; the owner
+// starts and stops it, post() works from any thread.
+#include "model/timestamp.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+class QNetworkAccessManager;
+class QNetworkReply;
+class QObject;
+class QThread;
+
+namespace ft::importers {
+
+struct HttpOptions {
+    std::chrono::milliseconds timeout{5000}; // request to last byte
+    std::size_t maxBodyBytes = 64u << 20;
+    std::string bearerToken;         // sent as "Authorization: Bearer ..."
+    std::string caFile;              // PEM bundle trusted for https, added to the system's
+    bool insecureSkipVerify = false; // https without checking the peer (test rigs only)
+    std::vector<std::pair<std::string, std::string>> headers;
+};
+
+struct HttpResult {
+    int status = 0;   // HTTP status; 0 when no answer came
+    std::string body; // for a cut body: the bytes up to the cap
+    std::string contentType;
+    bool truncated = false; // the body was cut at maxBodyBytes
+    std::string error;    // why no complete answer came (refused, timed out, TLS); empty otherwise
+    double latencyMs = 0; // request to last byte
+    model::TimeNs receivedAt = 0; // wall clock at the last byte
+    bool ok() const { return error.empty() && status >= 200 && status < 300; }
+    // The failure in words for health displays: the transport error or the HTTP status.
+    std::string describeFailure() const;
+};
+
+class HttpClient {
+public:
+    using Done = std::function<void(HttpResult)>;
+    HttpClient();
+    // Aborts what is in flight; the callbacks of those requests are not called.
+    ~HttpClient();
+    HttpClient(const HttpClient&) = delete;
+    HttpClient& operator=(const HttpClient&) = delete;
+
+    // GET when `body` is empty, else POST with `contentType`. `done` runs on this client's
+    // thread, exactly once, unless the client is destroyed first.
+    void request(const std::string& url, const HttpOptions& options, Done done,
+                 const std::string& body = {}, const std::string& contentType = {});
+    std::size_t inFlight() const { return m_replies.size(); }
+    // Aborts every request in flight without calling their callbacks.
+    void abortAll();
+
+private:
+    std::unique_ptr<QNetworkAccessManager> m_nam;
+    std::unordered_set<QNetworkReply*> m_replies;
+};
+
+// Runs one request to completion on the calling thread with a local event loop (headless
+// imports, tests). `cancel` is checked every few milliseconds; a cancelled request reports
+// error "cancelled" (and aborts whatever else `client` has in flight). With a client of its
+// own, connections are kept alive from one request to the next.
+HttpResult requestBlocking(HttpClient& client, const std::string& url, const HttpOptions& options,
+                           const std::atomic<bool>* cancel = nullptr, const std::string& body = {},
+                           const std::string& contentType = {});
+HttpResult requestBlocking(const std::string& url, const HttpOptions& options,
+                           const std::atomic<bool>* cancel = nullptr, const std::string& body = {},
+                           const std::string& contentType = {});
+
+// Percent-encodes a query parameter value (application/x-www-form-urlencoded).
+std::string urlEncode(std::string_view text);
+
+class LoopThread {
+public:
+    explicit LoopThread(std::string name);
+    ~LoopThread();
+    LoopThread(const LoopThread&) = delete;
+    LoopThread& operator=(const LoopThread&) = delete;
+
+    // Starts the thread; `setup` is its first event.
+    void start(std::function<void()> setup);
+    // Runs `teardown` on the thread (delete what lives there), ends its loop and joins it.
+    void stop(std::function<void()> teardown);
+    bool running() const { return m_thread != nullptr; }
+    // Queues `fn` to run on the thread; dropped when the thread is not running. From the owner's
+    // thread or the loop's own.
+    void post(std::function<void()> fn);
+    // An object living on the thread, to parent or give context to timers and connections.
+    QObject* context() const { return m_context.get(); }
+
+private:
+    std::string m_name;
+    std::unique_ptr<QThread> m_thread;
+    std::unique_ptr<QObject> m_context;
+};
+
+} // namespace ft::importers

@@ -1,0 +1,86 @@
+#pragma once
+// LiveSource: the one interface every live telemetry source implements (exporter scrapes, the
+// PromQL API, the BMS MQTT bus). A source runs on its own thread and pushes timestamped
+// SampleBatches into a SubmitFn (in the app: SimCore::submit, which never blocks and drops and
+// counts when full). start()/stop() belong to the owner; any thread may call health() — a
+// NOC wall polls it to say which feed is dead, so it returns copies, never references.
+#include "model/sample.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ft::importers {
+
+// Connecting: never answered yet. Up: the last poll was clean. Degraded: reachable, but the
+// answer was partly bad (bad lines, truncated body) or one poll failed. Down: failing.
+enum class SourceState : std::uint8_t { Connecting, Up, Degraded, Down };
+
+constexpr std::string_view sourceStateName(SourceState s) {
+    switch (s) {
+    case SourceState::Connecting:
+        return "connecting";
+    case SourceState::Up:
+        return "up";
+    case SourceState::Degraded:
+        return "degraded";
+    case SourceState::Down:
+        return "down";
+    }
+    return "?";
+}
+
+// One per target (an exporter URL, a Prometheus server, a broker). Counters are totals since
+// start(); they never go backwards, so a UI can show rates.
+struct SourceHealth {
+    std::string name; // short label for the UI ("scrape a01-n01:9400")
+    std::string url;
+    SourceState state = SourceState::Connecting;
+    std::string lastError;         // the most recent problem in words; kept after recovery
+    model::TimeNs lastSuccess = 0; // wall clock of the last good answer, 0 = never
+    std::uint64_t polls = 0;       // requests issued (or messages received, for MQTT)
+    std::uint64_t samples = 0;     // samples parsed from the answers
+    std::uint64_t mapped = 0;      // ... that the mapping turned into twin samples
+    std::uint64_t unmapped = 0;    // ... that no rule matched, named no entity on this floor, or
+                                   //     were not trustworthy (NaN, out of the valid range)
+    std::uint64_t badLines = 0;    // lines or payloads that did not parse
+    std::uint64_t errors = 0;      // failed polls, truncated bodies, error envelopes
+    std::uint64_t dropped = 0;     // mapped samples the sink refused (queue full)
+    std::uint64_t outOfOrder = 0;  // samples not newer than one already sent for the same
+                                   // channel and entity: not sent (they would undo newer state)
+    double lastLatencyMs = 0;
+    int targetsUp = 0, targetsTotal = 0; // for sources that fan out (a PromQL query set)
+};
+
+class LiveSource {
+public:
+    virtual ~LiveSource() = default;
+    virtual void start() = 0;
+    virtual void stop() = 0;
+    virtual std::vector<SourceHealth> health() const = 0; // one per target
+};
+
+// Where a source's batches go; false means the batch was refused (and is counted as dropped).
+using SubmitFn = std::function<bool(model::SampleBatch)>;
+
+// Hands `samples` to `submit` in batches of at most `maxBatch`; returns how many were refused.
+inline std::uint64_t submitInBatches(const SubmitFn& submit, std::uint16_t source,
+                                     std::vector<model::Sample>& samples, std::size_t maxBatch) {
+    std::uint64_t refused = 0;
+    maxBatch = maxBatch ? maxBatch : samples.size();
+    for (std::size_t at = 0; at < samples.size(); at += maxBatch) {
+        const std::size_t n = std::min(maxBatch, samples.size() - at);
+        model::SampleBatch batch;
+        batch.source = source;
+        batch.samples.assign(samples.begin() + static_cast<std::ptrdiff_t>(at),
+                             samples.begin() + static_cast<std::ptrdiff_t>(at + n));
+        if (!submit || !submit(std::move(batch))) refused += n;
+    }
+    samples.clear();
+    return refused;
+}
+
+} // namespace ft::importers

@@ -1,0 +1,1032 @@
+// Live sources against real servers on 127.0.0.1: exporter scrapes (a test exporter serving a
+// dcgm-exporter page: mapping, a target dying and coming back, garbage, a flood, a slow target
+// beside a fast one), the PromQL API of a real `prometheus` (instant queries, query_range, a
+// server killed and restarted, an incident window imported into a .ftrec) and the BMS bus on a
+// real `mosquitto` (a broker killed and restarted). Servers are started by the tests and
+// stopped by RAII guards, so a failing check never leaves one running. Waits are generous
+// (QTRY_*): machines are slow and noisy, and nothing here asserts on timing.
+#include "importers/http_client.h"
+#include "importers/mapping_rules.h"
+#include "importers/mqtt_source.h"
+#include "importers/promql_source.h"
+#include "importers/recording_reader.h"
+#include "importers/scrape_source.h"
+#include "support/test_floors.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <arpa/inet.h>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <fcntl.h>
+#include <list>
+#include <mosquitto.h>
+#include <mutex>
+#include <netinet/in.h>
+#include <poll.h>
+#include <regex>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+extern char** environ;
+
+#if defined(__SANITIZE_THREAD__)
+// ThreadSanitizer (make tsan): the live sources run Qt event loops and QtNetwork on threads of
+// their own. QtNetwork's internal HTTP threads and glib's event dispatcher are not instrumented
+// and synchronise through futexes ThreadSanitizer cannot see, so it reports races inside those
+// libraries that say nothing about floortwin — the same reason tests/tsan.supp silences
+// libQt6Core. Added to the suppressions file's list; floortwin's own threads stay checked.
+extern "C" const char* __tsan_default_suppressions() {
+    return "called_from_lib:libQt6Network.so.6\n"
+           "race:libQt6Network.so.6\n"
+           "called_from_lib:libglib-2.0.so.0\n"
+           "race:libglib-2.0.so.0\n";
+}
+#endif
+
+using namespace ft;
+using importers::SourceState;
+namespace ch = model::ch;
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// A small HTTP/1.1 server on its own threads (one per connection), so a slow reply never holds
+// up the test's event loop or another connection.
+class TestHttpServer {
+public:
+    struct Reply {
+        int status = 200;
+        std::string body;
+        std::string contentType = "text/plain; version=0.0.4; charset=utf-8";
+        int delayMs = 0;
+        bool chunked = false;
+    };
+    struct Request {
+        std::string method, path, head, body; // head: the request line and headers as sent
+    };
+    using Handler = std::function<Reply(const Request&)>;
+
+    ~TestHttpServer() { stop(); }
+
+    bool start(Handler handler, int port = 0) {
+        stop();
+        {
+            std::lock_guard lock(m_mutex);
+            m_handler = std::move(handler);
+        }
+        m_listen = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (m_listen < 0) return false;
+        const int one = 1;
+        ::setsockopt(m_listen, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        sockaddr_in addr{};
+        addr.sin_family = AF_INET;
+        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        addr.sin_port = htons(static_cast<std::uint16_t>(port));
+        if (::bind(m_listen, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
+            ::listen(m_listen, 64) != 0) {
+            ::close(m_listen);
+            m_listen = -1;
+            return false;
+        }
+        socklen_t len = sizeof addr;
+        ::getsockname(m_listen, reinterpret_cast<sockaddr*>(&addr), &len);
+        m_port = ntohs(addr.sin_port);
+        m_stop = false;
+        m_accept = std::thread([this] { acceptLoop(); });
+        return true;
+    }
+
+    void stop() {
+        if (!m_accept.joinable()) return;
+        m_stop = true;
+        m_accept.join();
+        ::close(m_listen);
+        m_listen = -1;
+        std::lock_guard lock(m_mutex);
+        for (auto& w : m_workers)
+            w.thread.join();
+        m_workers.clear();
+    }
+
+    void setHandler(Handler handler) {
+        std::lock_guard lock(m_mutex);
+        m_handler = std::move(handler);
+    }
+    int port() const { return m_port; }
+    int requests() const { return m_requests.load(); }
+    std::string url(const std::string& path = "/metrics") const {
+        return "http://127.0.0.1:" + std::to_string(m_port) + path;
+    }
+
+private:
+    struct Worker {
+        std::thread thread;
+        std::shared_ptr<std::atomic<bool>> done;
+    };
+
+    void acceptLoop() {
+        while (!m_stop) {
+            pollfd p{m_listen, POLLIN, 0};
+            if (::poll(&p, 1, 50) <= 0) continue;
+            const int fd = ::accept4(m_listen, nullptr, nullptr, SOCK_CLOEXEC);
+            if (fd < 0) continue;
+            std::lock_guard lock(m_mutex);
+            // Reap finished connections so a long test does not pile up threads.
+            for (auto it = m_workers.begin(); it != m_workers.end();) {
+                if (it->done->load()) {
+                    it->thread.join();
+                    it = m_workers.erase(it);
+                } else {
+                    ++it;
+                }
+            }
+            auto done = std::make_shared<std::atomic<bool>>(false);
+            m_workers.push_back({std::thread([this, fd, done] {
+                                     serve(fd);
+                                     done->store(true);
+                                 }),
+                                 done});
+        }
+    }
+
+    bool sendAll(int fd, std::string_view data) {
+        while (!data.empty()) {
+            const ssize_t n = ::send(fd, data.data(), data.size(), MSG_NOSIGNAL);
+            if (n <= 0) return false;
+            data.remove_prefix(static_cast<std::size_t>(n));
+        }
+        return true;
+    }
+
+    void serve(int fd) {
+        std::string data;
+        char buf[4096];
+        auto receive = [&] {
+            pollfd p{fd, POLLIN, 0};
+            if (::poll(&p, 1, 100) <= 0) return true;
+            const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+            if (n <= 0) return false;
+            data.append(buf, static_cast<std::size_t>(n));
+            return true;
+        };
+        while (data.find("\r\n\r\n") == std::string::npos && data.size() < 65536 && !m_stop)
+            if (!receive()) break;
+        Request request;
+        const std::size_t headEnd = data.find("\r\n\r\n");
+        request.head = data.substr(0, headEnd);
+        std::size_t contentLength = 0;
+        for (const char* key : {"Content-Length: ", "content-length: "})
+            if (const auto at = request.head.find(key); at != std::string::npos)
+                contentLength = std::stoul(request.head.substr(at + std::strlen(key)));
+        while (headEnd != std::string::npos && data.size() < headEnd + 4 + contentLength && !m_stop)
+            if (!receive()) break;
+        if (headEnd != std::string::npos) request.body = data.substr(headEnd + 4);
+        request.method = request.head.substr(0, request.head.find(' '));
+        if (const auto sp = request.head.find(' '); sp != std::string::npos)
+            request.path = request.head.substr(sp + 1, request.head.find(' ', sp + 1) - sp - 1);
+        ++m_requests;
+        Handler handler;
+        {
+            std::lock_guard lock(m_mutex);
+            handler = m_handler;
+        }
+        const Reply reply = handler ? handler(request) : Reply{404, "no handler\n"};
+        for (int waited = 0; waited < reply.delayMs && !m_stop; waited += 20)
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        if (!m_stop) {
+            std::string head = "HTTP/1.1 " + std::to_string(reply.status) +
+                               (reply.status == 200 ? " OK" : " Error") +
+                               "\r\nContent-Type: " + reply.contentType +
+                               "\r\nConnection: close\r\n";
+            if (reply.chunked) {
+                head += "Transfer-Encoding: chunked\r\n\r\n";
+                bool ok = sendAll(fd, head);
+                for (std::size_t at = 0; ok && at < reply.body.size(); at += 777) {
+                    const std::string_view piece = std::string_view(reply.body).substr(at, 777);
+                    char size[32];
+                    std::snprintf(size, sizeof size, "%zx\r\n", piece.size());
+                    ok = sendAll(fd, size) && sendAll(fd, piece) && sendAll(fd, "\r\n");
+                }
+                if (ok) sendAll(fd, "0\r\n\r\n");
+            } else {
+                head += "Content-Length: " + std::to_string(reply.body.size()) + "\r\n\r\n";
+                if (sendAll(fd, head)) sendAll(fd, reply.body);
+            }
+        }
+        ::shutdown(fd, SHUT_RDWR);
+        ::close(fd);
+    }
+
+    int m_listen = -1;
+    int m_port = 0;
+    std::atomic<bool> m_stop{false};
+    std::atomic<int> m_requests{0};
+    std::thread m_accept;
+    std::mutex m_mutex;
+    std::list<Worker> m_workers;
+    Handler m_handler;
+};
+
+// ---------------------------------------------------------------------------------------------
+// A dcgm-exporter page for the hosts given: GPU i of a host reads 61 + i °C, 700 + i W, 50 + i %.
+std::string dcgmPage(const std::vector<std::string>& hosts, double tempBase = 61) {
+    std::string out;
+    auto family = [&](const char* name, const char* help, double base) {
+        out += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " gauge\n";
+        for (const auto& host : hosts)
+            for (int g = 0; g < 4; ++g)
+                out += std::string(name) + "{gpu=\"" + std::to_string(g) + "\",UUID=\"GPU-" + host +
+                       "-" + std::to_string(g) + "\",device=\"nvidia" + std::to_string(g) +
+                       "\",modelName=\"NVIDIA Rubin\",Hostname=\"" + host + "\"} " +
+                       std::to_string(base + g) + "\n";
+    };
+    family("DCGM_FI_DEV_GPU_TEMP", "GPU temperature (in C).", tempBase);
+    family("DCGM_FI_DEV_POWER_USAGE", "Power draw (in W).", 700);
+    family("DCGM_FI_DEV_GPU_UTIL", "GPU utilization (in %).", 50);
+    out += "# HELP exporter_build_info Not mapped.\n# TYPE exporter_build_info "
+           "gauge\nexporter_build_info{version=\"3.3.0\"} 1\n";
+    return out;
+}
+
+// Every batch the source submits, kept for inspection.
+class Collector {
+public:
+    importers::SubmitFn fn() {
+        return [this](model::SampleBatch batch) {
+            std::lock_guard lock(m_mutex);
+            m_samples.insert(m_samples.end(), batch.samples.begin(), batch.samples.end());
+            return true;
+        };
+    }
+    std::size_t count() const {
+        std::lock_guard lock(m_mutex);
+        return m_samples.size();
+    }
+    std::size_t count(model::ChannelId channel, model::EntityId entity) const {
+        std::lock_guard lock(m_mutex);
+        return static_cast<std::size_t>(std::ranges::count_if(
+            m_samples, [&](const auto& s) { return s.channel == channel && s.entity == entity; }));
+    }
+    // The newest value for (channel, entity); NaN when none came.
+    float last(model::ChannelId channel, model::EntityId entity) const {
+        std::lock_guard lock(m_mutex);
+        for (auto it = m_samples.rbegin(); it != m_samples.rend(); ++it)
+            if (it->channel == channel && it->entity == entity) return it->value;
+        return std::nanf("");
+    }
+
+private:
+    mutable std::mutex m_mutex;
+    std::vector<model::Sample> m_samples;
+};
+
+int freePort() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+    socklen_t len = sizeof addr;
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+    ::close(fd);
+    return ntohs(addr.sin_port);
+}
+
+bool portAccepts(int port) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    addr.sin_port = htons(static_cast<std::uint16_t>(port));
+    const bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+    ::close(fd);
+    return ok;
+}
+
+// A process the test owns (a server, a tool); killed when the guard goes, whatever happened.
+// posix_spawn rather than QProcess: it never runs code between fork and exec, so it also works
+// in the ThreadSanitizer build (which cannot follow a multi-threaded fork).
+class ServerProcess {
+public:
+    ServerProcess(QString program, QStringList args, QString logFile)
+        : m_program(std::move(program)), m_args(std::move(args)), m_log(std::move(logFile)) {}
+    ~ServerProcess() { kill(); }
+    bool start() {
+        kill();
+        // setpriv (util-linux) execs the server with "kill me when my parent dies" set, so a
+        // crashed or killed test never leaves a server behind; the pid stays the server's.
+        std::vector<std::string> args;
+        if (::access("/usr/bin/setpriv", X_OK) == 0) args = {"/usr/bin/setpriv", "--pdeathsig", "KILL", "--"};
+        args.push_back(m_program.toStdString());
+        for (const QString& a : m_args)
+            args.push_back(a.toStdString());
+        std::vector<char*> argv;
+        for (auto& a : args)
+            argv.push_back(a.data());
+        argv.push_back(nullptr);
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        const std::string log = m_log.toStdString();
+        posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_APPEND,
+                                         0644);
+        posix_spawn_file_actions_adddup2(&actions, 1, 2);
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+        const int rc =
+            posix_spawn(&m_pid, args[0].c_str(), &actions, nullptr, argv.data(), environ);
+        posix_spawn_file_actions_destroy(&actions);
+        if (rc != 0) m_pid = -1;
+        return rc == 0;
+    }
+    void kill() {
+        if (m_pid <= 0) return;
+        ::kill(m_pid, SIGKILL); // a crash, not a goodbye
+        ::waitpid(m_pid, nullptr, 0);
+        m_pid = -1;
+    }
+    bool running() {
+        if (m_pid <= 0) return false;
+        int status = 0;
+        if (::waitpid(m_pid, &status, WNOHANG) == 0) return true;
+        m_pid = -1;
+        m_exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        return false;
+    }
+    // Runs to the end (tools): true when it exited with 0 in time.
+    bool finish(int timeoutMs) {
+        for (int waited = 0; running() && waited < timeoutMs; waited += 20)
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        if (running()) return false;
+        return m_exitCode == 0;
+    }
+    QString log() const {
+        QFile f(m_log);
+        if (!f.open(QIODevice::ReadOnly)) return {};
+        return QString::fromUtf8(f.readAll().right(3000));
+    }
+
+private:
+    QString m_program;
+    QStringList m_args;
+    QString m_log;
+    pid_t m_pid = -1;
+    int m_exitCode = -1;
+};
+
+model::EntityId trayOf(const model::Topology& t, const std::string& host) {
+    for (model::EntityId tray = 0; tray < t.count(model::EntityKind::ComputeTray); ++tray)
+        if (t.hostName(tray) == host) return tray;
+    qFatal("no host %s on the test floor", host.c_str());
+}
+
+model::EntityId gpuOf(const model::Topology& t, const std::string& host, int index) {
+    const model::EntityId tray = trayOf(t, host);
+    for (model::EntityId g = 0; g < t.count(model::EntityKind::Gpu); ++g)
+        if (t.gpus.tray[g] == tray && t.gpus.indexInTray[g] == index) return g;
+    qFatal("no GPU %d on %s", index, host.c_str());
+}
+
+importers::MappingRules preset(const char* name) {
+    auto rules = importers::loadMappingRules(std::string(FT_SOURCE_DIR "/resources/mappings/") +
+                                             name + ".json");
+    if (!rules) qFatal("%s", rules.error().toString().c_str());
+    return *rules;
+}
+
+importers::SourceHealth healthOf(const importers::LiveSource& s, std::size_t i = 0) {
+    return s.health().at(i);
+}
+
+std::string describe(const importers::SourceHealth& h) {
+    return h.name + ": " + std::string(importers::sourceStateName(h.state)) + ", polls " +
+           std::to_string(h.polls) + ", samples " + std::to_string(h.samples) + ", mapped " +
+           std::to_string(h.mapped) + ", bad lines " + std::to_string(h.badLines) + ", errors " +
+           std::to_string(h.errors) + ", last error: " + h.lastError;
+}
+
+model::TimeNs wallNow() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+// Publishes BMS messages to a broker with a short-lived client of its own.
+bool publish(int port, const std::vector<std::pair<std::string, std::string>>& messages) {
+    static std::once_flag init;
+    std::call_once(init, [] { mosquitto_lib_init(); });
+    mosquitto* m = mosquitto_new(nullptr, true, nullptr);
+    if (!m) return false;
+    bool ok = mosquitto_connect(m, "127.0.0.1", port, 10) == MOSQ_ERR_SUCCESS;
+    for (const auto& [topic, payload] : messages)
+        ok = ok && mosquitto_publish(m, nullptr, topic.c_str(), static_cast<int>(payload.size()),
+                                     payload.data(), 0, false) == MOSQ_ERR_SUCCESS;
+    for (int i = 0; ok && i < 100 && mosquitto_want_write(m); ++i)
+        mosquitto_loop(m, 20, 1);
+    if (ok) mosquitto_disconnect(m);
+    mosquitto_destroy(m);
+    return ok;
+}
+
+constexpr int kLong = 60000; // ms: what a slow, loaded machine may need for a server round trip
+
+} // namespace
+
+class TestLiveSources : public QObject {
+    Q_OBJECT
+    std::shared_ptr<const model::Topology> m_floor;
+    importers::MappingRules m_dcgm;
+
+    importers::ScrapeConfig scrapeConfig(std::vector<std::string> urls) {
+        importers::ScrapeConfig c;
+        c.urls = std::move(urls);
+        c.interval = std::chrono::milliseconds(200);
+        c.timeout = std::chrono::milliseconds(5000);
+        c.maxBackoff = std::chrono::milliseconds(1000);
+        return c;
+    }
+
+private slots:
+    void initTestCase() {
+        m_floor = testing::demoFloor();
+        m_dcgm = preset("dcgm-exporter");
+    }
+
+    void scrapeSpecs() {
+        auto urls = importers::parseScrapeSpec(
+            "scrape=a01-n01,10.0.0.2:9500, http://b02-n03:9400/metrics,https://x.example/m");
+        QVERIFY2(urls, urls ? "" : urls.error().c_str());
+        QCOMPARE(urls->size(), 4u);
+        QCOMPARE((*urls)[0], std::string("http://a01-n01:9400/metrics"));
+        QCOMPARE((*urls)[1], std::string("http://10.0.0.2:9500/metrics"));
+        QCOMPARE((*urls)[2], std::string("http://b02-n03:9400/metrics"));
+        QCOMPARE((*urls)[3], std::string("https://x.example/m"));
+        QVERIFY(!importers::parseScrapeSpec("scrape=ftp://x"));
+        QVERIFY(!importers::parseScrapeSpec("scrape=a,,b"));
+        QVERIFY(!importers::parseScrapeSpec("scrape=host:99999"));
+        QVERIFY(!importers::parseScrapeSpec("scrape=host:"));
+
+        auto brokers = importers::parseMqttSpec("mqtt=bms.local,10.1.1.1:8883");
+        QVERIFY2(brokers, brokers ? "" : brokers.error().c_str());
+        QCOMPARE(brokers->size(), 2u);
+        QCOMPARE((*brokers)[0].port, 1883);
+        QCOMPARE((*brokers)[1].host, std::string("10.1.1.1"));
+        QCOMPARE((*brokers)[1].port, 8883);
+        QVERIFY(!importers::parseMqttSpec("mqtt=host:0"));
+    }
+
+    void promqlAnswers() {
+        auto vec = importers::parsePromqlResponse(
+            R"({"status":"success","data":{"resultType":"vector","result":[
+            {"metric":{"__name__":"DCGM_FI_DEV_GPU_TEMP","Hostname":"a01-n01","gpu":"0"},"value":[1790000000.25,"61"]},
+            {"metric":{"gpu":"1"},"value":[1790000000.25,"NaN"]},
+            {"metric":{"gpu":"2"},"value":[1790000000.25,"+Inf"]}]},"warnings":["partial"]})");
+        QVERIFY2(vec, vec ? "" : vec.error().message.c_str());
+        QCOMPARE(vec->series.size(), 3u);
+        QCOMPARE(vec->series[0].points[0].first, 1790000000250LL * model::kNsPerMs);
+        QCOMPARE(vec->series[0].points[0].second, 61.0);
+        QVERIFY(std::isnan(vec->series[1].points[0].second));
+        QVERIFY(std::isinf(vec->series[2].points[0].second));
+        QCOMPARE(vec->warnings.size(), 1u);
+
+        auto matrix = importers::parsePromqlResponse(
+            R"({"status":"success","data":{"resultType":"matrix","result":[
+            {"metric":{"__name__":"up","job":"prometheus","instance":"localhost:9090"},"values":[[1435781430.781,"1"],[1435781445.781,"1"]]}]}})");
+        QVERIFY(matrix);
+        QCOMPARE(matrix->series[0].points.size(), 2u);
+        QCOMPARE(matrix->series[0].labels.size(), 3u);
+
+        auto error = importers::parsePromqlResponse(
+            R"({"status":"error","errorType":"bad_data","error":"parse error at char 4"})");
+        QVERIFY(!error);
+        QVERIFY(error.error().message.find("bad_data") != std::string::npos);
+        QVERIFY(error.error().message.find("parse error at char 4") != std::string::npos);
+        QVERIFY(!importers::parsePromqlResponse("<html>502 Bad Gateway</html>"));
+    }
+
+    void querySetIsAggregated() {
+        const std::string re = importers::rackKeyRegex(m_floor->spec().hostPattern);
+        QVERIFY(!re.empty());
+        const std::regex rx(re);
+        std::smatch m;
+        const std::string host = "a03-n07", withDomain = "b08-n18.cluster.local",
+                          instance = "a01-n01:9400";
+        QVERIFY(std::regex_match(host, m, rx));
+        QCOMPARE(m[1].str(), std::string("a03"));
+        QVERIFY(std::regex_match(withDomain, m, rx));
+        QCOMPARE(m[1].str(), std::string("b08"));
+        QVERIFY(std::regex_match(instance, m, rx));
+        QCOMPARE(m[1].str(), std::string("a01"));
+
+        const auto overview = importers::buildQuerySet(m_dcgm, *m_floor);
+        QVERIFY(!overview.empty());
+        bool rackMax = false;
+        for (const auto& q : overview) {
+            QVERIFY2(q.channel || q.name.find("device") == std::string::npos,
+                     "device series only when asked");
+            if (q.channel == ch::RackGpuTempMax) {
+                rackMax = true;
+                QVERIFY(q.expr.starts_with("max by (ft_rack)"));
+                QVERIFY(q.expr.find("DCGM_FI_DEV_GPU_TEMP") != std::string::npos);
+            }
+        }
+        QVERIFY(rackMax);
+        importers::QuerySetOptions detail;
+        detail.detailRacks = {"A03"};
+        const auto withDetail = importers::buildQuerySet(m_dcgm, *m_floor, detail);
+        QCOMPARE(withDetail.size(), overview.size() + 1);
+        QVERIFY(withDetail.back().expr.find("a03-n18") != std::string::npos);
+        QVERIFY(withDetail.back().expr.find("a04-n01") == std::string::npos);
+    }
+
+    // (a) scrape: samples arrive mapped; a dead target goes Down and recovers; chunked bodies.
+    void scrapeMapsAndRecovers() {
+        TestHttpServer server;
+        QVERIFY(server.start([](const TestHttpServer::Request&) {
+            TestHttpServer::Reply r;
+            r.body = dcgmPage({"a01-n01"});
+            r.chunked = true;
+            return r;
+        }));
+        Collector sink;
+        importers::ScrapeSource source(scrapeConfig({server.url()}), m_dcgm, m_floor, sink.fn());
+        source.start();
+        const auto gpu0 = gpuOf(*m_floor, "a01-n01", 0), gpu3 = gpuOf(*m_floor, "a01-n01", 3);
+        QTRY_VERIFY_WITH_TIMEOUT(sink.count(ch::GpuTemperature, gpu3) > 0, kLong);
+        QCOMPARE(sink.last(ch::GpuTemperature, gpu0), 61.0f);
+        QCOMPARE(sink.last(ch::GpuTemperature, gpu3), 64.0f);
+        QCOMPARE(sink.last(ch::GpuPower, gpu3), 703.0f);
+        QTRY_VERIFY_WITH_TIMEOUT(healthOf(source).state == SourceState::Up, kLong);
+        auto h = healthOf(source);
+        QVERIFY2(h.mapped >= 12 && h.unmapped >= 1 && h.badLines == 0 && h.lastSuccess > 0,
+                 describe(h).c_str());
+
+        const int port = server.port();
+        server.stop();
+        QTRY_VERIFY2_WITH_TIMEOUT(healthOf(source).state == SourceState::Down,
+                                  describe(healthOf(source)).c_str(), kLong);
+        QVERIFY(!healthOf(source).lastError.empty());
+        const std::size_t whileDown = sink.count();
+        QTest::qWait(1500);
+        QCOMPARE(sink.count(), whileDown); // nothing arrives from a dead target
+
+        QVERIFY(server.start(
+            [](const TestHttpServer::Request&) {
+                return TestHttpServer::Reply{200, dcgmPage({"a01-n01"}, 70)};
+            },
+            port));
+        QTRY_VERIFY2_WITH_TIMEOUT(healthOf(source).state == SourceState::Up,
+                                  describe(healthOf(source)).c_str(), kLong);
+        QTRY_COMPARE_WITH_TIMEOUT(sink.last(ch::GpuTemperature, gpu0), 70.0f, kLong);
+        source.stop();
+    }
+
+    // (a) garbage lines are counted; the valid lines around them still map.
+    void scrapeGarbageCountsBadLines() {
+        TestHttpServer server;
+        QVERIFY(server.start([](const TestHttpServer::Request&) {
+            std::string page = dcgmPage({"a01-n02"});
+            page.insert(page.find("# HELP DCGM_FI_DEV_POWER_USAGE"),
+                        "this is not a metric line !!!\nDCGM_FI_DEV_GPU_TEMP{gpu=\"0\" 12\n"
+                        "\x01\x02\x03 binary junk\n");
+            return TestHttpServer::Reply{200, page};
+        }));
+        Collector sink;
+        importers::ScrapeSource source(scrapeConfig({server.url()}), m_dcgm, m_floor, sink.fn());
+        source.start();
+        const auto gpu2 = gpuOf(*m_floor, "a01-n02", 2);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            healthOf(source).badLines >= 3 && sink.count(ch::GpuUtilization, gpu2) > 0, kLong);
+        QCOMPARE(sink.last(ch::GpuTemperature, gpu2), 63.0f);
+        QCOMPARE(sink.last(ch::GpuUtilization, gpu2), 52.0f);
+        const auto h = healthOf(source);
+        QVERIFY2(h.state == SourceState::Degraded &&
+                     h.lastError.find("bad lines") != std::string::npos,
+                 describe(h).c_str());
+        source.stop();
+    }
+
+    // (a) a page far over the cap is cut there and counted; what came before the cut maps.
+    void scrapeFloodIsCut() {
+        auto flood = std::make_shared<std::string>(dcgmPage({"a01-n03"}));
+        flood->reserve(flood->size() + (8u << 20));
+        for (int i = 0; flood->size() < (8u << 20); ++i)
+            *flood += "flood_metric{i=\"" + std::to_string(i) + "\"} 1\n";
+        TestHttpServer server;
+        QVERIFY(server.start([flood](const TestHttpServer::Request&) {
+            return TestHttpServer::Reply{200, *flood};
+        }));
+        Collector sink;
+        auto config = scrapeConfig({server.url()});
+        config.maxBodyBytes = 1u << 20;
+        importers::ScrapeSource source(config, m_dcgm, m_floor, sink.fn());
+        source.start();
+        const auto gpu1 = gpuOf(*m_floor, "a01-n03", 1);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            healthOf(source).errors >= 1 && sink.count(ch::GpuTemperature, gpu1) > 0, kLong);
+        const auto h = healthOf(source);
+        QVERIFY2(h.state == SourceState::Degraded && h.lastError.find("cut") != std::string::npos,
+                 describe(h).c_str());
+        // Parsed up to the cap, not the whole 8 MB: ~1 MB of 20-byte lines.
+        QVERIFY2(h.samples < 200000 * h.polls, describe(h).c_str());
+        source.stop();
+    }
+
+    // (a) a target that takes forever does not slow the other one down.
+    void slowTargetDoesNotDelayOthers() {
+        TestHttpServer fast, slow;
+        QVERIFY(fast.start([](const TestHttpServer::Request&) {
+            return TestHttpServer::Reply{200, dcgmPage({"a01-n04"})};
+        }));
+        QVERIFY(slow.start([](const TestHttpServer::Request&) {
+            TestHttpServer::Reply r{200, dcgmPage({"a01-n05"})};
+            r.delayMs = 120000;
+            return r;
+        }));
+        Collector sink;
+        auto config = scrapeConfig({slow.url(), fast.url()});
+        config.timeout = std::chrono::milliseconds(180000);
+        importers::ScrapeSource source(config, m_dcgm, m_floor, sink.fn());
+        source.start();
+        const auto fastGpu = gpuOf(*m_floor, "a01-n04", 0), slowGpu = gpuOf(*m_floor, "a01-n05", 0);
+        QTRY_VERIFY2_WITH_TIMEOUT(healthOf(source, 1).polls >= 5 &&
+                                      healthOf(source, 1).lastSuccess > 0,
+                                  describe(healthOf(source, 1)).c_str(), kLong);
+        QVERIFY(sink.count(ch::GpuTemperature, fastGpu) > 0);
+        QCOMPARE(sink.count(ch::GpuTemperature, slowGpu), 0u);
+        const auto slowHealth = healthOf(source, 0);
+        QCOMPARE(slowHealth.polls, 1u); // one request in flight per target, never a pile
+        QCOMPARE(slowHealth.state, SourceState::Connecting);
+        source.stop(); // aborts the slow request
+        slow.stop();
+    }
+
+    // (b) the API client's envelope and auth handling, against a stand-in API: a query the
+    // server rejects degrades the source and names the error; a missing token is a dead source.
+    void promqlBearerTokenAndErrorEnvelope() {
+        TestHttpServer api;
+        QVERIFY(api.start([](const TestHttpServer::Request& r) {
+            TestHttpServer::Reply reply;
+            reply.contentType = "application/json";
+            if (r.head.find("Authorization: Bearer s3cret") == std::string::npos)
+                return TestHttpServer::Reply{401, "Unauthorized\n"};
+            const std::string query = r.method == "POST" ? r.body : r.path;
+            if (query.find("not_a_function") != std::string::npos) {
+                reply.status = 400;
+                reply.body = "{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":\"1:1: "
+                             "parse error: unknown function with name 'not_a_function'\"}";
+                return reply;
+            }
+            char when[32];
+            std::snprintf(when, sizeof when, "%.3f",
+                          static_cast<double>(wallNow() / model::kNsPerMs) / 1000.0);
+            reply.body =
+                std::string(R"({"status":"success","data":{"resultType":"vector","result":[)") +
+                R"({"metric":{"__name__":"DCGM_FI_DEV_GPU_TEMP","Hostname":"a02-n01","gpu":"0"},"value":[)" +
+                when + R"(,"66"]}]}})";
+            return reply;
+        }));
+        importers::PromqlConfig pc;
+        pc.url = "http://127.0.0.1:" + std::to_string(api.port()) + "/";
+        pc.interval = std::chrono::milliseconds(200);
+        pc.maxBackoff = std::chrono::milliseconds(1000);
+        pc.http.bearerToken = "s3cret";
+        pc.queries = {{"gpu temperatures", "DCGM_FI_DEV_GPU_TEMP", std::nullopt, {}, 1.0, 0.0},
+                      {"a broken query", "not_a_function(up)", std::nullopt, {}, 1.0, 0.0}};
+        Collector sink;
+        importers::PromqlSource source(pc, m_dcgm, m_floor, sink.fn());
+        source.start();
+        const auto gpu = gpuOf(*m_floor, "a02-n01", 0);
+        QTRY_VERIFY2_WITH_TIMEOUT(sink.count(ch::GpuTemperature, gpu) > 0 &&
+                                      healthOf(source).state == SourceState::Degraded,
+                                  describe(healthOf(source)).c_str(), kLong);
+        QCOMPARE(sink.last(ch::GpuTemperature, gpu), 66.0f);
+        auto h = healthOf(source);
+        QVERIFY2(h.lastError.find("a broken query") != std::string::npos &&
+                     h.lastError.find("bad_data") != std::string::npos,
+                 describe(h).c_str());
+        QCOMPARE(h.targetsUp, 1);
+        QCOMPARE(h.targetsTotal, 2);
+
+        pc.http.bearerToken.clear();
+        Collector nothing;
+        importers::PromqlSource noToken(pc, m_dcgm, m_floor, nothing.fn());
+        noToken.start();
+        QTRY_VERIFY2_WITH_TIMEOUT(healthOf(noToken).state == SourceState::Down &&
+                                      healthOf(noToken).errors >= 2,
+                                  describe(healthOf(noToken)).c_str(), kLong);
+        QVERIFY2(healthOf(noToken).lastError.find("401") != std::string::npos,
+                 describe(healthOf(noToken)).c_str());
+        QCOMPARE(nothing.count(), 0u);
+        noToken.stop();
+        source.stop();
+
+        // An import in which every request fails is an error and leaves no file; so does a
+        // cancelled one.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string out = dir.filePath("window.ftrec").toStdString();
+        const model::TimeNs t0 =
+            wallNow() / model::kNsPerSecond * model::kNsPerSecond - 60 * model::kNsPerSecond;
+        auto refused = importers::importIncidentWindow(pc, t0, t0 + 10 * model::kNsPerSecond,
+                                                       model::kNsPerSecond, m_dcgm, m_floor, out);
+        QVERIFY(!refused);
+        QVERIFY2(refused.error().message.find("401") != std::string::npos,
+                 refused.error().toString().c_str());
+        QVERIFY(!QFile::exists(QString::fromStdString(out)));
+        pc.http.bearerToken = "s3cret";
+        std::atomic<bool> cancel{true};
+        auto cancelled =
+            importers::importIncidentWindow(pc, t0, t0 + 10 * model::kNsPerSecond,
+                                            model::kNsPerSecond, m_dcgm, m_floor, out, {}, &cancel);
+        QVERIFY(!cancelled);
+        QVERIFY2(cancelled.error().message.find("cancelled") != std::string::npos,
+                 cancelled.error().toString().c_str());
+        QVERIFY(!QFile::exists(QString::fromStdString(out)));
+    }
+
+    // (b) https: a server certificate trusted through a CA file, refused without one, accepted
+    // with skip-verify.
+    void promqlOverTls() {
+        const QString prometheus = QStandardPaths::findExecutable("prometheus");
+        const QString openssl = QStandardPaths::findExecutable("openssl");
+        if (prometheus.isEmpty() || openssl.isEmpty())
+            QSKIP(
+                "prometheus or openssl is not installed: TLS is not tested against a real server");
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        ServerProcess gen(openssl,
+                          {"req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj",
+                           "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout",
+                           dir.filePath("key.pem"), "-out", dir.filePath("cert.pem")},
+                          dir.filePath("openssl.log"));
+        QVERIFY(gen.start());
+        QVERIFY2(gen.finish(kLong), qPrintable(gen.log()));
+        QFile web(dir.filePath("web.yml")), config(dir.filePath("prometheus.yml"));
+        QVERIFY(web.open(QIODevice::WriteOnly) && config.open(QIODevice::WriteOnly));
+        web.write(QString("tls_server_config:\n  cert_file: %1\n  key_file: %2\n")
+                      .arg(dir.filePath("cert.pem"), dir.filePath("key.pem"))
+                      .toUtf8());
+        config.write("global:\n  scrape_interval: 15s\n");
+        web.close();
+        config.close();
+        const int port = freePort();
+        ServerProcess server(
+            prometheus,
+            {"--config.file=" + config.fileName(), "--web.config.file=" + web.fileName(),
+             "--storage.tsdb.path=" + dir.filePath("tsdb"),
+             QString("--web.listen-address=127.0.0.1:%1").arg(port), "--log.level=warn"},
+            dir.filePath("prometheus.log"));
+        QVERIFY(server.start());
+        importers::PromqlConfig pc;
+        pc.url = "https://127.0.0.1:" + std::to_string(port);
+        pc.interval = std::chrono::milliseconds(300);
+        pc.maxBackoff = std::chrono::milliseconds(1000);
+        pc.queries = {{"a constant", "vector(1)", std::nullopt, {}, 1.0, 0.0}};
+        auto ready = [&] {
+            importers::HttpOptions o;
+            o.timeout = std::chrono::milliseconds(2000);
+            o.caFile = dir.filePath("cert.pem").toStdString();
+            return importers::requestBlocking(pc.url + "/-/ready", o).status == 200;
+        };
+        QTRY_VERIFY2_WITH_TIMEOUT(ready() || !server.running(), qPrintable(server.log()), kLong);
+        QVERIFY2(server.running(), qPrintable(server.log()));
+
+        Collector sink;
+        auto trusted = pc, untrusted = pc, skipVerify = pc;
+        trusted.http.caFile = dir.filePath("cert.pem").toStdString();
+        skipVerify.http.insecureSkipVerify = true;
+        importers::PromqlSource a(trusted, m_dcgm, m_floor, sink.fn()),
+            b(untrusted, m_dcgm, m_floor, sink.fn()), c(skipVerify, m_dcgm, m_floor, sink.fn());
+        a.start();
+        b.start();
+        c.start();
+        QTRY_VERIFY2_WITH_TIMEOUT(healthOf(a).state == SourceState::Up,
+                                  describe(healthOf(a)).c_str(), kLong);
+        QTRY_VERIFY2_WITH_TIMEOUT(healthOf(c).state == SourceState::Up,
+                                  describe(healthOf(c)).c_str(), kLong);
+        QTRY_VERIFY2_WITH_TIMEOUT(healthOf(b).state == SourceState::Down,
+                                  describe(healthOf(b)).c_str(), kLong);
+        QVERIFY(healthOf(a).samples >= 1);
+        QCOMPARE(healthOf(b).samples, 0u);
+        QVERIFY2(!healthOf(b).lastError.empty(), describe(healthOf(b)).c_str());
+        qInfo("untrusted: %s", describe(healthOf(b)).c_str());
+
+        importers::PromqlConfig wrongCa = pc;
+        wrongCa.http.caFile = dir.filePath("web.yml").toStdString(); // not a certificate
+        importers::PromqlSource d(wrongCa, m_dcgm, m_floor, sink.fn());
+        d.start();
+        QTRY_VERIFY2_WITH_TIMEOUT(healthOf(d).lastError.find("no certificates") !=
+                                      std::string::npos,
+                                  describe(healthOf(d)).c_str(), kLong);
+    }
+
+    // (b) a real Prometheus scraping the test exporter, read through the PromQL API.
+    void prometheusQueryRangeImportAndRestart() {
+        const QString prometheus = QStandardPaths::findExecutable("prometheus");
+        if (prometheus.isEmpty())
+            QSKIP("prometheus is not installed (apt install prometheus): the PromQL source is not "
+                  "tested against a real server");
+        TestHttpServer exporter;
+        QVERIFY(exporter.start([](const TestHttpServer::Request&) {
+            return TestHttpServer::Reply{200, dcgmPage({"a01-n01", "a01-n02"})};
+        }));
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const int port = freePort();
+        QFile config(dir.filePath("prometheus.yml"));
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write(QString("global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\n"
+                             "scrape_configs:\n  - job_name: dcgm\n    scrape_interval: 1s\n    "
+                             "scrape_timeout: 1s\n    honor_labels: true\n"
+                             "    static_configs:\n      - targets: ['127.0.0.1:%1']\n")
+                         .arg(exporter.port())
+                         .toUtf8());
+        config.close();
+        ServerProcess server(
+            prometheus,
+            {"--config.file=" + config.fileName(), "--storage.tsdb.path=" + dir.filePath("tsdb"),
+             QString("--web.listen-address=127.0.0.1:%1").arg(port), "--log.level=warn"},
+            dir.filePath("prometheus.log"));
+        const std::string base = "http://127.0.0.1:" + std::to_string(port);
+        auto ready = [&] {
+            importers::HttpOptions o;
+            o.timeout = std::chrono::milliseconds(2000);
+            return importers::requestBlocking(base + "/-/ready", o).status == 200;
+        };
+        QVERIFY(server.start());
+        QTRY_VERIFY2_WITH_TIMEOUT(ready() || !server.running(), qPrintable(server.log()), kLong);
+        QVERIFY2(server.running(), qPrintable(server.log()));
+
+        importers::QuerySetOptions options;
+        options.perDevice = true;
+        importers::PromqlConfig pc;
+        pc.url = base;
+        pc.interval = std::chrono::milliseconds(500);
+        pc.timeout = std::chrono::milliseconds(10000);
+        pc.maxBackoff = std::chrono::milliseconds(2000);
+        pc.queries = importers::buildQuerySet(m_dcgm, *m_floor, options);
+        Collector sink;
+        importers::PromqlSource source(pc, m_dcgm, m_floor, sink.fn());
+        source.start();
+        const auto gpu = gpuOf(*m_floor, "a01-n02", 3);
+        const auto rack = m_floor->computeTrays.rack[trayOf(*m_floor, "a01-n01")];
+        QTRY_VERIFY2_WITH_TIMEOUT(sink.count(ch::GpuTemperature, gpu) > 0 &&
+                                      sink.count(ch::RackGpuTempMax, rack) > 0,
+                                  describe(healthOf(source)).c_str(), kLong);
+        QCOMPARE(sink.last(ch::GpuTemperature, gpu), 64.0f);
+        QCOMPARE(sink.last(ch::RackGpuTempMax, rack), 64.0f);
+        QCOMPARE(sink.last(ch::RackGpuTempMean, rack), 62.5f);
+        QCOMPARE(sink.last(ch::RackGpuUtilization, rack), 51.5f);
+        QTRY_VERIFY2_WITH_TIMEOUT(healthOf(source).state == SourceState::Up,
+                                  describe(healthOf(source)).c_str(), kLong);
+        QCOMPARE(healthOf(source).targetsUp, static_cast<int>(pc.queries.size()));
+
+        // query_range: a few seconds of history, as a matrix.
+        QTest::qWait(5000);
+        const model::TimeNs now = wallNow() / model::kNsPerSecond * model::kNsPerSecond;
+        importers::HttpOptions o;
+        o.timeout = std::chrono::milliseconds(10000);
+        const auto range = importers::requestBlocking(
+            base + "/api/v1/query_range?query=" +
+                importers::urlEncode("DCGM_FI_DEV_GPU_TEMP{gpu=\"1\"}") +
+                "&start=" + std::to_string(now / model::kNsPerSecond - 4) +
+                "&end=" + std::to_string(now / model::kNsPerSecond) + "&step=1",
+            o);
+        QVERIFY2(range.ok(), range.describeFailure().c_str());
+        auto matrix = importers::parsePromqlResponse(range.body);
+        QVERIFY2(matrix, matrix ? "" : matrix.error().message.c_str());
+        QCOMPARE(matrix->resultType, std::string("matrix"));
+        QCOMPARE(matrix->series.size(), 2u); // two hosts
+        QVERIFY(matrix->series[0].points.size() >= 3);
+        QCOMPARE(matrix->series[0].points.back().second, 62.0);
+
+        // An incident window into a recording: small slices, so the import takes several.
+        const model::TimeNs from = now - 6 * model::kNsPerSecond,
+                            to = now - 1 * model::kNsPerSecond;
+        const std::string out = dir.filePath("incident.ftrec").toStdString();
+        importers::IncidentImportOptions io;
+        io.pointsPerRequest = 2;
+        std::vector<double> progress;
+        auto imported = importers::importIncidentWindow(
+            pc, from, to, model::kNsPerSecond, m_dcgm, m_floor, out,
+            [&](double p) { progress.push_back(p); }, nullptr, io);
+        QVERIFY2(imported, imported ? "" : imported.error().toString().c_str());
+        QVERIFY2(imported->samples > 0 && imported->mapped > 0 && imported->errors == 0,
+                 imported->lastError.c_str());
+        QCOMPARE(imported->requests, 3 * pc.queries.size()); // 6 points in slices of 2
+        QVERIFY(imported->series >= 2);
+        QCOMPARE(imported->ticks, 6u); // the first frame and five 1 s ticks
+        QVERIFY(!progress.empty() && progress.back() == 1.0 && std::ranges::is_sorted(progress));
+        auto reader = importers::RecordingReader::open(out);
+        QVERIFY2(reader, reader ? "" : reader.error().toString().c_str());
+        QCOMPARE((*reader)->startTime(), from);
+        QCOMPARE((*reader)->endTime(), to);
+        model::Snapshot snap;
+        QVERIFY((*reader)->snapshotAt(to, snap));
+        QCOMPARE(snap.value(ch::GpuTemperature, gpu), 64.0f);
+        QCOMPARE(snap.value(ch::RackGpuTempMax, rack), 64.0f);
+
+        // Killed mid-run: Down; restarted on the same data: Up again and samples flow.
+        server.kill();
+        QTRY_VERIFY2_WITH_TIMEOUT(healthOf(source).state == SourceState::Down,
+                                  describe(healthOf(source)).c_str(), kLong);
+        QVERIFY(!healthOf(source).lastError.empty());
+        QVERIFY(server.start());
+        QTRY_VERIFY2_WITH_TIMEOUT(ready() || !server.running(), qPrintable(server.log()), kLong);
+        QVERIFY2(server.running(), qPrintable(server.log()));
+        const std::size_t before = sink.count();
+        QTRY_VERIFY2_WITH_TIMEOUT(healthOf(source).state == SourceState::Up &&
+                                      sink.count() > before,
+                                  describe(healthOf(source)).c_str(), kLong);
+        source.stop();
+    }
+
+    // (c) a real mosquitto broker carrying BMS rack points.
+    void mqttBmsPointsAndReconnect() {
+        const QString mosquittoPath = QFileInfo::exists("/usr/sbin/mosquitto")
+                                          ? QString("/usr/sbin/mosquitto")
+                                          : QStandardPaths::findExecutable("mosquitto");
+        if (mosquittoPath.isEmpty())
+            QSKIP("mosquitto is not installed (apt install mosquitto): the MQTT source is not "
+                  "tested against a real broker");
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const int port = freePort();
+        QFile config(dir.filePath("mosquitto.conf"));
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write(QString("listener %1 127.0.0.1\nallow_anonymous true\npersistence false\n")
+                         .arg(port)
+                         .toUtf8());
+        config.close();
+        ServerProcess broker(mosquittoPath, {"-c", config.fileName()},
+                             dir.filePath("mosquitto.log"));
+        QVERIFY(broker.start());
+        QTRY_VERIFY2_WITH_TIMEOUT(portAccepts(port) || !broker.running(), qPrintable(broker.log()),
+                                  kLong);
+        QVERIFY2(broker.running(), qPrintable(broker.log()));
+
+        importers::MqttConfig mc;
+        mc.brokers = {{"127.0.0.1", port}};
+        mc.reconnectDelayS = 1;
+        mc.reconnectDelayMaxS = 2;
+        Collector sink;
+        importers::MqttSource source(mc, preset("bms"), m_floor, sink.fn());
+        source.start();
+        QTRY_VERIFY2_WITH_TIMEOUT(healthOf(source).state == SourceState::Up,
+                                  describe(healthOf(source)).c_str(), kLong);
+
+        const model::EntityId rack = 2; // the third rack of the floor
+        const std::string rackName = m_floor->racks.name[rack];
+        std::int64_t stamp = wallNow() / model::kNsPerMs;
+        auto points = [&](double supply) {
+            ++stamp; // every publish newer than the last
+            const std::string tag = "site1/row" + rackName.substr(0, 1) + "/" + rackName;
+            auto payload = [&](double v) {
+                return "{\"value\": " + std::to_string(v) +
+                       ", \"timestamp\": " + std::to_string(stamp) + ", \"quality\": 1}";
+            };
+            return std::vector<std::pair<std::string, std::string>>{
+                {"BMS/v1/PUB/Value/Rack/RackLiquidSupplyTemperature/" + tag + "/supplyTemp",
+                 payload(supply)},
+                {"BMS/v1/PUB/Value/Rack/RackLiquidFlow/" + tag + "/flow", payload(250)},
+                {"BMS/v1/PUB/Value/Rack/RackLiquidSupplyTemperature/" + tag + "/bad",
+                 "{\"value\": 1, \"timestamp\": 0, \"quality\": 0}"},
+                {"BMS/v1/PUB/Value/Rack/RackLiquidFlow/" + tag + "/broken", "not json"},
+            };
+        };
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            (publish(port, points(44.5)), sink.count(ch::RackSupplyTemperature, rack) > 0),
+            describe(healthOf(source)).c_str(), kLong);
+        QCOMPARE(sink.last(ch::RackSupplyTemperature, rack), 44.5f);
+        QTRY_COMPARE_WITH_TIMEOUT(sink.last(ch::RackFlow, rack), 250.0f, kLong);
+        auto h = healthOf(source);
+        QVERIFY2(h.badLines >= 1 && h.unmapped >= 1 && h.mapped >= 2, describe(h).c_str());
+
+        broker.kill();
+        QTRY_VERIFY2_WITH_TIMEOUT(healthOf(source).state == SourceState::Down,
+                                  describe(healthOf(source)).c_str(), kLong);
+        QVERIFY(!healthOf(source).lastError.empty());
+        QVERIFY(broker.start());
+        QTRY_VERIFY2_WITH_TIMEOUT(portAccepts(port) || !broker.running(), qPrintable(broker.log()),
+                                  kLong);
+        QVERIFY2(broker.running(), qPrintable(broker.log()));
+        QTRY_VERIFY2_WITH_TIMEOUT(healthOf(source).state != SourceState::Down,
+                                  describe(healthOf(source)).c_str(), kLong);
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            (publish(port, points(46.0)), sink.last(ch::RackSupplyTemperature, rack) == 46.0f),
+            describe(healthOf(source)).c_str(), kLong);
+        source.stop();
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLiveSources)
+#include "test_live_sources.moc"
