@@ -5,6 +5,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstring>
+#include <string>
+#include <thread>
+
 namespace {
 struct Run {
     int code = -1;
@@ -19,6 +29,63 @@ Run floortwin(const QStringList& args) {
     p.waitForFinished(120000);
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
 }
+// A dcgm-exporter page for racks A01 and A02 of the demo floor, served on 127.0.0.1 by a plain
+// socket loop on its own thread (the test's event loop is blocked in QProcess::waitForFinished).
+class ExporterStub {
+public:
+    ExporterStub() {
+        m_fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        int one = 1;
+        ::setsockopt(m_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        sockaddr_in addr{};
+        addr.sin_family = AF_INET;
+        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        ::bind(m_fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+        socklen_t len = sizeof addr;
+        ::getsockname(m_fd, reinterpret_cast<sockaddr*>(&addr), &len);
+        m_port = ntohs(addr.sin_port);
+        ::listen(m_fd, 16);
+        std::string body = "# HELP DCGM_FI_DEV_GPU_TEMP GPU temperature (in C).\n# TYPE DCGM_FI_DEV_GPU_TEMP gauge\n";
+        for (int rack = 1; rack <= 2; ++rack)
+            for (int tray = 1; tray <= 18; ++tray)
+                for (int g = 0; g < 4; ++g)
+                    body += "DCGM_FI_DEV_GPU_TEMP{gpu=\"" + std::to_string(g) + "\",Hostname=\"a0" + std::to_string(rack) + "-n" +
+                            (tray < 10 ? "0" : "") + std::to_string(tray) + "\"} " + std::to_string(50 + rack) + "\n";
+        body += "a broken line\n";
+        m_response = "HTTP/1.1 200 OK\r\nContent-Type: text/plain; version=0.0.4\r\nConnection: close\r\nContent-Length: " +
+                     std::to_string(body.size()) + "\r\n\r\n" + body;
+        m_thread = std::thread([this] {
+            while (!m_stop) {
+                const int c = ::accept(m_fd, nullptr, nullptr);
+                if (c < 0) break;
+                char buf[4096];
+                (void)::recv(c, buf, sizeof buf, 0);
+                std::size_t sent = 0;
+                while (sent < m_response.size()) {
+                    const auto n = ::send(c, m_response.data() + sent, m_response.size() - sent, MSG_NOSIGNAL);
+                    if (n <= 0) break;
+                    sent += static_cast<std::size_t>(n);
+                }
+                ::close(c);
+            }
+        });
+    }
+    ~ExporterStub() {
+        m_stop = true;
+        ::shutdown(m_fd, SHUT_RDWR);
+        ::close(m_fd);
+        m_thread.join();
+    }
+    int port() const { return m_port; }
+
+private:
+    int m_fd = -1;
+    int m_port = 0;
+    std::string m_response;
+    std::atomic<bool> m_stop{false};
+    std::thread m_thread;
+};
+
 } // namespace
 
 class TestCli : public QObject {
@@ -39,6 +106,61 @@ private slots:
                                 "cooling_loops", "regions", "storage_tiers", "channels"})
             QVERIFY2(j.contains(key) && j[key].get<int>() > 0, key);
         QVERIFY(j["channels_by_kind"]["gpu"].size() >= 3);
+    }
+
+    void liveScrapeLightsUpTheMatchingRacks() {
+        ExporterStub exporter;
+        const Run r = floortwin({"--headless", "--source", QString("scrape=http://127.0.0.1:%1/metrics").arg(exporter.port()), "--for", "3s",
+                                 "--interval", "500ms"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        const auto& src = j["sources"][0];
+        QVERIFY(src["mapped"].get<int>() >= 144);     // one poll of 2 racks x 72 GPUs at least
+        QVERIFY(src["bad_lines"].get<int>() >= 1);     // the broken line, counted, not fatal
+        QCOMPARE(j["racks_measured"].get<int>(), 2);   // A01, A02; the other 14 modelled
+        QCOMPARE(j["racks_stale"].get<int>(), 0);
+        // A dead source: nothing mapped, the error said, and still a clean run.
+        const Run dead = floortwin({"--headless", "--source", "scrape=http://127.0.0.1:9/metrics", "--for", "2s"});
+        QCOMPARE(dead.code, 0);
+        const auto d = nlohmann::json::parse(dead.out.toStdString());
+        QCOMPARE(d["sources"][0]["mapped"].get<int>(), 0);
+        QVERIFY(d["sources"][0]["errors"].get<int>() >= 1);
+        QCOMPARE(d["sources"][0]["state"].get<std::string>(), std::string("down"));
+    }
+
+    void importFileIntoARecording() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("import.ftrec");
+        const Run r = floortwin({"--headless", "--import", FT_TEST_DATA_DIR "/telemetry/long/samples.csv", "--record", out});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QVERIFY(j["sources"][0]["mapped"].get<int>() > 0);
+        QVERIFY(j["sources"][0]["bad_lines"].get<int>() >= 0);
+        QVERIFY(j["ticks"].get<int>() > 0);
+        // The recording replays, with the imported value where it belongs.
+        const QString dump = dir.filePath("s.json");
+        const Run replay = floortwin({"--headless", "--replay", out, "--dump-snapshot", dump});
+        QVERIFY2(replay.code == 0, replay.err.constData());
+        // A Prometheus text dump with timestamps, two scrapes.
+        QFile prom(dir.filePath("dump.prom"));
+        QVERIFY(prom.open(QIODevice::WriteOnly));
+        prom.write("# TYPE DCGM_FI_DEV_GPU_TEMP gauge\n"
+                   "DCGM_FI_DEV_GPU_TEMP{gpu=\"1\",Hostname=\"a03-n02\"} 71 1796020400000\n"
+                   "DCGM_FI_DEV_GPU_TEMP{gpu=\"2\",Hostname=\"a03-n02\"} 72 1796020400000\n"
+                   "# TYPE DCGM_FI_DEV_GPU_TEMP gauge\n"
+                   "DCGM_FI_DEV_GPU_TEMP{gpu=\"1\",Hostname=\"a03-n02\"} 74 1796020415000\n"
+                   "DCGM_FI_DEV_GPU_TEMP{gpu=\"1\",Hostname=\"nosuchhost\"} 74 1796020415000\n");
+        prom.close();
+        const Run p = floortwin({"--headless", "--import", prom.fileName(), "--record", dir.filePath("prom.ftrec")});
+        QVERIFY2(p.code == 0, p.err.constData());
+        const auto pj = nlohmann::json::parse(p.out.toStdString());
+        QCOMPARE(pj["sources"][0]["mapped"].get<int>(), 3);
+        QCOMPARE(pj["sources"][0]["unmapped"].get<int>(), 1);
+        // Bad arguments say what is needed.
+        const Run noOut = floortwin({"--headless", "--import", prom.fileName()});
+        QVERIFY(noOut.code != 0 && noOut.err.contains("--record"));
+        const Run window = floortwin({"--headless", "--import-window", "2026-11-30T10:00:00Z,2026-11-30T10:10:00Z", "--record", out});
+        QVERIFY(window.code != 0 && window.err.contains("prometheus"));
     }
 
     void describeDefaultFloor() {
