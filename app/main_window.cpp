@@ -1,5 +1,6 @@
 #include "main_window.h"
 
+#include "live_sources.h"
 #include "views/cooling_panel.h"
 #include "views/floor_view.h"
 #include "views/inspector_panel.h"
@@ -10,6 +11,9 @@
 #include "views/timeline_panel.h"
 
 #include <QAction>
+#include <QLineEdit>
+#include <QFileInfo>
+#include <QDateTime>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
@@ -162,6 +166,9 @@ void MainWindow::buildMenus() {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open recording"), QString(), tr("floortwin recordings (*.ftrec)"));
         if (!path.isEmpty()) emit openRecordingRequested(path);
     });
+    file->addAction(tr("&Import telemetry file…"), this, &MainWindow::importFileDialog);
+    file->addAction(tr("Import incident &window from Prometheus…"), this, &MainWindow::importWindowDialog);
+    file->addSeparator();
     file->addAction(tr("Export view as &PNG…"), this, &MainWindow::exportViewDialog);
     QAction* frames = file->addAction(tr("Export &frames…"), this, &MainWindow::exportFramesDialog);
     frames->setEnabled(m_session.replay != nullptr);
@@ -247,6 +254,72 @@ void MainWindow::updateStatus() {
     m_status->setText(parts.join("   |   "));
     m_view->setSpeed(m_transport.speed(), m_transport.paused());
     m_timeline->refresh();
+}
+
+void MainWindow::runImport(const QString& what,
+                           const std::function<std::expected<nlohmann::json, std::string>(const std::function<void(double)>&, const std::atomic<bool>*)>& work,
+                           const QString& outPath) {
+    std::atomic<bool> cancel{false};
+    std::atomic<double> progress{0.0};
+    std::atomic<bool> finished{false};
+    std::expected<nlohmann::json, std::string> result = std::unexpected(std::string("not run"));
+    QThread* worker = QThread::create([&] {
+        result = work([&](double p) { progress = p; }, &cancel);
+        finished = true;
+    });
+    QProgressDialog dialog(tr("Importing %1…").arg(what), tr("Cancel"), 0, 1000, this);
+    dialog.setWindowModality(Qt::WindowModal);
+    dialog.setMinimumDuration(0);
+    connect(&dialog, &QProgressDialog::canceled, this, [&] { cancel = true; });
+    worker->start();
+    while (!finished) {
+        dialog.setValue(static_cast<int>(progress.load() * 1000));
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+        QThread::msleep(20);
+    }
+    worker->wait();
+    delete worker;
+    dialog.close();
+    if (!result) {
+        if (!cancel) QMessageBox::warning(this, tr("Import"), QString::fromStdString(result.error()));
+        return;
+    }
+    statusBar()->showMessage(tr("Imported %1 samples into %2").arg(QString::number((*result)["recorded_samples"].get<double>(), 'f', 0), outPath), 10000);
+    emit openRecordingRequested(outPath);
+}
+
+void MainWindow::importFileDialog() {
+    const QString file = QFileDialog::getOpenFileName(this, tr("Import telemetry"), QString(),
+                                                      tr("Telemetry (*.csv *.jsonl *.ndjson *.prom *.txt *.om);;All files (*)"));
+    if (file.isEmpty()) return;
+    const QString out = QFileDialog::getSaveFileName(this, tr("Save the recording as"), QFileInfo(file).completeBaseName() + ".ftrec",
+                                                     tr("floortwin recordings (*.ftrec)"));
+    if (out.isEmpty()) return;
+    auto topology = m_session.topology;
+    runImport(QFileInfo(file).fileName(), [=](const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
+        return importFileToRecording(Options{}, topology, file.toStdString(), out.toStdString(), progress, cancel);
+    }, out);
+}
+
+void MainWindow::importWindowDialog() {
+    bool ok = false;
+    const QString url = QInputDialog::getText(this, tr("Import incident window"), tr("Prometheus URL (or Thanos, Mimir, VictoriaMetrics):"),
+                                              QLineEdit::Normal, QSettings().value("import/prometheus", "http://127.0.0.1:9090").toString(), &ok);
+    if (!ok || url.isEmpty()) return;
+    const QString to = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
+    const QString from = QDateTime::currentDateTimeUtc().addSecs(-3600).toString(Qt::ISODate);
+    const QString window = QInputDialog::getText(this, tr("Import incident window"), tr("From,To (UTC, RFC 3339):"), QLineEdit::Normal,
+                                                 from + "," + to, &ok);
+    if (!ok || window.isEmpty()) return;
+    const QString out = QFileDialog::getSaveFileName(this, tr("Save the recording as"), "incident.ftrec", tr("floortwin recordings (*.ftrec)"));
+    if (out.isEmpty()) return;
+    QSettings().setValue("import/prometheus", url);
+    Options o;
+    o.sources = {"prometheus=" + url.toStdString()};
+    auto topology = m_session.topology;
+    runImport(window, [=](const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
+        return importWindowToRecording(o, topology, window.toStdString(), out.toStdString(), progress, cancel);
+    }, out);
 }
 
 void MainWindow::exportViewDialog() {

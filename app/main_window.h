@@ -2,6 +2,11 @@
 // MainWindow: the floor view in the centre; layers, inspector, cooling, lifecycle board and
 // timeline docked around it; menus and a status line. Runs on a Session (the simulator, maybe
 // recording, or a replay) and keeps its layout and choices in QSettings. UI thread only.
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <expected>
+#include <functional>
 #include "session.h"
 
 #include <QMainWindow>
@@ -57,6 +62,12 @@ private:
     void refreshBookmarks();
     void exportViewDialog();
     void exportFramesDialog();
+    // Telemetry into a recording (a worker thread, a progress dialog), then opened for replay.
+    void importFileDialog();
+    void importWindowDialog();
+    void runImport(const QString& what, const std::function<std::expected<nlohmann::json, std::string>(const std::function<void(double)>&,
+                                                                                                       const std::atomic<bool>*)>& work,
+                   const QString& outPath);
 
     Session& m_session;
     model::Transport& m_transport;
