@@ -109,6 +109,7 @@ private slots:
         const auto t = floorOf(*spec);
         model::SimConfig config;
         config.step = model::kNsPerSecond; // hours of bring-up: coarse steps keep the test quick
+        config.counterInterval = 60 * model::kNsPerSecond; // per-link fabric counters are not what these gates read
         model::SimModel m(t, config, bundledScenario("bring-up", *t));
         runFor(m, 14 * 3600.0);
         const auto& log = m.lifecycle().machine().log();
@@ -148,6 +149,7 @@ private slots:
         wave.events.push_back(ev);
         model::SimConfig config;
         config.step = 2 * model::kNsPerSecond;
+        config.counterInterval = 60 * model::kNsPerSecond;
         model::SimModel m(t, config, wave);
         runFor(m, 24 * 3600.0);
         std::map<model::EntityId, model::TimeNs> start, done;
@@ -185,6 +187,7 @@ private slots:
         wave.events.push_back(ev);
         model::SimConfig config;
         config.step = model::kNsPerSecond;
+        config.counterInterval = 60 * model::kNsPerSecond;
         model::SimModel m(t, config, wave);
         const double peakNvlink = 72 * 3.6;
         bool sawNode = false, sawRack = false, sawMulti = false, sawDelivered = false;
