@@ -417,10 +417,13 @@ void FabricModel::writeDetail(Snapshot& state, float interval) {
     // Fabric links: NIC -> leaf (id == NIC id), then leaf -> spine bundles.
     auto counters = [&](std::size_t link, float carried, float cap, float dropRate) {
         const float u = cap > 0 ? carried / cap : 0.0f;
-        const double pps = static_cast<double>(carried) * 1e9 / kPacketBytes;
-        m_ecn[link] += pps * ecnProbability(u) * interval;
-        m_pfc[link] += static_cast<double>(pfcPausesPerS(u)) * interval;
-        m_drops[link] += pps * dropRate * interval;
+        // Most links run below the marking threshold and drop nothing: skip the arithmetic.
+        if (u > 0.7f || dropRate > 0) {
+            const double pps = static_cast<double>(carried) * 1e9 / kPacketBytes;
+            m_ecn[link] += pps * ecnProbability(u) * interval;
+            m_pfc[link] += static_cast<double>(pfcPausesPerS(u)) * interval;
+            m_drops[link] += pps * dropRate * interval;
+        }
         col(ch::FabricUtilization)[link] = 100.0f * u;
         col(ch::FabricDrops)[link] = static_cast<float>(m_drops[link]);
         col(ch::FabricEcnMarks)[link] = static_cast<float>(m_ecn[link]);
