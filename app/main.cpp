@@ -22,6 +22,8 @@
 #include <QSurfaceFormat>
 #include <QTimer>
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <functional>
@@ -252,6 +254,9 @@ int main(int argc, char** argv) {
         if (o.firstFrameMs) {
             QObject::connect(window->floorView(), &views::FloorView::firstFrame, &app, [&] {
                 std::cout << "first_frame_ms " << sinceStart.nsecsElapsed() / 1e6 << std::endl;
+                rusage self{};
+                getrusage(RUSAGE_SELF, &self); // this process only (benchmarks run other tools too)
+                std::cout << "peak_rss_mb " << static_cast<double>(self.ru_maxrss) / 1024.0 << std::endl;
                 QTimer::singleShot(0, &app, &QCoreApplication::quit);
             });
         }

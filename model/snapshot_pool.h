@@ -31,6 +31,11 @@ public:
 
 private:
     void give(std::unique_ptr<Snapshot> s) {
+        // A pooled snapshot must not keep the shared per-link block alive: the fabric model
+        // rewrites a block only once nobody holds it.
+        s->detail.reset();
+        s->events.reset();
+        s->lifecycleHistory.reset();
         std::lock_guard lock(m_mutex);
         if (m_free.size() < 8) m_free.push_back(std::move(s));
     }
