@@ -49,7 +49,7 @@ FabricGeometry FabricGeometry::build(const model::Topology& t) {
     const std::uint32_t spines = std::max<std::uint32_t>(1, t.fabricSizing.spinesPerPlane);
     g.leafHalf = leafHalfOn(t);
     g.spineHalf = spineHalfOn(t);
-    g.radiusScale = std::clamp(spanX / 30.0f, 1.0f, 8.0f);
+    g.radiusScale = std::clamp(spanX / 30.0f, 1.0f, 2.5f);
 
     const std::size_t nRacks = t.count(EntityKind::Rack);
     const auto tpr = static_cast<std::uint32_t>(rk.computeTrays);

@@ -124,6 +124,7 @@ void FloorView::initializeGL() {
     updateNvlinkFocus();
     m_rails = std::make_unique<RailLayer>(*m_topology, m_renderer);
     m_rails->setVisible(m_railsVisible);
+    m_rails->updateDetail(m_rig.distance);
     m_scene->setSelection(m_selection);
     m_overlay.initialize(m_wall ? 1.7f : 1.0f);
     m_glReady = true;
@@ -309,6 +310,7 @@ void FloorView::applyCamera() {
         m_racks->updateDetail(m_rig.focus, m_rig.distance, ppm);
     }
     if (m_thermal) m_thermal->updateDetail(m_rig.distance);
+    if (m_rails) m_rails->updateDetail(m_rig.distance);
     update();
 }
 

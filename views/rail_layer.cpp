@@ -43,8 +43,16 @@ RailLayer::RailLayer(const model::Topology& topology, vtkRenderer* renderer)
 void RailLayer::setVisible(bool visible) {
     m_visible = visible;
     m_switches.setVisible(visible);
-    m_access.setVisible(visible);
+    m_access.setVisible(visible && m_showAccess);
     m_trunks.setVisible(visible);
+}
+
+void RailLayer::updateDetail(double cameraDistance) {
+    // Level of detail: on a big floor the thousands of rack-to-leaf bundles only mean something
+    // (and only pay for their pixels) once the camera is close enough to tell racks apart; the
+    // switches and leaf-to-spine trunks carry the overview.
+    m_showAccess = m_topology.count(model::EntityKind::Rack) <= 256 || cameraDistance < 70.0;
+    m_access.setVisible(m_visible && m_showAccess);
 }
 
 void RailLayer::update(const model::Snapshot& s) {

@@ -24,6 +24,8 @@ public:
     bool visible() const { return m_visible; }
     void update(const model::Snapshot& snapshot);
     void animate(double simSeconds, double wallSeconds);
+    // Rack-to-leaf bundles show on small floors, or on big ones when the camera is close.
+    void updateDetail(double cameraDistance);
     const FabricGeometry& geometry() const { return m_geometry; }
 
     // Utilization colours (0-100 %), shared by the layer, the legend and the fabric panel.
@@ -34,6 +36,7 @@ private:
     const model::Topology& m_topology;
     FabricGeometry m_geometry;
     bool m_visible = false;
+    bool m_showAccess = true;
     BoxSet m_switches; // leaves, then spines
     FlowPipes m_access, m_trunks;
     std::uint64_t m_detailStamp = ~0ULL;

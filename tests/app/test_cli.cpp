@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -33,7 +34,10 @@ Run floortwin(const QStringList& args) {
 // socket loop on its own thread (the test's event loop is blocked in QProcess::waitForFinished).
 class ExporterStub {
 public:
-    ExporterStub() {
+    // Between downFrom and downUntil seconds after construction it hangs up on every request
+    // (a dead exporter behind a live load balancer).
+    explicit ExporterStub(double downFrom = 1e9, double downUntil = 1e9) : m_downFrom(downFrom), m_downUntil(downUntil) {
+        m_start = std::chrono::steady_clock::now();
         m_fd = ::socket(AF_INET, SOCK_STREAM, 0);
         int one = 1;
         ::setsockopt(m_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
@@ -60,6 +64,11 @@ public:
                 if (c < 0) break;
                 char buf[4096];
                 (void)::recv(c, buf, sizeof buf, 0);
+                const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
+                if (t >= m_downFrom && t < m_downUntil) {
+                    ::close(c);
+                    continue;
+                }
                 std::size_t sent = 0;
                 while (sent < m_response.size()) {
                     const auto n = ::send(c, m_response.data() + sent, m_response.size() - sent, MSG_NOSIGNAL);
@@ -79,6 +88,8 @@ public:
     int port() const { return m_port; }
 
 private:
+    double m_downFrom, m_downUntil;
+    std::chrono::steady_clock::time_point m_start;
     int m_fd = -1;
     int m_port = 0;
     std::string m_response;
@@ -126,6 +137,28 @@ private slots:
         QCOMPARE(d["sources"][0]["mapped"].get<int>(), 0);
         QVERIFY(d["sources"][0]["errors"].get<int>() >= 1);
         QCOMPARE(d["sources"][0]["state"].get<std::string>(), std::string("down"));
+    }
+
+    void deadSourceMakesItsRacksStaleAndRecoveryClearsIt() {
+        const auto run = [](ExporterStub& e, const char* seconds) {
+            const Run r = floortwin({"--headless", "--source", QString("scrape=http://127.0.0.1:%1/metrics").arg(e.port()), "--for", seconds,
+                                     "--interval", "500ms", "--stale-after", "2s"});
+            return nlohmann::json::parse(r.out.toStdString());
+        };
+        {
+            ExporterStub dies(1.5); // answers for 1.5 s, then hangs up
+            const auto j = run(dies, "6s");
+            QCOMPARE(j["racks_measured"].get<int>(), 2);
+            QCOMPARE(j["racks_stale"].get<int>(), 2);
+            QVERIFY(j["sources"][0]["errors"].get<int>() >= 2);
+        }
+        {
+            ExporterStub blips(1.5, 3.5); // down for two seconds, then back
+            const auto j = run(blips, "7s");
+            QCOMPARE(j["racks_measured"].get<int>(), 2);
+            QCOMPARE(j["racks_stale"].get<int>(), 0);
+            QCOMPARE(j["sources"][0]["state"].get<std::string>(), std::string("degraded")); // up, but the page has a bad line
+        }
     }
 
     void importFileIntoARecording() {
