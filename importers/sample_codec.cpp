@@ -25,11 +25,15 @@ std::uint32_t predict(const std::uint32_t* column, std::size_t r) {
 
 std::vector<std::uint8_t> encodeSampleBlock(std::span<const float> values, std::uint32_t rows, std::uint32_t columns, int level) {
     const std::size_t n = static_cast<std::size_t>(rows) * columns;
+    // Scratch reused across calls on this thread: per-link channels make megabyte blocks, and
+    // fresh allocations of that size cost more in page faults than the encoding itself.
+    thread_local std::vector<std::uint32_t> bits;
+    thread_local std::vector<std::uint8_t> planes;
+    if (bits.size() < n) bits.resize(n);
+    if (planes.size() < n * 4) planes.resize(n * 4);
     // Column-major bit patterns: one entity's samples together.
-    std::vector<std::uint32_t> bits(n);
     for (std::size_t r = 0; r < rows; ++r)
         for (std::size_t c = 0; c < columns; ++c) std::memcpy(&bits[c * rows + r], &values[r * columns + c], 4);
-    std::vector<std::uint8_t> planes(n * 4);
     for (std::size_t c = 0; c < columns; ++c) {
         const std::uint32_t* column = &bits[c * rows];
         for (std::size_t r = 0; r < rows; ++r) {
@@ -38,11 +42,14 @@ std::vector<std::uint8_t> encodeSampleBlock(std::span<const float> values, std::
             for (int b = 0; b < 4; ++b) planes[b * n + i] = static_cast<std::uint8_t>(residual >> (8 * b));
         }
     }
-    const Header header{kMagic, rows, columns, static_cast<std::uint32_t>(planes.size())};
-    std::vector<std::uint8_t> out(sizeof header + ZSTD_compressBound(planes.size()));
+    const Header header{kMagic, rows, columns, static_cast<std::uint32_t>(n * 4)};
+    // Compress into scratch too, then hand out only the (small) compressed bytes.
+    thread_local std::vector<std::uint8_t> packed;
+    if (packed.size() < ZSTD_compressBound(n * 4)) packed.resize(ZSTD_compressBound(n * 4));
+    const std::size_t z = ZSTD_compress(packed.data(), packed.size(), planes.data(), n * 4, level);
+    std::vector<std::uint8_t> out(sizeof header + (ZSTD_isError(z) ? 0 : z));
     std::memcpy(out.data(), &header, sizeof header);
-    const std::size_t z = ZSTD_compress(out.data() + sizeof header, out.size() - sizeof header, planes.data(), planes.size(), level);
-    out.resize(ZSTD_isError(z) ? sizeof header : sizeof header + z);
+    if (!ZSTD_isError(z)) std::memcpy(out.data() + sizeof header, packed.data(), z);
     return out;
 }
 
