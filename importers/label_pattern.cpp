@@ -4,9 +4,7 @@
 #include <array>
 
 namespace ft::importers {
-namespace {
-
-bool validName(std::string_view name) {
+bool isLabelName(std::string_view name) {
     if (name.empty()) return false;
     for (std::size_t i = 0; i < name.size(); ++i) {
         const char c = name[i];
@@ -15,8 +13,6 @@ bool validName(std::string_view name) {
     }
     return true;
 }
-
-} // namespace
 
 std::expected<LabelPattern, std::string> LabelPattern::compile(std::string_view text) {
     LabelPattern p;
@@ -28,7 +24,7 @@ std::expected<LabelPattern, std::string> LabelPattern::compile(std::string_view 
             if (close == std::string_view::npos)
                 return std::unexpected("'{' at offset " + std::to_string(i) + " is not closed");
             const std::string_view name = text.substr(i + 1, close - i - 1);
-            if (!validName(name))
+            if (!isLabelName(name))
                 return std::unexpected("'{" + std::string(name) +
                                        "}' is not a capture name (letters, digits, '_')");
             if (p.captureIndex(name) >= 0)

@@ -21,6 +21,9 @@
 
 namespace ft::importers {
 
+// A Prometheus label name: [a-zA-Z_][a-zA-Z0-9_]*.
+bool isLabelName(std::string_view name);
+
 class LabelPattern {
 public:
     static constexpr std::size_t kMaxCaptures = 8;

@@ -55,6 +55,13 @@ struct SourceHealth {
     int targetsUp = 0, targetsTotal = 0; // for sources that fan out (a PromQL query set)
 };
 
+// A --source list entry without the blanks around it.
+inline std::string trimBlanks(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+    return std::string(s);
+}
+
 class LiveSource {
 public:
     virtual ~LiveSource() = default;

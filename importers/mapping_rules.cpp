@@ -17,16 +17,7 @@ using Fields = std::vector<CaptureField>; // owning: an initializer_list returne
 
 constexpr std::string_view kFormat = "floortwin-mapping/1";
 
-bool validLabelName(std::string_view name) {
-    if (name == "__name__") return true;
-    if (name.empty()) return false;
-    for (std::size_t i = 0; i < name.size(); ++i) {
-        const char c = name[i];
-        const bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-        if (!alpha && !(i > 0 && c >= '0' && c <= '9')) return false;
-    }
-    return true;
-}
+bool validLabelName(std::string_view name) { return name == "__name__" || isLabelName(name); }
 
 std::string describe(const JsonValue& v) {
     if (v.type == Type::String) return "\"" + v.string + "\"";

@@ -25,13 +25,6 @@ model::TimeNs wallNow() {
         .count();
 }
 
-std::string trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-        s.remove_suffix(1);
-    return std::string(s);
-}
 
 std::atomic<unsigned> g_clientCounter{0};
 
@@ -43,7 +36,7 @@ std::expected<std::vector<MqttBroker>, std::string> parseMqttSpec(const std::str
     std::vector<MqttBroker> out;
     while (true) {
         const std::size_t comma = rest.find(',');
-        std::string entry = trim(rest.substr(0, comma));
+        std::string entry = trimBlanks(rest.substr(0, comma));
         if (entry.starts_with("mqtt://")) entry.erase(0, 7);
         if (entry.empty())
             return std::unexpected("mqtt: empty entry in '" + spec +

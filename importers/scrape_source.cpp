@@ -45,13 +45,6 @@ std::string hostPortOf(const std::string& url) {
            std::to_string(u.port(u.scheme() == QLatin1String("https") ? 443 : 80));
 }
 
-std::string trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-        s.remove_suffix(1);
-    return std::string(s);
-}
 
 } // namespace
 
@@ -61,7 +54,7 @@ std::expected<std::vector<std::string>, std::string> parseScrapeSpec(const std::
     std::vector<std::string> urls;
     while (true) {
         const std::size_t comma = rest.find(',');
-        const std::string entry = trim(rest.substr(0, comma));
+        const std::string entry = trimBlanks(rest.substr(0, comma));
         if (entry.empty())
             return std::unexpected("scrape: empty entry in '" + spec + "' (expected URL[,URL...])");
         std::string url = entry;

@@ -395,7 +395,6 @@ void FabricModel::writeDetail(Snapshot& state, float interval) {
         std::fill(rx + first, rx + last, perLink);
         std::fill(st + first, st + last, state);
     }
-    double rackErrors = 0;
     std::vector<float> rackErr(t.count(EntityKind::Rack), 0.0f);
     for (NvlinkFault& f : m_nvlinkFaults) {
         const double crc = f.crcPerS * interval;
@@ -409,9 +408,7 @@ void FabricModel::writeDetail(Snapshot& state, float interval) {
         if (f.crcPerS > 0 && st[f.link] == 0.0f) st[f.link] = static_cast<float>(LinkState::Degraded);
         const EntityId rack = t.gpus.rack[t.nvlinkLinks.gpu[f.link]];
         rackErr[rack] += static_cast<float>(f.crc + f.replay + f.recovery);
-        rackErrors += f.crc;
     }
-    (void)rackErrors;
     for (std::size_t r = 0; r < rackErr.size(); ++r) v[ch::RackNvlinkErrors][r] = rackErr[r];
 
     // Fabric links: NIC -> leaf (id == NIC id), then leaf -> spine bundles.

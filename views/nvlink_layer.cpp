@@ -46,7 +46,6 @@ void NvlinkLayer::buildLinks() {
         const auto& rk = t.spec().rack;
         const Vec3 c = t.racks.position[*m_focus];
         const float front = c.y - static_cast<float>(rk.depthM) / 2;
-        const float hw = static_cast<float>(rk.widthM) / 2 * 0.85f;
         const int gpr = rk.computeTrays * rk.gpusPerTray;
         for (int g = 0; g < gpr; ++g) {
             const auto gpu = static_cast<model::EntityId>(*m_focus * gpr + g);
@@ -57,7 +56,6 @@ void NvlinkLayer::buildLinks() {
                 // The links are pulled out of the rack: from each GPU's cell on the front to its
                 // switch tray, drawn as a node in a column standing in the aisle at the tray's
                 // height, so the fan shows every link while the GPU faces stay visible.
-                (void)hw;
                 const float sx = c.x + (static_cast<float>(k) - (rk.switchTrays - 1) / 2.0f) * 0.035f;
                 m_links.add({gp.x, front - 0.01f, gp.z}, {sx, front - kAisleReach, sp.z}, 0.0013f);
             }
