@@ -59,13 +59,10 @@ std::expected<model::EntityRef, std::string> resolveSelection(const model::Topol
 
 bool has(const app::Options& o, const char* layer) { return std::ranges::find(o.layers, layer) != o.layers.end(); }
 
-void applyLayers(const app::Options& o, app::MainWindow& window) {
-    if (has(o, "thermal")) window.setThermal(true);
-    if (has(o, "lifecycle")) window.setLifecycle(true);
-    if (has(o, "storage")) window.setStorage(true);
-    if (has(o, "nvlink")) window.setNvlink(true);
-    if (has(o, "rails")) window.setRails(true);
-    if (!o.layers.empty() && !has(o, "racks")) window.floorView()->setRacksVisible(false);
+// --layers: exactly the layers named show.
+void applyLayers(const app::Options& o, views::FloorView& view) {
+    if (o.layers.empty()) return;
+    for (const auto& layer : view.layers()) view.setLayerVisible(layer->id(), has(o, std::string(layer->id()).c_str()));
 }
 
 int takeScreenshot(const app::Options& o, app::Session& session, model::ChannelId metric, std::optional<model::EntityRef> selection) {
@@ -74,7 +71,7 @@ int takeScreenshot(const app::Options& o, app::Session& session, model::ChannelI
     if (o.windowShot) {
         app::MainWindow window(session, nullptr, false);
         window.setMetric(metric);
-        applyLayers(o, window);
+        applyLayers(o, *window.floorView());
         window.floorView()->setShowFrameStats(false);
         if (!session.sources.empty()) window.floorView()->setSourceStatus([&session] { return app::sourceStatus(session.sources); });
         window.floorView()->setAnimated(false);
@@ -96,15 +93,10 @@ int takeScreenshot(const app::Options& o, app::Session& session, model::ChannelI
         if (!session.sources.empty()) view.setSourceStatus([&session] { return app::sourceStatus(session.sources); });
         view.setSpeed(transport.speed(), transport.paused());
         view.setMetric(metric);
-        view.setThermalVisible(has(o, "thermal"));
-        view.setLifecycleVisible(has(o, "lifecycle"));
-        view.setStorageVisible(has(o, "storage"));
-        view.setNvlinkVisible(has(o, "nvlink"));
-        view.setRailsVisible(has(o, "rails"));
+        applyLayers(o, view);
         view.setWallMode(o.wall);
         view.setSelection(selection);
         if (selection && o.frameSelection) view.frameSelection();
-        if (!o.layers.empty() && !has(o, "racks")) view.setRacksVisible(false);
         view.setAttribute(Qt::WA_DontShowOnScreen, true);
         view.resize(w, h);
         view.show();
@@ -250,7 +242,7 @@ int main(int argc, char** argv) {
             window->floorView()->setSourceStatus([&current] { return app::sourceStatus(current->sources); });
         if (!o.metric.empty()) window->setMetric(*metric);
         if (selection) window->floorView()->setSelection(selection);
-        applyLayers(o, *window);
+        applyLayers(o, *window->floorView());
         if (o.firstFrameMs) {
             QObject::connect(window->floorView(), &views::FloorView::firstFrame, &app, [&] {
                 std::cout << "first_frame_ms " << sinceStart.nsecsElapsed() / 1e6 << std::endl;

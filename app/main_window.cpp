@@ -99,6 +99,7 @@ MainWindow::MainWindow(Session& session, QWidget* parent, bool restoreLayout)
     connect(m_layers, &views::LayersPanel::metricChosen, this, [](model::ChannelId c) {
         QSettings().setValue("view/metric", QString::fromUtf8(model::kChannels[c].name.data(), static_cast<int>(model::kChannels[c].name.size())));
     });
+    connect(m_view, &views::FloorView::layerVisibilityChanged, this, &MainWindow::onLayerVisibilityChanged);
     buildMenus();
 
     QSettings settings;
@@ -106,6 +107,10 @@ MainWindow::MainWindow(Session& session, QWidget* parent, bool restoreLayout)
     if (restoreLayout) {
         restoreGeometry(settings.value("window/geometry").toByteArray());
         restoreState(settings.value("window/state").toByteArray());
+        for (const auto& layer : m_view->layers()) {
+            const QString key = "layers/" + QString::fromUtf8(layer->id().data(), static_cast<int>(layer->id().size()));
+            if (settings.contains(key)) m_view->setLayerVisible(layer->id(), settings.value(key).toBool());
+        }
     }
     const auto saved = model::findChannel(settings.value("view/metric", "gpu.temperature").toString().toStdString());
     setMetric(saved.value_or(model::ch::GpuTemperature));
@@ -126,38 +131,13 @@ void MainWindow::setMetric(model::ChannelId channel) {
     m_layers->setMetric(channel);
 }
 
-void MainWindow::setThermal(bool on) {
-    m_layers->setThermal(on);
-    m_view->setThermalVisible(on);
-    // Looking at the cooling plant: bring its panel forward.
-    if (on)
-        if (auto* d = findChild<QDockWidget*>("coolingDock")) d->raise();
-}
-
-void MainWindow::setLifecycle(bool on) {
-    m_layers->setLifecycle(on);
-    m_view->setLifecycleVisible(on);
-    if (on)
-        if (auto* d = findChild<QDockWidget*>("lifecycleDock")) d->raise();
-}
-
-void MainWindow::setStorage(bool on) {
-    m_layers->setStorage(on);
-    m_view->setStorageVisible(on);
-    if (on)
-        if (auto* d = findChild<QDockWidget*>("storageDock")) d->raise();
-}
-
-void MainWindow::setNvlink(bool on) {
-    m_layers->setNvlink(on);
-    m_view->setNvlinkVisible(on);
-}
-
-void MainWindow::setRails(bool on) {
-    m_layers->setRails(on);
-    m_view->setRailsVisible(on);
-    if (on)
-        if (auto* d = findChild<QDockWidget*>("fabricDock")) d->raise();
+void MainWindow::onLayerVisibilityChanged(const QString& id, bool visible) {
+    QSettings().setValue("layers/" + id, visible);
+    const views::Layer* layer = m_view->layer(id.toStdString());
+    if (!visible || !layer || layer->info().panel.empty()) return;
+    // Looking at a domain: bring its panel forward.
+    const auto& panel = layer->info().panel;
+    if (auto* d = findChild<QDockWidget*>(QString::fromUtf8(panel.data(), static_cast<int>(panel.size())))) d->raise();
 }
 
 void MainWindow::buildMenus() {
@@ -178,6 +158,20 @@ void MainWindow::buildMenus() {
     quit->setMenuRole(QAction::QuitRole);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
+    QMenu* layers = view->addMenu(tr("&Layers"));
+    for (const auto& layer : m_view->layers()) {
+        const std::string id(layer->id());
+        const auto& title = layer->info().title;
+        QAction* a = layers->addAction(QString::fromUtf8(title.data(), static_cast<int>(title.size())));
+        a->setCheckable(true);
+        a->setChecked(layer->visible());
+        connect(a, &QAction::toggled, m_view, [this, id](bool on) { m_view->setLayerVisible(id, on); });
+        connect(m_view, &views::FloorView::layerVisibilityChanged, a, [a, id](const QString& changed, bool on) {
+            if (changed.toStdString() != id) return;
+            const QSignalBlocker block(a);
+            a->setChecked(on);
+        });
+    }
     view->addAction(tr("&Overview"), QKeySequence(Qt::Key_R), m_view, &views::FloorView::resetCamera);
     view->addAction(tr("&Top view"), QKeySequence(Qt::Key_T), m_view, &views::FloorView::topView);
     view->addAction(tr("&Frame selection"), QKeySequence(Qt::Key_F), m_view, &views::FloorView::frameSelection);

@@ -39,11 +39,6 @@ public:
     views::TimelinePanel* timeline() const { return m_timeline; }
     void setMetric(model::ChannelId channel);
     void setWallMode(bool wall);
-    void setThermal(bool on);
-    void setLifecycle(bool on);
-    void setStorage(bool on);
-    void setNvlink(bool on);
-    void setRails(bool on);
     // Exports every frame of [from, to] (replay) as numbered PNGs into `folder`, and a video
     // when ffmpeg is installed. Returns the number of frames written, or an error.
     std::expected<int, std::string> exportFrames(const QString& folder, model::TimeNs from, model::TimeNs to, model::TimeNs step);
@@ -57,6 +52,8 @@ protected:
 
 private:
     void buildMenus();
+    // A layer switched on brings its dock forward; the choice is kept in QSettings.
+    void onLayerVisibilityChanged(const QString& id, bool visible);
     void applySpeed(double speed, bool paused);
     void updateStatus();
     void refreshBookmarks();

@@ -1,12 +1,7 @@
 #include "floor_view.h"
 
 #include "floor_scene.h"
-#include "rack_layer.h"
-#include "lifecycle_layer.h"
-#include "storage_layer.h"
-#include "nvlink_layer.h"
-#include "rail_layer.h"
-#include "thermal_layer.h"
+#include "layer_registry.h"
 
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -25,6 +20,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace ft::views {
 
@@ -44,11 +40,22 @@ FloorView::FloorView(std::shared_ptr<const model::Topology> topology, SnapshotSo
     m_renderWindow->SetMultiSamples(0);
     m_clock.start();
 
+    // The scene and its layers need no GL context until the first render.
+    m_scene = std::make_unique<FloorScene>(*m_topology, m_renderer);
+    for (const auto& type : layerTypes()) {
+        auto layer = type.create(*m_topology, m_renderer);
+        layer->setMetric(m_metric);
+        layer->setVisible(type.info.visibleByDefault);
+        layer->setChangedCallback([this] { refreshLayers(); });
+        m_layers.push_back(std::move(layer));
+    }
+
     connect(&m_frameTimer, &QTimer::timeout, this, [this] {
         const auto before = m_snapshot;
         refreshSnapshot();
-        // Render on demand: new data, or moving coolant to draw.
-        if (m_snapshot != before || ((m_thermalVisible || m_storageVisible || m_railsVisible || m_nvlinkVisible) && m_animated)) update();
+        // Render on demand: new data, or something moving to draw.
+        const bool moving = m_animated && std::ranges::any_of(m_layers, [](const auto& l) { return l->visible() && l->animates(); });
+        if (m_snapshot != before || moving) update();
     });
     m_frameTimer.start(33);
 }
@@ -68,12 +75,7 @@ void FloorView::setDefaultSurfaceFormat() {
 
 FloorView::~FloorView() {
     makeCurrent();
-    m_racks.reset();
-    m_thermal.reset();
-    m_lifecycle.reset();
-    m_storage.reset();
-    m_nvlink.reset();
-    m_rails.reset();
+    m_layers.clear();
     m_scene.reset();
     if (m_glReady) m_renderWindow->ReleaseGraphicsResources(m_renderWindow);
     m_overlay.shutdown();
@@ -108,24 +110,6 @@ void FloorView::initializeGL() {
     }
     m_renderWindow->SetReadyForRendering(true);
 
-    m_scene = std::make_unique<FloorScene>(*m_topology, m_renderer);
-    m_racks = std::make_unique<RackLayer>(*m_topology, m_renderer);
-    m_racks->setMetric(m_metric);
-    m_racks->setVisible(m_racksVisible);
-    m_thermal = std::make_unique<ThermalLayer>(*m_topology, m_renderer);
-    m_thermal->setVisible(m_thermalVisible);
-    m_thermal->updateDetail(m_rig.distance);
-    m_lifecycle = std::make_unique<LifecycleLayer>(*m_topology, m_renderer);
-    m_lifecycle->setVisible(m_lifecycleVisible);
-    m_storage = std::make_unique<StorageLayer>(*m_topology, m_renderer);
-    m_storage->setVisible(m_storageVisible);
-    m_nvlink = std::make_unique<NvlinkLayer>(*m_topology, m_renderer);
-    m_nvlink->setVisible(m_nvlinkVisible);
-    updateNvlinkFocus();
-    m_rails = std::make_unique<RailLayer>(*m_topology, m_renderer);
-    m_rails->setVisible(m_railsVisible);
-    m_rails->updateDetail(m_rig.distance);
-    m_scene->setSelection(m_selection);
     m_overlay.initialize(m_wall ? 1.7f : 1.0f);
     m_glReady = true;
     if (!m_cameraSet) resetCamera();
@@ -145,21 +129,49 @@ void FloorView::refreshSnapshot() {
     m_snapshot = std::move(latest);
     m_summary = summarize(*m_topology, *m_snapshot);
     updateEmphasis();
-    if (m_racks) m_racks->update(*m_snapshot);
-    if (m_thermal) m_thermal->update(*m_snapshot);
-    if (m_lifecycle) m_lifecycle->update(*m_snapshot);
-    if (m_storage) m_storage->update(*m_snapshot);
-    if (m_nvlink) m_nvlink->update(*m_snapshot);
-    if (m_rails) m_rails->update(*m_snapshot);
+    for (const auto& l : m_layers) l->update(*m_snapshot);
     emit snapshotChanged();
+}
+
+void FloorView::refreshLayers() {
+    if (m_snapshot) {
+        updateEmphasis();
+        for (const auto& l : m_layers) l->update(*m_snapshot);
+    }
+    update();
+}
+
+void FloorView::updateEmphasis() {
+    if (!m_snapshot) return;
+    std::vector<float> emphasis;
+    for (const auto& l : m_layers) l->shadeRacks(*m_snapshot, emphasis);
+    for (const auto& l : m_layers) l->setRackEmphasis(emphasis);
+}
+
+Layer* FloorView::layer(std::string_view id) const {
+    for (const auto& l : m_layers)
+        if (l->id() == id) return l.get();
+    return nullptr;
+}
+
+bool FloorView::layerVisible(std::string_view id) const {
+    const Layer* l = layer(id);
+    return l && l->visible();
+}
+
+bool FloorView::setLayerVisible(std::string_view id, bool visible) {
+    Layer* l = layer(id);
+    if (!l) return false;
+    if (l->visible() == visible) return true;
+    l->setVisible(visible);
+    emit layerVisibilityChanged(QString::fromUtf8(id.data(), static_cast<int>(id.size())), visible);
+    if (!m_cameraSet) resetCamera(); // some layers stand beside or above the floor: frame them
+    refreshLayers();                 // a layer can shade the racks
+    return true;
 }
 
 void FloorView::paintGL() {
     if (!m_glReady) return;
-    if (m_racks && m_snapshot && m_racks->metric() != m_metric) {
-        m_racks->setMetric(m_metric);
-        m_racks->update(*m_snapshot);
-    }
     // Until someone moves the camera, the overview follows the widget's shape (docks and
     // layouts settle after the first resize).
     if (!m_cameraSet && m_fittedFor != size()) resetCamera();
@@ -173,10 +185,8 @@ void FloorView::paintGL() {
     m_lastFrameAt = now;
     if (m_animated) {
         const double simSeconds = m_paused ? 0.0 : std::min(dt, 200.0) / 1000.0 * m_speed;
-        if (m_thermal) m_thermal->animate(simSeconds, dt / 1000.0);
-        if (m_storage) m_storage->animate(simSeconds, dt / 1000.0);
-        if (m_nvlink) m_nvlink->animate(simSeconds, dt / 1000.0);
-        if (m_rails) m_rails->animate(simSeconds, dt / 1000.0);
+        for (const auto& l : m_layers)
+            if (l->visible() && l->animates()) l->animate(simSeconds, dt / 1000.0);
     }
 
     vtkOpenGLState* state = m_renderWindow->GetState();
@@ -192,12 +202,12 @@ void FloorView::paintGL() {
     m_frameTimes.push_back(dt);
     if (m_frameTimes.size() > 30) m_frameTimes.pop_front();
 
-    if (m_overlay.initialized() && m_snapshot && m_racks && m_sceneVisible) {
+    if (m_overlay.initialized() && m_snapshot && m_sceneVisible) {
         updateProjection();
         HudInput in;
         in.topology = m_topology.get();
         in.snapshot = m_snapshot.get();
-        in.racks = m_racks.get();
+        in.layers = &m_layers;
         in.summary = &m_summary;
         in.sourceLabel = m_sourceLabel;
         in.speed = m_speed;
@@ -214,13 +224,7 @@ void FloorView::paintGL() {
         in.height = static_cast<float>(height());
         in.cameraDistance = m_rig.distance;
         in.wall = m_wall;
-        in.thermal = m_thermalVisible;
-        in.lifecycle = m_lifecycleVisible;
-        in.storage = m_storageVisible ? m_storage.get() : nullptr;
-        in.rails = m_railsVisible;
         if (m_sourceStatus) in.sources = m_sourceStatus();
-        in.nvlink = m_nvlinkVisible;
-        in.lifecycleFilter = m_lifecycleFilter;
         in.project = [this](const model::Vec3& p) { return project(p); };
         const auto mx = static_cast<float>(m_mouse.x()), my = static_cast<float>(m_mouse.y());
         if (!m_animated) {
@@ -277,18 +281,22 @@ std::optional<PickResult> FloorView::pickAt(double x, double y) const {
     }
     Ray ray{{static_cast<float>(a[0]), static_cast<float>(a[1]), static_cast<float>(a[2])},
             {static_cast<float>(b[0] - a[0]), static_cast<float>(b[1] - a[1]), static_cast<float>(b[2] - a[2])}};
-    auto floorHit = pickFloor(*m_topology, ray);
-    if (!m_railsVisible || !m_rails) return floorHit;
-    // The fabric hangs above the floor: take whichever the ray meets first.
-    auto fabricHit = m_rails->geometry().pick(*m_topology, ray);
-    if (!fabricHit) return floorHit;
-    if (floorHit) {
-        const float dx = floorHit->point.x - ray.origin.x, dy = floorHit->point.y - ray.origin.y, dz = floorHit->point.z - ray.origin.z;
+    // Racks, then whatever the layers draw above or beside them: the first the ray meets wins.
+    std::optional<PickResult> best = pickFloor(*m_topology, ray);
+    float bestT = std::numeric_limits<float>::max();
+    if (best) {
+        const float dx = best->point.x - ray.origin.x, dy = best->point.y - ray.origin.y, dz = best->point.z - ray.origin.z;
         const float len2 = ray.direction.x * ray.direction.x + ray.direction.y * ray.direction.y + ray.direction.z * ray.direction.z;
-        const float floorT = (dx * ray.direction.x + dy * ray.direction.y + dz * ray.direction.z) / std::max(len2, 1e-12f);
-        if (floorT < fabricHit->second) return floorHit;
+        bestT = (dx * ray.direction.x + dy * ray.direction.y + dz * ray.direction.z) / std::max(len2, 1e-12f);
     }
-    return fabricHit->first;
+    for (const auto& l : m_layers) {
+        if (!l->visible()) continue;
+        if (auto hit = l->pick(ray); hit && hit->second <= bestT) {
+            best = hit->first;
+            bestT = hit->second;
+        }
+    }
+    return best;
 }
 
 void FloorView::applyCamera() {
@@ -304,13 +312,9 @@ void FloorView::applyCamera() {
     }
     cam->SetViewAngle(m_rig.viewAngleDeg);
     m_projectionValid = false;
-    if (m_racks) {
-        // Screen pixels per metre at the focal distance.
-        const double ppm = height() / (2.0 * m_rig.distance * std::tan(m_rig.viewAngleDeg * M_PI / 360.0));
-        m_racks->updateDetail(m_rig.focus, m_rig.distance, ppm);
-    }
-    if (m_thermal) m_thermal->updateDetail(m_rig.distance);
-    if (m_rails) m_rails->updateDetail(m_rig.distance);
+    // Screen pixels per metre at the focal distance.
+    const CameraView view{m_rig, height() / (2.0 * m_rig.distance * std::tan(m_rig.viewAngleDeg * M_PI / 360.0))};
+    for (const auto& l : m_layers) l->updateDetail(view);
     update();
 }
 
@@ -322,7 +326,14 @@ void FloorView::setCamera(const CameraRig& rig) {
 
 void FloorView::resetCamera() {
     const double aspect = height() > 0 ? static_cast<double>(width()) / height() : 16.0 / 9.0;
-    m_rig = CameraRig::overview(*m_topology, aspect, m_storageVisible ? 14.0f : 0.0f, m_railsVisible);
+    OverviewExtent extent;
+    for (const auto& l : m_layers)
+        if (l->visible()) {
+            const auto e = l->overviewExtent();
+            extent.extraX = std::max(extent.extraX, e.extraX);
+            extent.fabric = extent.fabric || e.fabric;
+        }
+    m_rig = CameraRig::overview(*m_topology, aspect, extent.extraX, extent.fabric);
     m_fittedFor = size();
     applyCamera();
 }
@@ -357,100 +368,17 @@ void FloorView::frameSelection() {
 
 void FloorView::setMetric(model::ChannelId channel) {
     m_metric = channel;
-    update();
-}
-
-void FloorView::setRacksVisible(bool visible) {
-    m_racksVisible = visible;
-    if (m_racks) m_racks->setVisible(visible);
-    update();
-}
-
-void FloorView::updateEmphasis() {
-    // Racks a lifecycle filter leaves out fade; with the lifecycle layer on, racks out of
-    // production are dimmed so the ones at work stand out.
-    if (!m_racks || !m_snapshot) return;
-    if (!m_lifecycleFilter && !m_lifecycleVisible) {
-        m_racks->setEmphasis({});
-        return;
-    }
-    std::vector<float> emphasis(m_snapshot->rackLifecycle.size(), 1.0f);
-    for (std::size_t r = 0; r < emphasis.size(); ++r) {
-        const auto st = m_snapshot->rackLifecycle[r];
-        if (m_lifecycleFilter) emphasis[r] = st == *m_lifecycleFilter ? 1.0f : 0.18f;
-        else if (st != model::RackLifecycle::Production) emphasis[r] = 0.55f;
-    }
-    m_racks->setEmphasis(std::move(emphasis));
-}
-
-void FloorView::setStorageVisible(bool visible) {
-    m_storageVisible = visible;
-    if (m_storage) m_storage->setVisible(visible);
-    if (!m_cameraSet) resetCamera(); // the stores stand beside the floor: frame them too
-    update();
-}
-
-void FloorView::setLifecycleVisible(bool visible) {
-    m_lifecycleVisible = visible;
-    if (m_lifecycle) m_lifecycle->setVisible(visible);
-    updateEmphasis();
-    if (m_racks && m_snapshot) m_racks->update(*m_snapshot);
-    update();
-}
-
-void FloorView::setLifecycleFilter(std::optional<model::RackLifecycle> state) {
-    m_lifecycleFilter = state;
-    updateEmphasis();
-    if (m_racks && m_snapshot) m_racks->update(*m_snapshot);
-    update();
-}
-
-void FloorView::setThermalVisible(bool visible) {
-    m_thermalVisible = visible;
-    if (m_thermal) m_thermal->setVisible(visible);
-    update();
-}
-
-void FloorView::setNvlinkVisible(bool visible) {
-    m_nvlinkVisible = visible;
-    if (m_nvlink) m_nvlink->setVisible(visible);
-    update();
-}
-
-void FloorView::setRailsVisible(bool visible) {
-    m_railsVisible = visible;
-    if (m_rails) m_rails->setVisible(visible);
-    if (!m_cameraSet) resetCamera(); // the switches hang above the floor: frame them too
-    update();
-}
-
-void FloorView::updateNvlinkFocus() {
-    // Rack scale: whatever is selected inside a rack shows that rack's links one by one.
-    if (!m_nvlink) return;
-    std::optional<model::EntityId> rack;
-    if (m_selection) {
-        const auto& t = *m_topology;
-        const auto id = m_selection->id;
-        switch (m_selection->kind) {
-        case model::EntityKind::Rack: rack = id; break;
-        case model::EntityKind::ComputeTray: rack = t.computeTrays.rack[id]; break;
-        case model::EntityKind::Gpu: rack = t.gpus.rack[id]; break;
-        case model::EntityKind::SwitchTray: rack = t.switchTrays.rack[id]; break;
-        case model::EntityKind::NvlinkLink: rack = t.gpus.rack[t.nvlinkLinks.gpu[id]]; break;
-        default: break;
-        }
-    }
-    m_nvlink->setFocusRack(rack);
-    if (m_snapshot) m_nvlink->update(*m_snapshot);
+    for (const auto& l : m_layers) l->setMetric(channel);
+    refreshLayers();
 }
 
 void FloorView::setSelection(std::optional<model::EntityRef> selection) {
     if (selection == m_selection) return;
     m_selection = selection;
     if (m_scene) m_scene->setSelection(selection);
-    updateNvlinkFocus();
+    for (const auto& l : m_layers) l->setSelection(selection);
     emit selectionChanged();
-    update();
+    refreshLayers();
 }
 
 void FloorView::setSceneVisible(bool visible) {
@@ -458,12 +386,8 @@ void FloorView::setSceneVisible(bool visible) {
     vtkPropCollection* props = m_renderer->GetViewProps();
     props->InitTraversal();
     while (vtkProp* prop = props->GetNextProp()) prop->SetVisibility(visible);
-    if (visible && m_racks) m_racks->setVisible(m_racksVisible);
-    if (visible && m_thermal) m_thermal->setVisible(m_thermalVisible);
-    if (visible && m_lifecycle) m_lifecycle->setVisible(m_lifecycleVisible);
-    if (visible && m_storage) m_storage->setVisible(m_storageVisible);
-    if (visible && m_nvlink) m_nvlink->setVisible(m_nvlinkVisible);
-    if (visible && m_rails) m_rails->setVisible(m_railsVisible);
+    if (visible)
+        for (const auto& l : m_layers) l->reapplyVisibility();
     if (visible && m_scene) m_scene->setSelection(m_selection);
     update();
 }

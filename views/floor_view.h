@@ -7,6 +7,7 @@
 #include "floor_picker.h"
 #include "hud.h"
 #include "imgui_overlay.h"
+#include "layer.h"
 #include "model/snapshot.h"
 #include "model/topology.h"
 
@@ -20,6 +21,8 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string_view>
+#include <vector>
 
 class vtkGenericOpenGLRenderWindow;
 class vtkRenderer;
@@ -27,12 +30,6 @@ class vtkRenderer;
 namespace ft::views {
 
 class FloorScene;
-class RackLayer;
-class ThermalLayer;
-class LifecycleLayer;
-class StorageLayer;
-class NvlinkLayer;
-class RailLayer;
 
 class FloorView : public QOpenGLWidget {
     Q_OBJECT
@@ -46,20 +43,19 @@ public:
 
     void setMetric(model::ChannelId channel);
     model::ChannelId metric() const { return m_metric; }
-    void setRacksVisible(bool visible);
-    void setThermalVisible(bool visible);
-    bool thermalVisible() const { return m_thermalVisible; }
-    void setStorageVisible(bool visible);
-    bool storageVisible() const { return m_storageVisible; }
-    void setNvlinkVisible(bool visible);
-    bool nvlinkVisible() const { return m_nvlinkVisible; }
-    void setRailsVisible(bool visible);
-    bool railsVisible() const { return m_railsVisible; }
-    void setLifecycleVisible(bool visible);
-    bool lifecycleVisible() const { return m_lifecycleVisible; }
-    // Show only racks in one lifecycle state (the others fade); nothing: show all.
-    void setLifecycleFilter(std::optional<model::RackLifecycle> state);
-    std::optional<model::RackLifecycle> lifecycleFilter() const { return m_lifecycleFilter; }
+
+    // The layers, built from the registry (layer_registry.h) in its order. Each layer owns its
+    // visibility; switch it here so the view reframes and the panels hear of it.
+    const std::vector<std::unique_ptr<Layer>>& layers() const { return m_layers; }
+    Layer* layer(std::string_view id) const;
+    template <class L> L* layer() const {
+        for (const auto& l : m_layers)
+            if (auto* typed = dynamic_cast<L*>(l.get())) return typed;
+        return nullptr;
+    }
+    // False when there is no layer of that id.
+    bool setLayerVisible(std::string_view id, bool visible);
+    bool layerVisible(std::string_view id) const;
     // Off for screenshots and tests: flow bands stand still so pictures are repeatable.
     void setAnimated(bool animated) { m_animated = animated; }
     void setSelection(std::optional<model::EntityRef> selection);
@@ -91,6 +87,7 @@ public:
     std::optional<PickResult> pickAt(double x, double y) const;
 
 signals:
+    void layerVisibilityChanged(const QString& id, bool visible);
     void selectionChanged();
     void snapshotChanged();
     void firstFrame();
@@ -110,6 +107,9 @@ protected:
 private:
     void applyCamera();
     void updateProjection() const;
+    // Brings every layer up to the current snapshot (after a change that alters what they draw).
+    void refreshLayers();
+    void updateEmphasis();
 
     std::shared_ptr<const model::Topology> m_topology;
     SnapshotSource m_source;
@@ -119,12 +119,7 @@ private:
     vtkSmartPointer<vtkGenericOpenGLRenderWindow> m_renderWindow;
     vtkNew<vtkRenderer> m_renderer;
     std::unique_ptr<FloorScene> m_scene;
-    std::unique_ptr<RackLayer> m_racks;
-    std::unique_ptr<ThermalLayer> m_thermal;
-    std::unique_ptr<LifecycleLayer> m_lifecycle;
-    std::unique_ptr<StorageLayer> m_storage;
-    std::unique_ptr<NvlinkLayer> m_nvlink;
-    std::unique_ptr<RailLayer> m_rails;
+    std::vector<std::unique_ptr<Layer>> m_layers;
     ImGuiOverlay m_overlay;
     bool m_glReady = false;
     bool m_firstFrameSent = false;
@@ -133,15 +128,6 @@ private:
     bool m_cameraSet = false;     // the user (or a caller) placed the camera: keep it
     QSize m_fittedFor;            // widget size the automatic overview was framed for
     model::ChannelId m_metric;
-    bool m_racksVisible = true;
-    bool m_thermalVisible = false;
-    bool m_lifecycleVisible = false;
-    bool m_storageVisible = false;
-    bool m_nvlinkVisible = false;
-    bool m_railsVisible = false;
-    void updateNvlinkFocus();
-    std::optional<model::RackLifecycle> m_lifecycleFilter;
-    void updateEmphasis();
     bool m_animated = true;
     std::optional<model::EntityRef> m_selection;
     std::optional<model::EntityRef> m_hover;

@@ -8,14 +8,15 @@
 #include "model/topology.h"
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ft::views {
 
 class ImGuiOverlay;
-class RackLayer;
-class StorageLayer;
+class Layer;
 
 struct FloorSummary {
     double itPowerMw = 0;
@@ -35,7 +36,8 @@ struct ScreenPoint {
 struct HudInput {
     const model::Topology* topology = nullptr;
     const model::Snapshot* snapshot = nullptr;
-    const RackLayer* racks = nullptr;
+    // Every layer, in registry order: each draws its own legend, panels and label badges.
+    const std::vector<std::unique_ptr<Layer>>* layers = nullptr;
     const FloorSummary* summary = nullptr;
     std::string sourceLabel;
     double speed = 1.0;
@@ -47,13 +49,7 @@ struct HudInput {
     float width = 0, height = 0;
     double cameraDistance = 0;
     bool wall = false;
-    bool thermal = false; // the cooling layer is on: coolant legend and ΔT badges
-    bool lifecycle = false; // the lifecycle layer is on: state legend and stage badges
-    const StorageLayer* storage = nullptr; // the storage layer, when on: store labels and figures
-    bool rails = false;  // the rail layer is on: fabric panel with utilization scale and per-rail load
-    bool nvlink = false; // the NVLink layer is on: NVLink figures and glow scale
     std::vector<SourceStatus> sources; // live sources and their health (empty: simulator/replay)
-    std::optional<model::RackLifecycle> lifecycleFilter;
     std::function<std::optional<ScreenPoint>(const model::Vec3&)> project;
 };
 

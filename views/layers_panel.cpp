@@ -41,19 +41,21 @@ LayersPanel::LayersPanel(FloorView* view, QWidget* parent) : QWidget(parent), m_
 
     auto* layers = new QGroupBox(tr("Layers"), this);
     auto* layersLayout = new QVBoxLayout(layers);
-    m_racks = new QCheckBox(tr("Racks, trays and GPUs"), layers);
-    m_racks->setChecked(true);
-    layersLayout->addWidget(m_racks);
-    m_thermal = new QCheckBox(tr("Cooling loops (CDUs, pipes, flow)"), layers);
-    layersLayout->addWidget(m_thermal);
-    m_lifecycle = new QCheckBox(tr("Lifecycle states (bring-up, validation)"), layers);
-    layersLayout->addWidget(m_lifecycle);
-    m_storage = new QCheckBox(tr("Storage flows (caches, tiers, regions)"), layers);
-    layersLayout->addWidget(m_storage);
-    m_nvlink = new QCheckBox(tr("NVLink (switch trays; links of the selected rack)"), layers);
-    layersLayout->addWidget(m_nvlink);
-    m_rails = new QCheckBox(tr("Rail fabric (leaves, spines, link bundles)"), layers);
-    layersLayout->addWidget(m_rails);
+    // The view's layers own their visibility: a box switches it there and follows it back.
+    for (const auto& layer : m_view->layers()) {
+        const QString id = QString::fromUtf8(layer->id().data(), static_cast<int>(layer->id().size()));
+        const auto& title = layer->info().title;
+        auto* box = new QCheckBox(QString::fromUtf8(title.data(), static_cast<int>(title.size())), layers);
+        box->setObjectName("layer_" + id);
+        box->setChecked(layer->visible());
+        layersLayout->addWidget(box);
+        connect(box, &QCheckBox::toggled, m_view, [this, id](bool on) { m_view->setLayerVisible(id.toStdString(), on); });
+        connect(m_view, &FloorView::layerVisibilityChanged, box, [box, id](const QString& changed, bool on) {
+            if (changed != id) return;
+            const QSignalBlocker block(box);
+            box->setChecked(on);
+        });
+    }
     layout->addWidget(layers);
 
     auto* camera = new QGroupBox(tr("Camera"), this);
@@ -80,12 +82,6 @@ LayersPanel::LayersPanel(FloorView* view, QWidget* parent) : QWidget(parent), m_
         m_view->setMetric(c);
         emit metricChosen(c);
     });
-    connect(m_racks, &QCheckBox::toggled, m_view, &FloorView::setRacksVisible);
-    connect(m_thermal, &QCheckBox::toggled, m_view, &FloorView::setThermalVisible);
-    connect(m_lifecycle, &QCheckBox::toggled, m_view, &FloorView::setLifecycleVisible);
-    connect(m_storage, &QCheckBox::toggled, m_view, &FloorView::setStorageVisible);
-    connect(m_nvlink, &QCheckBox::toggled, m_view, &FloorView::setNvlinkVisible);
-    connect(m_rails, &QCheckBox::toggled, m_view, &FloorView::setRailsVisible);
     connect(reset, &QPushButton::clicked, m_view, &FloorView::resetCamera);
     connect(top, &QPushButton::clicked, m_view, &FloorView::topView);
     connect(frame, &QPushButton::clicked, m_view, &FloorView::frameSelection);
@@ -95,11 +91,6 @@ LayersPanel::LayersPanel(FloorView* view, QWidget* parent) : QWidget(parent), m_
     });
 }
 
-void LayersPanel::setThermal(bool on) { m_thermal->setChecked(on); }
-void LayersPanel::setLifecycle(bool on) { m_lifecycle->setChecked(on); }
-void LayersPanel::setStorage(bool on) { m_storage->setChecked(on); }
-void LayersPanel::setNvlink(bool on) { m_nvlink->setChecked(on); }
-void LayersPanel::setRails(bool on) { m_rails->setChecked(on); }
 
 void LayersPanel::setMetric(model::ChannelId channel) {
     const int i = m_metric->findData(channel);

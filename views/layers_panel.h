@@ -1,5 +1,5 @@
 #pragma once
-// LayersPanel: which layers show, which channel colours the floor, camera shortcuts and the
+// LayersPanel: which layers show (a box per registered layer, kept in step with the view), which channel colours the floor, camera shortcuts and the
 // simulation speed. UI thread only.
 #include "model/channel_catalog.h"
 
@@ -18,11 +18,6 @@ public:
     explicit LayersPanel(FloorView* view, QWidget* parent = nullptr);
     void setMetric(model::ChannelId channel);
     void setSpeed(double speed, bool paused);
-    void setThermal(bool on);
-    void setLifecycle(bool on);
-    void setStorage(bool on);
-    void setNvlink(bool on);
-    void setRails(bool on);
 
 signals:
     void metricChosen(model::ChannelId channel);
@@ -32,12 +27,6 @@ private:
     FloorView* m_view;
     QComboBox* m_metric;
     QComboBox* m_speed;
-    QCheckBox* m_racks;
-    QCheckBox* m_thermal;
-    QCheckBox* m_lifecycle;
-    QCheckBox* m_storage;
-    QCheckBox* m_nvlink;
-    QCheckBox* m_rails;
 };
 
 } // namespace ft::views

@@ -1,6 +1,7 @@
 #include "lifecycle_board.h"
 
 #include "floor_view.h"
+#include "lifecycle_layer.h"
 #include "lifecycle_style.h"
 
 #include <QComboBox>
@@ -195,7 +196,7 @@ LifecycleBoard::LifecycleBoard(FloorView* view, QWidget* parent) : QWidget(paren
         const int v = m_filterBox->currentData().toInt();
         const auto state = v < 0 ? std::nullopt : std::optional(static_cast<RackLifecycle>(v));
         m_lanes->setFilter(state);
-        m_view->setLifecycleFilter(state); // the floor shows the same racks
+        if (auto* layer = m_view->layer<LifecycleLayer>()) layer->setFilter(state); // the floor shows the same racks
     });
 }
 

@@ -3,6 +3,7 @@
 // through the current stage (bright: done, dark: to go). Two boxes per rack in one BoxSet.
 // Owned by FloorView; UI thread only.
 #include "box_set.h"
+#include "layer.h"
 #include "model/snapshot.h"
 #include "model/topology.h"
 
@@ -10,17 +11,30 @@ class vtkRenderer;
 
 namespace ft::views {
 
-class LifecycleLayer {
+class LifecycleLayer final : public Layer {
 public:
+    static constexpr LayerInfo kInfo{"lifecycle", "Lifecycle states (bring-up, validation)", false, "lifecycleDock"};
     LifecycleLayer(const model::Topology& topology, vtkRenderer* renderer);
-    void setVisible(bool visible);
-    bool visible() const { return m_visible; }
-    void update(const model::Snapshot& snapshot);
+    void update(const model::Snapshot& snapshot) override;
+
+    // Show only racks in one lifecycle state (the others fade, with the layer on or off);
+    // nothing: show all.
+    void setFilter(std::optional<model::RackLifecycle> state);
+    std::optional<model::RackLifecycle> filter() const { return m_filter; }
+
+    // Racks the filter leaves out fade; with the layer on, racks out of production are dimmed
+    // so the ones at work stand out.
+    void shadeRacks(const model::Snapshot& snapshot, std::vector<float>& emphasis) const override;
+    // The state key with counts, top right (also while a filter is set); stage on rack labels.
+    void drawHud(const ImGuiOverlay& overlay, const HudInput& in, HudColumns& columns) const override;
+    void decorateRackLabel(const HudInput& in, model::EntityId rack, std::string& label) const override;
 
 private:
+    void applyVisibility(bool visible) override;
+
     const model::Topology& m_topology;
-    bool m_visible = false;
     BoxSet m_caps;
+    std::optional<model::RackLifecycle> m_filter;
 };
 
 } // namespace ft::views

@@ -1,7 +1,12 @@
 #include "nvlink_layer.h"
 
+#include "hud.h"
+#include "hud_style.h"
+#include "imgui_overlay.h"
+
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace ft::views {
 
@@ -22,11 +27,10 @@ Rgb NvlinkLayer::loadColor(float f) {
 }
 
 NvlinkLayer::NvlinkLayer(const model::Topology& topology, vtkRenderer* renderer)
-    : m_topology(topology), m_glow(renderer, topology.count(EntityKind::Rack)), m_links(renderer),
+    : Layer(kInfo), m_topology(topology), m_glow(renderer, topology.count(EntityKind::Rack)), m_links(renderer),
       m_lastErrors(topology.count(EntityKind::Rack), 0.0f) {}
 
-void NvlinkLayer::setVisible(bool visible) {
-    m_visible = visible;
+void NvlinkLayer::applyVisibility(bool visible) {
     m_glow.setVisible(visible);
     m_links.setVisible(visible && m_focus.has_value());
 }
@@ -36,7 +40,24 @@ void NvlinkLayer::setFocusRack(std::optional<model::EntityId> rack) {
     m_focus = rack;
     buildLinks();
     m_detailStamp = ~0ULL;
-    m_links.setVisible(m_visible && m_focus.has_value());
+    m_links.setVisible(visible() && m_focus.has_value());
+}
+
+void NvlinkLayer::setSelection(std::optional<model::EntityRef> selection) {
+    std::optional<model::EntityId> rack;
+    if (selection) {
+        const auto& t = m_topology;
+        const auto id = selection->id;
+        switch (selection->kind) {
+        case EntityKind::Rack: rack = id; break;
+        case EntityKind::ComputeTray: rack = t.computeTrays.rack[id]; break;
+        case EntityKind::Gpu: rack = t.gpus.rack[id]; break;
+        case EntityKind::SwitchTray: rack = t.switchTrays.rack[id]; break;
+        case EntityKind::NvlinkLink: rack = t.gpus.rack[t.nvlinkLinks.gpu[id]]; break;
+        default: break;
+        }
+    }
+    setFocusRack(rack);
 }
 
 void NvlinkLayer::buildLinks() {
@@ -104,5 +125,42 @@ void NvlinkLayer::update(const model::Snapshot& s) {
 }
 
 void NvlinkLayer::animate(double simSeconds, double wallSeconds) { m_links.animate(simSeconds, wallSeconds); }
+
+
+void NvlinkLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumns& columns) const {
+    if (!visible()) return;
+    // NVLink in total, racks running with it disabled, errors, and the glow scale.
+    const auto& s = *in.snapshot;
+    const auto& t = *in.topology;
+    namespace ch = model::ch;
+    using model::EntityKind;
+    const float scale0 = ImGui::GetIO().FontGlobalScale;
+    ImGui::SetNextWindowPos(ImVec2(in.width - 16, columns.rightTop + 8), 0, ImVec2(1, 0));
+    ImGui::Begin("##nvlink", nullptr, hud::kPanel);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    float nv = 0, errors = 0;
+    int disabled = 0;
+    for (model::EntityId r = 0; r < t.count(EntityKind::Rack); ++r) {
+        nv += s.value(ch::RackNvlinkThroughput, r);
+        errors += s.value(ch::RackNvlinkErrors, r);
+        disabled += s.value(ch::RackNvlinkDisabled, r) > 0.5f ? 1 : 0;
+    }
+    ImGui::Text("NVLink  %.0f TB/s inside racks", nv);
+    ImGui::PushFont(ov.smallFont());
+    if (disabled > 0) ImGui::TextColored(hud::kWarning, "%d racks with NVLink disabled (traffic on the rails)", disabled);
+    if (errors > 0) ImGui::TextColored(hud::kWarning, "%.0f NVLink errors (CRC, replay, recovery)", errors);
+    const float barW = (in.wall ? 420.0f : 300.0f) * scale0, barH = (in.wall ? 18.0f : 12.0f) * scale0;
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    constexpr int kSteps = 48;
+    for (int i = 0; i < kSteps; ++i) {
+        const float x0 = p.x + barW * static_cast<float>(i) / kSteps, x1 = p.x + barW * static_cast<float>(i + 1) / kSteps;
+        dl->AddRectFilled(ImVec2(x0, p.y), ImVec2(x1 + 0.5f, p.y + barH), hud::toImColor(loadColor((static_cast<float>(i) + 0.5f) / kSteps)));
+    }
+    ImGui::Dummy(ImVec2(barW, barH + 2));
+    ImGui::TextColored(hud::kMuted, "switch-tray glow: 0 - %.0f TB/s per rack; select a rack for its links", t.spec().rack.nvlinkTBpsPerRack);
+    ImGui::PopFont();
+    columns.rightTop = ImGui::GetWindowPos().y + ImGui::GetWindowHeight();
+    ImGui::End();
+}
 
 } // namespace ft::views

@@ -7,6 +7,7 @@
 // Owned by FloorView; UI thread only.
 #include "box_set.h"
 #include "flow_pipes.h"
+#include "layer.h"
 #include "model/snapshot.h"
 #include "model/topology.h"
 
@@ -16,26 +17,29 @@ class vtkRenderer;
 
 namespace ft::views {
 
-class NvlinkLayer {
+class NvlinkLayer final : public Layer {
 public:
+    static constexpr LayerInfo kInfo{"nvlink", "NVLink (switch trays; links of the selected rack)"};
     NvlinkLayer(const model::Topology& topology, vtkRenderer* renderer);
-    void setVisible(bool visible);
-    bool visible() const { return m_visible; }
+    // Rack scale: whatever is selected inside a rack shows that rack's links one by one.
+    void setSelection(std::optional<model::EntityRef> selection) override;
     // The rack whose links are drawn one by one (nothing: floor scale only).
     void setFocusRack(std::optional<model::EntityId> rack);
     std::optional<model::EntityId> focusRack() const { return m_focus; }
-    void update(const model::Snapshot& snapshot);
-    void animate(double simSeconds, double wallSeconds);
+    void update(const model::Snapshot& snapshot) override;
+    bool animates() const override { return true; }
+    void animate(double simSeconds, double wallSeconds) override;
+    void drawHud(const ImGuiOverlay& overlay, const HudInput& in, HudColumns& columns) const override;
 
     static Rgb loadColor(float fraction); // 0..1 of the rack's NVLink bandwidth
     static constexpr Rgb kDisabled{72, 74, 84};
     static constexpr float kAisleReach = 0.7f; // how far in front of the rack the switch nodes stand
 
 private:
+    void applyVisibility(bool visible) override;
     void buildLinks();
 
     const model::Topology& m_topology;
-    bool m_visible = false;
     std::optional<model::EntityId> m_focus;
     BoxSet m_glow; // one per rack
     FlowPipes m_links;

@@ -1,5 +1,9 @@
 #include "rack_layer.h"
 
+#include "hud.h"
+#include "hud_style.h"
+#include "imgui_overlay.h"
+
 #include <vtkActor.h>
 #include <vtkCellArray.h>
 #include <vtkFloatArray.h>
@@ -15,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace ft::views {
 
@@ -31,7 +36,7 @@ constexpr double kMinPixelsPerUnit = 5.0; // a rack unit this tall on screen get
 } // namespace
 
 RackLayer::RackLayer(const model::Topology& topology, vtkRenderer* renderer)
-    : m_topology(topology), m_renderer(renderer), m_metric(model::ch::GpuTemperature),
+    : Layer(kInfo), m_topology(topology), m_renderer(renderer), m_metric(model::ch::GpuTemperature),
       m_scale(model::ch::GpuTemperature) {
     const auto& rk = topology.spec().rack;
     m_cellW = rk.gpusPerTray;
@@ -172,8 +177,7 @@ void RackLayer::setMetric(model::ChannelId channel) {
     m_aggregateMax = model::kChannels[channel].name.find("temperature") != std::string_view::npos;
 }
 
-void RackLayer::setVisible(bool visible) {
-    m_visible = visible;
+void RackLayer::applyVisibility(bool visible) {
     m_rackActor->SetVisibility(visible);
     if (!visible) m_detailActor->VisibilityOff();
 }
@@ -244,8 +248,10 @@ void RackLayer::update(const model::Snapshot& snapshot) {
     m_atlas->Modified();
 }
 
-void RackLayer::updateDetail(const model::Vec3& focus, double cameraDistance, double pixelsPerMetre) {
-    if (!m_visible || pixelsPerMetre * model::Topology::kRackUnitM < kMinPixelsPerUnit || cameraDistance > 60.0) {
+void RackLayer::updateDetail(const CameraView& camera) {
+    const model::Vec3& focus = camera.rig.focus;
+    const double cameraDistance = camera.rig.distance, pixelsPerMetre = camera.pixelsPerMetre;
+    if (!visible() || pixelsPerMetre * model::Topology::kRackUnitM < kMinPixelsPerUnit || cameraDistance > 60.0) {
         m_detailActor->VisibilityOff();
         return;
     }
@@ -300,6 +306,47 @@ void RackLayer::updateDetail(const model::Vec3& focus, double cameraDistance, do
     m_detail->SetPoints(points);
     m_detail->SetLines(lines);
     m_detail->Modified();
+}
+
+void RackLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumns& columns) const {
+    const auto& scale = m_scale;
+    const auto channel = m_metric;
+    const auto& info = model::kChannels[channel];
+    const float scale0 = ImGui::GetIO().FontGlobalScale;
+    const float barW = (in.wall ? 520.0f : 360.0f) * scale0, barH = (in.wall ? 26.0f : 18.0f) * scale0;
+    ImGui::SetNextWindowPos(ImVec2(16, columns.leftBottom), 0, ImVec2(0, 1));
+    ImGui::Begin("##legend", nullptr, hud::kPanel);
+    ImGui::Text("%s (%s)", std::string(info.description).c_str(), std::string(info.unit).c_str());
+    ImGui::TextColored(hud::kMuted, "rack tops: %s per rack · fronts: per %s", m_aggregateMax ? "max" : "mean",
+                       std::string(model::entityKindName(info.kind)).c_str());
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    constexpr int kSteps = 64;
+    for (int i = 0; i < kSteps; ++i) {
+        const float a = p.x + barW * static_cast<float>(i) / kSteps, b = p.x + barW * static_cast<float>(i + 1) / kSteps;
+        dl->AddRectFilled(ImVec2(a, p.y), ImVec2(b + 0.5f, p.y + barH),
+                          hud::toImColor(ColorScale::palette((static_cast<float>(i) + 0.5f) / kSteps)));
+    }
+    // Normal-range marker: where the channel's normal maximum sits on the scale.
+    const float nx = p.x + barW * std::clamp((info.normalMax - scale.min()) / (scale.max() - scale.min()), 0.0f, 1.0f);
+    dl->AddLine(ImVec2(nx, p.y - 3), ImVec2(nx, p.y + barH + 3), IM_COL32(255, 255, 255, 230), 2.0f);
+    ImGui::Dummy(ImVec2(barW, barH + 2));
+    ImGui::PushFont(ov.smallFont());
+    constexpr int kTicks = 5;
+    const ImVec2 tp = ImGui::GetCursorScreenPos();
+    for (int i = 0; i <= kTicks; ++i) {
+        const float v = scale.min() + (scale.max() - scale.min()) * static_cast<float>(i) / kTicks;
+        char label[32];
+        std::snprintf(label, sizeof label, "%.0f", v);
+        const float w = ImGui::CalcTextSize(label).x;
+        const float x = tp.x + barW * static_cast<float>(i) / kTicks - (i == 0 ? 0 : (i == kTicks ? w : w / 2));
+        dl->AddText(ImVec2(x, tp.y), IM_COL32(220, 226, 235, 255), label);
+    }
+    ImGui::Dummy(ImVec2(barW, ImGui::GetTextLineHeight()));
+    ImGui::TextColored(hud::kMuted, "white mark: normal limit %s", formatValue(info.normalMax, channel).c_str());
+    ImGui::PopFont();
+    columns.leftBottom -= ImGui::GetWindowHeight() + 8;
+    ImGui::End();
 }
 
 } // namespace ft::views

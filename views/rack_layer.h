@@ -4,6 +4,7 @@
 // and GPUs for a single draw call; rack tops show the rack's aggregate. Near the camera a detail
 // actor adds tray and GPU outlines. Owned by FloorView; UI thread only.
 #include "color_scale.h"
+#include "layer.h"
 #include "model/snapshot.h"
 #include "model/topology.h"
 
@@ -20,22 +21,23 @@ class vtkUnsignedCharArray;
 
 namespace ft::views {
 
-class RackLayer {
+class RackLayer final : public Layer {
 public:
+    static constexpr LayerInfo kInfo{"racks", "Racks, trays and GPUs", true};
     RackLayer(const model::Topology& topology, vtkRenderer* renderer);
-    ~RackLayer();
+    ~RackLayer() override;
 
-    void setMetric(model::ChannelId channel);
+    void setMetric(model::ChannelId channel) override;
     model::ChannelId metric() const { return m_metric; }
-    void setVisible(bool visible);
-    bool visible() const { return m_visible; }
     // Per-rack brightness (1 = normal), e.g. to fade racks a filter leaves out. Empty: all 1.
-    void setEmphasis(std::vector<float> emphasis) { m_emphasis = std::move(emphasis); }
+    void setRackEmphasis(const std::vector<float>& emphasis) override { m_emphasis = emphasis; }
     // Recolours the atlas from a snapshot (arrays updated in place).
-    void update(const model::Snapshot& snapshot);
-    // Level of detail: outlines the trays and GPUs of the racks near `focus` once a rack unit
+    void update(const model::Snapshot& snapshot) override;
+    // Level of detail: outlines the trays and GPUs of the racks near the focus once a rack unit
     // covers enough pixels for the outlines to help rather than shimmer.
-    void updateDetail(const model::Vec3& focus, double cameraDistance, double pixelsPerMetre);
+    void updateDetail(const CameraView& camera) override;
+    // The metric's legend, bottom left (shown with the layer off too: it keys the inspector).
+    void drawHud(const ImGuiOverlay& overlay, const HudInput& in, HudColumns& columns) const override;
 
     // The rack aggregate of the metric (max for temperatures, mean otherwise).
     float rackValue(const model::Snapshot& snapshot, model::EntityId rack) const;
@@ -43,6 +45,7 @@ public:
     bool aggregatesByMax() const { return m_aggregateMax; }
 
 private:
+    void applyVisibility(bool visible) override;
     void buildGeometry();
     void paintRack(const model::Snapshot& snapshot, model::EntityId rack);
     void fillRows(model::EntityId rack, int rowBegin, int rowEnd, Rgb color);
@@ -53,7 +56,6 @@ private:
     model::ChannelId m_metric;
     ColorScale m_scale;
     bool m_aggregateMax = true;
-    bool m_visible = true;
 
     int m_cellW = 4, m_cellH = 52, m_cellsPerRow = 1, m_atlasW = 1, m_atlasH = 1;
     int m_beaconBegin = 0, m_beaconEnd = 0;

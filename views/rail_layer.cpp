@@ -1,6 +1,11 @@
 #include "rail_layer.h"
 
+#include "hud.h"
+#include "hud_style.h"
+#include "imgui_overlay.h"
+
 #include <algorithm>
+#include <cstdio>
 #include <cmath>
 
 namespace ft::views {
@@ -25,7 +30,7 @@ Rgb RailLayer::utilizationColor(float percent) {
 }
 
 RailLayer::RailLayer(const model::Topology& topology, vtkRenderer* renderer)
-    : m_topology(topology), m_geometry(FabricGeometry::build(topology)),
+    : Layer(kInfo), m_topology(topology), m_geometry(FabricGeometry::build(topology)),
       m_switches(renderer, topology.count(EntityKind::Leaf) + topology.count(EntityKind::Spine)), m_access(renderer), m_trunks(renderer) {
     const float k = m_geometry.radiusScale;
     // Two pipes per access bundle: the riser, then the run to the leaf.
@@ -40,19 +45,20 @@ RailLayer::RailLayer(const model::Topology& topology, vtkRenderer* renderer)
     m_trunkDrops.assign(m_geometry.trunks.size(), -1.0f);
 }
 
-void RailLayer::setVisible(bool visible) {
-    m_visible = visible;
+void RailLayer::applyVisibility(bool visible) {
     m_switches.setVisible(visible);
     m_access.setVisible(visible && m_showAccess);
     m_trunks.setVisible(visible);
 }
 
-void RailLayer::updateDetail(double cameraDistance) {
+std::optional<std::pair<PickResult, float>> RailLayer::pick(const Ray& ray) const { return m_geometry.pick(m_topology, ray); }
+
+void RailLayer::updateDetail(const CameraView& camera) {
     // Level of detail: on a big floor the thousands of rack-to-leaf bundles only mean something
     // (and only pay for their pixels) once the camera is close enough to tell racks apart; the
     // switches and leaf-to-spine trunks carry the overview.
-    m_showAccess = m_topology.count(model::EntityKind::Rack) <= 256 || cameraDistance < 70.0;
-    m_access.setVisible(m_visible && m_showAccess);
+    m_showAccess = m_topology.count(model::EntityKind::Rack) <= 256 || camera.rig.distance < 70.0;
+    m_access.setVisible(visible() && m_showAccess);
 }
 
 void RailLayer::update(const model::Snapshot& s) {
@@ -131,6 +137,62 @@ void RailLayer::update(const model::Snapshot& s) {
 void RailLayer::animate(double simSeconds, double wallSeconds) {
     m_access.animate(simSeconds, wallSeconds);
     m_trunks.animate(simSeconds, wallSeconds);
+}
+
+
+void RailLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumns& columns) const {
+    if (!visible()) return;
+    // Where the bytes move between racks, in the figures a network operator reads first: per plane and
+    // rail throughput and load, the busiest switches, links down.
+    const auto& s = *in.snapshot;
+    const auto& t = *in.topology;
+    namespace ch = model::ch;
+    using model::EntityKind;
+    const float scale0 = ImGui::GetIO().FontGlobalScale;
+    ImGui::SetNextWindowPos(ImVec2(in.width - 16, columns.rightTop + 8), 0, ImVec2(1, 0));
+    ImGui::Begin("##rails", nullptr, hud::kPanel);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    float total = 0;
+    for (model::EntityId p = 0; p < t.count(EntityKind::Plane); ++p) total += s.value(ch::PlaneThroughput, p);
+    ImGui::Text("Rail fabric  %.1f Tb/s", total);
+    ImGui::PushFont(ov.smallFont());
+    // One cell per rail: its load on the utilization scale, with the figure inside.
+    const float cell = (in.wall ? 76.0f : 52.0f) * scale0, h = ImGui::GetTextLineHeight() + 6;
+    ImVec2 p = ImGui::GetCursorScreenPos();
+    std::uint32_t down = 0;
+    for (model::EntityId r = 0; r < t.count(EntityKind::Rail); ++r) {
+        const float util = s.value(ch::RailUtilization, r);
+        const float linksDown = s.value(ch::RailLinksDown, r);
+        down += static_cast<std::uint32_t>(linksDown);
+        const bool dead = linksDown >= static_cast<float>(t.count(EntityKind::ComputeTray));
+        const ImVec2 a(p.x + static_cast<float>(r) * (cell + 3), p.y), b(a.x + cell, a.y + h);
+        dl->AddRectFilled(a, b, hud::toImColor(dead ? kDown : utilizationColor(util)), 3);
+        char label[24];
+        std::snprintf(label, sizeof label, dead ? "R%u off" : "R%u %.0f%%", static_cast<unsigned>(r), util);
+        dl->AddText(ImVec2(a.x + 3, a.y + 3), dead || util > 40 ? IM_COL32(15, 15, 20, 255) : IM_COL32(240, 244, 250, 255), label);
+    }
+    ImGui::Dummy(ImVec2(static_cast<float>(t.count(EntityKind::Rail)) * (cell + 3), h + 2));
+    for (model::EntityId pl = 0; pl < t.count(EntityKind::Plane); ++pl) ImGui::Text("plane %u: %.1f Tb/s   ", static_cast<unsigned>(pl), s.value(ch::PlaneThroughput, pl));
+    float spineMax = 0;
+    for (model::EntityId sp = 0; sp < t.count(EntityKind::Spine); ++sp) spineMax = std::max(spineMax, s.value(ch::SpineUtilization, sp));
+    float leafMax = 0;
+    for (model::EntityId l = 0; l < t.count(EntityKind::Leaf); ++l) leafMax = std::max(leafMax, s.value(ch::LeafUtilization, l));
+    ImGui::Text("busiest leaf %.0f %%, busiest spine %.0f %%", leafMax, spineMax);
+    ImGui::TextColored(down > 0 ? hud::kCritical : hud::kGood, down > 0 ? "%u NIC links down" : "all NIC links up", down);
+    // The utilization scale (square root: low loads stay apart).
+    const float barW = (in.wall ? 420.0f : 300.0f) * scale0, barH = (in.wall ? 18.0f : 12.0f) * scale0;
+    p = ImGui::GetCursorScreenPos();
+    constexpr int kSteps = 48;
+    for (int i = 0; i < kSteps; ++i) {
+        const float x0 = p.x + barW * static_cast<float>(i) / kSteps, x1 = p.x + barW * static_cast<float>(i + 1) / kSteps;
+        const float u = 100.0f * (static_cast<float>(i) + 0.5f) / kSteps;
+        dl->AddRectFilled(ImVec2(x0, p.y), ImVec2(x1 + 0.5f, p.y + barH), hud::toImColor(utilizationColor(u)));
+    }
+    ImGui::Dummy(ImVec2(barW, barH + 2));
+    ImGui::TextColored(hud::kMuted, "link utilization 0 - 100 %%; width = load, bands = direction, red = down");
+    ImGui::PopFont();
+    columns.rightTop = ImGui::GetWindowPos().y + ImGui::GetWindowHeight();
+    ImGui::End();
 }
 
 } // namespace ft::views

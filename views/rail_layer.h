@@ -10,6 +10,7 @@
 #include "box_set.h"
 #include "fabric_geometry.h"
 #include "flow_pipes.h"
+#include "layer.h"
 #include "model/snapshot.h"
 #include "model/topology.h"
 
@@ -17,15 +18,21 @@ class vtkRenderer;
 
 namespace ft::views {
 
-class RailLayer {
+class RailLayer final : public Layer {
 public:
+    static constexpr LayerInfo kInfo{"rails", "Rail fabric (leaves, spines, link bundles)", false, "fabricDock"};
     RailLayer(const model::Topology& topology, vtkRenderer* renderer);
-    void setVisible(bool visible);
-    bool visible() const { return m_visible; }
-    void update(const model::Snapshot& snapshot);
-    void animate(double simSeconds, double wallSeconds);
+    void update(const model::Snapshot& snapshot) override;
+    bool animates() const override { return true; }
+    void animate(double simSeconds, double wallSeconds) override;
     // Rack-to-leaf bundles show on small floors, or on big ones when the camera is close.
-    void updateDetail(double cameraDistance);
+    void updateDetail(const CameraView& camera) override;
+    // The switches hang above the floor: the overview frames them too.
+    OverviewExtent overviewExtent() const override { return {0.0f, true}; }
+    // Leaves, spines and bundles are picked as drawn.
+    std::optional<std::pair<PickResult, float>> pick(const Ray& ray) const override;
+    // Per-rail load cells, plane throughput, busiest switches and the utilization scale.
+    void drawHud(const ImGuiOverlay& overlay, const HudInput& in, HudColumns& columns) const override;
     const FabricGeometry& geometry() const { return m_geometry; }
 
     // Utilization colours (0-100 %), shared by the layer, the legend and the fabric panel.
@@ -33,9 +40,10 @@ public:
     static constexpr Rgb kDown{150, 24, 24};
 
 private:
+    void applyVisibility(bool visible) override;
+
     const model::Topology& m_topology;
     FabricGeometry m_geometry;
-    bool m_visible = false;
     bool m_showAccess = true;
     BoxSet m_switches; // leaves, then spines
     FlowPipes m_access, m_trunks;

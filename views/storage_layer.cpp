@@ -1,6 +1,11 @@
 #include "storage_layer.h"
 
+#include "hud.h"
+#include "hud_style.h"
+#include "imgui_overlay.h"
+
 #include <algorithm>
+#include <cstdio>
 #include <cmath>
 
 namespace ft::views {
@@ -30,7 +35,7 @@ Rgb StorageLayer::tierColor(int tier) {
 }
 
 StorageLayer::StorageLayer(const model::Topology& topology, vtkRenderer* renderer)
-    : m_topology(topology), m_bars(renderer, topology.count(EntityKind::Rack)),
+    : Layer(kInfo), m_topology(topology), m_bars(renderer, topology.count(EntityKind::Rack)),
       m_tiers(renderer, topology.count(EntityKind::StorageTier)), m_flows(renderer),
       m_tierHeight(topology.count(EntityKind::StorageTier), 0.3f) {}
 
@@ -48,8 +53,7 @@ Vec3 StorageLayer::tierTop(model::EntityId region, int tier) const {
     return p;
 }
 
-void StorageLayer::setVisible(bool visible) {
-    m_visible = visible;
+void StorageLayer::applyVisibility(bool visible) {
     m_bars.setVisible(visible);
     m_tiers.setVisible(visible);
     m_flows.setVisible(visible);
@@ -123,11 +127,70 @@ void StorageLayer::update(const model::Snapshot& s) {
     m_flows.finish();
     for (std::size_t i = 0; i < flows.size(); ++i) m_flows.set(i, flows[i].color, flows[i].speed, flows[i].alarm);
     m_flows.commit();
-    m_flows.setVisible(m_visible);
+    m_flows.setVisible(visible());
 }
 
 void StorageLayer::animate(double simSeconds, double wallSeconds) {
-    if (m_visible) m_flows.animate(simSeconds, wallSeconds);
+    if (visible()) m_flows.animate(simSeconds, wallSeconds);
+}
+
+void StorageLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumns& columns) const {
+    if (!visible()) return;
+    const auto& s = *in.snapshot;
+    const auto& t = *in.topology;
+    namespace ch = model::ch;
+    // Labels on the stores: region, then each tier's bytes.
+    ImDrawList* dl = ImGui::GetBackgroundDrawList();
+    ImGui::PushFont(ov.smallFont());
+    const std::size_t nTiers = t.spec().storage.tiers.size();
+    for (model::EntityId region = 0; region < t.count(model::EntityKind::Region); ++region)
+        for (std::size_t k = 0; k < nTiers; ++k) {
+            auto p = tierTop(region, static_cast<int>(k));
+            p.z += 0.15f;
+            const auto sp = in.project(p);
+            if (!sp) continue;
+            char label[96];
+            const float tb = s.value(ch::TierBytes, static_cast<model::EntityId>(region * nTiers + k));
+            std::snprintf(label, sizeof label, "%s %.1f PB", t.spec().storage.tiers[k].c_str(), tb / 1000.0f);
+            const ImVec2 size = ImGui::CalcTextSize(label);
+            dl->AddRectFilled(ImVec2(sp->x - size.x / 2 - 3, sp->y - size.y - 2), ImVec2(sp->x + size.x / 2 + 3, sp->y + 1), IM_COL32(8, 12, 18, 180), 3);
+            dl->AddText(ImVec2(sp->x - size.x / 2, sp->y - size.y - 1), hud::toImColor(tierColor(static_cast<int>(k))), label);
+            if (k == 0) {
+                auto rp = tierTop(region, 0);
+                rp.z = 4.2f;
+                if (const auto q = in.project(rp)) {
+                    const std::string name = t.spec().storage.regions[region] + (region == 0 ? " (local)" : " (remote)");
+                    dl->AddText(ImVec2(q->x, q->y), IM_COL32(225, 232, 242, 255), name.c_str());
+                }
+            }
+        }
+    ImGui::PopFont();
+    // The figures an operator asks first.
+    float read = 0, hitWeighted = 0, writes = 0;
+    for (model::EntityId r = 0; r < t.count(model::EntityKind::Rack); ++r) {
+        read += s.value(ch::RackStorageRead, r);
+        hitWeighted += s.value(ch::RackStorageRead, r) * s.value(ch::RackCacheHitRatio, r);
+        writes += s.value(ch::RackCheckpointWrite, r);
+    }
+    float p99 = 0;
+    for (model::EntityId tray = 0; tray < t.count(model::EntityKind::ComputeTray); ++tray) p99 = std::max(p99, s.value(ch::CacheLatencyP99, tray));
+    ImGui::SetNextWindowPos(ImVec2(in.width - 16, columns.rightTop + 8), 0, ImVec2(1, 0));
+    ImGui::Begin("##storage", nullptr, hud::kPanel);
+    ImGui::TextUnformatted("Object storage");
+    ImGui::PushFont(ov.smallFont());
+    ImGui::Text("dataset reads %.1f GB/s   cache hit %.2f %%", read, read > 0 ? hitWeighted / read : 0.0f);
+    ImGui::Text("bucket reads %.1f GB/s   worst read p99 %.1f ms", s.value(ch::RegionRead, 0), p99);
+    ImGui::Text("checkpoint writes %.1f GB/s", writes);
+    if (t.count(model::EntityKind::Region) > 1) {
+        const float backlog = s.value(ch::RegionBacklog, 0);
+        const ImVec4 c = backlog < 2 ? hud::kGood : backlog < 10 ? hud::kWarning : hud::kCritical;
+        ImGui::TextColored(c, "to %s: %.1f GB/s of %.1f, backlog %.1f TB, oldest %.0f s", t.spec().storage.regions[1].c_str(),
+                           s.value(ch::RegionMigration, 0), s.value(ch::RegionLinkCapacity, 0), backlog, s.value(ch::RegionOldestPending, 0));
+    }
+    ImGui::TextColored(hud::kMuted, "bars on racks: read rate, colour = cache hit ratio");
+    ImGui::PopFont();
+    columns.rightTop = ImGui::GetWindowPos().y + ImGui::GetWindowHeight();
+    ImGui::End();
 }
 
 } // namespace ft::views

@@ -6,6 +6,7 @@
 // flashing when it is large). Owned by FloorView; UI thread only.
 #include "box_set.h"
 #include "flow_pipes.h"
+#include "layer.h"
 #include "model/snapshot.h"
 #include "model/topology.h"
 
@@ -13,13 +14,17 @@ class vtkRenderer;
 
 namespace ft::views {
 
-class StorageLayer {
+class StorageLayer final : public Layer {
 public:
+    static constexpr LayerInfo kInfo{"storage", "Storage flows (caches, tiers, regions)", false, "storageDock"};
     StorageLayer(const model::Topology& topology, vtkRenderer* renderer);
-    void setVisible(bool visible);
-    bool visible() const { return m_visible; }
-    void update(const model::Snapshot& snapshot);
-    void animate(double simSeconds, double wallSeconds);
+    void update(const model::Snapshot& snapshot) override;
+    bool animates() const override { return true; }
+    void animate(double simSeconds, double wallSeconds) override;
+    // The stores stand beside the floor: the overview frames them too.
+    OverviewExtent overviewExtent() const override { return {14.0f, false}; }
+    // Labels on the stores and the storage figures, top right.
+    void drawHud(const ImGuiOverlay& overlay, const HudInput& in, HudColumns& columns) const override;
 
     // Where a region's tier block stands (for labels): centre of its top face.
     model::Vec3 tierTop(model::EntityId region, int tier) const;
@@ -27,10 +32,10 @@ public:
     static Rgb tierColor(int tier);
 
 private:
+    void applyVisibility(bool visible) override;
     model::Vec3 tierBase(model::EntityId region, int tier) const;
 
     const model::Topology& m_topology;
-    bool m_visible = false;
     BoxSet m_bars;  // one per rack
     BoxSet m_tiers; // regions x tiers
     FlowPipes m_flows;

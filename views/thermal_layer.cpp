@@ -1,7 +1,12 @@
 #include "thermal_layer.h"
 
+#include "hud.h"
+#include "hud_style.h"
+#include "imgui_overlay.h"
+
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace ft::views {
 
@@ -37,7 +42,7 @@ Rgb ThermalLayer::coolantColor(float c) {
 }
 
 ThermalLayer::ThermalLayer(const model::Topology& topology, vtkRenderer* renderer)
-    : m_topology(topology), m_mains(std::make_unique<FlowPipes>(renderer)), m_drops(std::make_unique<FlowPipes>(renderer)) {
+    : Layer(kInfo), m_topology(topology), m_mains(std::make_unique<FlowPipes>(renderer)), m_drops(std::make_unique<FlowPipes>(renderer)) {
     m_designRackFlow = static_cast<float>(topology.spec().rack.ratedPowerKw * topology.spec().cooling.flowLpmPerKw);
     build();
 }
@@ -78,16 +83,15 @@ void ThermalLayer::build() {
     m_showDrops = m_topology.count(EntityKind::Rack) <= 200;
 }
 
-void ThermalLayer::setVisible(bool visible) {
-    m_visible = visible;
+void ThermalLayer::applyVisibility(bool visible) {
     m_mains->setVisible(visible);
     m_drops->setVisible(visible && m_showDrops);
 }
 
-void ThermalLayer::updateDetail(double cameraDistance) {
+void ThermalLayer::updateDetail(const CameraView& camera) {
     if (m_topology.count(EntityKind::Rack) <= 200) return; // always detailed
-    m_showDrops = cameraDistance < 60.0;
-    m_drops->setVisible(m_visible && m_showDrops);
+    m_showDrops = camera.rig.distance < 60.0;
+    m_drops->setVisible(visible() && m_showDrops);
 }
 
 void ThermalLayer::update(const model::Snapshot& s) {
@@ -116,9 +120,53 @@ void ThermalLayer::update(const model::Snapshot& s) {
 }
 
 void ThermalLayer::animate(double simSeconds, double wallSeconds) {
-    if (!m_visible) return;
+    if (!visible()) return;
     m_mains->animate(simSeconds, wallSeconds);
     m_drops->animate(simSeconds, wallSeconds);
+}
+
+void ThermalLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumns& columns) const {
+    if (!visible()) return;
+    const float scale0 = ImGui::GetIO().FontGlobalScale;
+    const float barW = (in.wall ? 420.0f : 300.0f) * scale0, barH = (in.wall ? 22.0f : 14.0f) * scale0;
+    // Stacked above the metric legend, bottom left.
+    ImGui::SetNextWindowPos(ImVec2(16, columns.leftBottom), 0, ImVec2(0, 1));
+    ImGui::Begin("##coolant", nullptr, hud::kPanel);
+    ImGui::TextUnformatted("Coolant temperature (°C)");
+    ImGui::TextColored(hud::kMuted, "pipes: supply front, return back; bands move with the flow");
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    constexpr int kSteps = 48;
+    const float span = ThermalLayer::kScaleMax - ThermalLayer::kScaleMin;
+    for (int i = 0; i < kSteps; ++i) {
+        const float a = p.x + barW * static_cast<float>(i) / kSteps, b = p.x + barW * static_cast<float>(i + 1) / kSteps;
+        const float c = ThermalLayer::kScaleMin + span * (static_cast<float>(i) + 0.5f) / kSteps;
+        dl->AddRectFilled(ImVec2(a, p.y), ImVec2(b + 0.5f, p.y + barH), hud::toImColor(ThermalLayer::coolantColor(c)));
+    }
+    ImGui::Dummy(ImVec2(barW, barH + 2));
+    ImGui::PushFont(ov.smallFont());
+    const ImVec2 tp = ImGui::GetCursorScreenPos();
+    for (float c = ThermalLayer::kScaleMin; c <= ThermalLayer::kScaleMax + 0.1f; c += 10.0f) {
+        char label[16];
+        std::snprintf(label, sizeof label, "%.0f", c);
+        const float w = ImGui::CalcTextSize(label).x;
+        const float x = tp.x + barW * (c - ThermalLayer::kScaleMin) / span - w / 2;
+        dl->AddText(ImVec2(std::clamp(x, tp.x, tp.x + barW - w), tp.y), IM_COL32(220, 226, 235, 255), label);
+    }
+    ImGui::Dummy(ImVec2(barW, ImGui::GetTextLineHeight()));
+    ImGui::PopFont();
+    columns.leftBottom -= ImGui::GetWindowHeight() + 8;
+    ImGui::End();
+}
+
+
+void ThermalLayer::decorateRackLabel(const HudInput& in, model::EntityId rack, std::string& label) const {
+    if (!visible() || in.cameraDistance >= 30.0) return;
+    // ΔT and heat at a glance.
+    char badge[64];
+    std::snprintf(badge, sizeof badge, "  ΔT %.1f K  %.0f kW", in.snapshot->value(ch::RackDeltaTemperature, rack),
+                  in.snapshot->value(ch::RackHeatRemoved, rack));
+    label += badge;
 }
 
 } // namespace ft::views

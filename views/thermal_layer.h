@@ -8,6 +8,7 @@
 // Owned by FloorView; UI thread only.
 #include "color_scale.h"
 #include "flow_pipes.h"
+#include "layer.h"
 #include "model/snapshot.h"
 #include "model/topology.h"
 
@@ -19,20 +20,23 @@ class vtkRenderer;
 
 namespace ft::views {
 
-class ThermalLayer {
+class ThermalLayer final : public Layer {
 public:
+    static constexpr LayerInfo kInfo{"thermal", "Cooling loops (CDUs, pipes, flow)", false, "coolingDock"};
     ThermalLayer(const model::Topology& topology, vtkRenderer* renderer);
-    ~ThermalLayer();
+    ~ThermalLayer() override;
 
-    void setVisible(bool visible);
-    bool visible() const { return m_visible; }
     // Colours, flow rates and alarms from a snapshot.
-    void update(const model::Snapshot& snapshot);
+    void update(const model::Snapshot& snapshot) override;
+    bool animates() const override { return true; }
     // Moves the flow bands by `simSeconds` of coolant travel; `wallSeconds` drives the alarm
     // flash so it stays visible when paused. Only shader uniforms change: no array uploads.
-    void animate(double simSeconds, double wallSeconds);
+    void animate(double simSeconds, double wallSeconds) override;
     // Level of detail: rack drops show when the camera is within reach of them.
-    void updateDetail(double cameraDistance);
+    void updateDetail(const CameraView& camera) override;
+    // The coolant scale, over the metric legend; ΔT and heat on the rack labels.
+    void drawHud(const ImGuiOverlay& overlay, const HudInput& in, HudColumns& columns) const override;
+    void decorateRackLabel(const HudInput& in, model::EntityId rack, std::string& label) const override;
 
     // Coolant colours: deep blue (cold) through cyan and amber to red (hot), fixed °C bounds.
     static Rgb coolantColor(float celsius);
@@ -47,10 +51,10 @@ private:
         model::EntityId cdu = 0;
         model::EntityId rack = 0; // drops: the rack they feed
     };
+    void applyVisibility(bool visible) override;
     void build();
 
     const model::Topology& m_topology;
-    bool m_visible = false;
     bool m_showDrops = true;
     float m_designRackFlow = 1;
     // Risers and headers (always), and the rack drops (a level of detail on big floors); each

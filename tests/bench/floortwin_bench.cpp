@@ -240,14 +240,14 @@ void benchRender() {
         QCoreApplication::processEvents();
         if (c.empty) view.setSceneVisible(false);
         const std::string_view label(c.label);
-        if (label.ends_with("_thermal")) view.setThermalVisible(true); // flow bands animate every frame
-        if (label.ends_with("_rails")) view.setRailsVisible(true);
+        if (label.ends_with("_thermal")) view.setLayerVisible("thermal", true); // flow bands animate every frame
+        if (label.ends_with("_rails")) view.setLayerVisible("rails", true);
         if (label.ends_with("_all")) {
-            view.setThermalVisible(true);
-            view.setRailsVisible(true);
-            view.setNvlinkVisible(true);
-            view.setStorageVisible(true);
-            view.setLifecycleVisible(true);
+            view.setLayerVisible("thermal", true);
+            view.setLayerVisible("rails", true);
+            view.setLayerVisible("nvlink", true);
+            view.setLayerVisible("storage", true);
+            view.setLayerVisible("lifecycle", true);
         }
         const double ms = frameMs(view, 80);
         figure(name, ms, "ms");

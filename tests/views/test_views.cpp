@@ -11,6 +11,7 @@
 #include "views/cooling_panel.h"
 #include "views/inspector_panel.h"
 #include "views/lifecycle_board.h"
+#include "views/lifecycle_layer.h"
 #include "views/storage_panel.h"
 #include "views/fabric_geometry.h"
 #include "views/fabric_panel.h"
@@ -165,18 +166,18 @@ private slots:
 
     void thermalLayerMatchesBaseline() {
         auto view = makeView(960, 540, true);
-        view->setThermalVisible(true);
+        view->setLayerVisible("thermal", true);
         view->setAnimated(false);
         const QImage actual = view->grabFramebuffer();
         checkBaseline(actual, "thermal_960x540");
         // The pipes add colour where there was none: the layer is really drawn.
-        view->setThermalVisible(false);
+        view->setLayerVisible("thermal", false);
         QVERIFY(compareImages(actual, view->grabFramebuffer()).fractionOff > 0.01);
     }
 
     void flowBandsMoveWithTime() {
         auto view = makeView(960, 540, true);
-        view->setThermalVisible(true);
+        view->setLayerVisible("thermal", true);
         view->setAnimated(true);
         view->setSpeed(200.0, false); // 200x: bands travel metres between two frames
         const QImage a = view->grabFramebuffer();
@@ -186,7 +187,7 @@ private slots:
         const auto moving = compareImages(a, b);
         QVERIFY2(moving.meanAbs > 0.02, qPrintable(QString::number(moving.meanAbs)));
         view->setSpeed(200.0, true); // paused: coolant stands still (alarm flashes may not)
-        view->setThermalVisible(true);
+        view->setLayerVisible("thermal", true);
         const QImage c = view->grabFramebuffer();
         QTest::qWait(120);
         const QImage d = view->grabFramebuffer();
@@ -195,39 +196,39 @@ private slots:
 
     void lifecycleLayerMatchesBaseline() {
         auto view = makeView(960, 540, true);
-        view->setLifecycleVisible(true);
+        view->setLayerVisible("lifecycle", true);
         const QImage actual = view->grabFramebuffer();
         checkBaseline(actual, "lifecycle_960x540");
         // Filtering to one state fades every other rack.
-        view->setLifecycleFilter(model::RackLifecycle::Troubleshooting);
+        view->layer<views::LifecycleLayer>()->setFilter(model::RackLifecycle::Troubleshooting);
         QVERIFY(compareImages(actual, view->grabFramebuffer()).fractionOff > 0.05);
     }
 
     void storageLayerMatchesBaseline() {
         auto view = makeView(960, 540, true);
-        view->setStorageVisible(true);
+        view->setLayerVisible("storage", true);
         const QImage actual = view->grabFramebuffer();
         checkBaseline(actual, "storage_960x540");
-        view->setStorageVisible(false);
+        view->setLayerVisible("storage", false);
         QVERIFY(compareImages(actual, view->grabFramebuffer()).fractionOff > 0.02);
     }
 
     void nvlinkLayerMatchesBaseline() {
         auto view = makeView(960, 540, true);
-        view->setNvlinkVisible(true);
+        view->setLayerVisible("nvlink", true);
         view->setSelection(model::EntityRef{EntityKind::Rack, 2}); // rack scale: A03's links drawn
         const QImage actual = view->grabFramebuffer();
         checkBaseline(actual, "nvlink_960x540");
-        view->setNvlinkVisible(false);
+        view->setLayerVisible("nvlink", false);
         QVERIFY(compareImages(actual, view->grabFramebuffer()).fractionOff > 0.005);
     }
 
     void railLayerMatchesBaseline() {
         auto view = makeView(960, 540, true);
-        view->setRailsVisible(true);
+        view->setLayerVisible("rails", true);
         const QImage actual = view->grabFramebuffer();
         checkBaseline(actual, "rails_960x540");
-        view->setRailsVisible(false);
+        view->setLayerVisible("rails", false);
         QVERIFY(compareImages(actual, view->grabFramebuffer()).fractionOff > 0.05);
     }
 
@@ -249,7 +250,7 @@ private slots:
         view.setAnimated(false);
         view.setAttribute(Qt::WA_DontShowOnScreen, true);
         view.resize(960, 540);
-        view.setRailsVisible(true);
+        view.setLayerVisible("rails", true);
         view.show();
         QCoreApplication::processEvents();
         view.topView();
@@ -278,7 +279,7 @@ private slots:
 
     void pickingFindsTheFabric() {
         auto view = makeView(960, 540, true);
-        view->setRailsVisible(true);
+        view->setLayerVisible("rails", true);
         view->grabFramebuffer();
         const auto& t = *m_topology;
         for (model::EntityId leaf : {0u, 5u, 11u}) {
@@ -293,7 +294,7 @@ private slots:
         const auto hit = view->pickAt(s->x, s->y);
         QVERIFY(hit && hit->entity.kind == EntityKind::Spine && hit->entity.id == 4u);
         // Off the rail layer, the same point no longer hits a switch.
-        view->setRailsVisible(false);
+        view->setLayerVisible("rails", false);
         const auto off = view->pickAt(s->x, s->y);
         QVERIFY(!off || off->entity.kind != EntityKind::Spine);
     }
@@ -356,9 +357,9 @@ private slots:
         board.filter()->setCurrentIndex(troubleshooting);
         QCOMPARE(board.lanes()->lanes().size(), 1u);
         QCOMPARE(board.lanes()->lanes().front(), 13u);
-        QVERIFY(view->lifecycleFilter() == model::RackLifecycle::Troubleshooting);
+        QVERIFY(view->layer<views::LifecycleLayer>()->filter() == model::RackLifecycle::Troubleshooting);
         board.filter()->setCurrentIndex(0);
-        QVERIFY(!view->lifecycleFilter());
+        QVERIFY(!view->layer<views::LifecycleLayer>()->filter());
         QVERIFY(!board.grab().isNull());
     }
 
