@@ -89,9 +89,8 @@ int takeScreenshot(const app::Options& o, app::Session& session, model::ChannelI
         view.setShowFrameStats(false); // screenshots must be repeatable
         view.setAnimated(false);
         view.setSourceLabel(session.sourceLabel);
-        view.setReplay(session.replay != nullptr);
+        view.setTransport(&transport);
         if (!session.sources.empty()) view.setSourceStatus([&session] { return app::sourceStatus(session.sources); });
-        view.setSpeed(transport.speed(), transport.paused());
         view.setMetric(metric);
         applyLayers(o, view);
         view.setWallMode(o.wall);

@@ -43,7 +43,7 @@ MainWindow::MainWindow(Session& session, QWidget* parent, bool restoreLayout)
                             session.replay ? QString(" — replay of %1").arg(QString::fromStdString(session.replay->reader().path())) : QString()));
     m_view = new views::FloorView(topology, [&t = m_transport] { return t.latest(); }, this);
     m_view->setSourceLabel(session.sourceLabel);
-    m_view->setReplay(session.replay != nullptr);
+    m_view->setTransport(&m_transport);
     setCentralWidget(m_view);
 
     auto dock = [&](const QString& title, const char* name, QWidget* content, Qt::DockWidgetArea area) {
@@ -54,7 +54,7 @@ MainWindow::MainWindow(Session& session, QWidget* parent, bool restoreLayout)
         addDockWidget(area, d);
         return d;
     };
-    m_layers = new views::LayersPanel(m_view);
+    m_layers = new views::LayersPanel(m_view, &m_transport);
     dock(tr("Layers"), "layersDock", m_layers, Qt::LeftDockWidgetArea);
     m_inspector = new views::InspectorPanel(m_view);
     auto* inspectorDock = dock(tr("Inspector"), "inspectorDock", m_inspector, Qt::RightDockWidgetArea);
@@ -95,7 +95,6 @@ MainWindow::MainWindow(Session& session, QWidget* parent, bool restoreLayout)
     m_statusTimer.start(500);
     connect(m_view, &views::FloorView::snapshotChanged, m_timeline, &views::TimelinePanel::refresh);
 
-    connect(m_layers, &views::LayersPanel::speedChosen, this, &MainWindow::applySpeed);
     connect(m_layers, &views::LayersPanel::metricChosen, this, [](model::ChannelId c) {
         QSettings().setValue("view/metric", QString::fromUtf8(model::kChannels[c].name.data(), static_cast<int>(model::kChannels[c].name.size())));
     });
@@ -195,19 +194,12 @@ void MainWindow::buildMenus() {
 }
 
 void MainWindow::keyPressEvent(QKeyEvent* e) {
-    if (!m_timeline->handleKey(e->key(), e->modifiers())) {
-        QMainWindow::keyPressEvent(e);
-        return;
-    }
-    m_view->setSpeed(m_transport.speed(), m_transport.paused());
-    m_layers->setSpeed(m_transport.speed(), m_transport.paused());
+    if (!m_timeline->handleKey(e->key(), e->modifiers())) QMainWindow::keyPressEvent(e);
 }
 
 void MainWindow::applySpeed(double speed, bool paused) {
     m_transport.setSpeed(speed);
     m_transport.setPaused(paused);
-    m_view->setSpeed(speed, paused);
-    m_layers->setSpeed(speed, paused);
 }
 
 void MainWindow::setWallMode(bool wall) {
@@ -246,8 +238,6 @@ void MainWindow::updateStatus() {
         if (!m_session.recorder->error().empty()) parts << QString::fromStdString(m_session.recorder->error());
     }
     m_status->setText(parts.join("   |   "));
-    m_view->setSpeed(m_transport.speed(), m_transport.paused());
-    m_timeline->refresh();
 }
 
 void MainWindow::runImport(const QString& what,

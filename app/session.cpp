@@ -75,7 +75,7 @@ std::expected<std::unique_ptr<Session>, std::string> makeReplaySession(const std
     if (!reader) return std::unexpected(reader.error().toString());
     auto session = std::make_unique<Session>();
     session->topology = (*reader)->topology();
-    session->replay = std::make_unique<importers::ReplaySource>(std::move(*reader));
+    session->replay = std::make_unique<importers::ReplayTransport>(std::move(*reader));
     session->sourceLabel = std::filesystem::path(path).filename().string();
     return session;
 }

@@ -4,7 +4,7 @@
 #include "command_line.h"
 #include "importers/live_source.h"
 #include "importers/recording_writer.h"
-#include "importers/replay_source.h"
+#include "importers/replay_transport.h"
 #include "model/sim_core.h"
 
 #include <expected>
@@ -16,7 +16,7 @@ namespace ft::app {
 struct Session {
     std::shared_ptr<const model::Topology> topology;
     std::unique_ptr<model::SimCore> sim;
-    std::unique_ptr<importers::ReplaySource> replay;
+    std::unique_ptr<importers::ReplayTransport> replay;
     std::unique_ptr<importers::RecordingWriter> recorder;
     // Live telemetry feeding the sim core (--source); started with startSources().
     std::vector<std::unique_ptr<importers::LiveSource>> sources;

@@ -38,11 +38,13 @@ void SimCore::stop() {
 void SimCore::setSpeed(double speed) {
     m_speed = speed;
     m_wake.notify_all();
+    notifyChanged();
 }
 
 void SimCore::setPaused(bool paused) {
     m_paused = paused;
     m_wake.notify_all();
+    notifyChanged();
 }
 
 void SimCore::runUntil(TimeNs until) {

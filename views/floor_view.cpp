@@ -2,6 +2,7 @@
 
 #include "floor_scene.h"
 #include "layer_registry.h"
+#include "transport_observer.h"
 
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -183,8 +184,10 @@ void FloorView::paintGL() {
     const double now = static_cast<double>(m_clock.nsecsElapsed()) / 1e6;
     const double dt = m_lastFrameAt > 0 ? now - m_lastFrameAt : 16.0;
     m_lastFrameAt = now;
+    const double speed = m_transport ? m_transport->speed() : 1.0;
+    const bool paused = m_transport && m_transport->paused();
     if (m_animated) {
-        const double simSeconds = m_paused ? 0.0 : std::min(dt, 200.0) / 1000.0 * m_speed;
+        const double simSeconds = paused ? 0.0 : std::min(dt, 200.0) / 1000.0 * speed;
         for (const auto& l : m_layers)
             if (l->visible() && l->animates()) l->animate(simSeconds, dt / 1000.0);
     }
@@ -210,9 +213,9 @@ void FloorView::paintGL() {
         in.layers = &m_layers;
         in.summary = &m_summary;
         in.sourceLabel = m_sourceLabel;
-        in.speed = m_speed;
-        in.paused = m_paused;
-        in.replay = m_replay;
+        in.speed = speed;
+        in.paused = paused;
+        in.replay = m_transport && m_transport->isReplay();
         if (m_showFrameStats && m_frameTimes.size() > 2) {
             std::vector<double> sorted(m_frameTimes.begin(), m_frameTimes.end());
             std::ranges::sort(sorted);
@@ -392,9 +395,13 @@ void FloorView::setSceneVisible(bool visible) {
     update();
 }
 
-void FloorView::setSpeed(double speed, bool paused) {
-    m_speed = speed;
-    m_paused = paused;
+void FloorView::setTransport(model::Transport* transport) {
+    m_transport = transport;
+    m_transportObserver.reset();
+    if (transport) {
+        m_transportObserver = std::make_unique<TransportObserver>(*transport, nullptr);
+        connect(m_transportObserver.get(), &TransportObserver::changed, this, [this] { update(); });
+    }
     update();
 }
 

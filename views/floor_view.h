@@ -10,6 +10,7 @@
 #include "layer.h"
 #include "model/snapshot.h"
 #include "model/topology.h"
+#include "model/transport.h"
 
 #include <QElapsedTimer>
 #include <QOpenGLWidget>
@@ -30,6 +31,7 @@ class vtkRenderer;
 namespace ft::views {
 
 class FloorScene;
+class TransportObserver;
 
 class FloorView : public QOpenGLWidget {
     Q_OBJECT
@@ -63,8 +65,9 @@ public:
     void setSourceLabel(const std::string& label) { m_sourceLabel = label; }
     // Live sources' health for the HUD, asked once per frame.
     void setSourceStatus(std::function<std::vector<SourceStatus>()> provider) { m_sourceStatus = std::move(provider); }
-    void setSpeed(double speed, bool paused);
-    void setReplay(bool replay) { m_replay = replay; }
+    // Where speed, pause and live/replay are read (nothing: 1x, running, live); the view
+    // repaints when they change.
+    void setTransport(model::Transport* transport);
     void setShowFrameStats(bool show) { m_showFrameStats = show; }
     void setWallMode(bool wall);
     // Benchmarks: glFinish at the end of every frame so timings cover the GPU work.
@@ -133,9 +136,8 @@ private:
     std::optional<model::EntityRef> m_hover;
     std::string m_sourceLabel = "SIMULATOR";
     std::function<std::vector<SourceStatus>()> m_sourceStatus;
-    double m_speed = 1.0;
-    bool m_paused = false;
-    bool m_replay = false;
+    model::Transport* m_transport = nullptr;
+    std::unique_ptr<TransportObserver> m_transportObserver;
     bool m_showFrameStats = true;
     bool m_wall = false;
     bool m_finishEachFrame = false;

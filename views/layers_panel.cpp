@@ -1,6 +1,7 @@
 #include "layers_panel.h"
 
 #include "floor_view.h"
+#include "transport_observer.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -22,7 +23,8 @@ constexpr SpeedChoice kSpeeds[] = {{"Paused", 1, true}, {"1× (real time)", 1, f
                                    {"60× (a minute a second)", 60, false}, {"600×", 600, false}};
 } // namespace
 
-LayersPanel::LayersPanel(FloorView* view, QWidget* parent) : QWidget(parent), m_view(view) {
+LayersPanel::LayersPanel(FloorView* view, model::Transport* transport, QWidget* parent)
+    : QWidget(parent), m_view(view), m_transport(transport) {
     auto* layout = new QVBoxLayout(this);
 
     auto* colour = new QGroupBox(tr("Colour the floor by"), this);
@@ -68,13 +70,23 @@ LayersPanel::LayersPanel(FloorView* view, QWidget* parent) : QWidget(parent), m_
     cameraLayout->addWidget(frame);
     layout->addWidget(camera);
 
-    auto* sim = new QGroupBox(tr("Simulation"), this);
-    auto* simLayout = new QFormLayout(sim);
-    m_speed = new QComboBox(sim);
-    for (const auto& s : kSpeeds) m_speed->addItem(tr(s.label));
-    m_speed->setCurrentIndex(1);
-    simLayout->addRow(tr("Speed"), m_speed);
-    layout->addWidget(sim);
+    if (m_transport) {
+        auto* sim = new QGroupBox(m_transport->isReplay() ? tr("Playback") : tr("Simulation"), this);
+        auto* simLayout = new QFormLayout(sim);
+        m_speed = new QComboBox(sim);
+        m_speed->setObjectName("speed");
+        for (const auto& s : kSpeeds) m_speed->addItem(tr(s.label));
+        simLayout->addRow(tr("Speed"), m_speed);
+        layout->addWidget(sim);
+        showSpeed();
+        // The transport owns speed and pause: the box sets them there and follows them back.
+        connect(new TransportObserver(*m_transport, this), &TransportObserver::changed, this, &LayersPanel::showSpeed);
+        connect(m_speed, &QComboBox::currentIndexChanged, this, [this](int i) {
+            if (i < 0 || i >= static_cast<int>(std::size(kSpeeds))) return;
+            m_transport->setSpeed(kSpeeds[i].speed);
+            m_transport->setPaused(kSpeeds[i].paused);
+        });
+    }
     layout->addStretch(1);
 
     connect(m_metric, &QComboBox::currentIndexChanged, this, [this](int i) {
@@ -85,10 +97,6 @@ LayersPanel::LayersPanel(FloorView* view, QWidget* parent) : QWidget(parent), m_
     connect(reset, &QPushButton::clicked, m_view, &FloorView::resetCamera);
     connect(top, &QPushButton::clicked, m_view, &FloorView::topView);
     connect(frame, &QPushButton::clicked, m_view, &FloorView::frameSelection);
-    connect(m_speed, &QComboBox::currentIndexChanged, this, [this](int i) {
-        if (i < 0 || i >= static_cast<int>(std::size(kSpeeds))) return;
-        emit speedChosen(kSpeeds[i].speed, kSpeeds[i].paused);
-    });
 }
 
 
@@ -97,12 +105,13 @@ void LayersPanel::setMetric(model::ChannelId channel) {
     if (i >= 0) m_metric->setCurrentIndex(i);
 }
 
-void LayersPanel::setSpeed(double speed, bool paused) {
+void LayersPanel::showSpeed() {
+    const bool paused = m_transport->paused();
+    const double speed = m_transport->speed();
+    const QSignalBlocker block(m_speed);
+    m_speed->setCurrentIndex(-1); // a speed not in the list (a timeline choice) shows blank
     for (int i = 0; i < static_cast<int>(std::size(kSpeeds)); ++i)
-        if (kSpeeds[i].paused == paused && (paused || kSpeeds[i].speed == speed)) {
-            const QSignalBlocker block(m_speed);
-            m_speed->setCurrentIndex(i);
-        }
+        if (kSpeeds[i].paused == paused && (paused || kSpeeds[i].speed == speed)) m_speed->setCurrentIndex(i);
 }
 
 } // namespace ft::views

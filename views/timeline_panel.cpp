@@ -1,5 +1,7 @@
 #include "timeline_panel.h"
 
+#include "transport_observer.h"
+
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHelpEvent>
@@ -209,6 +211,8 @@ bool TimelineAxis::event(QEvent* e) {
 }
 
 TimelinePanel::TimelinePanel(model::Transport& transport, QWidget* parent) : QWidget(parent), m_transport(transport) {
+    // Play button and speed box show the transport's state whenever it changes.
+    connect(new TransportObserver(m_transport, this), &TransportObserver::changed, this, &TimelinePanel::refresh);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 4, 6, 4);
     auto* controls = new QHBoxLayout;

@@ -7,7 +7,7 @@
 #include "importers/floor_file.h"
 #include "importers/recording_reader.h"
 #include "importers/recording_writer.h"
-#include "importers/replay_source.h"
+#include "importers/replay_transport.h"
 
 #include "parse_bench.h"
 
@@ -179,7 +179,7 @@ void benchRecording() {
         figure("recording.seek_ms.p99", ms[ms.size() * 99 / 100], "ms");
         // Replay at 1000x for 3 s of wall time: each frame shows a new moment; count the frames
         // whose decode missed a 30 fps frame budget.
-        importers::ReplaySource replay(std::move(*reader));
+        importers::ReplayTransport replay(std::move(*reader));
         replay.setSpeed(1000);
         replay.start();
         replay.setPaused(false);

@@ -3,7 +3,7 @@
 #include "importers/floor_file.h"
 #include "importers/recording_reader.h"
 #include "importers/recording_writer.h"
-#include "importers/replay_source.h"
+#include "importers/replay_transport.h"
 #include "importers/sample_codec.h"
 #include "model/sim_core.h"
 #include "support/test_floors.h"
@@ -13,6 +13,8 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <atomic>
 
 #include <sqlite3.h>
 
@@ -131,7 +133,7 @@ private slots:
         const auto written = record(path, t, 400, leak);
         auto reader = importers::RecordingReader::open(path.toStdString());
         QVERIFY(reader);
-        importers::ReplaySource replay(std::move(*reader));
+        importers::ReplayTransport replay(std::move(*reader));
         for (std::size_t k : {std::size_t{0}, std::size_t{49}, std::size_t{50}, std::size_t{199}, std::size_t{200}, std::size_t{400}}) {
             replay.seek(written[k]->time);
             const auto s = replay.renderNow();
@@ -157,7 +159,7 @@ private slots:
     void replayClock() {
         const QString path = m_dir.filePath("clock.ftrec");
         record(path, floorOf(1), 300);
-        importers::ReplaySource replay(*importers::RecordingReader::open(path.toStdString()));
+        importers::ReplayTransport replay(*importers::RecordingReader::open(path.toStdString()));
         QVERIFY(replay.paused());
         QCOMPARE(replay.position(), replay.beginTime());
         replay.step(3);
@@ -175,10 +177,24 @@ private slots:
         const auto pos = replay.position();
         QVERIFY(pos >= replay.beginTime() + 5 * model::kNsPerSecond && pos <= replay.beginTime() + 8 * model::kNsPerSecond);
         QVERIFY(replay.latest()->time >= replay.beginTime() + 5 * model::kNsPerSecond);
+        // Whoever shows the transport's state hears of every change, the replay thread's own
+        // pause at the end of the recording included.
+        std::atomic<int> changes{0};
+        std::atomic<bool> sawPaused{false};
+        const auto listener = replay.addListener([&] {
+            ++changes;
+            if (replay.paused()) sawPaused = true;
+        });
         replay.setLoop(std::nullopt);
+        QCOMPARE(changes.load(), 1);
         QTest::qWait(400); // runs to the end and pauses there
         QCOMPARE(replay.position(), replay.endTime());
         QVERIFY(replay.paused());
+        QVERIFY(sawPaused.load());
+        QCOMPARE(changes.load(), 2);
+        replay.removeListener(listener);
+        replay.setSpeed(10);
+        QCOMPARE(changes.load(), 2);
         replay.stop();
     }
 

@@ -11,6 +11,7 @@
 #include "views/cooling_panel.h"
 #include "views/inspector_panel.h"
 #include "views/lifecycle_board.h"
+#include "views/layers_panel.h"
 #include "views/lifecycle_layer.h"
 #include "views/storage_panel.h"
 #include "views/fabric_geometry.h"
@@ -179,19 +180,24 @@ private slots:
         auto view = makeView(960, 540, true);
         view->setLayerVisible("thermal", true);
         view->setAnimated(true);
-        view->setSpeed(200.0, false); // 200x: bands travel metres between two frames
+        view->setTransport(m_core.get());
+        m_core->setSpeed(200.0); // 200x: bands travel metres between two frames
+        m_core->setPaused(false);
         const QImage a = view->grabFramebuffer();
         QTest::qWait(120);
         const QImage b = view->grabFramebuffer();
         // Only the pipes change (the fixed snapshot moves nothing else), and they do.
         const auto moving = compareImages(a, b);
         QVERIFY2(moving.meanAbs > 0.02, qPrintable(QString::number(moving.meanAbs)));
-        view->setSpeed(200.0, true); // paused: coolant stands still (alarm flashes may not)
+        m_core->setPaused(true); // paused: coolant stands still (alarm flashes may not)
         view->setLayerVisible("thermal", true);
         const QImage c = view->grabFramebuffer();
         QTest::qWait(120);
         const QImage d = view->grabFramebuffer();
         QVERIFY(compareImages(c, d).meanAbs < moving.meanAbs);
+        view->setTransport(nullptr);
+        m_core->setSpeed(1.0);
+        m_core->setPaused(false);
     }
 
     void lifecycleLayerMatchesBaseline() {
@@ -379,6 +385,21 @@ private slots:
         QVERIFY(timeline.handleKey(Qt::Key_J, {}));
         QCOMPARE(m_core->speed(), 1.0);
         QVERIFY(!timeline.handleKey(Qt::Key_Home, {}));
+        // Speed and pause have one owner, the transport: a layers panel on the same transport
+        // follows what the timeline's keys did, and its own box drives the timeline's.
+        views::FloorView view(m_topology, [this] { return m_core->latest(); });
+        views::LayersPanel panel(&view, m_core.get());
+        auto* speedBox = panel.findChild<QComboBox*>("speed");
+        QVERIFY(speedBox);
+        QVERIFY(timeline.handleKey(Qt::Key_K, {})); // pause
+        QCoreApplication::processEvents();          // the news crosses as a queued signal
+        QCOMPARE(speedBox->currentText(), QString("Paused"));
+        speedBox->setCurrentIndex(2); // 10x
+        QVERIFY(!m_core->paused());
+        QCOMPARE(m_core->speed(), 10.0);
+        QCoreApplication::processEvents();
+        QCOMPARE(timeline.findChild<QComboBox*>()->currentData().toDouble(), 10.0);
+        m_core->setSpeed(1.0);
         // The axis maps time to pixels and back.
         auto* axis = timeline.axis();
         axis->resize(800, 70);

@@ -1,8 +1,9 @@
 #pragma once
-// ReplaySource: a recording played back as a source, on its own thread, driven by a replay
-// clock: play/pause, speed 0.1x-1000x, seek, step by tick, loop a range, jump to events. It
+// ReplayTransport: the transport of a recording — a replay clock (play/pause, speed
+// 0.1x-1000x, seek, step by tick, loop a range, jump to events) and a thread that decodes and
 // publishes the floor at the clock's position (only the moments it shows, so it never falls
-// behind at any speed). Transport calls from any thread.
+// behind at any speed). It feeds the views directly, not the sim core. Transport calls from
+// any thread.
 #include "model/transport.h"
 #include "recording_reader.h"
 
@@ -17,10 +18,10 @@ class SnapshotPool;
 
 namespace ft::importers {
 
-class ReplaySource : public model::Transport {
+class ReplayTransport : public model::Transport {
 public:
-    explicit ReplaySource(std::unique_ptr<RecordingReader> reader);
-    ~ReplaySource() override;
+    explicit ReplayTransport(std::unique_ptr<RecordingReader> reader);
+    ~ReplayTransport() override;
 
     void start();
     void stop();

@@ -1,4 +1,4 @@
-#include "replay_source.h"
+#include "replay_transport.h"
 
 #include "model/snapshot_pool.h"
 
@@ -8,34 +8,34 @@ namespace ft::importers {
 
 using Clock = std::chrono::steady_clock;
 
-ReplaySource::ReplaySource(std::unique_ptr<RecordingReader> reader)
+ReplayTransport::ReplayTransport(std::unique_ptr<RecordingReader> reader)
     : m_reader(std::move(reader)), m_pool(std::make_shared<model::SnapshotPool>()) {
     m_anchorPosition = m_reader->startTime();
     m_anchorWall = Clock::now();
     publishAt(m_anchorPosition);
 }
 
-ReplaySource::~ReplaySource() { stop(); }
+ReplayTransport::~ReplayTransport() { stop(); }
 
-void ReplaySource::start() {
+void ReplayTransport::start() {
     if (m_thread.joinable()) return;
     m_stop = false;
     m_thread = std::thread([this] { threadMain(); });
 }
 
-void ReplaySource::stop() {
+void ReplayTransport::stop() {
     if (!m_thread.joinable()) return;
     m_stop = true;
     m_wake.notify_all();
     m_thread.join();
 }
 
-std::shared_ptr<const model::Snapshot> ReplaySource::latest() const {
+std::shared_ptr<const model::Snapshot> ReplayTransport::latest() const {
     std::lock_guard lock(m_mutex);
     return m_latest;
 }
 
-model::TimeNs ReplaySource::positionLocked(Clock::time_point now) const {
+model::TimeNs ReplayTransport::positionLocked(Clock::time_point now) const {
     if (m_paused) return m_anchorPosition;
     const auto elapsed = std::chrono::duration<double>(now - m_anchorWall).count();
     model::TimeNs p = m_anchorPosition + static_cast<model::TimeNs>(elapsed * m_speed * 1e9);
@@ -46,22 +46,22 @@ model::TimeNs ReplaySource::positionLocked(Clock::time_point now) const {
     return std::clamp(p, m_reader->startTime(), m_reader->endTime());
 }
 
-model::TimeNs ReplaySource::position() const {
+model::TimeNs ReplayTransport::position() const {
     std::lock_guard lock(m_mutex);
     return positionLocked(Clock::now());
 }
 
-double ReplaySource::speed() const {
+double ReplayTransport::speed() const {
     std::lock_guard lock(m_mutex);
     return m_speed;
 }
 
-bool ReplaySource::paused() const {
+bool ReplayTransport::paused() const {
     std::lock_guard lock(m_mutex);
     return m_paused;
 }
 
-void ReplaySource::setSpeed(double speed) {
+void ReplayTransport::setSpeed(double speed) {
     {
         std::lock_guard lock(m_mutex);
         const auto now = Clock::now();
@@ -70,9 +70,10 @@ void ReplaySource::setSpeed(double speed) {
         m_speed = std::clamp(speed, 0.1, 1000.0);
     }
     m_wake.notify_all();
+    notifyChanged();
 }
 
-void ReplaySource::setPaused(bool paused) {
+void ReplayTransport::setPaused(bool paused) {
     {
         std::lock_guard lock(m_mutex);
         const auto now = Clock::now();
@@ -84,9 +85,10 @@ void ReplaySource::setPaused(bool paused) {
         m_dirty = true;
     }
     m_wake.notify_all();
+    notifyChanged();
 }
 
-void ReplaySource::seek(model::TimeNs time) {
+void ReplayTransport::seek(model::TimeNs time) {
     {
         std::lock_guard lock(m_mutex);
         m_anchorPosition = std::clamp(time, m_reader->startTime(), m_reader->endTime());
@@ -96,7 +98,7 @@ void ReplaySource::seek(model::TimeNs time) {
     m_wake.notify_all();
 }
 
-void ReplaySource::step(int ticks) {
+void ReplayTransport::step(int ticks) {
     {
         std::lock_guard lock(m_mutex);
         const auto now = Clock::now();
@@ -106,20 +108,24 @@ void ReplaySource::step(int ticks) {
         m_dirty = true;
     }
     m_wake.notify_all();
+    notifyChanged();
 }
 
-void ReplaySource::setLoop(std::optional<std::pair<model::TimeNs, model::TimeNs>> range) {
-    std::lock_guard lock(m_mutex);
-    if (range && range->second <= range->first) range.reset();
-    m_loop = range;
+void ReplayTransport::setLoop(std::optional<std::pair<model::TimeNs, model::TimeNs>> range) {
+    {
+        std::lock_guard lock(m_mutex);
+        if (range && range->second <= range->first) range.reset();
+        m_loop = range;
+    }
+    notifyChanged();
 }
 
-std::optional<std::pair<model::TimeNs, model::TimeNs>> ReplaySource::loop() const {
+std::optional<std::pair<model::TimeNs, model::TimeNs>> ReplayTransport::loop() const {
     std::lock_guard lock(m_mutex);
     return m_loop;
 }
 
-bool ReplaySource::jumpToEvent(int direction) {
+bool ReplayTransport::jumpToEvent(int direction) {
     const model::TimeNs here = position();
     const auto& events = m_reader->events(); // immutable after open: safe to read here
     std::optional<model::TimeNs> target;
@@ -135,7 +141,7 @@ bool ReplaySource::jumpToEvent(int direction) {
     return true;
 }
 
-void ReplaySource::publishAt(model::TimeNs time) {
+void ReplayTransport::publishAt(model::TimeNs time) {
     const auto t0 = Clock::now();
     auto snapshot = m_pool->take();
     std::expected<void, Error> ok;
@@ -155,7 +161,7 @@ void ReplaySource::publishAt(model::TimeNs time) {
     m_stats.maxDecodeMs = std::max(m_stats.maxDecodeMs, ms);
 }
 
-std::shared_ptr<const model::Snapshot> ReplaySource::renderNow() {
+std::shared_ptr<const model::Snapshot> ReplayTransport::renderNow() {
     publishAt(position());
     {
         std::lock_guard lock(m_mutex);
@@ -164,20 +170,20 @@ std::shared_ptr<const model::Snapshot> ReplaySource::renderNow() {
     return latest();
 }
 
-std::string ReplaySource::lastError() const {
+std::string ReplayTransport::lastError() const {
     std::lock_guard lock(m_mutex);
     return m_error;
 }
 
-ReplaySource::Stats ReplaySource::stats() const {
+ReplayTransport::Stats ReplayTransport::stats() const {
     std::lock_guard lock(m_mutex);
     return m_stats;
 }
 
-void ReplaySource::threadMain() {
+void ReplayTransport::threadMain() {
     while (!m_stop) {
         model::TimeNs target = 0;
-        bool publish = false;
+        bool publish = false, reachedEnd = false;
         {
             std::unique_lock lock(m_mutex);
             // Wake at the frame rate while playing; otherwise when told to.
@@ -194,8 +200,10 @@ void ReplaySource::threadMain() {
                 m_anchorPosition = m_reader->endTime();
                 m_anchorWall = now;
                 m_paused = true;
+                reachedEnd = true;
             }
         }
+        if (reachedEnd) notifyChanged();
         if (publish) publishAt(target);
     }
 }
