@@ -1,23 +1,17 @@
 #include "live_sources.h"
 
-#include "importers/floor_file.h"
 #include "importers/long_format_import.h"
 #include "importers/mqtt_source.h"
-#include "importers/prometheus_text.h"
 #include "importers/promql_source.h"
-#include "importers/recording_writer.h"
+#include "importers/recording_import.h"
 #include "importers/scrape_source.h"
-#include "importers/series_mapper.h"
-#include "model/sim_model.h"
 
 #include <QFile>
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <chrono>
-#include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 namespace ft::app {
@@ -58,83 +52,6 @@ std::expected<std::chrono::milliseconds, std::string> intervalOf(const Options& 
     if (!model::parseDuration(o.interval, ns) || ns < 100 * model::kNsPerMs) return std::unexpected("--interval: '" + o.interval + "' is not a duration of at least 100ms");
     return std::chrono::milliseconds(ns / model::kNsPerMs);
 }
-
-// Drives a SimModel through `samples` (sorted by time) tick by tick and records every tick:
-// measured channels carry the imported values, the rest is the model's.
-std::expected<std::uint64_t, std::string> recordSamples(std::shared_ptr<const model::Topology> topology, const std::vector<model::Sample>& samples,
-                                                        model::TimeNs tick, const std::string& source, const std::string& outPath,
-                                                        const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
-    if (samples.empty()) return std::unexpected("nothing to record: no sample mapped onto this floor");
-    importers::RecordingInfo info;
-    info.source = source;
-    info.floorJson = importers::floorSpecToJson(topology->spec());
-    info.tick = tick;
-    auto writer = importers::RecordingWriter::create(outPath, topology, info);
-    if (!writer) return std::unexpected(writer.error().toString());
-    (*writer)->setBlocking(true);
-    model::SimConfig config;
-    config.startTime = samples.front().time / tick * tick;
-    config.step = tick;
-    config.measurementHold = std::max<model::TimeNs>(30 * model::kNsPerSecond, 3 * tick);
-    model::SimModel sim(topology, config);
-    const model::TimeNs end = samples.back().time;
-    std::size_t cursor = 0;
-    std::uint64_t ticks = 0;
-    while (sim.time() <= end) {
-        if (cancel && cancel->load()) {
-            (*writer)->close();
-            std::error_code ec;
-            for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(outPath + suffix, ec);
-            return std::unexpected("cancelled");
-        }
-        model::SampleBatch batch;
-        while (cursor < samples.size() && samples[cursor].time <= sim.time() + tick) batch.samples.push_back(samples[cursor++]);
-        if (!batch.samples.empty()) sim.apply(batch);
-        sim.step();
-        auto snapshot = std::make_shared<model::Snapshot>();
-        sim.copyTo(*snapshot);
-        (*writer)->push(std::move(snapshot));
-        ++ticks;
-        if (progress && ticks % 64 == 0) progress(0.5 + 0.5 * static_cast<double>(cursor) / static_cast<double>(samples.size()));
-    }
-    (*writer)->close();
-    if (!(*writer)->error().empty()) return std::unexpected((*writer)->error());
-    return ticks;
-}
-
-// Prometheus text dumps: every scrape in the file, mapped with the exporter presets. Samples
-// without timestamps get their scrape's time: the file's modification time for the last scrape,
-// `interval` earlier for each one before.
-class ScrapeCounter final : public importers::prom::SampleSink {
-public:
-    void sample(const importers::prom::Sample&) override {}
-};
-
-class DumpSink final : public importers::prom::SampleSink {
-public:
-    DumpSink(importers::SeriesMapper& mapper, model::TimeNs lastScrape, std::uint32_t totalScrapes)
-        : m_mapper(mapper), m_lastScrape(lastScrape), m_total(std::max<std::uint32_t>(1, totalScrapes)) {}
-    void sample(const importers::prom::Sample& s) override {
-        ++samples;
-        const auto k = std::min(scrapes, m_total - 1);
-        const model::TimeNs when = s.timestampNs.value_or(m_lastScrape - static_cast<model::TimeNs>(m_total - 1 - k) * 15 * model::kNsPerSecond);
-        m_mapper.map(s.name, s.labels, s.value, when, m_out);
-    }
-    void error(const importers::prom::ParseError& e) override {
-        ++badLines;
-        if (problems.size() < 20) problems.push_back("line " + std::to_string(e.line) + ":" + std::to_string(e.column) + ": " + e.message);
-    }
-    void endScrape() override { ++scrapes; }
-    std::vector<model::Sample> m_out;
-    std::uint64_t samples = 0, badLines = 0;
-    std::uint32_t scrapes = 0;
-    std::vector<std::string> problems;
-
-private:
-    importers::SeriesMapper& m_mapper;
-    model::TimeNs m_lastScrape;
-    std::uint32_t m_total;
-};
 
 } // namespace
 
@@ -259,59 +176,24 @@ json sourcesJson(const std::vector<std::unique_ptr<importers::LiveSource>>& sour
 std::expected<json, std::string> importFileToRecording(const Options& o, std::shared_ptr<const model::Topology> topology, const std::string& file,
                                                        const std::string& outPath, const std::function<void(double)>& progress,
                                                        const std::atomic<bool>* cancel) {
-    model::TimeNs tick = model::kNsPerSecond;
-    if (!o.step.empty() && (!model::parseDuration(o.step, tick) || tick <= 0)) return std::unexpected("--step: '" + o.step + "' is not a duration");
-    const std::string ext = std::filesystem::path(file).extension().string();
-    std::vector<model::Sample> samples;
-    json source = {{"name", "file " + std::filesystem::path(file).filename().string()}};
-    if (ext == ".csv" || ext == ".jsonl" || ext == ".ndjson") {
-        importers::ImportHooks hooks;
-        hooks.onBatch = [&](model::SampleBatch&& b) { samples.insert(samples.end(), b.samples.begin(), b.samples.end()); };
-        hooks.onProgress = [&](std::uint64_t done, std::uint64_t total) {
-            if (progress && total > 0) progress(0.5 * static_cast<double>(done) / static_cast<double>(total));
-        };
-        hooks.cancel = cancel;
-        auto report = importers::importLongFormatFile(file, *topology, hooks);
-        if (!report) return std::unexpected(report.error().toString());
-        if (report->cancelled) return std::unexpected("cancelled");
-        json problems = json::array();
-        for (const auto& p : report->problems) problems.push_back(p.toString());
-        source.update({{"samples", report->samples + report->badLines}, {"mapped", report->samples}, {"unmapped", 0},
-                       {"bad_lines", report->badLines}, {"errors", 0}, {"problems", problems}});
-    } else {
-        // Prometheus text (0.0.4 or OpenMetrics), one scrape or many.
-        auto text = readText(file);
-        if (!text) return std::unexpected(text.error());
-        if (progress) progress(0.1);
-        auto rules = rulesFor(o, "scrape");
-        if (!rules) return std::unexpected(rules.error());
-        importers::SeriesMapper mapper(std::move(*rules), *topology);
-        // Scrapes without timestamps: the last at the file's modification time, 15 s apart (a
-        // first, fast pass counts the scrapes).
-        ScrapeCounter counter;
-        const auto scrapes = static_cast<std::uint32_t>(importers::prom::parse(*text, counter).scrapes);
-        struct stat fileStat {};
-        const model::TimeNs fileTime = ::stat(file.c_str(), &fileStat) == 0 ? static_cast<model::TimeNs>(fileStat.st_mtim.tv_sec) * model::kNsPerSecond + fileStat.st_mtim.tv_nsec
-                                                                      : wallNow();
-        DumpSink sink(mapper, fileTime, scrapes);
-        importers::prom::parse(*text, sink);
-        samples = std::move(sink.m_out);
-        const auto& st = mapper.stats();
-        source.update({{"samples", sink.samples}, {"mapped", st.mapped}, {"unmapped", st.unmapped + st.unresolved}, {"bad_lines", sink.badLines},
-                       {"errors", 0}, {"scrapes", sink.scrapes}, {"problems", sink.problems}});
-        if (progress) progress(0.5);
+    importers::FileImportRequest request;
+    if (!o.step.empty() && (!model::parseDuration(o.step, request.tick) || request.tick <= 0))
+        return std::unexpected("--step: '" + o.step + "' is not a duration");
+    const auto& loader = importers::telemetryLoaderFor(file);
+    std::optional<importers::MappingRules> rules;
+    if (!loader.rulesPreset().empty()) {
+        auto loaded = o.mapping.empty() ? rulesFor(o, loader.rulesPreset() == "bms" ? "mqtt" : "scrape") : loadRules(o.mapping);
+        if (!loaded) return std::unexpected(loaded.error());
+        rules = std::move(*loaded);
     }
-    std::ranges::stable_sort(samples, {}, &model::Sample::time);
-    auto ticks = recordSamples(topology, samples, tick, "import " + file, outPath, progress, cancel);
-    if (!ticks) return std::unexpected(ticks.error());
-    json summary;
-    summary["sources"] = json::array({source});
-    summary["ticks"] = *ticks;
-    summary["recorded_samples"] = samples.size();
-    summary["first_time"] = model::formatUtc(samples.front().time);
-    summary["last_time"] = model::formatUtc(samples.back().time);
-    summary["recording"] = outPath;
-    return summary;
+    request.path = file;
+    request.outPath = outPath;
+    request.rules = rules ? &*rules : nullptr;
+    request.progress = progress;
+    request.cancel = cancel;
+    auto summary = importers::importFileToRecording(loader, std::move(topology), request);
+    if (!summary) return std::unexpected(summary.error().toString());
+    return *summary;
 }
 
 std::expected<json, std::string> importWindowToRecording(const Options& o, std::shared_ptr<const model::Topology> topology, const std::string& window,

@@ -1,5 +1,6 @@
 #include "main_window.h"
 
+#include "importers/telemetry_loader.h"
 #include "live_sources.h"
 #include "views/cooling_panel.h"
 #include "views/floor_view.h"
@@ -274,7 +275,7 @@ void MainWindow::runImport(const QString& what,
 
 void MainWindow::importFileDialog() {
     const QString file = QFileDialog::getOpenFileName(this, tr("Import telemetry"), QString(),
-                                                      tr("Telemetry (*.csv *.jsonl *.ndjson *.prom *.txt *.om);;All files (*)"));
+                                                      tr("Telemetry (%1);;All files (*)").arg(QString::fromStdString(importers::telemetryFilePatterns())));
     if (file.isEmpty()) return;
     const QString out = QFileDialog::getSaveFileName(this, tr("Save the recording as"), QFileInfo(file).completeBaseName() + ".ftrec",
                                                      tr("floortwin recordings (*.ftrec)"));

@@ -350,8 +350,6 @@ private slots:
     }
 
     void nvlinkAndFabricLinks() {
-        if (!model::findChannel("nvlink_link.tx") || !model::findChannel("fabric_link.tx"))
-            QSKIP("the nvlink_link.* and fabric_link.* channels are not in the catalog yet");
         importers::SeriesMapper m(rulesOf(file(R"(
             {"metric": "DCGM_FI_PROF_NVLINK_L{link}_TX_BYTES", "channel": "nvlink_link.tx", "entity": {"kind": "nvlink_link"}, "scale": 1e-9},
             {"metric": "nic_tx_bytes_total", "channel": "fabric_link.tx", "entity": {"kind": "fabric_link", "nic": ["device=mlx5_{nic}"]},
@@ -405,50 +403,20 @@ private slots:
     }
 
     void presetsLoad() {
-        // Channels the owner is adding to the catalog; until then presets naming them are skipped.
-        const std::vector<std::string> pending{"gpu.nvlink_tx",
-                                               "gpu.nvlink_rx",
-                                               "nvlink_link.tx",
-                                               "nvlink_link.rx",
-                                               "nvlink_link.crc_errors",
-                                               "nvlink_link.replay_errors",
-                                               "nvlink_link.recovery_errors",
-                                               "fabric_link.tx",
-                                               "fabric_link.rx",
-                                               "fabric_link.drops",
-                                               "fabric_link.ecn_marks",
-                                               "fabric_link.pfc_pauses",
-                                               "fabric_link.carrier_transitions"};
-        std::vector<std::string> missing;
-        for (const auto& c : pending)
-            if (!model::findChannel(c)) missing.push_back(c);
         for (const char* name : {"bms", "dcgm-exporter", "switch-ports"}) {
             const std::string path =
                 std::string(FT_SOURCE_DIR "/resources/mappings/") + name + ".json";
             auto rules = importers::loadMappingRules(path);
-            if (!rules && rules.error().message.starts_with("unknown channel '")) {
-                const std::string& msg = rules.error().message;
-                const std::string channel = msg.substr(17, msg.find('\'', 17) - 17);
-                QVERIFY2(std::ranges::find(missing, channel) != missing.end(),
-                         rules.error().toString().c_str());
-                continue;
-            }
             QVERIFY2(rules, rules ? "" : rules.error().toString().c_str());
             QCOMPARE(rules->name, std::string(name));
             QVERIFY(!rules->rules.empty());
         }
-        if (!missing.empty())
-            QSKIP(
-                ("dcgm-exporter.json and switch-ports.json name channels not in the catalog yet (" +
-                 missing.front() + ", ...); they load once the owner adds them")
-                    .c_str());
     }
 
     void dcgmPresetMapsRealLabels() {
         auto rules =
             importers::loadMappingRules(FT_SOURCE_DIR "/resources/mappings/dcgm-exporter.json");
-        if (!rules)
-            QSKIP(("dcgm-exporter.json does not load yet: " + rules.error().toString()).c_str());
+        QVERIFY2(rules, rules ? "" : rules.error().toString().c_str());
         importers::SeriesMapper m(std::move(*rules), *m_demo);
         // Label sets as dcgm-exporter writes them (datadog-fixtures/metrics.txt), host renamed.
         const std::initializer_list<Label> t4{{"gpu", "0"},

@@ -106,21 +106,24 @@ std::shared_ptr<const model::Snapshot> patternSnapshot(const model::Topology& t)
 }
 
 // Compares a render with tests/baselines/NAME.png; a missing or different baseline writes
-// NAME.actual.png (and NAME.diff.png) next to it and fails.
+// NAME.actual.png (and NAME.diff.png) into the build tree's baseline-output/ and fails (the
+// source tree stays clean).
 void checkBaseline(const QImage& actual, const QString& name) {
-    const QString dir = FT_SOURCE_DIR "/tests/baselines/";
-    const QImage baseline(dir + name + ".png");
+    const QString baselines = FT_SOURCE_DIR "/tests/baselines/";
+    const QString out = FT_BINARY_DIR "/baseline-output/";
+    QDir().mkpath(out);
+    const QImage baseline(baselines + name + ".png");
     if (baseline.isNull()) {
-        actual.save(dir + name + ".actual.png");
-        QFAIL(qPrintable("no baseline; wrote " + dir + name + ".actual.png — look at it, then rename it to " + name + ".png"));
+        actual.save(out + name + ".actual.png");
+        QFAIL(qPrintable("no baseline; wrote " + out + name + ".actual.png — look at it, then copy it to " + baselines + name + ".png"));
     }
     QCOMPARE(baseline.size(), actual.size());
     const auto d = compareImages(actual, baseline);
     if (d.meanAbs > 1.5 || d.fractionOff > 0.005) {
-        actual.save(dir + name + ".actual.png");
-        d.diff.save(dir + name + ".diff.png");
-        QFAIL(qPrintable(QString("%1 differs from its baseline: mean %2, %3 % of pixels off; wrote .actual.png and .diff.png")
-                             .arg(name).arg(d.meanAbs).arg(d.fractionOff * 100)));
+        actual.save(out + name + ".actual.png");
+        d.diff.save(out + name + ".diff.png");
+        QFAIL(qPrintable(QString("%1 differs from its baseline: mean %2, %3 % of pixels off; wrote .actual.png and .diff.png in %4")
+                             .arg(name).arg(d.meanAbs).arg(d.fractionOff * 100).arg(out)));
     }
 }
 
