@@ -2,73 +2,26 @@
 
 #include <algorithm>
 #include <charconv>
+#include <functional>
+#include <optional>
 #include <sstream>
+#include <string_view>
 
 namespace ft::app {
 
-std::string helpText() {
-    return R"(Usage: floortwin [options]
-
-floortwin is a 3D digital twin of a Vera Rubin NVL72 GPU floor. With no options it opens the
-bundled demo floor (2 rows x 8 racks) driven by the built-in simulator.
-
-Floor and simulation:
-  --floor FILE|generate:racks=N   floor file (JSON) or a generated floor of N racks (1..1778)
-  --seed N                        simulator seed (default 1); same seed, same run
-  --scenario NAME|FILE            run a scenario: pump-failure, leak, manifold-blockage,
-                                  cdu-setpoint-drift, heat-rejection-loss, bring-up,
-                                  region-link-degraded, cache-node-loss, or a scenario file
-  --speed X                       simulated seconds per wall-clock second (default 1)
-  --metric CHANNEL                channel that colours the floor (default gpu.temperature)
-  --layers LIST                   comma-separated layers to show (available: racks, nvlink, rails, thermal, lifecycle, storage)
-
-Live telemetry:
-  --source scrape=URL[,URL...]    poll exporters (dcgm-exporter: host -> http://host:9400/metrics)
-  --source prometheus=URL         a Prometheus HTTP API (also Thanos, Mimir, VictoriaMetrics);
-                                  the queries aggregate per rack on the server
-  --source mqtt=HOST[:PORT]       the building-management bus (BMS/v1/PUB/Value/Rack/...)
-                                  (--source may be given several times)
-  --mapping FILE                  mapping rules (JSON) instead of the bundled presets
-  --token-file FILE               bearer token for the HTTP sources
-  --ca-file FILE, --insecure      TLS: a CA bundle, or no verification
-  --interval DURATION             time between polls (default 1s scrape, 5s prometheus)
-  --stale-after DURATION          a rack without data this long is drawn as stale (default 15s)
-  --import FILE                   CSV/JSONL (time,entity,channel,value) or Prometheus text
-                                  dump -> a recording (with --record OUT.ftrec)
-  --import-window FROM,TO         pull a time window from --source prometheus=URL into
-                                  --record OUT.ftrec (RFC 3339 times), e.g. an incident
-  --step DURATION                 resolution of --import-window (default 15s)
-
-Recording and replay:
-  --record FILE.ftrec             record the run (the simulator, with its scenario)
-  --replay FILE.ftrec             replay a recording: timeline, seek, speed 0.1x-1000x, events
-  --at TIME                       with --replay: start at TIME into the recording
-
-Window:
-  --wall                          wall-display mode: full screen, no panels, large HUD
-  --screenshot OUT.png            render one frame to OUT.png and exit
-  --size WxH                      size of the rendered view (with --screenshot; default 1920x1080)
-  --at TIME                       run the simulator to TIME (e.g. 90s, 10m) before the screenshot
-  --window                        with --screenshot: the whole window with its panels
-  --select KIND:NAME|ID           select an entity at start, e.g. rack:A03, gpu:100, compute_tray:7
-  --frame                         with --select: point the camera at the selection (rack scale)
-
-Headless (no window, no display needed):
-  --headless                      run without any GUI
-  --describe                      print the floor's entity counts and parameters as JSON
-  --for DURATION                  run the simulator for DURATION of simulated time, as fast as
-                                  possible, then print a JSON summary
-  --dump-snapshot FILE.json       write the last snapshot as JSON
-  --realtime                      pace a headless run at --speed (default 1x) instead of flat out
-
-  --help                          this text
-  --version                       the version
-
-Errors go to stderr and the exit status is non-zero.
-)";
-}
-
 namespace {
+
+// One row per option: what --help prints and what the parser does come from the same place.
+// `apply` gets the option's value (empty for switches) and returns an error, or nothing.
+struct OptionSpec {
+    std::string_view flag;
+    std::string_view value; // what --help shows after the flag; empty: a switch
+    std::string_view section;
+    std::string_view help; // '\n' starts a continuation line
+    std::function<std::optional<std::string>(Options&, const std::string&)> apply;
+};
+
+using Result = std::optional<std::string>;
 
 bool parseSize(const std::string& s, int& w, int& h) {
     const auto x = s.find('x');
@@ -80,95 +33,162 @@ bool parseSize(const std::string& s, int& w, int& h) {
     return parse(std::string_view(s).substr(0, x), w) && parse(std::string_view(s).substr(x + 1), h);
 }
 
+// A string option, stored as given (checked where it is used).
+template <std::string Options::*Field> Result store(Options& o, const std::string& v) {
+    o.*Field = v;
+    return std::nullopt;
+}
+template <bool Options::*Field> Result flag(Options& o, const std::string&) {
+    o.*Field = true;
+    return std::nullopt;
+}
+
+constexpr std::string_view kFloor = "Floor and simulation";
+constexpr std::string_view kLive = "Live telemetry";
+constexpr std::string_view kRecording = "Recording and replay";
+constexpr std::string_view kWindow = "Window";
+constexpr std::string_view kHeadless = "Headless (no window, no display needed)";
+constexpr std::string_view kOther = "";
+
+const std::vector<OptionSpec>& optionTable() {
+    static const std::vector<OptionSpec> table{
+        {"--floor", "FILE|generate:racks=N", kFloor, "floor file (JSON) or a generated floor of N racks (1..1778)", store<&Options::floor>},
+        {"--seed", "N", kFloor, "simulator seed (default 1); same seed, same run",
+         [](Options& o, const std::string& v) -> Result {
+             auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), o.seed);
+             if (ec != std::errc() || p != v.data() + v.size()) return "--seed needs a whole number, got '" + v + "'";
+             return std::nullopt;
+         }},
+        {"--scenario", "NAME|FILE", kFloor,
+         "run a scenario: pump-failure, leak, manifold-blockage,\ncdu-setpoint-drift, heat-rejection-loss, bring-up,\n"
+         "region-link-degraded, cache-node-loss, or a scenario file",
+         store<&Options::scenario>},
+        {"--speed", "X", kFloor, "simulated seconds per wall-clock second (default 1)",
+         [](Options& o, const std::string& v) -> Result {
+             double speed = 0;
+             auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), speed);
+             if (ec != std::errc() || p != v.data() + v.size()) return "--speed needs a number, got '" + v + "'";
+             if (speed <= 0 || speed > 10000) return std::string("--speed must be in (0, 10000]");
+             o.speed = speed;
+             return std::nullopt;
+         }},
+        {"--metric", "CHANNEL", kFloor, "channel that colours the floor (default gpu.temperature)", store<&Options::metric>},
+        {"--layers", "LIST", kFloor, "comma-separated layers to show\n(available: {layers})",
+         [](Options& o, const std::string& v) -> Result {
+             std::stringstream ss(v);
+             for (std::string item; std::getline(ss, item, ',');)
+                 if (!item.empty()) o.layers.push_back(item);
+             return std::nullopt;
+         }},
+
+        {"--source", "scrape=URL[,URL...]", kLive, "poll exporters (dcgm-exporter: host -> http://host:9400/metrics)",
+         [](Options& o, const std::string& v) -> Result {
+             if (auto spec = parseSourceSpec(v); !spec) return spec.error();
+             o.sources.push_back(v);
+             return std::nullopt;
+         }},
+        {"--source", "prometheus=URL", kLive,
+         "a Prometheus HTTP API (also Thanos, Mimir, VictoriaMetrics);\nthe queries aggregate per rack on the server", nullptr},
+        {"--source", "mqtt=HOST[:PORT]", kLive,
+         "the building-management bus (BMS/v1/PUB/Value/Rack/...)\n(--source may be given several times)", nullptr},
+        {"--mapping", "FILE", kLive, "mapping rules (JSON) instead of the bundled presets", store<&Options::mapping>},
+        {"--token-file", "FILE", kLive, "bearer token for the HTTP sources", store<&Options::tokenFile>},
+        {"--ca-file", "FILE", kLive, "TLS: a CA bundle", store<&Options::caFile>},
+        {"--insecure", "", kLive, "TLS: no certificate verification", flag<&Options::insecure>},
+        {"--interval", "DURATION", kLive, "time between polls (default 1s scrape, 5s prometheus)", store<&Options::interval>},
+        {"--stale-after", "DURATION", kLive, "a rack without data this long is drawn as stale (default 15s)", store<&Options::staleAfter>},
+        {"--import", "FILE", kLive,
+         "a telemetry file -> a recording (with --record OUT.ftrec):\nCSV/JSONL (time,entity,channel,value), "
+         "a BMS bus capture\n(.bms), or a Prometheus text dump",
+         store<&Options::importFile>},
+        {"--import-window", "FROM,TO", kLive,
+         "pull a time window from --source prometheus=URL into\n--record OUT.ftrec (RFC 3339 times), e.g. an incident",
+         store<&Options::importWindow>},
+        {"--step", "DURATION", kLive, "resolution of --import-window (default 15s)", store<&Options::step>},
+
+        {"--record", "FILE.ftrec", kRecording, "record the run (the simulator, with its scenario)", store<&Options::record>},
+        {"--replay", "FILE.ftrec", kRecording, "replay a recording: timeline, seek, speed 0.1x-1000x, events", store<&Options::replay>},
+        {"--at", "TIME", kRecording,
+         "with --replay: start at TIME into the recording; with the\nsimulator: run to TIME (e.g. 90s, 10m) before the screenshot",
+         store<&Options::at>},
+
+        {"--wall", "", kWindow, "wall-display mode: full screen, no panels, large HUD", flag<&Options::wall>},
+        {"--screenshot", "OUT.png", kWindow, "render one frame to OUT.png and exit", store<&Options::screenshot>},
+        {"--size", "WxH", kWindow, "size of the rendered view (with --screenshot; default 1920x1080)",
+         [](Options& o, const std::string& v) -> Result {
+             if (!parseSize(v, o.width, o.height)) return std::string("--size needs WxH, e.g. 1280x720 (each 16..16384)");
+             return std::nullopt;
+         }},
+        {"--window", "", kWindow, "with --screenshot: the whole window with its panels", flag<&Options::windowShot>},
+        {"--select", "KIND:NAME|ID", kWindow, "select an entity at start, e.g. rack:A03, gpu:100, compute_tray:7", store<&Options::select>},
+        {"--frame", "", kWindow, "with --select: point the camera at the selection (rack scale)", flag<&Options::frameSelection>},
+        {"--first-frame-ms", "", kWindow, "print the time to the first frame and the peak memory, then exit\n(startup benchmark)",
+         flag<&Options::firstFrameMs>},
+
+        {"--headless", "", kHeadless, "run without any GUI", flag<&Options::headless>},
+        {"--describe", "", kHeadless, "print the floor's entity counts and parameters as JSON", flag<&Options::describe>},
+        {"--for", "DURATION", kHeadless,
+         "run the simulator for DURATION of simulated time, as fast as\npossible, then print a JSON summary", store<&Options::forDuration>},
+        {"--dump-snapshot", "FILE.json", kHeadless, "write the last snapshot as JSON", store<&Options::dumpSnapshot>},
+        {"--realtime", "", kHeadless, "pace a headless run at --speed (default 1x) instead of flat out", flag<&Options::realtime>},
+
+        {"--help", "", kOther, "this text", flag<&Options::help>},
+        {"-h", "", kOther, "", flag<&Options::help>},
+        {"--version", "", kOther, "the version", flag<&Options::version>},
+    };
+    return table;
+}
+
+std::string joined(const std::vector<std::string>& items) {
+    std::string out;
+    for (const auto& i : items) out += (out.empty() ? "" : ", ") + i;
+    return out;
+}
+
 } // namespace
 
-std::expected<Options, std::string> parseCommandLine(const std::vector<std::string>& args) {
+std::string helpText(const std::vector<std::string>& layerIds) {
+    std::string out = R"(Usage: floortwin [options]
+
+floortwin is a 3D digital twin of a Vera Rubin NVL72 GPU floor. With no options it opens the
+bundled demo floor (2 rows x 8 racks) driven by the built-in simulator.
+)";
+    constexpr std::size_t kColumn = 34;
+    std::string_view section = "?";
+    for (const auto& spec : optionTable()) {
+        if (spec.help.empty()) continue; // an alias
+        if (spec.section != section) {
+            section = spec.section;
+            out += "\n";
+            if (!section.empty()) out += std::string(section) + ":\n";
+        }
+        std::string left = "  " + std::string(spec.flag) + (spec.value.empty() ? "" : " " + std::string(spec.value));
+        left += left.size() + 1 < kColumn ? std::string(kColumn - left.size(), ' ') : "\n" + std::string(kColumn, ' ');
+        std::string help(spec.help);
+        if (const auto at = help.find("{layers}"); at != std::string::npos) help.replace(at, 8, joined(layerIds));
+        for (std::size_t nl = help.find('\n'); nl != std::string::npos; nl = help.find('\n', nl + 1 + kColumn))
+            help.insert(nl + 1, kColumn, ' ');
+        out += left + help + "\n";
+    }
+    out += "\nErrors go to stderr and the exit status is non-zero.\n";
+    return out;
+}
+
+std::expected<Options, std::string> parseCommandLine(const std::vector<std::string>& args, const std::vector<std::string>& layerIds) {
     Options o;
+    const auto& table = optionTable();
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
-        auto value = [&](std::string& out) -> bool {
-            if (i + 1 >= args.size()) return false;
-            out = args[++i];
-            return true;
-        };
-        std::string v;
-        if (a == "--help" || a == "-h") o.help = true;
-        else if (a == "--version") o.version = true;
-        else if (a == "--headless") o.headless = true;
-        else if (a == "--describe") o.describe = true;
-        else if (a == "--wall") o.wall = true;
-        else if (a == "--first-frame-ms") o.firstFrameMs = true;
-        else if (a == "--window") o.windowShot = true;
-        else if (a == "--realtime") o.realtime = true;
-        else if (a == "--record") {
-            if (!value(o.record)) return std::unexpected("--record needs a file name");
-        } else if (a == "--replay") {
-            if (!value(o.replay)) return std::unexpected("--replay needs a recording file");
-        } else if (a == "--scenario") {
-            if (!value(o.scenario)) return std::unexpected("--scenario needs a name or a file");
+        const auto spec = std::ranges::find_if(table, [&](const OptionSpec& s) { return s.flag == a && s.apply; });
+        if (spec == table.end()) return std::unexpected("unknown option '" + a + "' (see --help)");
+        std::string value;
+        if (!spec->value.empty()) {
+            if (i + 1 >= args.size()) return std::unexpected(a + " needs " + std::string(spec->value));
+            value = args[++i];
         }
-        else if (a == "--frame") o.frameSelection = true;
-        else if (a == "--insecure") o.insecure = true;
-        else if (a == "--source") {
-            if (!value(v)) return std::unexpected("--source needs scrape=URL, prometheus=URL or mqtt=HOST:PORT");
-            if (auto spec = parseSourceSpec(v); !spec) return std::unexpected(spec.error());
-            o.sources.push_back(v);
-        } else if (a == "--mapping") {
-            if (!value(o.mapping)) return std::unexpected("--mapping needs a rules file (JSON)");
-        } else if (a == "--token-file") {
-            if (!value(o.tokenFile)) return std::unexpected("--token-file needs a file");
-        } else if (a == "--ca-file") {
-            if (!value(o.caFile)) return std::unexpected("--ca-file needs a file");
-        } else if (a == "--interval") {
-            if (!value(o.interval)) return std::unexpected("--interval needs a duration such as 1s");
-        } else if (a == "--stale-after") {
-            if (!value(o.staleAfter)) return std::unexpected("--stale-after needs a duration such as 15s");
-        } else if (a == "--import") {
-            if (!value(o.importFile)) return std::unexpected("--import needs a file (CSV, JSONL or Prometheus text)");
-        } else if (a == "--import-window") {
-            if (!value(o.importWindow)) return std::unexpected("--import-window needs FROM,TO (RFC 3339 times)");
-        } else if (a == "--step") {
-            if (!value(o.step)) return std::unexpected("--step needs a duration such as 15s");
-        }
-        else if (a == "--select") {
-            if (!value(o.select)) return std::unexpected("--select needs KIND:NAME or KIND:ID, e.g. rack:A03");
-        }
-        else if (a == "--floor") {
-            if (!value(o.floor)) return std::unexpected("--floor needs FILE or generate:racks=N");
-        } else if (a == "--for") {
-            if (!value(o.forDuration)) return std::unexpected("--for needs a duration such as 90s or 10m");
-        } else if (a == "--dump-snapshot") {
-            if (!value(o.dumpSnapshot)) return std::unexpected("--dump-snapshot needs a file name");
-        } else if (a == "--screenshot") {
-            if (!value(o.screenshot)) return std::unexpected("--screenshot needs a file name");
-        } else if (a == "--at") {
-            if (!value(o.at)) return std::unexpected("--at needs a time such as 90s or 10m");
-        } else if (a == "--size") {
-            if (!value(v) || !parseSize(v, o.width, o.height))
-                return std::unexpected("--size needs WxH, e.g. 1280x720 (each 16..16384)");
-        } else if (a == "--metric") {
-            if (!value(o.metric)) return std::unexpected("--metric needs a channel name");
-        } else if (a == "--layers") {
-            if (!value(v)) return std::unexpected("--layers needs a comma-separated list");
-            std::stringstream ss(v);
-            for (std::string item; std::getline(ss, item, ',');)
-                if (!item.empty()) o.layers.push_back(item);
-        } else if (a == "--seed") {
-            if (!value(v)) return std::unexpected("--seed needs a number");
-            auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), o.seed);
-            if (ec != std::errc() || p != v.data() + v.size()) return std::unexpected("--seed needs a whole number, got '" + v + "'");
-        } else if (a == "--speed") {
-            if (!value(v)) return std::unexpected("--speed needs a number");
-            try {
-                o.speed = std::stod(v);
-            } catch (...) {
-                return std::unexpected("--speed needs a number, got '" + v + "'");
-            }
-            if (o.speed <= 0 || o.speed > 10000) return std::unexpected("--speed must be in (0, 10000]");
-        } else {
-            return std::unexpected("unknown option '" + a + "' (see --help)");
-        }
+        if (auto error = spec->apply(o, value)) return std::unexpected(*error);
     }
+    // What the options mean together.
     if (o.describe && !o.headless) o.headless = true; // --describe never needs a window
     if (o.headless && !o.screenshot.empty()) return std::unexpected("--screenshot needs a window; drop --headless");
     if (o.windowShot && o.screenshot.empty()) return std::unexpected("--window goes with --screenshot");
@@ -176,17 +196,19 @@ std::expected<Options, std::string> parseCommandLine(const std::vector<std::stri
     if (!o.replay.empty() && (!o.scenario.empty() || !o.floor.empty()))
         return std::unexpected("--replay plays the floor and scenario that were recorded; drop --floor/--scenario");
     if (!o.sources.empty() && !o.replay.empty()) return std::unexpected("--source feeds the live twin; --replay plays a recording: pick one");
-    if (!o.sources.empty() && !o.scenario.empty()) return std::unexpected("--scenario drives the simulator; live sources report what really happens: drop --scenario");
+    if (!o.sources.empty() && !o.scenario.empty())
+        return std::unexpected("--scenario drives the simulator; live sources report what really happens: drop --scenario");
     if (!o.importFile.empty() && !o.sources.empty()) return std::unexpected("--import reads a file; drop --source");
     if (!o.importWindow.empty()) {
         const bool prometheus = std::ranges::any_of(o.sources, [](const std::string& s) { return s.starts_with("prometheus="); });
         if (!prometheus) return std::unexpected("--import-window pulls from a Prometheus server: add --source prometheus=URL");
         if (o.record.empty()) return std::unexpected("--import-window writes a recording: add --record OUT.ftrec");
     }
-    if (!o.importFile.empty() && o.record.empty() && o.headless) return std::unexpected("--import --headless writes a recording: add --record OUT.ftrec");
+    if (!o.importFile.empty() && o.record.empty() && o.headless)
+        return std::unexpected("--import --headless writes a recording: add --record OUT.ftrec");
     for (const auto& layer : o.layers)
-        if (layer != "racks" && layer != "nvlink" && layer != "rails" && layer != "thermal" && layer != "lifecycle" && layer != "storage")
-            return std::unexpected("unknown layer '" + layer + "' (available: racks, nvlink, rails, thermal, lifecycle, storage)");
+        if (std::ranges::find(layerIds, layer) == layerIds.end())
+            return std::unexpected("unknown layer '" + layer + "' (available: " + joined(layerIds) + ")");
     return o;
 }
 

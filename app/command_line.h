@@ -1,6 +1,7 @@
 #pragma once
 // The floortwin command line (the contract in DESIGN.md), parsed without Qt so that it can be
-// checked before any GUI object exists.
+// checked before any GUI object exists. One table in command_line.cpp says what each option
+// takes, does and means: the parser, its errors and --help come from it.
 #include <expected>
 #include <string>
 #include <vector>
@@ -51,7 +52,8 @@ struct SourceSpec {
 };
 std::expected<SourceSpec, std::string> parseSourceSpec(const std::string& text);
 
-std::expected<Options, std::string> parseCommandLine(const std::vector<std::string>& args);
-std::string helpText();
+// `layerIds`: the layers --layers may name (views::layerIds(); the parser needs no views).
+std::expected<Options, std::string> parseCommandLine(const std::vector<std::string>& args, const std::vector<std::string>& layerIds);
+std::string helpText(const std::vector<std::string>& layerIds);
 
 } // namespace ft::app

@@ -229,6 +229,12 @@ private slots:
         for (const char* flag : {"--floor", "--headless", "--describe", "--screenshot", "--size", "--at", "--for",
                                  "--dump-snapshot", "--metric", "--seed", "--wall"})
             QVERIFY2(help.out.contains(flag), flag);
+        // --help and --layers know every registered layer.
+        for (const char* layer : {"racks", "thermal", "storage", "rails", "nvlink", "lifecycle"}) QVERIFY2(help.out.contains(layer), layer);
+        const Run badLayer = floortwin({"--layers", "racks,bogus", "--screenshot", "/tmp/unused.png"});
+        QCOMPARE(badLayer.code, 2);
+        QVERIFY2(badLayer.err.contains("unknown layer 'bogus'") && badLayer.err.contains("nvlink"), qPrintable(badLayer.err));
+        QVERIFY(floortwin({"--seed"}).err.contains("--seed needs N"));
     }
 
     void scenarios() {

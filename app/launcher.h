@@ -1,0 +1,46 @@
+#pragma once
+// Launcher: what main() hands the parsed command line to. It picks the run — an import into a
+// recording, a headless run, a screenshot, or the window — builds the Session it runs on and
+// owns it, and swaps in a new session and window when File > Open recording asks for one. The
+// window, headless and screenshot paths share the session setup here. Main thread only.
+#include "command_line.h"
+#include "session.h"
+
+#include <QElapsedTimer>
+
+#include <expected>
+#include <memory>
+#include <optional>
+
+namespace ft::app {
+
+class MainWindow;
+
+class Launcher {
+public:
+    Launcher(Options options, int& argc, char** argv);
+    ~Launcher();
+    Launcher(const Launcher&) = delete;
+    Launcher& operator=(const Launcher&) = delete;
+    // Runs to the end; the process exit code.
+    int run();
+
+private:
+    int runImport();
+    int runScreenshot(Session& session);
+    int runWindow(std::unique_ptr<Session> session);
+    // The window on the current session (a new one after File > Open recording).
+    void showWindow();
+    void openRecording(const QString& path);
+
+    Options m_options;
+    int& m_argc;
+    char** m_argv;
+    QElapsedTimer m_sinceStart;
+    model::ChannelId m_metric = 0;
+    std::optional<model::EntityRef> m_selection;
+    std::shared_ptr<Session> m_session;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+} // namespace ft::app
