@@ -1,5 +1,6 @@
 // Views under a real X display (Xvfb in CI): the rendered default floor against a stored
 // baseline, picking, selection to inspector, colour scale, metric switching.
+#include "app/command_line.h"
 #include "app/floor_loading.h"
 #include "app/main_window.h"
 #include "app/session.h"
@@ -11,6 +12,7 @@
 #include "views/cooling_panel.h"
 #include "views/inspector_panel.h"
 #include "views/lifecycle_board.h"
+#include "views/layer_registry.h"
 #include "views/layers_panel.h"
 #include "views/lifecycle_layer.h"
 #include "views/storage_panel.h"
@@ -20,7 +22,10 @@
 #include "views/timeline_panel.h"
 #include "model/lifecycle.h"
 
+#include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
+#include <QSettings>
 
 #include <QApplication>
 #include <QDir>
@@ -126,6 +131,23 @@ void checkBaseline(const QImage& actual, const QString& name) {
                              .arg(name).arg(d.meanAbs).arg(d.fractionOff * 100).arg(out)));
     }
 }
+
+// A layer as a plug-in adds one: a class and one registration. It counts what the view asks
+// of it, so the test can see it wired into every place a layer shows up.
+class ProbeLayer final : public views::Layer {
+public:
+    static constexpr views::LayerInfo kInfo{"probe", "Probe layer (test)", false, "storageDock"};
+    ProbeLayer(const model::Topology&, vtkRenderer*) : Layer(kInfo) {}
+    void update(const model::Snapshot&) override { ++updates; }
+    void drawHud(const views::ImGuiOverlay&, const views::HudInput&, views::HudColumns&) const override {
+        if (visible()) ++hudDraws;
+    }
+    static inline int updates = 0, hudDraws = 0;
+    static inline bool shown = false;
+
+private:
+    void applyVisibility(bool visible) override { shown = visible; }
+};
 
 } // namespace
 
@@ -538,6 +560,54 @@ private slots:
         QCOMPARE(scale.map(-1000).r, scale.map(scale.min()).r);
         const auto none = scale.map(std::nanf(""));
         QCOMPARE(none.r, none.g);
+    }
+
+    void aRegisteredLayerIsEverywhere() {
+        // Last: views built from here on carry the probe (hidden, it draws nothing).
+        views::registerLayerType({ProbeLayer::kInfo, [](const model::Topology& t, vtkRenderer* r) { return std::make_unique<ProbeLayer>(t, r); }});
+        QVERIFY(views::findLayerInfo("probe"));
+        QCOMPARE(views::layerIds().back(), std::string("probe"));
+        // --layers knows it, and --help lists it.
+        const auto parsed = app::parseCommandLine({"--layers", "racks,probe"}, views::layerIds());
+        QVERIFY2(parsed, parsed ? "" : parsed.error().c_str());
+        QVERIFY(QString::fromStdString(app::helpText(views::layerIds())).contains("probe"));
+
+        app::Options o;
+        auto session = app::makeSimSession(o, false, true);
+        QVERIFY2(session, session ? "" : session.error().c_str());
+        app::MainWindow window(**session, nullptr, false);
+        window.setAttribute(Qt::WA_DontShowOnScreen, true);
+        window.resize(1200, 800);
+        window.show();
+        QCoreApplication::processEvents();
+        auto* view = window.floorView();
+        QVERIFY(view->layer("probe"));
+        QVERIFY(!view->layerVisible("probe"));
+        // The layers panel has a box for it, and the View menu an action; both drive the one
+        // owner of its visibility and follow it.
+        auto* box = window.findChild<QCheckBox*>("layer_probe");
+        QVERIFY(box);
+        box->setChecked(true);
+        QVERIFY(view->layerVisible("probe"));
+        QVERIFY(ProbeLayer::shown);
+        QAction* action = nullptr;
+        for (auto* a : window.findChildren<QAction*>())
+            if (a->text() == "Probe layer (test)") action = a;
+        QVERIFY(action);
+        QVERIFY(action->isChecked());
+        // Settings keep the choice.
+        QCOMPARE(QSettings().value("layers/probe").toBool(), true);
+        // The HUD asks it for its panels, snapshots reach it.
+        view->refreshSnapshot();
+        const int drawsBefore = ProbeLayer::hudDraws;
+        view->grabFramebuffer();
+        QVERIFY(ProbeLayer::hudDraws > drawsBefore);
+        QVERIFY(ProbeLayer::updates > 0);
+        action->setChecked(false);
+        QVERIFY(!view->layerVisible("probe"));
+        QVERIFY(!box->isChecked());
+        QVERIFY(!ProbeLayer::shown);
+        QSettings().remove("layers/probe");
     }
 
     void cleanupTestCase() { m_core.reset(); }
