@@ -15,17 +15,21 @@ namespace {
 
 void removeRecording(const std::string& path) {
     std::error_code ec;
-    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix, ec);
+    for (const char* suffix : {"", "-wal", "-shm"})
+        std::filesystem::remove(path + suffix, ec);
 }
 
 } // namespace
 
 std::expected<std::uint64_t, Error> recordSamples(std::shared_ptr<const model::Topology> topology,
-                                                  const std::vector<model::Sample>& samples, model::TimeNs tick,
-                                                  const std::string& source, const std::string& outPath,
+                                                  const std::vector<model::Sample>& samples,
+                                                  model::TimeNs tick, const std::string& source,
+                                                  const std::string& outPath,
                                                   const std::function<void(double)>& progress,
                                                   const std::atomic<bool>* cancel) {
-    if (samples.empty()) return std::unexpected(Error{"nothing to record: no sample mapped onto this floor"});
+    if (samples.empty())
+        return std::unexpected(
+            Error{"nothing to record: no sample mapped onto this floor", {}, 0, 0, {}});
     RecordingInfo info;
     info.source = source;
     info.floorJson = floorSpecToJson(topology->spec());
@@ -45,24 +49,28 @@ std::expected<std::uint64_t, Error> recordSamples(std::shared_ptr<const model::T
         if (cancel && cancel->load()) {
             (*writer)->close();
             removeRecording(outPath);
-            return std::unexpected(Error{"cancelled"});
+            return std::unexpected(Error{"cancelled", {}, 0, 0, {}});
         }
         model::SampleBatch batch;
-        while (cursor < samples.size() && samples[cursor].time <= sim.time() + tick) batch.samples.push_back(samples[cursor++]);
+        while (cursor < samples.size() && samples[cursor].time <= sim.time() + tick)
+            batch.samples.push_back(samples[cursor++]);
         if (!batch.samples.empty()) sim.apply(batch);
         sim.step();
         auto snapshot = std::make_shared<model::Snapshot>();
         sim.copyTo(*snapshot);
         (*writer)->push(std::move(snapshot));
         ++ticks;
-        if (progress && ticks % 64 == 0) progress(static_cast<double>(cursor) / static_cast<double>(samples.size()));
+        if (progress && ticks % 64 == 0)
+            progress(static_cast<double>(cursor) / static_cast<double>(samples.size()));
     }
     (*writer)->close();
-    if (!(*writer)->error().empty()) return std::unexpected(Error{(*writer)->error(), outPath});
+    if (!(*writer)->error().empty())
+        return std::unexpected(Error{(*writer)->error(), outPath, 0, 0, {}});
     return ticks;
 }
 
-std::expected<json, Error> importFileToRecording(const TelemetryLoader& loader, std::shared_ptr<const model::Topology> topology,
+std::expected<json, Error> importFileToRecording(const TelemetryLoader& loader,
+                                                 std::shared_ptr<const model::Topology> topology,
                                                  const FileImportRequest& request) {
     // Reading is the first half of the progress bar, recording the second.
     auto half = [&](double base) {
@@ -78,15 +86,22 @@ std::expected<json, Error> importFileToRecording(const TelemetryLoader& loader, 
     load.cancel = request.cancel;
     auto loaded = loader.load(load);
     if (!loaded) return std::unexpected(loaded.error());
-    if (loaded->report.cancelled || (request.cancel && request.cancel->load())) return std::unexpected(Error{"cancelled"});
+    if (loaded->report.cancelled || (request.cancel && request.cancel->load()))
+        return std::unexpected(Error{"cancelled", {}, 0, 0, {}});
     auto& samples = loaded->samples;
     std::ranges::stable_sort(samples, {}, &model::Sample::time);
-    auto ticks = recordSamples(topology, samples, request.tick, "import " + request.path, request.outPath, half(0.5), request.cancel);
+    auto ticks = recordSamples(topology, samples, request.tick, "import " + request.path,
+                               request.outPath, half(0.5), request.cancel);
     if (!ticks) return std::unexpected(ticks.error());
     const auto& r = loaded->report;
-    json source = {{"name", r.name},         {"format", std::string(loader.name())}, {"samples", r.samples},
-                   {"mapped", r.mapped},     {"unmapped", r.unmapped},              {"bad_lines", r.badLines},
-                   {"errors", 0},            {"problems", r.problems}};
+    json source = {{"name", r.name},
+                   {"format", std::string(loader.name())},
+                   {"samples", r.samples},
+                   {"mapped", r.mapped},
+                   {"unmapped", r.unmapped},
+                   {"bad_lines", r.badLines},
+                   {"errors", 0},
+                   {"problems", r.problems}};
     if (r.scrapes > 0) source["scrapes"] = r.scrapes;
     json summary;
     summary["sources"] = json::array({source});

@@ -5,24 +5,27 @@
 #include "prometheus_text.h"
 #include "series_mapper.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
 
 namespace ft::importers {
 
 namespace {
 
-std::string fileLabel(const std::string& path) { return "file " + std::filesystem::path(path).filename().string(); }
+std::string fileLabel(const std::string& path) {
+    return "file " + std::filesystem::path(path).filename().string();
+}
 
 // The hooks of the line-oriented importers, reporting to a request's progress and cancel.
 ImportHooks hooksFor(const TelemetryLoadRequest& r, std::vector<model::Sample>& out) {
     ImportHooks hooks;
-    hooks.onBatch = [&out](model::SampleBatch&& b) { out.insert(out.end(), b.samples.begin(), b.samples.end()); };
+    hooks.onBatch = [&out](model::SampleBatch&& b) {
+        out.insert(out.end(), b.samples.begin(), b.samples.end());
+    };
     hooks.onProgress = [progress = r.progress](std::uint64_t done, std::uint64_t total) {
         if (progress && total > 0) progress(static_cast<double>(done) / static_cast<double>(total));
     };
@@ -31,7 +34,8 @@ ImportHooks hooksFor(const TelemetryLoadRequest& r, std::vector<model::Sample>& 
 }
 
 void takeProblems(const ImportReport& from, TelemetryLoadReport& to) {
-    for (const auto& p : from.problems) to.problems.push_back(p.toString());
+    for (const auto& p : from.problems)
+        to.problems.push_back(p.toString());
     to.badLines = from.badLines;
     to.cancelled = from.cancelled;
 }
@@ -39,8 +43,12 @@ void takeProblems(const ImportReport& from, TelemetryLoadReport& to) {
 // time,entity,channel,value as CSV or JSON lines, naming entities and channels directly.
 class LongFormatLoader final : public TelemetryLoader {
 public:
-    std::string_view name() const override { return "long-format CSV / JSON lines (time, entity, channel, value)"; }
-    std::vector<std::string_view> extensions() const override { return {".csv", ".jsonl", ".ndjson"}; }
+    std::string_view name() const override {
+        return "long-format CSV / JSON lines (time, entity, channel, value)";
+    }
+    std::vector<std::string_view> extensions() const override {
+        return {".csv", ".jsonl", ".ndjson"};
+    }
     std::expected<LoadedTelemetry, Error> load(const TelemetryLoadRequest& r) const override {
         LoadedTelemetry out;
         auto report = importLongFormatFile(r.path, *r.topology, hooksFor(r, out.samples));
@@ -60,7 +68,8 @@ public:
     std::vector<std::string_view> extensions() const override { return {".bms", ".mqtt"}; }
     std::string_view rulesPreset() const override { return "bms"; }
     std::expected<LoadedTelemetry, Error> load(const TelemetryLoadRequest& r) const override {
-        if (!r.rules) return std::unexpected(Error{"a BMS capture needs mapping rules", r.path});
+        if (!r.rules)
+            return std::unexpected(Error{"a BMS capture needs mapping rules", r.path, 0, 0, {}});
         LoadedTelemetry out;
         BmsMapper mapper(*r.rules, *r.topology);
         auto report = importBmsCaptureFile(r.path, mapper, hooksFor(r, out.samples));
@@ -81,12 +90,16 @@ public:
 class ExpositionDumpLoader final : public TelemetryLoader {
 public:
     std::string_view name() const override { return "Prometheus text dump (0.0.4, OpenMetrics)"; }
-    std::vector<std::string_view> extensions() const override { return {".prom", ".om", ".txt", ".metrics"}; }
+    std::vector<std::string_view> extensions() const override {
+        return {".prom", ".om", ".txt", ".metrics"};
+    }
     std::string_view rulesPreset() const override { return "dcgm-exporter"; }
     std::expected<LoadedTelemetry, Error> load(const TelemetryLoadRequest& r) const override {
-        if (!r.rules) return std::unexpected(Error{"an exposition dump needs mapping rules", r.path});
+        if (!r.rules)
+            return std::unexpected(
+                Error{"an exposition dump needs mapping rules", r.path, 0, 0, {}});
         std::ifstream in(r.path, std::ios::binary);
-        if (!in) return std::unexpected(Error{"cannot read the file", r.path});
+        if (!in) return std::unexpected(Error{"cannot read the file", r.path, 0, 0, {}});
         std::ostringstream ss;
         ss << in.rdbuf();
         const std::string text = ss.str();
@@ -102,8 +115,11 @@ public:
         struct stat fileStat {};
         const model::TimeNs fileTime =
             ::stat(r.path.c_str(), &fileStat) == 0
-                ? static_cast<model::TimeNs>(fileStat.st_mtim.tv_sec) * model::kNsPerSecond + fileStat.st_mtim.tv_nsec
-                : std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+                ? static_cast<model::TimeNs>(fileStat.st_mtim.tv_sec) * model::kNsPerSecond +
+                      fileStat.st_mtim.tv_nsec
+                : std::chrono::duration_cast<std::chrono::nanoseconds>(
+                      std::chrono::system_clock::now().time_since_epoch())
+                      .count();
         Sink sink(mapper, fileTime, scrapes);
         prom::parse(text, sink);
         LoadedTelemetry out;
@@ -128,18 +144,21 @@ private:
     class Sink final : public prom::SampleSink {
     public:
         Sink(SeriesMapper& mapper, model::TimeNs lastScrape, std::uint32_t totalScrapes)
-            : m_mapper(mapper), m_lastScrape(lastScrape), m_total(std::max<std::uint32_t>(1, totalScrapes)) {}
+            : m_mapper(mapper), m_lastScrape(lastScrape),
+              m_total(std::max<std::uint32_t>(1, totalScrapes)) {}
         void sample(const prom::Sample& s) override {
             ++samples;
             const auto k = std::min(scrapes, m_total - 1);
             const model::TimeNs when =
-                s.timestampNs.value_or(m_lastScrape - static_cast<model::TimeNs>(m_total - 1 - k) * 15 * model::kNsPerSecond);
+                s.timestampNs.value_or(m_lastScrape - static_cast<model::TimeNs>(m_total - 1 - k) *
+                                                          15 * model::kNsPerSecond);
             m_mapper.map(s.name, s.labels, s.value, when, out);
         }
         void error(const prom::ParseError& e) override {
             ++badLines;
             if (problems.size() < 20)
-                problems.push_back("line " + std::to_string(e.line) + ":" + std::to_string(e.column) + ": " + e.message);
+                problems.push_back("line " + std::to_string(e.line) + ":" +
+                                   std::to_string(e.column) + ": " + e.message);
         }
         void endScrape() override { ++scrapes; }
         std::vector<model::Sample> out;
@@ -161,7 +180,8 @@ const std::vector<std::unique_ptr<TelemetryLoader>>& telemetryLoaders() {
         std::vector<std::unique_ptr<TelemetryLoader>> all;
         all.push_back(std::make_unique<LongFormatLoader>());
         all.push_back(std::make_unique<BmsCaptureLoader>());
-        all.push_back(std::make_unique<ExpositionDumpLoader>()); // last: it takes what nobody claims
+        all.push_back(
+            std::make_unique<ExpositionDumpLoader>()); // last: it takes what nobody claims
         return all;
     }();
     return loaders;
@@ -179,7 +199,8 @@ const TelemetryLoader& telemetryLoaderFor(const std::string& path) {
 std::string telemetryFilePatterns() {
     std::string out;
     for (const auto& loader : telemetryLoaders())
-        for (auto ext : loader->extensions()) out += (out.empty() ? "*" : " *") + std::string(ext);
+        for (auto ext : loader->extensions())
+            out += (out.empty() ? "*" : " *") + std::string(ext);
     return out;
 }
 
