@@ -30,7 +30,8 @@ bool parseSize(const std::string& s, int& w, int& h) {
         auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
         return ec == std::errc() && p == v.data() + v.size() && out >= 16 && out <= 16384;
     };
-    return parse(std::string_view(s).substr(0, x), w) && parse(std::string_view(s).substr(x + 1), h);
+    return parse(std::string_view(s).substr(0, x), w) &&
+           parse(std::string_view(s).substr(x + 1), h);
 }
 
 // A string option, stored as given (checked where it is used).
@@ -52,27 +53,32 @@ constexpr std::string_view kOther = "";
 
 const std::vector<OptionSpec>& optionTable() {
     static const std::vector<OptionSpec> table{
-        {"--floor", "FILE|generate:racks=N", kFloor, "floor file (JSON) or a generated floor of N racks (1..1778)", store<&Options::floor>},
+        {"--floor", "FILE|generate:racks=N", kFloor,
+         "floor file (JSON) or a generated floor of N racks (1..1778)", store<&Options::floor>},
         {"--seed", "N", kFloor, "simulator seed (default 1); same seed, same run",
          [](Options& o, const std::string& v) -> Result {
              auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), o.seed);
-             if (ec != std::errc() || p != v.data() + v.size()) return "--seed needs a whole number, got '" + v + "'";
+             if (ec != std::errc() || p != v.data() + v.size())
+                 return "--seed needs a whole number, got '" + v + "'";
              return std::nullopt;
          }},
         {"--scenario", "NAME|FILE", kFloor,
-         "run a scenario: pump-failure, leak, manifold-blockage,\ncdu-setpoint-drift, heat-rejection-loss, bring-up,\n"
+         "run a scenario: pump-failure, leak, manifold-blockage,\ncdu-setpoint-drift, "
+         "heat-rejection-loss, bring-up,\n"
          "region-link-degraded, cache-node-loss, or a scenario file",
          store<&Options::scenario>},
         {"--speed", "X", kFloor, "simulated seconds per wall-clock second (default 1)",
          [](Options& o, const std::string& v) -> Result {
              double speed = 0;
              auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), speed);
-             if (ec != std::errc() || p != v.data() + v.size()) return "--speed needs a number, got '" + v + "'";
+             if (ec != std::errc() || p != v.data() + v.size())
+                 return "--speed needs a number, got '" + v + "'";
              if (speed <= 0 || speed > 10000) return std::string("--speed must be in (0, 10000]");
              o.speed = speed;
              return std::nullopt;
          }},
-        {"--metric", "CHANNEL", kFloor, "channel that colours the floor (default gpu.temperature)", store<&Options::metric>},
+        {"--metric", "CHANNEL", kFloor, "channel that colours the floor (default gpu.temperature)",
+         store<&Options::metric>},
         {"--layers", "LIST", kFloor, "comma-separated layers to show\n(available: {layers})",
          [](Options& o, const std::string& v) -> Result {
              std::stringstream ss(v);
@@ -81,56 +87,87 @@ const std::vector<OptionSpec>& optionTable() {
              return std::nullopt;
          }},
 
-        {"--source", "scrape=URL[,URL...]", kLive, "poll exporters (dcgm-exporter: host -> http://host:9400/metrics)",
+        {"--source", "scrape=URL[,URL...]", kLive,
+         "poll exporters (dcgm-exporter: host -> http://host:9400/metrics)",
          [](Options& o, const std::string& v) -> Result {
              if (auto spec = parseSourceSpec(v); !spec) return spec.error();
              o.sources.push_back(v);
              return std::nullopt;
          }},
         {"--source", "prometheus=URL", kLive,
-         "a Prometheus HTTP API (also Thanos, Mimir, VictoriaMetrics);\nthe queries aggregate per rack on the server", nullptr},
+         "a Prometheus HTTP API (also Thanos, Mimir, VictoriaMetrics);\nthe queries aggregate per "
+         "rack on the server",
+         nullptr},
         {"--source", "mqtt=HOST[:PORT]", kLive,
-         "the building-management bus (BMS/v1/PUB/Value/Rack/...)\n(--source may be given several times)", nullptr},
-        {"--mapping", "FILE", kLive, "mapping rules (JSON) instead of the bundled presets", store<&Options::mapping>},
-        {"--token-file", "FILE", kLive, "bearer token for the HTTP sources", store<&Options::tokenFile>},
+         "the building-management bus (BMS/v1/PUB/Value/Rack/...)\n(--source may be given several "
+         "times)",
+         nullptr},
+        {"--mapping", "FILE", kLive, "mapping rules (JSON) instead of the bundled presets",
+         store<&Options::mapping>},
+        {"--token-file", "FILE", kLive, "bearer token for the HTTP sources",
+         store<&Options::tokenFile>},
         {"--ca-file", "FILE", kLive, "TLS: a CA bundle", store<&Options::caFile>},
         {"--insecure", "", kLive, "TLS: no certificate verification", flag<&Options::insecure>},
-        {"--interval", "DURATION", kLive, "time between polls (default 1s scrape, 5s prometheus)", store<&Options::interval>},
-        {"--stale-after", "DURATION", kLive, "a rack without data this long is drawn as stale (default 15s)", store<&Options::staleAfter>},
+        {"--interval", "DURATION", kLive, "time between polls (default 1s scrape, 5s prometheus)",
+         store<&Options::interval>},
+        {"--stale-after", "DURATION", kLive,
+         "a rack without data this long is drawn as stale (default 15s)",
+         store<&Options::staleAfter>},
         {"--import", "FILE", kLive,
-         "a telemetry file -> a recording (with --record OUT.ftrec):\nCSV/JSONL (time,entity,channel,value), "
+         "a telemetry file -> a recording (with --record OUT.ftrec):\nCSV/JSONL "
+         "(time,entity,channel,value), "
          "a BMS bus capture\n(.bms), or a Prometheus text dump",
          store<&Options::importFile>},
         {"--import-window", "FROM,TO", kLive,
-         "pull a time window from --source prometheus=URL into\n--record OUT.ftrec (RFC 3339 times), e.g. an incident",
+         "pull a time window from --source prometheus=URL into\n--record OUT.ftrec (RFC 3339 "
+         "times), e.g. an incident",
          store<&Options::importWindow>},
-        {"--step", "DURATION", kLive, "resolution of --import-window (default 15s)", store<&Options::step>},
+        {"--step", "DURATION", kLive, "resolution of --import-window (default 15s)",
+         store<&Options::step>},
 
-        {"--record", "FILE.ftrec", kRecording, "record the run (the simulator, with its scenario)", store<&Options::record>},
-        {"--replay", "FILE.ftrec", kRecording, "replay a recording: timeline, seek, speed 0.1x-1000x, events", store<&Options::replay>},
+        {"--record", "FILE.ftrec", kRecording, "record the run (the simulator, with its scenario)",
+         store<&Options::record>},
+        {"--replay", "FILE.ftrec", kRecording,
+         "replay a recording: timeline, seek, speed 0.1x-1000x, events", store<&Options::replay>},
         {"--at", "TIME", kRecording,
-         "with --replay: start at TIME into the recording; with the\nsimulator: run to TIME (e.g. 90s, 10m) before the screenshot",
+         "with --replay: start at TIME into the recording; with the\nsimulator: run to TIME (e.g. "
+         "90s, 10m) before the screenshot",
          store<&Options::at>},
 
-        {"--wall", "", kWindow, "wall-display mode: full screen, no panels, large HUD", flag<&Options::wall>},
-        {"--screenshot", "OUT.png", kWindow, "render one frame to OUT.png and exit", store<&Options::screenshot>},
-        {"--size", "WxH", kWindow, "size of the rendered view (with --screenshot; default 1920x1080)",
+        {"--wall", "", kWindow, "wall-display mode: full screen, no panels, large HUD",
+         flag<&Options::wall>},
+        {"--screenshot", "OUT.png", kWindow, "render one frame to OUT.png and exit",
+         store<&Options::screenshot>},
+        {"--size", "WxH", kWindow,
+         "size of the rendered view (with --screenshot; default 1920x1080)",
          [](Options& o, const std::string& v) -> Result {
-             if (!parseSize(v, o.width, o.height)) return std::string("--size needs WxH, e.g. 1280x720 (each 16..16384)");
+             if (!parseSize(v, o.width, o.height))
+                 return std::string("--size needs WxH, e.g. 1280x720 (each 16..16384)");
              return std::nullopt;
          }},
-        {"--window", "", kWindow, "with --screenshot: the whole window with its panels", flag<&Options::windowShot>},
-        {"--select", "KIND:NAME|ID", kWindow, "select an entity at start, e.g. rack:A03, gpu:100, compute_tray:7", store<&Options::select>},
-        {"--frame", "", kWindow, "with --select: point the camera at the selection (rack scale)", flag<&Options::frameSelection>},
-        {"--first-frame-ms", "", kWindow, "print the time to the first frame and the peak memory, then exit\n(startup benchmark)",
+        {"--window", "", kWindow, "with --screenshot: the whole window with its panels",
+         flag<&Options::windowShot>},
+        {"--select", "KIND:NAME|ID", kWindow,
+         "select an entity at start, e.g. rack:A03, gpu:100, compute_tray:7",
+         store<&Options::select>},
+        {"--frame", "", kWindow, "with --select: point the camera at the selection (rack scale)",
+         flag<&Options::frameSelection>},
+        {"--first-frame-ms", "", kWindow,
+         "print the time to the first frame and the peak memory, then exit\n(startup benchmark)",
          flag<&Options::firstFrameMs>},
 
         {"--headless", "", kHeadless, "run without any GUI", flag<&Options::headless>},
-        {"--describe", "", kHeadless, "print the floor's entity counts and parameters as JSON", flag<&Options::describe>},
+        {"--describe", "", kHeadless, "print the floor's entity counts and parameters as JSON",
+         flag<&Options::describe>},
         {"--for", "DURATION", kHeadless,
-         "run the simulator for DURATION of simulated time, as fast as\npossible, then print a JSON summary", store<&Options::forDuration>},
-        {"--dump-snapshot", "FILE.json", kHeadless, "write the last snapshot as JSON", store<&Options::dumpSnapshot>},
-        {"--realtime", "", kHeadless, "pace a headless run at --speed (default 1x) instead of flat out", flag<&Options::realtime>},
+         "run the simulator for DURATION of simulated time, as fast as\npossible, then print a "
+         "JSON summary",
+         store<&Options::forDuration>},
+        {"--dump-snapshot", "FILE.json", kHeadless, "write the last snapshot as JSON",
+         store<&Options::dumpSnapshot>},
+        {"--realtime", "", kHeadless,
+         "pace a headless run at --speed (default 1x) instead of flat out",
+         flag<&Options::realtime>},
 
         {"--help", "", kOther, "this text", flag<&Options::help>},
         {"-h", "", kOther, "", flag<&Options::help>},
@@ -141,7 +178,8 @@ const std::vector<OptionSpec>& optionTable() {
 
 std::string joined(const std::vector<std::string>& items) {
     std::string out;
-    for (const auto& i : items) out += (out.empty() ? "" : ", ") + i;
+    for (const auto& i : items)
+        out += (out.empty() ? "" : ", ") + i;
     return out;
 }
 
@@ -162,11 +200,15 @@ bundled demo floor (2 rows x 8 racks) driven by the built-in simulator.
             out += "\n";
             if (!section.empty()) out += std::string(section) + ":\n";
         }
-        std::string left = "  " + std::string(spec.flag) + (spec.value.empty() ? "" : " " + std::string(spec.value));
-        left += left.size() + 1 < kColumn ? std::string(kColumn - left.size(), ' ') : "\n" + std::string(kColumn, ' ');
+        std::string left = "  " + std::string(spec.flag) +
+                           (spec.value.empty() ? "" : " " + std::string(spec.value));
+        left += left.size() + 1 < kColumn ? std::string(kColumn - left.size(), ' ')
+                                          : "\n" + std::string(kColumn, ' ');
         std::string help(spec.help);
-        if (const auto at = help.find("{layers}"); at != std::string::npos) help.replace(at, 8, joined(layerIds));
-        for (std::size_t nl = help.find('\n'); nl != std::string::npos; nl = help.find('\n', nl + 1 + kColumn))
+        if (const auto at = help.find("{layers}"); at != std::string::npos)
+            help.replace(at, 8, joined(layerIds));
+        for (std::size_t nl = help.find('\n'); nl != std::string::npos;
+             nl = help.find('\n', nl + 1 + kColumn))
             help.insert(nl + 1, kColumn, ' ');
         out += left + help + "\n";
     }
@@ -174,41 +216,58 @@ bundled demo floor (2 rows x 8 racks) driven by the built-in simulator.
     return out;
 }
 
-std::expected<Options, std::string> parseCommandLine(const std::vector<std::string>& args, const std::vector<std::string>& layerIds) {
+std::expected<Options, std::string> parseCommandLine(const std::vector<std::string>& args,
+                                                     const std::vector<std::string>& layerIds) {
     Options o;
     const auto& table = optionTable();
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
-        const auto spec = std::ranges::find_if(table, [&](const OptionSpec& s) { return s.flag == a && s.apply; });
+        const auto spec = std::ranges::find_if(
+            table, [&](const OptionSpec& s) { return s.flag == a && s.apply; });
         if (spec == table.end()) return std::unexpected("unknown option '" + a + "' (see --help)");
         std::string value;
         if (!spec->value.empty()) {
-            if (i + 1 >= args.size()) return std::unexpected(a + " needs " + std::string(spec->value));
+            if (i + 1 >= args.size())
+                return std::unexpected(a + " needs " + std::string(spec->value));
             value = args[++i];
         }
         if (auto error = spec->apply(o, value)) return std::unexpected(*error);
     }
     // What the options mean together.
     if (o.describe && !o.headless) o.headless = true; // --describe never needs a window
-    if (o.headless && !o.screenshot.empty()) return std::unexpected("--screenshot needs a window; drop --headless");
-    if (o.windowShot && o.screenshot.empty()) return std::unexpected("--window goes with --screenshot");
-    if (!o.replay.empty() && !o.record.empty()) return std::unexpected("--record records a live source; --replay already plays a recording");
+    if (o.headless && !o.screenshot.empty())
+        return std::unexpected("--screenshot needs a window; drop --headless");
+    if (o.windowShot && o.screenshot.empty())
+        return std::unexpected("--window goes with --screenshot");
+    if (!o.replay.empty() && !o.record.empty())
+        return std::unexpected(
+            "--record records a live source; --replay already plays a recording");
     if (!o.replay.empty() && (!o.scenario.empty() || !o.floor.empty()))
-        return std::unexpected("--replay plays the floor and scenario that were recorded; drop --floor/--scenario");
-    if (!o.sources.empty() && !o.replay.empty()) return std::unexpected("--source feeds the live twin; --replay plays a recording: pick one");
+        return std::unexpected(
+            "--replay plays the floor and scenario that were recorded; drop --floor/--scenario");
+    if (!o.sources.empty() && !o.replay.empty())
+        return std::unexpected(
+            "--source feeds the live twin; --replay plays a recording: pick one");
     if (!o.sources.empty() && !o.scenario.empty())
-        return std::unexpected("--scenario drives the simulator; live sources report what really happens: drop --scenario");
-    if (!o.importFile.empty() && !o.sources.empty()) return std::unexpected("--import reads a file; drop --source");
+        return std::unexpected("--scenario drives the simulator; live sources report what really "
+                               "happens: drop --scenario");
+    if (!o.importFile.empty() && !o.sources.empty())
+        return std::unexpected("--import reads a file; drop --source");
     if (!o.importWindow.empty()) {
-        const bool prometheus = std::ranges::any_of(o.sources, [](const std::string& s) { return s.starts_with("prometheus="); });
-        if (!prometheus) return std::unexpected("--import-window pulls from a Prometheus server: add --source prometheus=URL");
-        if (o.record.empty()) return std::unexpected("--import-window writes a recording: add --record OUT.ftrec");
+        const bool prometheus = std::ranges::any_of(
+            o.sources, [](const std::string& s) { return s.starts_with("prometheus="); });
+        if (!prometheus)
+            return std::unexpected(
+                "--import-window pulls from a Prometheus server: add --source prometheus=URL");
+        if (o.record.empty())
+            return std::unexpected("--import-window writes a recording: add --record OUT.ftrec");
     }
     if (!o.importFile.empty() && o.record.empty() && o.headless)
         return std::unexpected("--import --headless writes a recording: add --record OUT.ftrec");
     for (const auto& layer : o.layers)
         if (std::ranges::find(layerIds, layer) == layerIds.end())
-            return std::unexpected("unknown layer '" + layer + "' (available: " + joined(layerIds) + ")");
+            return std::unexpected("unknown layer '" + layer + "' (available: " + joined(layerIds) +
+                                   ")");
     return o;
 }
 
@@ -216,7 +275,9 @@ std::expected<SourceSpec, std::string> parseSourceSpec(const std::string& text) 
     const auto eq = text.find('=');
     const std::string kind = eq == std::string::npos ? std::string() : text.substr(0, eq);
     if (kind != "scrape" && kind != "prometheus" && kind != "mqtt")
-        return std::unexpected("--source '" + text + "': expected scrape=URL[,URL...], prometheus=URL or mqtt=HOST[:PORT]");
+        return std::unexpected(
+            "--source '" + text +
+            "': expected scrape=URL[,URL...], prometheus=URL or mqtt=HOST[:PORT]");
     if (eq + 1 >= text.size()) return std::unexpected("--source " + kind + "= needs a target");
     return SourceSpec{kind, text.substr(eq + 1)};
 }

@@ -14,35 +14,36 @@ struct Options {
     bool headless = false;
     bool describe = false;
     bool wall = false;
-    std::string floor;          // empty: the bundled demo floor
-    std::string forDuration;    // --for
-    std::string dumpSnapshot;   // --dump-snapshot FILE
-    std::string screenshot;     // --screenshot OUT.png
-    std::string at;             // --at TIME
-    int width = 0, height = 0;  // --size WxH
-    std::string metric;         // --metric CHANNEL
+    std::string floor;         // empty: the bundled demo floor
+    std::string forDuration;   // --for
+    std::string dumpSnapshot;  // --dump-snapshot FILE
+    std::string screenshot;    // --screenshot OUT.png
+    std::string at;            // --at TIME
+    int width = 0, height = 0; // --size WxH
+    std::string metric;        // --metric CHANNEL
     std::vector<std::string> layers;
     unsigned long long seed = 1;
     double speed = 1.0;
-    bool realtime = false;      // --realtime: a headless run paced at --speed instead of flat out
-    bool firstFrameMs = false;  // print time to first frame and exit (startup benchmark)
-    bool windowShot = false;    // --window: the screenshot shows the whole window with panels
-    std::string select;         // --select KIND:NAME|ID, e.g. rack:A03, gpu:100
+    bool realtime = false;       // --realtime: a headless run paced at --speed instead of flat out
+    bool firstFrameMs = false;   // print time to first frame and exit (startup benchmark)
+    bool windowShot = false;     // --window: the screenshot shows the whole window with panels
+    std::string select;          // --select KIND:NAME|ID, e.g. rack:A03, gpu:100
     bool frameSelection = false; // --frame: point the camera at the selection
-    std::string scenario;       // --scenario NAME|FILE
-    std::string record;         // --record FILE.ftrec
-    std::string replay;         // --replay FILE.ftrec
+    std::string scenario;        // --scenario NAME|FILE
+    std::string record;          // --record FILE.ftrec
+    std::string replay;          // --replay FILE.ftrec
     // Live telemetry.
-    std::vector<std::string> sources; // --source scrape=URL[,URL...] | prometheus=URL | mqtt=HOST[:PORT]
-    std::string mapping;        // --mapping FILE: rules instead of the bundled presets
-    std::string tokenFile;      // --token-file FILE: bearer token for Prometheus/exporters
-    std::string caFile;         // --ca-file FILE: CA bundle for https
-    bool insecure = false;      // --insecure: skip TLS verification
-    std::string interval;       // --interval DURATION between polls
-    std::string staleAfter;     // --stale-after DURATION
-    std::string importFile;     // --import FILE: CSV/JSONL/Prometheus text -> recording
-    std::string importWindow;   // --import-window FROM,TO: pull a window from --source prometheus
-    std::string step;           // --step DURATION: the import window's resolution
+    std::vector<std::string>
+        sources;              // --source scrape=URL[,URL...] | prometheus=URL | mqtt=HOST[:PORT]
+    std::string mapping;      // --mapping FILE: rules instead of the bundled presets
+    std::string tokenFile;    // --token-file FILE: bearer token for Prometheus/exporters
+    std::string caFile;       // --ca-file FILE: CA bundle for https
+    bool insecure = false;    // --insecure: skip TLS verification
+    std::string interval;     // --interval DURATION between polls
+    std::string staleAfter;   // --stale-after DURATION
+    std::string importFile;   // --import FILE: CSV/JSONL/Prometheus text -> recording
+    std::string importWindow; // --import-window FROM,TO: pull a window from --source prometheus
+    std::string step;         // --step DURATION: the import window's resolution
 };
 
 // One --source, split: kind "scrape", "prometheus" or "mqtt", and what follows the '='.
@@ -53,7 +54,8 @@ struct SourceSpec {
 std::expected<SourceSpec, std::string> parseSourceSpec(const std::string& text);
 
 // `layerIds`: the layers --layers may name (views::layerIds(); the parser needs no views).
-std::expected<Options, std::string> parseCommandLine(const std::vector<std::string>& args, const std::vector<std::string>& layerIds);
+std::expected<Options, std::string> parseCommandLine(const std::vector<std::string>& args,
+                                                     const std::vector<std::string>& layerIds);
 std::string helpText(const std::vector<std::string>& layerIds);
 
 } // namespace ft::app

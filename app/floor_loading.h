@@ -10,11 +10,13 @@
 
 namespace ft::app {
 
-std::expected<std::shared_ptr<const model::Topology>, std::string> loadTopology(const std::string& floorArg);
+std::expected<std::shared_ptr<const model::Topology>, std::string>
+loadTopology(const std::string& floorArg);
 
 // A bundled scenario by name (pump-failure, leak, ...) or a scenario file by path, with its
 // targets resolved on `topology`. Empty name: no scenario.
-std::expected<model::Scenario, std::string> loadScenario(const std::string& nameOrPath, const model::Topology& topology);
+std::expected<model::Scenario, std::string> loadScenario(const std::string& nameOrPath,
+                                                         const model::Topology& topology);
 std::vector<std::string> bundledScenarios();
 
 } // namespace ft::app

@@ -1,14 +1,13 @@
 #include "headless_run.h"
 
 #include "live_sources.h"
-
 #include "model/lifecycle.h"
 
 #include <chrono>
 #include <cstdio>
-#include <thread>
 #include <fstream>
 #include <iostream>
+#include <thread>
 
 namespace ft::app {
 
@@ -20,7 +19,6 @@ static std::string isoTime(model::TimeNs t) {
     s[10] = 'T';
     return s.substr(0, 23) + "Z";
 }
-
 
 json describeFloor(const model::Topology& t) {
     const auto& s = t.spec();
@@ -48,7 +46,8 @@ json describeFloor(const model::Topology& t) {
     j["channels"] = model::kChannels.size();
 
     json byKind = json::object();
-    for (const auto& c : model::kChannels) byKind[std::string(model::entityKindName(c.kind))].push_back(c.name);
+    for (const auto& c : model::kChannels)
+        byKind[std::string(model::entityKindName(c.kind))].push_back(c.name);
     j["channels_by_kind"] = byKind;
 
     j["rack_model"] = {{"model", s.rack.model},
@@ -93,33 +92,36 @@ json snapshotToJson(const model::Topology& t, const model::Snapshot& snap) {
         for (std::size_t c = 0; c < model::kChannels.size(); ++c)
             if (model::kChannels[c].kind == kind) {
                 const auto v = snap.channel(c);
-                channels[std::string(model::kChannels[c].name)] = std::vector<float>(v.begin(), v.end());
+                channels[std::string(model::kChannels[c].name)] =
+                    std::vector<float>(v.begin(), v.end());
             }
         if (!channels.empty()) entry["channels"] = channels;
         kinds[std::string(model::entityKindName(kind))] = entry;
     }
     j["entities"] = kinds;
     json lifecycle = json::array();
-    for (auto state : snap.rackLifecycle) lifecycle.push_back(model::lifecycleName(state));
+    for (auto state : snap.rackLifecycle)
+        lifecycle.push_back(model::lifecycleName(state));
     j["rack_lifecycle"] = lifecycle;
     json alarms = json::array();
     for (const auto& a : snap.alarms)
-        alarms.push_back({{"title", a.title},
-                          {"entity_kind", model::entityKindName(a.kind)},
-                          {"entity", a.entity},
-                          {"name", t.name(a.kind, a.entity)},
-                          {"channel", model::kChannels[a.channel].name},
-                          {"severity", a.severity == model::Severity::Critical ? "critical" : "warning"},
-                          {"value", a.value},
-                          {"threshold", a.threshold},
-                          {"since", isoTime(a.since)}});
+        alarms.push_back(
+            {{"title", a.title},
+             {"entity_kind", model::entityKindName(a.kind)},
+             {"entity", a.entity},
+             {"name", t.name(a.kind, a.entity)},
+             {"channel", model::kChannels[a.channel].name},
+             {"severity", a.severity == model::Severity::Critical ? "critical" : "warning"},
+             {"value", a.value},
+             {"threshold", a.threshold},
+             {"since", isoTime(a.since)}});
     j["alarms"] = alarms;
     json events = json::array();
     if (snap.events)
         for (const auto& e : *snap.events)
             events.push_back({{"time", isoTime(e.time)},
                               {"kind", e.kind == model::EventKind::ScenarioInjection ? "scenario"
-                                       : e.kind == model::EventKind::Protection  ? "protection"
+                                       : e.kind == model::EventKind::Protection      ? "protection"
                                        : e.kind == model::EventKind::AlarmRaised ? "alarm_raised"
                                        : e.kind == model::EventKind::Lifecycle   ? "lifecycle"
                                                                                  : "alarm_cleared"},
@@ -149,7 +151,8 @@ int runHeadless(const Options& o, Session& session) {
     }
     model::TimeNs duration = 0, at = 0;
     if (!o.forDuration.empty() && !model::parseDuration(o.forDuration, duration)) {
-        std::cerr << "floortwin: --for: '" << o.forDuration << "' is not a duration (e.g. 90s, 10m, 1h)\n";
+        std::cerr << "floortwin: --for: '" << o.forDuration
+                  << "' is not a duration (e.g. 90s, 10m, 1h)\n";
         return 2;
     }
     if (!o.at.empty() && !model::parseDuration(o.at, at)) {
@@ -157,7 +160,8 @@ int runHeadless(const Options& o, Session& session) {
         return 2;
     }
     if (o.forDuration.empty() && o.dumpSnapshot.empty()) {
-        std::cerr << "floortwin: --headless needs --describe, --for DURATION or --dump-snapshot FILE\n";
+        std::cerr
+            << "floortwin: --headless needs --describe, --for DURATION or --dump-snapshot FILE\n";
         return 2;
     }
     std::shared_ptr<const model::Snapshot> snap;
@@ -172,17 +176,20 @@ int runHeadless(const Options& o, Session& session) {
         replay.seek(first);
         snap = replay.renderNow();
         const model::TimeNs end = std::min(replay.endTime(), first + duration);
-        for (model::TimeNs t = first + replay.tickLength(); duration > 0 && t <= end; t += replay.tickLength()) {
+        for (model::TimeNs t = first + replay.tickLength(); duration > 0 && t <= end;
+             t += replay.tickLength()) {
             replay.seek(t);
             snap = replay.renderNow();
             ++ticks;
-            for (const auto& c : snap->values) produced += c.size();
+            for (const auto& c : snap->values)
+                produced += c.size();
         }
         if (!replay.lastError().empty()) {
             std::cerr << "floortwin: " << replay.lastError() << "\n";
             return 1;
         }
-        for (const auto& w : replay.reader().warnings()) std::cerr << "floortwin: warning: " << w << "\n";
+        for (const auto& w : replay.reader().warnings())
+            std::cerr << "floortwin: warning: " << w << "\n";
     } else {
         auto& core = *session.sim;
         first = core.latest()->time;
@@ -190,14 +197,18 @@ int runHeadless(const Options& o, Session& session) {
             // Live sources run on the wall clock: --for is that much real time.
             core.start(1.0);
             session.startSources();
-            const auto until = std::chrono::steady_clock::now() + std::chrono::nanoseconds(duration);
-            while (std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-            for (auto& s : session.sources) s->stop();
+            const auto until =
+                std::chrono::steady_clock::now() + std::chrono::nanoseconds(duration);
+            while (std::chrono::steady_clock::now() < until)
+                std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            for (auto& s : session.sources)
+                s->stop();
             core.stop();
         } else if (o.realtime) {
             // Paced like a live run (a recorder can be killed mid-way and lose only the tail).
             core.start(o.speed);
-            while (core.latest()->time < first + duration) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            while (core.latest()->time < first + duration)
+                std::this_thread::sleep_for(std::chrono::milliseconds(20));
             core.stop();
         } else {
             core.runUntil(first + duration);
@@ -205,7 +216,8 @@ int runHeadless(const Options& o, Session& session) {
         snap = core.latest();
         ticks = core.stats().ticks;
         std::size_t valuesPerTick = 0;
-        for (const auto& c : snap->values) valuesPerTick += c.size();
+        for (const auto& c : snap->values)
+            valuesPerTick += c.size();
         produced = ticks * valuesPerTick;
     }
     if (!o.dumpSnapshot.empty()) {
@@ -239,12 +251,12 @@ int runHeadless(const Options& o, Session& session) {
         summary["samples_applied"] = session.sim->stats().samplesApplied;
         summary["batches_dropped"] = session.sim->stats().batchesDropped;
     } else
-    summary["sources"] = json::array({{{"name", sourceName},
-                                       {"samples", produced},
-                                       {"mapped", produced},
-                                       {"unmapped", 0},
-                                       {"bad_lines", 0},
-                                       {"errors", 0}}});
+        summary["sources"] = json::array({{{"name", sourceName},
+                                           {"samples", produced},
+                                           {"mapped", produced},
+                                           {"unmapped", 0},
+                                           {"bad_lines", 0},
+                                           {"errors", 0}}});
     summary["ticks"] = ticks;
     summary["recorded_samples"] = recorded;
     if (session.recorder) summary["recording_dropped_snapshots"] = dropped;

@@ -1,15 +1,16 @@
 #pragma once
 // Headless runs: --describe, --for, --dump-snapshot. No GUI objects; exit code returned.
 #include "command_line.h"
-#include "session.h"
 #include "model/sim_core.h"
+#include "session.h"
 
 #include <nlohmann/json.hpp>
 
 namespace ft::app {
 
 nlohmann::ordered_json describeFloor(const model::Topology& topology);
-nlohmann::ordered_json snapshotToJson(const model::Topology& topology, const model::Snapshot& snapshot);
+nlohmann::ordered_json snapshotToJson(const model::Topology& topology,
+                                      const model::Snapshot& snapshot);
 int runHeadless(const Options& options, Session& session);
 
 } // namespace ft::app

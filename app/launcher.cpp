@@ -14,13 +14,11 @@
 #include <QMessageBox>
 #include <QProgressDialog>
 #include <QTimer>
-
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <iostream>
+#include <sys/resource.h>
 #include <thread>
 
 namespace ft::app {
@@ -36,31 +34,38 @@ std::expected<model::ChannelId, std::string> resolveMetric(const std::string& na
     if (name.empty()) return model::ch::GpuTemperature;
     if (auto c = model::findChannel(name)) return *c;
     std::string known;
-    for (const auto& info : model::kChannels) known += (known.empty() ? "" : ", ") + std::string(info.name);
+    for (const auto& info : model::kChannels)
+        known += (known.empty() ? "" : ", ") + std::string(info.name);
     return std::unexpected("--metric: unknown channel '" + name + "' (known: " + known + ")");
 }
 
 // "rack:A03", "gpu:100", "compute_tray:7", "cdu:0" -> an entity of this floor.
-std::expected<model::EntityRef, std::string> resolveSelection(const model::Topology& t, const std::string& text) {
+std::expected<model::EntityRef, std::string> resolveSelection(const model::Topology& t,
+                                                              const std::string& text) {
     const auto colon = text.find(':');
-    const auto kind = model::entityKindFromName(text.substr(0, colon == std::string::npos ? 0 : colon));
+    const auto kind =
+        model::entityKindFromName(text.substr(0, colon == std::string::npos ? 0 : colon));
     if (colon == std::string::npos || !kind)
-        return std::unexpected("--select: expected KIND:NAME or KIND:ID (kinds: rack, compute_tray, gpu, switch_tray, cdu), got '" + text +
-                               "'");
+        return std::unexpected("--select: expected KIND:NAME or KIND:ID (kinds: rack, "
+                               "compute_tray, gpu, switch_tray, cdu), got '" +
+                               text + "'");
     if (auto id = t.find(*kind, text.substr(colon + 1))) return model::EntityRef{*kind, *id};
-    return std::unexpected("--select: no " + std::string(model::entityKindName(*kind)) + " '" + text.substr(colon + 1) + "' on this floor");
+    return std::unexpected("--select: no " + std::string(model::entityKindName(*kind)) + " '" +
+                           text.substr(colon + 1) + "' on this floor");
 }
 
 // --layers: exactly the layers named show.
 void applyLayers(const Options& o, views::FloorView& view) {
     if (o.layers.empty()) return;
     for (const auto& layer : view.layers())
-        view.setLayerVisible(layer->id(), std::ranges::find(o.layers, std::string(layer->id())) != o.layers.end());
+        view.setLayerVisible(layer->id(), std::ranges::find(o.layers, std::string(layer->id())) !=
+                                              o.layers.end());
 }
 
 } // namespace
 
-Launcher::Launcher(Options options, int& argc, char** argv) : m_options(std::move(options)), m_argc(argc), m_argv(argv) {
+Launcher::Launcher(Options options, int& argc, char** argv)
+    : m_options(std::move(options)), m_argc(argc), m_argv(argv) {
     m_sinceStart.start();
 }
 
@@ -91,7 +96,8 @@ int Launcher::run() {
     // The live demo starts at the wall clock; screenshots and headless runs are repeatable. A
     // paced headless recorder behaves like a live one: it drops rather than stalls.
     auto session = !o.replay.empty() ? makeReplaySession(o.replay)
-                                     : makeSimSession(o, !o.headless && o.screenshot.empty(), o.headless && !o.realtime);
+                                     : makeSimSession(o, !o.headless && o.screenshot.empty(),
+                                                      o.headless && !o.realtime);
     if (!session) return fail(session.error());
     if (o.headless) {
         QCoreApplication app(m_argc, m_argv);
@@ -103,12 +109,14 @@ int Launcher::run() {
         m_selection = *ref;
     }
     model::TimeNs at = 0;
-    if (!o.at.empty() && !model::parseDuration(o.at, at)) return fail("--at: '" + o.at + "' is not a time such as 90s or 10m", 2);
+    if (!o.at.empty() && !model::parseDuration(o.at, at))
+        return fail("--at: '" + o.at + "' is not a time such as 90s or 10m", 2);
     Session& s = **session;
     if (s.replay) {
         s.replay->seek(s.replay->beginTime() + at);
         s.replay->renderNow();
-        for (const auto& w : s.replay->reader().warnings()) std::cerr << "floortwin: warning: " << w << "\n";
+        for (const auto& w : s.replay->reader().warnings())
+            std::cerr << "floortwin: warning: " << w << "\n";
     } else if (s.sources.empty() && at > 0) {
         s.sim->runUntil(s.sim->startTime() + at); // live sources have nothing to pre-run
     }
@@ -122,10 +130,12 @@ int Launcher::run() {
             s.startSources();
             QElapsedTimer waited;
             waited.start();
-            while (waited.nsecsElapsed() < (at > 0 ? at : 3 * model::kNsPerSecond)) QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+            while (waited.nsecsElapsed() < (at > 0 ? at : 3 * model::kNsPerSecond))
+                QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
         }
         const int rc = runScreenshot(s);
-        for (auto& source : s.sources) source->stop(); // while the application still exists
+        for (auto& source : s.sources)
+            source->stop(); // while the application still exists
         return rc;
     }
     return runWindow(std::move(*session));
@@ -140,7 +150,9 @@ int Launcher::runScreenshot(Session& session) {
         window.setMetric(m_metric);
         applyLayers(o, *window.floorView());
         window.floorView()->setShowFrameStats(false);
-        if (!session.sources.empty()) window.floorView()->setSourceStatus([&session] { return sourceStatus(session.sources); });
+        if (!session.sources.empty())
+            window.floorView()->setSourceStatus(
+                [&session] { return sourceStatus(session.sources); });
         window.floorView()->setAnimated(false);
         window.setAttribute(Qt::WA_DontShowOnScreen, true);
         window.resize(w, h);
@@ -157,7 +169,8 @@ int Launcher::runScreenshot(Session& session) {
         view.setAnimated(false);
         view.setSourceLabel(session.sourceLabel);
         view.setTransport(&transport);
-        if (!session.sources.empty()) view.setSourceStatus([&session] { return sourceStatus(session.sources); });
+        if (!session.sources.empty())
+            view.setSourceStatus([&session] { return sourceStatus(session.sources); });
         view.setMetric(m_metric);
         applyLayers(o, view);
         view.setWallMode(o.wall);
@@ -169,17 +182,22 @@ int Launcher::runScreenshot(Session& session) {
         QCoreApplication::processEvents();
         image = view.grabFramebuffer();
         if (image.isNull() || image.width() != w || image.height() != h)
-            return fail("could not render the screenshot (no OpenGL 3.2 context? run under X or xvfb-run)");
+            return fail(
+                "could not render the screenshot (no OpenGL 3.2 context? run under X or xvfb-run)");
     }
-    if (!image.save(QString::fromStdString(o.screenshot))) return fail("cannot write " + o.screenshot);
-    std::cout << "wrote " << o.screenshot << " (" << image.width() << "x" << image.height() << ")\n";
+    if (!image.save(QString::fromStdString(o.screenshot)))
+        return fail("cannot write " + o.screenshot);
+    std::cout << "wrote " << o.screenshot << " (" << image.width() << "x" << image.height()
+              << ")\n";
     return 0;
 }
 
 int Launcher::runWindow(std::unique_ptr<Session> session) {
     m_session = std::move(session);
-    if (m_session->replay) m_session->replay->start();
-    else m_session->sim->start(m_session->sources.empty() ? m_options.speed : 1.0);
+    if (m_session->replay)
+        m_session->replay->start();
+    else
+        m_session->sim->start(m_session->sources.empty() ? m_options.speed : 1.0);
     m_session->startSources();
     showWindow();
     const int rc = QApplication::exec();
@@ -192,20 +210,24 @@ void Launcher::showWindow() {
     const Options& o = m_options;
     m_window = std::make_unique<MainWindow>(*m_session);
     if (!m_session->sources.empty())
-        m_window->floorView()->setSourceStatus([session = m_session.get()] { return sourceStatus(session->sources); });
+        m_window->floorView()->setSourceStatus(
+            [session = m_session.get()] { return sourceStatus(session->sources); });
     if (!o.metric.empty()) m_window->setMetric(m_metric);
     if (m_selection) m_window->floorView()->setSelection(m_selection);
     applyLayers(o, *m_window->floorView());
     if (o.firstFrameMs) {
         QObject::connect(m_window->floorView(), &views::FloorView::firstFrame, qApp, [this] {
-            std::cout << "first_frame_ms " << static_cast<double>(m_sinceStart.nsecsElapsed()) / 1e6 << std::endl;
+            std::cout << "first_frame_ms " << static_cast<double>(m_sinceStart.nsecsElapsed()) / 1e6
+                      << std::endl;
             rusage self{};
             getrusage(RUSAGE_SELF, &self); // this process only (benchmarks run other tools too)
-            std::cout << "peak_rss_mb " << static_cast<double>(self.ru_maxrss) / 1024.0 << std::endl;
+            std::cout << "peak_rss_mb " << static_cast<double>(self.ru_maxrss) / 1024.0
+                      << std::endl;
             QTimer::singleShot(0, qApp, &QCoreApplication::quit);
         });
     }
-    QObject::connect(m_window.get(), &MainWindow::openRecordingRequested, qApp, [this](const QString& path) { openRecording(path); });
+    QObject::connect(m_window.get(), &MainWindow::openRecordingRequested, qApp,
+                     [this](const QString& path) { openRecording(path); });
     m_window->show();
     if (o.wall) m_window->setWallMode(true);
 }
@@ -218,17 +240,19 @@ void Launcher::openRecording(const QString& path) {
     auto next = makeReplaySession(path.toStdString());
     progress.close();
     if (!next) {
-        QMessageBox::warning(m_window.get(), QObject::tr("Open recording"), QString::fromStdString(next.error()));
+        QMessageBox::warning(m_window.get(), QObject::tr("Open recording"),
+                             QString::fromStdString(next.error()));
         return;
     }
     // After this signal's handlers have returned: the old window is still on the stack here.
-    QTimer::singleShot(0, qApp, [this, fresh = std::shared_ptr<Session>(std::move(*next))]() mutable {
-        m_window.reset();
-        m_session = std::move(fresh);
-        m_session->replay->start();
-        m_selection.reset();
-        showWindow();
-    });
+    QTimer::singleShot(0, qApp,
+                       [this, fresh = std::shared_ptr<Session>(std::move(*next))]() mutable {
+                           m_window.reset();
+                           m_session = std::move(fresh);
+                           m_session->replay->start();
+                           m_selection.reset();
+                           showWindow();
+                       });
 }
 
 // --import FILE / --import-window FROM,TO: telemetry into a recording. Headless: print the
@@ -239,11 +263,14 @@ int Launcher::runImport() {
     if (!topology) return fail(topology.error());
     std::string out = o.record;
     if (out.empty())
-        out = (std::filesystem::temp_directory_path() / ("floortwin-import-" + std::to_string(QDateTime::currentSecsSinceEpoch()) + ".ftrec"))
-                  .string();
+        out =
+            (std::filesystem::temp_directory_path() /
+             ("floortwin-import-" + std::to_string(QDateTime::currentSecsSinceEpoch()) + ".ftrec"))
+                .string();
     auto work = [&](const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
-        return !o.importFile.empty() ? importFileToRecording(o, *topology, o.importFile, out, progress, cancel)
-                                     : importWindowToRecording(o, *topology, o.importWindow, out, progress, cancel);
+        return !o.importFile.empty()
+                   ? importFileToRecording(o, *topology, o.importFile, out, progress, cancel)
+                   : importWindowToRecording(o, *topology, o.importWindow, out, progress, cancel);
     };
     if (o.headless) {
         QCoreApplication app(m_argc, m_argv);
@@ -262,19 +289,25 @@ int Launcher::runImport() {
         result = work([&](double p) { progress = p; }, &cancel);
         finished = true;
     });
-    QProgressDialog dialog(QObject::tr("Importing %1…").arg(QString::fromStdString(!o.importFile.empty() ? o.importFile : o.importWindow)),
-                           QObject::tr("Cancel"), 0, 1000);
+    QProgressDialog dialog(
+        QObject::tr("Importing %1…")
+            .arg(QString::fromStdString(!o.importFile.empty() ? o.importFile : o.importWindow)),
+        QObject::tr("Cancel"), 0, 1000);
     dialog.setMinimumDuration(0);
     QObject::connect(&dialog, &QProgressDialog::canceled, [&] { cancel = true; });
     QTimer poll;
-    QObject::connect(&poll, &QTimer::timeout, [&] { dialog.setValue(static_cast<int>(progress.load() * 1000)); });
+    QObject::connect(&poll, &QTimer::timeout,
+                     [&] { dialog.setValue(static_cast<int>(progress.load() * 1000)); });
     poll.start(100);
-    while (!finished) QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+    while (!finished)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
     worker.join();
     poll.stop();
     dialog.close();
     if (!*result) {
-        if (!cancel) QMessageBox::warning(nullptr, QObject::tr("Import"), QString::fromStdString(result->error()));
+        if (!cancel)
+            QMessageBox::warning(nullptr, QObject::tr("Import"),
+                                 QString::fromStdString(result->error()));
         return 1;
     }
     auto session = makeReplaySession(out);

@@ -7,7 +7,6 @@
 #include "session.h"
 
 #include <QElapsedTimer>
-
 #include <expected>
 #include <memory>
 #include <optional>

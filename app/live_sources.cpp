@@ -7,7 +7,6 @@
 #include "importers/scrape_source.h"
 
 #include <QFile>
-
 #include <algorithm>
 #include <chrono>
 #include <fstream>
@@ -21,7 +20,9 @@ using nlohmann::json;
 namespace {
 
 model::TimeNs wallNow() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
 }
 
 std::expected<std::string, std::string> readText(const std::string& path) {
@@ -38,7 +39,8 @@ std::expected<importers::HttpOptions, std::string> httpOptions(const Options& o)
         auto token = readText(o.tokenFile);
         if (!token) return std::unexpected("--token-file: " + token.error());
         std::string t = *token;
-        while (!t.empty() && (t.back() == '\n' || t.back() == '\r' || t.back() == ' ')) t.pop_back();
+        while (!t.empty() && (t.back() == '\n' || t.back() == '\r' || t.back() == ' '))
+            t.pop_back();
         http.bearerToken = t;
     }
     http.caFile = o.caFile;
@@ -46,10 +48,13 @@ std::expected<importers::HttpOptions, std::string> httpOptions(const Options& o)
     return http;
 }
 
-std::expected<std::chrono::milliseconds, std::string> intervalOf(const Options& o, std::chrono::milliseconds fallback) {
+std::expected<std::chrono::milliseconds, std::string>
+intervalOf(const Options& o, std::chrono::milliseconds fallback) {
     if (o.interval.empty()) return fallback;
     model::TimeNs ns = 0;
-    if (!model::parseDuration(o.interval, ns) || ns < 100 * model::kNsPerMs) return std::unexpected("--interval: '" + o.interval + "' is not a duration of at least 100ms");
+    if (!model::parseDuration(o.interval, ns) || ns < 100 * model::kNsPerMs)
+        return std::unexpected("--interval: '" + o.interval +
+                               "' is not a duration of at least 100ms");
     return std::chrono::milliseconds(ns / model::kNsPerMs);
 }
 
@@ -59,7 +64,9 @@ std::expected<importers::MappingRules, std::string> loadRules(const std::string&
     QFile preset(QString(":/mappings/%1.json").arg(QString::fromStdString(presetOrFile)));
     if (preset.open(QIODevice::ReadOnly)) {
         const QByteArray bytes = preset.readAll();
-        auto rules = importers::parseMappingRules(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), presetOrFile + ".json");
+        auto rules = importers::parseMappingRules(
+            std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
+            presetOrFile + ".json");
         if (!rules) return std::unexpected(rules.error().toString());
         return *rules;
     }
@@ -68,7 +75,8 @@ std::expected<importers::MappingRules, std::string> loadRules(const std::string&
     return *rules;
 }
 
-std::expected<importers::MappingRules, std::string> rulesFor(const Options& o, const std::string& kind) {
+std::expected<importers::MappingRules, std::string> rulesFor(const Options& o,
+                                                             const std::string& kind) {
     if (!o.mapping.empty()) return loadRules(o.mapping);
     if (kind == "mqtt") return loadRules("bms");
     // Exporters and Prometheus carry GPU metrics and, on a real floor, switch port counters.
@@ -82,7 +90,8 @@ std::expected<importers::MappingRules, std::string> rulesFor(const Options& o, c
 }
 
 std::expected<std::vector<std::unique_ptr<importers::LiveSource>>, std::string>
-makeLiveSources(const Options& o, std::shared_ptr<const model::Topology> topology, importers::SubmitFn submit) {
+makeLiveSources(const Options& o, std::shared_ptr<const model::Topology> topology,
+                importers::SubmitFn submit) {
     std::vector<std::unique_ptr<importers::LiveSource>> sources;
     auto http = httpOptions(o);
     if (!http) return std::unexpected(http.error());
@@ -102,7 +111,8 @@ makeLiveSources(const Options& o, std::shared_ptr<const model::Topology> topolog
             config.interval = *interval;
             config.http = *http;
             config.sourceId = id++;
-            sources.push_back(std::make_unique<importers::ScrapeSource>(config, std::move(*rules), topology, submit));
+            sources.push_back(std::make_unique<importers::ScrapeSource>(config, std::move(*rules),
+                                                                        topology, submit));
         } else if (spec->kind == "prometheus") {
             importers::PromqlConfig config;
             config.url = spec->target;
@@ -115,7 +125,8 @@ makeLiveSources(const Options& o, std::shared_ptr<const model::Topology> topolog
             importers::QuerySetOptions qs;
             qs.perDevice = topology->count(model::EntityKind::Gpu) <= 4096;
             config.queries = importers::buildQuerySet(*rules, *topology, qs);
-            sources.push_back(std::make_unique<importers::PromqlSource>(config, std::move(*rules), topology, submit));
+            sources.push_back(std::make_unique<importers::PromqlSource>(config, std::move(*rules),
+                                                                        topology, submit));
         } else {
             auto brokers = importers::parseMqttSpec(spec->target);
             if (!brokers) return std::unexpected("--source mqtt=: " + brokers.error());
@@ -124,27 +135,36 @@ makeLiveSources(const Options& o, std::shared_ptr<const model::Topology> topolog
             config.sourceId = id++;
             config.caFile = o.caFile;
             config.insecureSkipVerify = o.insecure;
-            sources.push_back(std::make_unique<importers::MqttSource>(config, *rules, topology, submit));
+            sources.push_back(
+                std::make_unique<importers::MqttSource>(config, *rules, topology, submit));
         }
     }
     return sources;
 }
 
-std::vector<views::SourceStatus> sourceStatus(const std::vector<std::unique_ptr<importers::LiveSource>>& sources) {
+std::vector<views::SourceStatus>
+sourceStatus(const std::vector<std::unique_ptr<importers::LiveSource>>& sources) {
     std::vector<views::SourceStatus> out;
     const model::TimeNs now = wallNow();
     for (const auto& source : sources)
         for (const auto& h : source->health()) {
             views::SourceStatus s;
             s.name = h.name;
-            s.level = h.state == importers::SourceState::Up ? 0 : h.state == importers::SourceState::Down ? 2 : 1;
+            s.level = h.state == importers::SourceState::Up     ? 0
+                      : h.state == importers::SourceState::Down ? 2
+                                                                : 1;
             char detail[160];
-            if (h.state == importers::SourceState::Down || (h.state != importers::SourceState::Up && !h.lastError.empty()))
-                std::snprintf(detail, sizeof detail, "%s", h.lastError.empty() ? "no answer yet" : h.lastError.c_str());
+            if (h.state == importers::SourceState::Down ||
+                (h.state != importers::SourceState::Up && !h.lastError.empty()))
+                std::snprintf(detail, sizeof detail, "%s",
+                              h.lastError.empty() ? "no answer yet" : h.lastError.c_str());
             else if (h.lastSuccess > 0)
-                std::snprintf(detail, sizeof detail, "%llu mapped, %llu unmapped, %.1f s ago, %.0f ms",
-                              static_cast<unsigned long long>(h.mapped), static_cast<unsigned long long>(h.unmapped),
-                              model::toSeconds(std::max<model::TimeNs>(0, now - h.lastSuccess)), h.lastLatencyMs);
+                std::snprintf(detail, sizeof detail,
+                              "%llu mapped, %llu unmapped, %.1f s ago, %.0f ms",
+                              static_cast<unsigned long long>(h.mapped),
+                              static_cast<unsigned long long>(h.unmapped),
+                              model::toSeconds(std::max<model::TimeNs>(0, now - h.lastSuccess)),
+                              h.lastLatencyMs);
             else
                 std::snprintf(detail, sizeof detail, "connecting");
             s.detail = detail;
@@ -173,16 +193,20 @@ json sourcesJson(const std::vector<std::unique_ptr<importers::LiveSource>>& sour
     return out;
 }
 
-std::expected<json, std::string> importFileToRecording(const Options& o, std::shared_ptr<const model::Topology> topology, const std::string& file,
-                                                       const std::string& outPath, const std::function<void(double)>& progress,
-                                                       const std::atomic<bool>* cancel) {
+std::expected<json, std::string>
+importFileToRecording(const Options& o, std::shared_ptr<const model::Topology> topology,
+                      const std::string& file, const std::string& outPath,
+                      const std::function<void(double)>& progress,
+                      const std::atomic<bool>* cancel) {
     importers::FileImportRequest request;
     if (!o.step.empty() && (!model::parseDuration(o.step, request.tick) || request.tick <= 0))
         return std::unexpected("--step: '" + o.step + "' is not a duration");
     const auto& loader = importers::telemetryLoaderFor(file);
     std::optional<importers::MappingRules> rules;
     if (!loader.rulesPreset().empty()) {
-        auto loaded = o.mapping.empty() ? rulesFor(o, loader.rulesPreset() == "bms" ? "mqtt" : "scrape") : loadRules(o.mapping);
+        auto loaded = o.mapping.empty()
+                          ? rulesFor(o, loader.rulesPreset() == "bms" ? "mqtt" : "scrape")
+                          : loadRules(o.mapping);
         if (!loaded) return std::unexpected(loaded.error());
         rules = std::move(*loaded);
     }
@@ -196,16 +220,24 @@ std::expected<json, std::string> importFileToRecording(const Options& o, std::sh
     return *summary;
 }
 
-std::expected<json, std::string> importWindowToRecording(const Options& o, std::shared_ptr<const model::Topology> topology, const std::string& window,
-                                                         const std::string& outPath, const std::function<void(double)>& progress,
-                                                         const std::atomic<bool>* cancel) {
+std::expected<json, std::string>
+importWindowToRecording(const Options& o, std::shared_ptr<const model::Topology> topology,
+                        const std::string& window, const std::string& outPath,
+                        const std::function<void(double)>& progress,
+                        const std::atomic<bool>* cancel) {
     const auto comma = window.find(',');
-    if (comma == std::string::npos) return std::unexpected("--import-window: expected FROM,TO (RFC 3339), got '" + window + "'");
+    if (comma == std::string::npos)
+        return std::unexpected("--import-window: expected FROM,TO (RFC 3339), got '" + window +
+                               "'");
     const auto from = importers::parseTimeText(window.substr(0, comma));
     const auto to = importers::parseTimeText(window.substr(comma + 1));
-    if (!from || !to) return std::unexpected("--import-window: FROM and TO must be times such as 2026-11-30T10:00:00Z, got '" + window + "'");
+    if (!from || !to)
+        return std::unexpected(
+            "--import-window: FROM and TO must be times such as 2026-11-30T10:00:00Z, got '" +
+            window + "'");
     model::TimeNs step = 15 * model::kNsPerSecond;
-    if (!o.step.empty() && (!model::parseDuration(o.step, step) || step <= 0)) return std::unexpected("--step: '" + o.step + "' is not a duration");
+    if (!o.step.empty() && (!model::parseDuration(o.step, step) || step <= 0))
+        return std::unexpected("--step: '" + o.step + "' is not a duration");
     std::string url;
     for (const auto& s : o.sources)
         if (s.starts_with("prometheus=")) url = s.substr(11);
@@ -221,7 +253,8 @@ std::expected<json, std::string> importWindowToRecording(const Options& o, std::
     server.queries = importers::buildQuerySet(*rules, *topology, qs);
     importers::IncidentImportOptions options;
     options.tick = std::min(step, 5 * model::kNsPerSecond);
-    auto stats = importers::importIncidentWindow(server, *from, *to, step, *rules, topology, outPath, progress, cancel, options);
+    auto stats = importers::importIncidentWindow(server, *from, *to, step, *rules, topology,
+                                                 outPath, progress, cancel, options);
     if (!stats) return std::unexpected(stats.error().toString());
     json summary;
     summary["sources"] = json::array({{{"name", "prometheus " + url},

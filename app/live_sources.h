@@ -9,12 +9,11 @@
 #include "model/topology.h"
 #include "views/source_status.h"
 
-#include <nlohmann/json.hpp>
-
 #include <atomic>
 #include <expected>
 #include <functional>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -23,25 +22,31 @@ namespace ft::app {
 // "dcgm-exporter", "bms", "switch-ports": a bundled preset; anything else: a rules file.
 std::expected<importers::MappingRules, std::string> loadRules(const std::string& presetOrFile);
 // The rules a kind of source maps with: --mapping, or the presets for what it usually carries.
-std::expected<importers::MappingRules, std::string> rulesFor(const Options& o, const std::string& kind);
+std::expected<importers::MappingRules, std::string> rulesFor(const Options& o,
+                                                             const std::string& kind);
 
 std::expected<std::vector<std::unique_ptr<importers::LiveSource>>, std::string>
-makeLiveSources(const Options& o, std::shared_ptr<const model::Topology> topology, importers::SubmitFn submit);
+makeLiveSources(const Options& o, std::shared_ptr<const model::Topology> topology,
+                importers::SubmitFn submit);
 
 // Every target of every source, for the HUD (detail: rate and age, or the last error).
-std::vector<views::SourceStatus> sourceStatus(const std::vector<std::unique_ptr<importers::LiveSource>>& sources);
-// The headless summary's per-source objects: {name, samples, mapped, unmapped, bad_lines, errors, ...}.
+std::vector<views::SourceStatus>
+sourceStatus(const std::vector<std::unique_ptr<importers::LiveSource>>& sources);
+// The headless summary's per-source objects: {name, samples, mapped, unmapped, bad_lines, errors,
+// ...}.
 nlohmann::json sourcesJson(const std::vector<std::unique_ptr<importers::LiveSource>>& sources);
 
 // Offline imports into a recording. `progress` gets 0..1; `cancel` stops (the partial file is
 // removed). The summary JSON is what a headless run prints.
-std::expected<nlohmann::json, std::string> importFileToRecording(const Options& o, std::shared_ptr<const model::Topology> topology,
-                                                                 const std::string& file, const std::string& outPath,
-                                                                 const std::function<void(double)>& progress = {},
-                                                                 const std::atomic<bool>* cancel = nullptr);
-std::expected<nlohmann::json, std::string> importWindowToRecording(const Options& o, std::shared_ptr<const model::Topology> topology,
-                                                                   const std::string& window, const std::string& outPath,
-                                                                   const std::function<void(double)>& progress = {},
-                                                                   const std::atomic<bool>* cancel = nullptr);
+std::expected<nlohmann::json, std::string>
+importFileToRecording(const Options& o, std::shared_ptr<const model::Topology> topology,
+                      const std::string& file, const std::string& outPath,
+                      const std::function<void(double)>& progress = {},
+                      const std::atomic<bool>* cancel = nullptr);
+std::expected<nlohmann::json, std::string>
+importWindowToRecording(const Options& o, std::shared_ptr<const model::Topology> topology,
+                        const std::string& window, const std::string& outPath,
+                        const std::function<void(double)>& progress = {},
+                        const std::atomic<bool>* cancel = nullptr);
 
 } // namespace ft::app

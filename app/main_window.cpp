@@ -3,26 +3,26 @@
 #include "importers/telemetry_loader.h"
 #include "live_sources.h"
 #include "views/cooling_panel.h"
+#include "views/fabric_panel.h"
 #include "views/floor_view.h"
 #include "views/inspector_panel.h"
 #include "views/layers_panel.h"
 #include "views/lifecycle_board.h"
 #include "views/storage_panel.h"
-#include "views/fabric_panel.h"
 #include "views/timeline_panel.h"
 
 #include <QAction>
-#include <QLineEdit>
-#include <QFileInfo>
-#include <QDateTime>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDateTime>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QInputDialog>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProcess>
@@ -31,7 +31,6 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QThread>
-
 #include <filesystem>
 
 namespace ft::app {
@@ -41,13 +40,18 @@ MainWindow::MainWindow(Session& session, QWidget* parent, bool restoreLayout)
     const auto& topology = session.topology;
     setWindowTitle(QStringLiteral("floortwin — %1%2")
                        .arg(QString::fromStdString(topology->spec().name),
-                            session.replay ? QString(" — replay of %1").arg(QString::fromStdString(session.replay->reader().path())) : QString()));
-    m_view = new views::FloorView(topology, [&t = m_transport] { return t.latest(); }, this);
+                            session.replay
+                                ? QString(" — replay of %1")
+                                      .arg(QString::fromStdString(session.replay->reader().path()))
+                                : QString()));
+    m_view = new views::FloorView(
+        topology, [&t = m_transport] { return t.latest(); }, this);
     m_view->setSourceLabel(session.sourceLabel);
     m_view->setTransport(&m_transport);
     setCentralWidget(m_view);
 
-    auto dock = [&](const QString& title, const char* name, QWidget* content, Qt::DockWidgetArea area) {
+    auto dock = [&](const QString& title, const char* name, QWidget* content,
+                    Qt::DockWidgetArea area) {
         auto* d = new QDockWidget(title, this);
         d->setObjectName(name);
         content->setParent(d);
@@ -58,7 +62,8 @@ MainWindow::MainWindow(Session& session, QWidget* parent, bool restoreLayout)
     m_layers = new views::LayersPanel(m_view, &m_transport);
     dock(tr("Layers"), "layersDock", m_layers, Qt::LeftDockWidgetArea);
     m_inspector = new views::InspectorPanel(m_view);
-    auto* inspectorDock = dock(tr("Inspector"), "inspectorDock", m_inspector, Qt::RightDockWidgetArea);
+    auto* inspectorDock =
+        dock(tr("Inspector"), "inspectorDock", m_inspector, Qt::RightDockWidgetArea);
     m_cooling = new views::CoolingPanel(m_view);
     auto* coolingDock = dock(tr("Cooling"), "coolingDock", m_cooling, Qt::RightDockWidgetArea);
     tabifyDockWidget(inspectorDock, coolingDock);
@@ -72,22 +77,27 @@ MainWindow::MainWindow(Session& session, QWidget* parent, bool restoreLayout)
     m_timeline = new views::TimelinePanel(m_transport);
     auto* timelineDock = dock(tr("Timeline"), "timelineDock", m_timeline, Qt::BottomDockWidgetArea);
     m_board = new views::LifecycleBoard(m_view);
-    auto* boardDock = dock(tr("Lifecycle board"), "lifecycleDock", m_board, Qt::BottomDockWidgetArea);
+    auto* boardDock =
+        dock(tr("Lifecycle board"), "lifecycleDock", m_board, Qt::BottomDockWidgetArea);
     tabifyDockWidget(timelineDock, boardDock);
     timelineDock->raise();
 
     if (session.replay) {
         auto& replay = *session.replay;
         m_timeline->axis()->setEvents(replay.reader().events());
-        m_timeline->setBookmarkSink([this, &replay](model::TimeNs t, const std::string& text) -> std::optional<std::string> {
-            auto saved = replay.reader().addBookmark(t, text);
-            if (!saved) return saved.error().toString();
-            refreshBookmarks();
-            return std::nullopt;
-        });
-        connect(m_timeline, &views::TimelinePanel::jumpToEvent, this, [&replay](int direction) { replay.jumpToEvent(direction); });
+        m_timeline->setBookmarkSink(
+            [this, &replay](model::TimeNs t,
+                            const std::string& text) -> std::optional<std::string> {
+                auto saved = replay.reader().addBookmark(t, text);
+                if (!saved) return saved.error().toString();
+                refreshBookmarks();
+                return std::nullopt;
+            });
+        connect(m_timeline, &views::TimelinePanel::jumpToEvent, this,
+                [&replay](int direction) { replay.jumpToEvent(direction); });
         refreshBookmarks();
-        for (const auto& w : replay.reader().warnings()) statusBar()->showMessage(QString::fromStdString(w), 15000);
+        for (const auto& w : replay.reader().warnings())
+            statusBar()->showMessage(QString::fromStdString(w), 15000);
     }
 
     m_status = new QLabel(this);
@@ -97,9 +107,12 @@ MainWindow::MainWindow(Session& session, QWidget* parent, bool restoreLayout)
     connect(m_view, &views::FloorView::snapshotChanged, m_timeline, &views::TimelinePanel::refresh);
 
     connect(m_layers, &views::LayersPanel::metricChosen, this, [](model::ChannelId c) {
-        QSettings().setValue("view/metric", QString::fromUtf8(model::kChannels[c].name.data(), static_cast<int>(model::kChannels[c].name.size())));
+        QSettings().setValue("view/metric",
+                             QString::fromUtf8(model::kChannels[c].name.data(),
+                                               static_cast<int>(model::kChannels[c].name.size())));
     });
-    connect(m_view, &views::FloorView::layerVisibilityChanged, this, &MainWindow::onLayerVisibilityChanged);
+    connect(m_view, &views::FloorView::layerVisibilityChanged, this,
+            &MainWindow::onLayerVisibilityChanged);
     buildMenus();
 
     QSettings settings;
@@ -108,11 +121,14 @@ MainWindow::MainWindow(Session& session, QWidget* parent, bool restoreLayout)
         restoreGeometry(settings.value("window/geometry").toByteArray());
         restoreState(settings.value("window/state").toByteArray());
         for (const auto& layer : m_view->layers()) {
-            const QString key = "layers/" + QString::fromUtf8(layer->id().data(), static_cast<int>(layer->id().size()));
-            if (settings.contains(key)) m_view->setLayerVisible(layer->id(), settings.value(key).toBool());
+            const QString key = "layers/" + QString::fromUtf8(layer->id().data(),
+                                                              static_cast<int>(layer->id().size()));
+            if (settings.contains(key))
+                m_view->setLayerVisible(layer->id(), settings.value(key).toBool());
         }
     }
-    const auto saved = model::findChannel(settings.value("view/metric", "gpu.temperature").toString().toStdString());
+    const auto saved = model::findChannel(
+        settings.value("view/metric", "gpu.temperature").toString().toStdString());
     setMetric(saved.value_or(model::ch::GpuTemperature));
     applySpeed(m_transport.speed(), m_transport.paused() && session.replay);
 }
@@ -122,7 +138,8 @@ MainWindow::~MainWindow() = default;
 void MainWindow::refreshBookmarks() {
     if (!m_session.replay) return;
     std::vector<views::TimelineBookmark> marks;
-    for (const auto& b : m_session.replay->reader().bookmarks()) marks.push_back({b.time, b.text});
+    for (const auto& b : m_session.replay->reader().bookmarks())
+        marks.push_back({b.time, b.text});
     m_timeline->axis()->setBookmarks(std::move(marks));
 }
 
@@ -137,22 +154,27 @@ void MainWindow::onLayerVisibilityChanged(const QString& id, bool visible) {
     if (!visible || !layer || layer->info().panel.empty()) return;
     // Looking at a domain: bring its panel forward.
     const auto& panel = layer->info().panel;
-    if (auto* d = findChild<QDockWidget*>(QString::fromUtf8(panel.data(), static_cast<int>(panel.size())))) d->raise();
+    if (auto* d = findChild<QDockWidget*>(
+            QString::fromUtf8(panel.data(), static_cast<int>(panel.size()))))
+        d->raise();
 }
 
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open recording…"), QKeySequence::Open, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open recording"), QString(), tr("floortwin recordings (*.ftrec)"));
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open recording"), QString(),
+                                                          tr("floortwin recordings (*.ftrec)"));
         if (!path.isEmpty()) emit openRecordingRequested(path);
     });
     file->addAction(tr("&Import telemetry file…"), this, &MainWindow::importFileDialog);
-    file->addAction(tr("Import incident &window from Prometheus…"), this, &MainWindow::importWindowDialog);
+    file->addAction(tr("Import incident &window from Prometheus…"), this,
+                    &MainWindow::importWindowDialog);
     file->addSeparator();
     file->addAction(tr("Export view as &PNG…"), this, &MainWindow::exportViewDialog);
     QAction* frames = file->addAction(tr("Export &frames…"), this, &MainWindow::exportFramesDialog);
     frames->setEnabled(m_session.replay != nullptr);
-    frames->setToolTip(tr("A time range of a replay as numbered PNGs (and a video when ffmpeg is installed)"));
+    frames->setToolTip(
+        tr("A time range of a replay as numbered PNGs (and a video when ffmpeg is installed)"));
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     quit->setMenuRole(QAction::QuitRole);
@@ -162,21 +184,27 @@ void MainWindow::buildMenus() {
     for (const auto& layer : m_view->layers()) {
         const std::string id(layer->id());
         const auto& title = layer->info().title;
-        QAction* a = layers->addAction(QString::fromUtf8(title.data(), static_cast<int>(title.size())));
+        QAction* a =
+            layers->addAction(QString::fromUtf8(title.data(), static_cast<int>(title.size())));
         a->setCheckable(true);
         a->setChecked(layer->visible());
-        connect(a, &QAction::toggled, m_view, [this, id](bool on) { m_view->setLayerVisible(id, on); });
-        connect(m_view, &views::FloorView::layerVisibilityChanged, a, [a, id](const QString& changed, bool on) {
-            if (changed.toStdString() != id) return;
-            const QSignalBlocker block(a);
-            a->setChecked(on);
-        });
+        connect(a, &QAction::toggled, m_view,
+                [this, id](bool on) { m_view->setLayerVisible(id, on); });
+        connect(m_view, &views::FloorView::layerVisibilityChanged, a,
+                [a, id](const QString& changed, bool on) {
+                    if (changed.toStdString() != id) return;
+                    const QSignalBlocker block(a);
+                    a->setChecked(on);
+                });
     }
-    view->addAction(tr("&Overview"), QKeySequence(Qt::Key_R), m_view, &views::FloorView::resetCamera);
+    view->addAction(tr("&Overview"), QKeySequence(Qt::Key_R), m_view,
+                    &views::FloorView::resetCamera);
     view->addAction(tr("&Top view"), QKeySequence(Qt::Key_T), m_view, &views::FloorView::topView);
-    view->addAction(tr("&Frame selection"), QKeySequence(Qt::Key_F), m_view, &views::FloorView::frameSelection);
+    view->addAction(tr("&Frame selection"), QKeySequence(Qt::Key_F), m_view,
+                    &views::FloorView::frameSelection);
     view->addSeparator();
-    for (auto* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
+    for (auto* d : findChildren<QDockWidget*>())
+        view->addAction(d->toggleViewAction());
     view->addSeparator();
     QAction* wall = view->addAction(tr("&Wall display mode"), QKeySequence(Qt::Key_F11));
     wall->setCheckable(true);
@@ -184,13 +212,17 @@ void MainWindow::buildMenus() {
     addAction(wall); // keeps F11 working while the menu bar is hidden
 
     QMenu* play = menuBar()->addMenu(m_session.replay ? tr("&Playback") : tr("&Simulation"));
-    play->addAction(tr("Play / pause\tSpace"), this, [this] { applySpeed(m_transport.speed(), !m_transport.paused()); });
-    for (double s : {1.0, 10.0, 60.0, 600.0}) play->addAction(tr("Speed %1×").arg(s), this, [this, s] { applySpeed(s, false); });
+    play->addAction(tr("Play / pause\tSpace"), this,
+                    [this] { applySpeed(m_transport.speed(), !m_transport.paused()); });
+    for (double s : {1.0, 10.0, 60.0, 600.0})
+        play->addAction(tr("Speed %1×").arg(s), this, [this, s] { applySpeed(s, false); });
     if (m_session.replay) {
         play->addSeparator();
-        play->addAction(tr("Previous event\t["), this, [this] { m_session.replay->jumpToEvent(-1); });
+        play->addAction(tr("Previous event\t["), this,
+                        [this] { m_session.replay->jumpToEvent(-1); });
         play->addAction(tr("Next event\t]"), this, [this] { m_session.replay->jumpToEvent(1); });
-        play->addAction(tr("Bookmark this moment\tB"), m_timeline, &views::TimelinePanel::addBookmark);
+        play->addAction(tr("Bookmark this moment\tB"), m_timeline,
+                        &views::TimelinePanel::addBookmark);
     }
 }
 
@@ -205,13 +237,16 @@ void MainWindow::applySpeed(double speed, bool paused) {
 
 void MainWindow::setWallMode(bool wall) {
     m_wall = wall;
-    for (auto* d : findChildren<QDockWidget*>()) d->setVisible(!wall);
+    for (auto* d : findChildren<QDockWidget*>())
+        d->setVisible(!wall);
     menuBar()->setVisible(!wall);
     statusBar()->setVisible(!wall);
     m_view->setWallMode(wall);
     m_view->setShowFrameStats(!wall);
-    if (wall) showFullScreen();
-    else showNormal();
+    if (wall)
+        showFullScreen();
+    else
+        showNormal();
 }
 
 void MainWindow::updateStatus() {
@@ -226,8 +261,12 @@ void MainWindow::updateStatus() {
     }
     if (m_session.replay) {
         const auto stats = m_session.replay->stats();
-        parts << tr("Replay · %1 frames decoded · %2 ms each (max %3)").arg(stats.published).arg(stats.meanDecodeMs, 0, 'f', 1).arg(stats.maxDecodeMs, 0, 'f', 1);
-        if (!m_session.replay->lastError().empty()) parts << QString::fromStdString(m_session.replay->lastError());
+        parts << tr("Replay · %1 frames decoded · %2 ms each (max %3)")
+                     .arg(stats.published)
+                     .arg(stats.meanDecodeMs, 0, 'f', 1)
+                     .arg(stats.maxDecodeMs, 0, 'f', 1);
+        if (!m_session.replay->lastError().empty())
+            parts << QString::fromStdString(m_session.replay->lastError());
     }
     if (m_session.recorder) {
         const auto r = m_session.recorder->stats();
@@ -236,13 +275,15 @@ void MainWindow::updateStatus() {
                      .arg(r.samples)
                      .arg(static_cast<double>(r.bytes) / 1e6, 0, 'f', 1)
                      .arg(r.dropped);
-        if (!m_session.recorder->error().empty()) parts << QString::fromStdString(m_session.recorder->error());
+        if (!m_session.recorder->error().empty())
+            parts << QString::fromStdString(m_session.recorder->error());
     }
     m_status->setText(parts.join("   |   "));
 }
 
 void MainWindow::runImport(const QString& what,
-                           const std::function<std::expected<nlohmann::json, std::string>(const std::function<void(double)>&, const std::atomic<bool>*)>& work,
+                           const std::function<std::expected<nlohmann::json, std::string>(
+                               const std::function<void(double)>&, const std::atomic<bool>*)>& work,
                            const QString& outPath) {
     std::atomic<bool> cancel{false};
     std::atomic<double> progress{0.0};
@@ -266,54 +307,76 @@ void MainWindow::runImport(const QString& what,
     delete worker;
     dialog.close();
     if (!result) {
-        if (!cancel) QMessageBox::warning(this, tr("Import"), QString::fromStdString(result.error()));
+        if (!cancel)
+            QMessageBox::warning(this, tr("Import"), QString::fromStdString(result.error()));
         return;
     }
-    statusBar()->showMessage(tr("Imported %1 samples into %2").arg(QString::number((*result)["recorded_samples"].get<double>(), 'f', 0), outPath), 10000);
+    statusBar()->showMessage(
+        tr("Imported %1 samples into %2")
+            .arg(QString::number((*result)["recorded_samples"].get<double>(), 'f', 0), outPath),
+        10000);
     emit openRecordingRequested(outPath);
 }
 
 void MainWindow::importFileDialog() {
-    const QString file = QFileDialog::getOpenFileName(this, tr("Import telemetry"), QString(),
-                                                      tr("Telemetry (%1);;All files (*)").arg(QString::fromStdString(importers::telemetryFilePatterns())));
+    const QString file = QFileDialog::getOpenFileName(
+        this, tr("Import telemetry"), QString(),
+        tr("Telemetry (%1);;All files (*)")
+            .arg(QString::fromStdString(importers::telemetryFilePatterns())));
     if (file.isEmpty()) return;
-    const QString out = QFileDialog::getSaveFileName(this, tr("Save the recording as"), QFileInfo(file).completeBaseName() + ".ftrec",
+    const QString out = QFileDialog::getSaveFileName(this, tr("Save the recording as"),
+                                                     QFileInfo(file).completeBaseName() + ".ftrec",
                                                      tr("floortwin recordings (*.ftrec)"));
     if (out.isEmpty()) return;
     auto topology = m_session.topology;
-    runImport(QFileInfo(file).fileName(), [=](const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
-        return importFileToRecording(Options{}, topology, file.toStdString(), out.toStdString(), progress, cancel);
-    }, out);
+    runImport(
+        QFileInfo(file).fileName(),
+        [=](const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
+            return importFileToRecording(Options{}, topology, file.toStdString(), out.toStdString(),
+                                         progress, cancel);
+        },
+        out);
 }
 
 void MainWindow::importWindowDialog() {
     bool ok = false;
-    const QString url = QInputDialog::getText(this, tr("Import incident window"), tr("Prometheus URL (or Thanos, Mimir, VictoriaMetrics):"),
-                                              QLineEdit::Normal, QSettings().value("import/prometheus", "http://127.0.0.1:9090").toString(), &ok);
+    const QString url = QInputDialog::getText(
+        this, tr("Import incident window"),
+        tr("Prometheus URL (or Thanos, Mimir, VictoriaMetrics):"), QLineEdit::Normal,
+        QSettings().value("import/prometheus", "http://127.0.0.1:9090").toString(), &ok);
     if (!ok || url.isEmpty()) return;
     const QString to = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
     const QString from = QDateTime::currentDateTimeUtc().addSecs(-3600).toString(Qt::ISODate);
-    const QString window = QInputDialog::getText(this, tr("Import incident window"), tr("From,To (UTC, RFC 3339):"), QLineEdit::Normal,
-                                                 from + "," + to, &ok);
+    const QString window =
+        QInputDialog::getText(this, tr("Import incident window"), tr("From,To (UTC, RFC 3339):"),
+                              QLineEdit::Normal, from + "," + to, &ok);
     if (!ok || window.isEmpty()) return;
-    const QString out = QFileDialog::getSaveFileName(this, tr("Save the recording as"), "incident.ftrec", tr("floortwin recordings (*.ftrec)"));
+    const QString out = QFileDialog::getSaveFileName(
+        this, tr("Save the recording as"), "incident.ftrec", tr("floortwin recordings (*.ftrec)"));
     if (out.isEmpty()) return;
     QSettings().setValue("import/prometheus", url);
     Options o;
     o.sources = {"prometheus=" + url.toStdString()};
     auto topology = m_session.topology;
-    runImport(window, [=](const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
-        return importWindowToRecording(o, topology, window.toStdString(), out.toStdString(), progress, cancel);
-    }, out);
+    runImport(
+        window,
+        [=](const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
+            return importWindowToRecording(o, topology, window.toStdString(), out.toStdString(),
+                                           progress, cancel);
+        },
+        out);
 }
 
 void MainWindow::exportViewDialog() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export view"), "floortwin.png", tr("PNG images (*.png)"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export view"), "floortwin.png",
+                                                      tr("PNG images (*.png)"));
     if (path.isEmpty()) return;
-    if (!m_view->grabFramebuffer().save(path)) QMessageBox::warning(this, tr("Export view"), tr("Cannot write %1").arg(path));
+    if (!m_view->grabFramebuffer().save(path))
+        QMessageBox::warning(this, tr("Export view"), tr("Cannot write %1").arg(path));
 }
 
-std::expected<int, std::string> MainWindow::exportFrames(const QString& folder, model::TimeNs from, model::TimeNs to, model::TimeNs step) {
+std::expected<int, std::string> MainWindow::exportFrames(const QString& folder, model::TimeNs from,
+                                                         model::TimeNs to, model::TimeNs step) {
     if (!m_session.replay) return std::unexpected("frames are exported from a replay");
     if (!QDir().mkpath(folder)) return std::unexpected("cannot create " + folder.toStdString());
     auto& replay = *m_session.replay;
@@ -329,8 +392,10 @@ std::expected<int, std::string> MainWindow::exportFrames(const QString& folder, 
         replay.seek(t);
         replay.renderNow();
         m_view->refreshSnapshot();
-        const QString name = QString("%1/frame_%2.png").arg(folder).arg(written + 1, 5, 10, QChar('0'));
-        if (!m_view->grabFramebuffer().save(name)) return std::unexpected("cannot write " + name.toStdString());
+        const QString name =
+            QString("%1/frame_%2.png").arg(folder).arg(written + 1, 5, 10, QChar('0'));
+        if (!m_view->grabFramebuffer().save(name))
+            return std::unexpected("cannot write " + name.toStdString());
         progress.setValue(++written);
         QCoreApplication::processEvents();
     }
@@ -340,8 +405,9 @@ std::expected<int, std::string> MainWindow::exportFrames(const QString& folder, 
     const QString ffmpeg = QStandardPaths::findExecutable("ffmpeg");
     if (!ffmpeg.isEmpty() && written > 1) {
         QProcess encode;
-        encode.start(ffmpeg, {"-y", "-loglevel", "error", "-framerate", "30", "-i", folder + "/frame_%05d.png", "-pix_fmt", "yuv420p",
-                              "-vf", "scale=trunc(iw/2)*2:trunc(ih/2)*2", folder + "/floortwin.mp4"});
+        encode.start(ffmpeg, {"-y", "-loglevel", "error", "-framerate", "30", "-i",
+                              folder + "/frame_%05d.png", "-pix_fmt", "yuv420p", "-vf",
+                              "scale=trunc(iw/2)*2:trunc(ih/2)*2", folder + "/floortwin.mp4"});
         encode.waitForFinished(600000);
     }
     return written;
@@ -355,13 +421,18 @@ void MainWindow::exportFramesDialog() {
     // The loop range when there is one, else the whole recording.
     const auto range = replay.loop().value_or(std::pair{replay.beginTime(), replay.endTime()});
     bool ok = false;
-    const double seconds = QInputDialog::getDouble(this, tr("Export frames"), tr("Recording seconds per frame:"),
-                                                   std::max(model::toSeconds(replay.tickLength()), model::toSeconds(range.second - range.first) / 600.0),
-                                                   model::toSeconds(replay.tickLength()), 3600, 2, &ok);
+    const double seconds =
+        QInputDialog::getDouble(this, tr("Export frames"), tr("Recording seconds per frame:"),
+                                std::max(model::toSeconds(replay.tickLength()),
+                                         model::toSeconds(range.second - range.first) / 600.0),
+                                model::toSeconds(replay.tickLength()), 3600, 2, &ok);
     if (!ok) return;
-    const auto result = exportFrames(folder, range.first, range.second, std::max(replay.tickLength(), model::fromSeconds(seconds)));
-    if (!result) QMessageBox::warning(this, tr("Export frames"), QString::fromStdString(result.error()));
-    else statusBar()->showMessage(tr("Wrote %1 frames to %2").arg(*result).arg(folder), 10000);
+    const auto result = exportFrames(folder, range.first, range.second,
+                                     std::max(replay.tickLength(), model::fromSeconds(seconds)));
+    if (!result)
+        QMessageBox::warning(this, tr("Export frames"), QString::fromStdString(result.error()));
+    else
+        statusBar()->showMessage(tr("Wrote %1 frames to %2").arg(*result).arg(folder), 10000);
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {

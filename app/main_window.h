@@ -2,15 +2,14 @@
 // MainWindow: the floor view in the centre; layers, inspector, cooling, lifecycle board and
 // timeline docked around it; menus and a status line. Runs on a Session (the simulator, maybe
 // recording, or a replay) and keeps its layout and choices in QSettings. UI thread only.
-#include <nlohmann/json.hpp>
-
-#include <atomic>
-#include <expected>
-#include <functional>
 #include "session.h"
 
 #include <QMainWindow>
 #include <QTimer>
+#include <atomic>
+#include <expected>
+#include <functional>
+#include <nlohmann/json.hpp>
 
 class QLabel;
 
@@ -41,7 +40,8 @@ public:
     void setWallMode(bool wall);
     // Exports every frame of [from, to] (replay) as numbered PNGs into `folder`, and a video
     // when ffmpeg is installed. Returns the number of frames written, or an error.
-    std::expected<int, std::string> exportFrames(const QString& folder, model::TimeNs from, model::TimeNs to, model::TimeNs step);
+    std::expected<int, std::string> exportFrames(const QString& folder, model::TimeNs from,
+                                                 model::TimeNs to, model::TimeNs step);
 
 signals:
     void openRecordingRequested(const QString& path);
@@ -62,8 +62,9 @@ private:
     // Telemetry into a recording (a worker thread, a progress dialog), then opened for replay.
     void importFileDialog();
     void importWindowDialog();
-    void runImport(const QString& what, const std::function<std::expected<nlohmann::json, std::string>(const std::function<void(double)>&,
-                                                                                                       const std::atomic<bool>*)>& work,
+    void runImport(const QString& what,
+                   const std::function<std::expected<nlohmann::json, std::string>(
+                       const std::function<void(double)>&, const std::atomic<bool>*)>& work,
                    const QString& outPath);
 
     Session& m_session;

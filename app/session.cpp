@@ -10,13 +10,15 @@
 namespace ft::app {
 
 Session::~Session() {
-    for (auto& s : sources) s->stop(); // nothing more into the queue
-    if (sim) sim->stop();       // no more publishes into the recorder
+    for (auto& s : sources)
+        s->stop();        // nothing more into the queue
+    if (sim) sim->stop(); // no more publishes into the recorder
     if (recorder) recorder->close();
     if (replay) replay->stop();
 }
 
-std::expected<std::unique_ptr<Session>, std::string> makeSimSession(const Options& o, bool realtimeStart, bool blockingRecorder) {
+std::expected<std::unique_ptr<Session>, std::string>
+makeSimSession(const Options& o, bool realtimeStart, bool blockingRecorder) {
     auto session = std::make_unique<Session>();
     auto topology = loadTopology(o.floor);
     if (!topology) return std::unexpected(topology.error());
@@ -32,27 +34,33 @@ std::expected<std::unique_ptr<Session>, std::string> makeSimSession(const Option
         realtimeStart = true;
         config.measurementHold = 24 * 3600 * model::kNsPerSecond;
         config.staleAfter = 15 * model::kNsPerSecond;
-        if (!o.staleAfter.empty() && (!model::parseDuration(o.staleAfter, config.staleAfter) || config.staleAfter <= 0))
-            return std::unexpected("--stale-after: '" + o.staleAfter + "' is not a duration such as 15s");
+        if (!o.staleAfter.empty() &&
+            (!model::parseDuration(o.staleAfter, config.staleAfter) || config.staleAfter <= 0))
+            return std::unexpected("--stale-after: '" + o.staleAfter +
+                                   "' is not a duration such as 15s");
     }
     if (realtimeStart) {
         // The live demo starts at the wall-clock time; screenshots, tests and headless runs use
         // the fixed default start so that they are repeatable.
         const auto now = std::chrono::system_clock::now().time_since_epoch();
-        config.startTime = std::chrono::duration_cast<std::chrono::seconds>(now).count() * model::kNsPerSecond;
+        config.startTime =
+            std::chrono::duration_cast<std::chrono::seconds>(now).count() * model::kNsPerSecond;
     }
     const std::string scenarioName = scenario->name;
     session->sim = std::make_unique<model::SimCore>(*topology, config, std::move(*scenario));
     session->sourceLabel = live ? "LIVE TELEMETRY" : "SIMULATOR";
     if (live) {
         auto* core = session->sim.get();
-        auto sources = makeLiveSources(o, *topology, [core](model::SampleBatch b) { return core->submit(std::move(b)); });
+        auto sources = makeLiveSources(
+            o, *topology, [core](model::SampleBatch b) { return core->submit(std::move(b)); });
         if (!sources) return std::unexpected(sources.error());
         session->sources = std::move(*sources);
     }
     if (!o.record.empty()) {
         importers::RecordingInfo info;
-        info.source = live ? "live telemetry" : "simulator, seed " + std::to_string(o.seed) + (scenarioName.empty() ? "" : ", scenario " + scenarioName);
+        info.source = live ? "live telemetry"
+                           : "simulator, seed " + std::to_string(o.seed) +
+                                 (scenarioName.empty() ? "" : ", scenario " + scenarioName);
         info.floorJson = importers::floorSpecToJson((*topology)->spec());
         info.seed = o.seed;
         info.scenario = scenarioName;
@@ -65,7 +73,8 @@ std::expected<std::unique_ptr<Session>, std::string> makeSimSession(const Option
         auto* recorder = session->recorder.get();
         // Everything published from here on is recorded, including the first snapshot.
         recorder->push(session->sim->latest());
-        session->sim->setPublishHook([recorder](const std::shared_ptr<const model::Snapshot>& s) { recorder->push(s); });
+        session->sim->setPublishHook(
+            [recorder](const std::shared_ptr<const model::Snapshot>& s) { recorder->push(s); });
     }
     return session;
 }

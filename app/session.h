@@ -21,18 +21,22 @@ struct Session {
     // Live telemetry feeding the sim core (--source); started with startSources().
     std::vector<std::unique_ptr<importers::LiveSource>> sources;
     void startSources() {
-        for (auto& s : sources) s->start();
+        for (auto& s : sources)
+            s->start();
     }
     std::string recordingPath; // --record target
     std::string sourceLabel;   // for the HUD: "SIMULATOR", "LIVE TELEMETRY", "REPLAY cooling.ftrec"
 
-    model::Transport& transport() { return replay ? static_cast<model::Transport&>(*replay) : *sim; }
+    model::Transport& transport() {
+        return replay ? static_cast<model::Transport&>(*replay) : *sim;
+    }
     ~Session();
 };
 
 // The simulator on the floor and scenario the options name; with --record, a recorder fed by
 // the sim thread (blocking = never drop, for headless runs).
-std::expected<std::unique_ptr<Session>, std::string> makeSimSession(const Options& options, bool realtimeStart, bool blockingRecorder);
+std::expected<std::unique_ptr<Session>, std::string>
+makeSimSession(const Options& options, bool realtimeStart, bool blockingRecorder);
 std::expected<std::unique_ptr<Session>, std::string> makeReplaySession(const std::string& path);
 
 } // namespace ft::app

@@ -2,13 +2,12 @@
 
 #include "json_document.h"
 
-#include <nlohmann/json.hpp>
-
 #include <charconv>
 #include <cmath>
 #include <fstream>
 #include <functional>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 namespace ft::importers {
@@ -22,10 +21,14 @@ public:
     ObjectReader(const JsonValue& object, std::string path, const std::string& file)
         : m_object(object), m_path(std::move(path)), m_file(file) {}
 
-    std::unexpected<Error> fail(const JsonValue& at, const std::string& key, std::string message) const {
-        return std::unexpected(Error{std::move(message), m_file, at.line, at.column, qualified(key)});
+    std::unexpected<Error> fail(const JsonValue& at, const std::string& key,
+                                std::string message) const {
+        return std::unexpected(
+            Error{std::move(message), m_file, at.line, at.column, qualified(key)});
     }
-    std::string qualified(const std::string& key) const { return m_path.empty() ? key : m_path + "." + key; }
+    std::string qualified(const std::string& key) const {
+        return m_path.empty() ? key : m_path + "." + key;
+    }
 
     const JsonValue* get(const std::string& key) {
         m_known.insert({key, true});
@@ -38,8 +41,9 @@ public:
         if (v->type != Type::Number || v->number != std::floor(v->number))
             return fail(*v, key, "expected an integer, got " + describe(*v));
         if (v->number < min || v->number > max)
-            return fail(*v, key, "expected an integer from " + std::to_string(min) + " to " + std::to_string(max) +
-                                     ", got " + describe(*v));
+            return fail(*v, key,
+                        "expected an integer from " + std::to_string(min) + " to " +
+                            std::to_string(max) + ", got " + describe(*v));
         out = static_cast<int>(v->number);
         return {};
     }
@@ -72,7 +76,8 @@ public:
             return fail(*v, key, "expected a non-empty array of strings, got " + describe(*v));
         out.clear();
         for (const auto& item : v->array) {
-            if (item.type != Type::String) return fail(item, key, "expected a string, got " + describe(item));
+            if (item.type != Type::String)
+                return fail(item, key, "expected a string, got " + describe(item));
             out.push_back(item.string);
         }
         return {};
@@ -92,8 +97,10 @@ public:
             s << v.number;
             return s.str();
         }
-        case Type::String: return "\"" + v.string + "\"";
-        default: return std::string(JsonValue::typeName(v.type));
+        case Type::String:
+            return "\"" + v.string + "\"";
+        default:
+            return std::string(JsonValue::typeName(v.type));
         }
     }
 
@@ -109,7 +116,8 @@ private:
         if (auto r_ = (expr); !r_) return std::unexpected(r_.error());                             \
     } while (0)
 
-std::expected<ObjectReader, Error> section(ObjectReader& parent, const std::string& key, const std::string& file) {
+std::expected<ObjectReader, Error> section(ObjectReader& parent, const std::string& key,
+                                           const std::string& file) {
     const JsonValue* v = parent.get(key);
     static const JsonValue kEmpty = [] {
         JsonValue v;
@@ -117,7 +125,8 @@ std::expected<ObjectReader, Error> section(ObjectReader& parent, const std::stri
         return v;
     }();
     if (!v) return ObjectReader(kEmpty, key, file);
-    if (v->type != Type::Object) return parent.fail(*v, key, "expected an object, got " + ObjectReader::describe(*v));
+    if (v->type != Type::Object)
+        return parent.fail(*v, key, "expected an object, got " + ObjectReader::describe(*v));
     return ObjectReader(*v, key, file);
 }
 
@@ -125,15 +134,18 @@ std::expected<ObjectReader, Error> section(ObjectReader& parent, const std::stri
 
 std::string rowName(int index) {
     std::string name;
-    for (int i = index + 1; i > 0; i = (i - 1) / 26) name.insert(name.begin(), static_cast<char>('A' + (i - 1) % 26));
+    for (int i = index + 1; i > 0; i = (i - 1) / 26)
+        name.insert(name.begin(), static_cast<char>('A' + (i - 1) % 26));
     return name;
 }
 
-std::expected<model::FloorSpec, Error> parseFloorFile(std::string_view text, const std::string& file) {
+std::expected<model::FloorSpec, Error> parseFloorFile(std::string_view text,
+                                                      const std::string& file) {
     auto doc = parseJson(text, file);
     if (!doc) return std::unexpected(doc.error());
     if (doc->type != Type::Object)
-        return std::unexpected(Error{"expected a JSON object at the top level", file, doc->line, doc->column, {}});
+        return std::unexpected(
+            Error{"expected a JSON object at the top level", file, doc->line, doc->column, {}});
 
     model::FloorSpec spec;
     ObjectReader top(*doc, "", file);
@@ -146,14 +158,15 @@ std::expected<model::FloorSpec, Error> parseFloorFile(std::string_view text, con
 
     // Rows: either a count with racks_per_row and row_pitch_m, or an explicit list.
     const JsonValue* rows = top.get("rows");
-    if (!rows) return std::unexpected(Error{"missing required key", file, doc->line, doc->column, "rows"});
+    if (!rows)
+        return std::unexpected(Error{"missing required key", file, doc->line, doc->column, "rows"});
     if (rows->type == Type::Number) {
         int count = 0, perRow = 0;
         double pitch = 3.0;
         FT_TRY(top.integer("rows", count, 1, 10000));
         if (!top.get("racks_per_row"))
-            return std::unexpected(Error{"missing required key (needed when 'rows' is a count)", file, doc->line,
-                                         doc->column, "racks_per_row"});
+            return std::unexpected(Error{"missing required key (needed when 'rows' is a count)",
+                                         file, doc->line, doc->column, "racks_per_row"});
         FT_TRY(top.integer("racks_per_row", perRow, 1, 1000));
         FT_TRY(top.real("row_pitch_m", pitch, 1.0, 100.0));
         for (int r = 0; r < count; ++r)
@@ -164,21 +177,25 @@ std::expected<model::FloorSpec, Error> parseFloorFile(std::string_view text, con
             const JsonValue& item = rows->array[i];
             const std::string path = "rows[" + std::to_string(i) + "]";
             if (item.type != Type::Object)
-                return std::unexpected(Error{"expected an object, got " + ObjectReader::describe(item), file, item.line,
-                                             item.column, path});
+                return std::unexpected(
+                    Error{"expected an object, got " + ObjectReader::describe(item), file,
+                          item.line, item.column, path});
             ObjectReader row(item, path, file);
             model::RowSpec rs{rowName(static_cast<int>(i)), 0, 0, 0};
             FT_TRY(row.text("name", rs.name));
             FT_TRY(row.real("x", rs.x, -1e5, 1e5));
             FT_TRY(row.real("y", rs.y, -1e5, 1e5));
             if (!row.get("racks"))
-                return std::unexpected(Error{"missing required key", file, item.line, item.column, path + ".racks"});
+                return std::unexpected(
+                    Error{"missing required key", file, item.line, item.column, path + ".racks"});
             FT_TRY(row.integer("racks", rs.racks, 1, 1000));
             FT_TRY(row.rejectUnknown());
             spec.rows.push_back(rs);
         }
     } else {
-        return top.fail(*rows, "rows", "expected a row count or an array of rows, got " + ObjectReader::describe(*rows));
+        return top.fail(*rows, "rows",
+                        "expected a row count or an array of rows, got " +
+                            ObjectReader::describe(*rows));
     }
 
     auto rack = section(top, "rack", file);
@@ -187,7 +204,8 @@ std::expected<model::FloorSpec, Error> parseFloorFile(std::string_view text, con
     FT_TRY(rack->text("model", rk.model));
     FT_TRY(rack->integer("compute_trays", rk.computeTrays, 1, 64));
     rk.computeTraysAboveSwitches = std::min(rk.computeTraysAboveSwitches, rk.computeTrays);
-    FT_TRY(rack->integer("compute_trays_above_switches", rk.computeTraysAboveSwitches, 0, rk.computeTrays));
+    FT_TRY(rack->integer("compute_trays_above_switches", rk.computeTraysAboveSwitches, 0,
+                         rk.computeTrays));
     FT_TRY(rack->integer("switch_trays", rk.switchTrays, 1, 32));
     FT_TRY(rack->integer("gpus_per_tray", rk.gpusPerTray, 1, 16));
     FT_TRY(rack->integer("cpus_per_tray", rk.cpusPerTray, 0, 16));
@@ -209,7 +227,8 @@ std::expected<model::FloorSpec, Error> parseFloorFile(std::string_view text, con
     FT_TRY(rack->real("height_m", rk.heightM, 0.1, 5));
     FT_TRY(rack->rejectUnknown());
     if (rk.gpuIdleW >= rk.gpuTdpW)
-        return std::unexpected(Error{"gpu_idle_w must be below gpu_tdp_w", file, doc->line, doc->column, "rack.gpu_idle_w"});
+        return std::unexpected(Error{"gpu_idle_w must be below gpu_tdp_w", file, doc->line,
+                                     doc->column, "rack.gpu_idle_w"});
 
     auto fabric = section(top, "fabric", file);
     if (!fabric) return std::unexpected(fabric.error());
@@ -227,7 +246,8 @@ std::expected<model::FloorSpec, Error> parseFloorFile(std::string_view text, con
     FT_TRY(cooling->integer("pumps_per_cdu", spec.cooling.pumpsPerCdu, 1, 8));
     FT_TRY(cooling->real("delta_t_setpoint_k", spec.cooling.deltaTSetpointK, 1, 40));
     FT_TRY(cooling->real("primary_supply_c", spec.cooling.primarySupplyC, 0, 80));
-    FT_TRY(cooling->real("differential_pressure_kpa", spec.cooling.differentialPressureKpa, 10, 1000));
+    FT_TRY(
+        cooling->real("differential_pressure_kpa", spec.cooling.differentialPressureKpa, 10, 1000));
     FT_TRY(cooling->real("humidity_percent", spec.cooling.humidityPercent, 0, 100));
     FT_TRY(cooling->real("room_temp_c", spec.cooling.roomTempC, -20, 60));
     FT_TRY(cooling->rejectUnknown());
@@ -262,13 +282,15 @@ model::FloorSpec generateFloor(int racks, int racksPerRow) {
     const double podWidth = racksPerRow * spec.rack.widthM + kPodGap;
     const double podDepth = kRowsPerPod * kRowPitch + kPodGap * 0.6;
     const int pods = (rows + kRowsPerPod - 1) / kRowsPerPod;
-    const int podCols = std::max(1, static_cast<int>(std::ceil(std::sqrt(pods * podDepth / podWidth))));
+    const int podCols =
+        std::max(1, static_cast<int>(std::ceil(std::sqrt(pods * podDepth / podWidth))));
     int placed = 0;
     for (int r = 0; r < rows; ++r) {
         const int pod = r / kRowsPerPod;
         const int inPod = r % kRowsPerPod;
         const int n = racks / rows + (r < racks % rows ? 1 : 0);
-        spec.rows.push_back({rowName(r), (pod % podCols) * podWidth, (pod / podCols) * podDepth + inPod * kRowPitch, n});
+        spec.rows.push_back({rowName(r), (pod % podCols) * podWidth,
+                             (pod / podCols) * podDepth + inPod * kRowPitch, n});
         placed += n;
     }
     (void)placed;
@@ -278,9 +300,13 @@ model::FloorSpec generateFloor(int racks, int racksPerRow) {
 std::expected<model::FloorSpec, Error> parseGenerateSpec(std::string_view spec) {
     constexpr std::string_view kPrefix = "generate:";
     auto bad = [&](const std::string& why) {
-        return std::unexpected(Error{why + " (expected generate:racks=N[,racks_per_row=M] with 1 <= N <= " +
-                                         std::to_string(kMaxGeneratedRacks) + ")",
-                                     std::string(spec), 0, 0, {}});
+        return std::unexpected(
+            Error{why + " (expected generate:racks=N[,racks_per_row=M] with 1 <= N <= " +
+                      std::to_string(kMaxGeneratedRacks) + ")",
+                  std::string(spec),
+                  0,
+                  0,
+                  {}});
     };
     if (!spec.starts_with(kPrefix)) return bad("not a generate spec");
     std::string_view rest = spec.substr(kPrefix.size());
@@ -290,17 +316,22 @@ std::expected<model::FloorSpec, Error> parseGenerateSpec(std::string_view spec) 
         const std::string_view item = rest.substr(0, comma);
         rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
         const std::size_t eq = item.find('=');
-        if (eq == std::string_view::npos) return bad("'" + std::string(item) + "' is not key=value");
+        if (eq == std::string_view::npos)
+            return bad("'" + std::string(item) + "' is not key=value");
         const std::string_view key = item.substr(0, eq), value = item.substr(eq + 1);
         int n = 0;
         auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
         if (ec != std::errc() || p != value.data() + value.size())
             return bad("'" + std::string(value) + "' is not an integer");
-        if (key == "racks") racks = n;
-        else if (key == "racks_per_row") perRow = n;
-        else return bad("unknown key '" + std::string(key) + "'");
+        if (key == "racks")
+            racks = n;
+        else if (key == "racks_per_row")
+            perRow = n;
+        else
+            return bad("unknown key '" + std::string(key) + "'");
     }
-    if (racks < 1 || racks > kMaxGeneratedRacks) return bad("racks=" + std::to_string(racks) + " is out of range");
+    if (racks < 1 || racks > kMaxGeneratedRacks)
+        return bad("racks=" + std::to_string(racks) + " is out of range");
     if (perRow < 0 || perRow > 1000) return bad("racks_per_row out of range");
     return generateFloor(racks, perRow);
 }
@@ -324,25 +355,54 @@ std::string floorSpecToJson(const model::FloorSpec& s) {
     j["name"] = s.name;
     j["host_pattern"] = s.hostPattern;
     j["rows"] = nlohmann::ordered_json::array();
-    for (const auto& r : s.rows) j["rows"].push_back({{"name", r.name}, {"x", r.x}, {"y", r.y}, {"racks", r.racks}});
+    for (const auto& r : s.rows)
+        j["rows"].push_back({{"name", r.name}, {"x", r.x}, {"y", r.y}, {"racks", r.racks}});
     const auto& k = s.rack;
-    j["rack"] = {{"model", k.model}, {"compute_trays", k.computeTrays}, {"compute_trays_above_switches", k.computeTraysAboveSwitches},
-                 {"switch_trays", k.switchTrays}, {"gpus_per_tray", k.gpusPerTray}, {"cpus_per_tray", k.cpusPerTray},
-                 {"dpus_per_tray", k.dpusPerTray}, {"nics_per_gpu", k.nicsPerGpu}, {"power_shelves", k.powerShelves},
-                 {"gpu_tdp_w", k.gpuTdpW}, {"gpu_idle_w", k.gpuIdleW}, {"cpu_tdp_w", k.cpuTdpW}, {"cpu_idle_w", k.cpuIdleW},
-                 {"switch_tray_w", k.switchTrayW}, {"tray_overhead_w", k.trayOverheadW}, {"gpu_max_temp_c", k.gpuMaxTempC},
-                 {"nvlink_tbps_per_gpu", k.nvlinkTBpsPerGpu}, {"nvlink_tbps_per_rack", k.nvlinkTBpsPerRack},
-                 {"rated_power_kw", k.ratedPowerKw}, {"width_m", k.widthM}, {"depth_m", k.depthM}, {"height_m", k.heightM}};
-    j["fabric"] = {{"planes", s.fabric.planes}, {"switch_radix", s.fabric.switchRadix}, {"port_gbps", s.fabric.portGbps}};
+    j["rack"] = {{"model", k.model},
+                 {"compute_trays", k.computeTrays},
+                 {"compute_trays_above_switches", k.computeTraysAboveSwitches},
+                 {"switch_trays", k.switchTrays},
+                 {"gpus_per_tray", k.gpusPerTray},
+                 {"cpus_per_tray", k.cpusPerTray},
+                 {"dpus_per_tray", k.dpusPerTray},
+                 {"nics_per_gpu", k.nicsPerGpu},
+                 {"power_shelves", k.powerShelves},
+                 {"gpu_tdp_w", k.gpuTdpW},
+                 {"gpu_idle_w", k.gpuIdleW},
+                 {"cpu_tdp_w", k.cpuTdpW},
+                 {"cpu_idle_w", k.cpuIdleW},
+                 {"switch_tray_w", k.switchTrayW},
+                 {"tray_overhead_w", k.trayOverheadW},
+                 {"gpu_max_temp_c", k.gpuMaxTempC},
+                 {"nvlink_tbps_per_gpu", k.nvlinkTBpsPerGpu},
+                 {"nvlink_tbps_per_rack", k.nvlinkTBpsPerRack},
+                 {"rated_power_kw", k.ratedPowerKw},
+                 {"width_m", k.widthM},
+                 {"depth_m", k.depthM},
+                 {"height_m", k.heightM}};
+    j["fabric"] = {{"planes", s.fabric.planes},
+                   {"switch_radix", s.fabric.switchRadix},
+                   {"port_gbps", s.fabric.portGbps}};
     const auto& c = s.cooling;
-    j["cooling"] = {{"racks_per_cdu", c.racksPerCdu}, {"pumps_per_cdu", c.pumpsPerCdu}, {"supply_setpoint_c", c.supplySetpointC},
-                    {"delta_t_setpoint_k", c.deltaTSetpointK}, {"flow_lpm_per_kw", c.flowLpmPerKw}, {"cdu_capacity_kw", c.cduCapacityKw},
-                    {"primary_supply_c", c.primarySupplyC}, {"differential_pressure_kpa", c.differentialPressureKpa},
-                    {"room_temp_c", c.roomTempC}, {"humidity_percent", c.humidityPercent}};
-    j["storage"] = {{"regions", s.storage.regions}, {"tiers", s.storage.tiers}, {"cache_tb_per_tray", s.storage.cacheTbPerTray},
-                    {"warm_after_days", s.storage.warmAfterDays}, {"cold_after_days", s.storage.coldAfterDays},
-                    {"archive_after_days", s.storage.archiveAfterDays}, {"aging_days_per_minute", s.storage.agingDaysPerMinute},
-                    {"inter_region_gbps", s.storage.interRegionGbps}, {"initial_petabytes", s.storage.initialPetabytes}};
+    j["cooling"] = {{"racks_per_cdu", c.racksPerCdu},
+                    {"pumps_per_cdu", c.pumpsPerCdu},
+                    {"supply_setpoint_c", c.supplySetpointC},
+                    {"delta_t_setpoint_k", c.deltaTSetpointK},
+                    {"flow_lpm_per_kw", c.flowLpmPerKw},
+                    {"cdu_capacity_kw", c.cduCapacityKw},
+                    {"primary_supply_c", c.primarySupplyC},
+                    {"differential_pressure_kpa", c.differentialPressureKpa},
+                    {"room_temp_c", c.roomTempC},
+                    {"humidity_percent", c.humidityPercent}};
+    j["storage"] = {{"regions", s.storage.regions},
+                    {"tiers", s.storage.tiers},
+                    {"cache_tb_per_tray", s.storage.cacheTbPerTray},
+                    {"warm_after_days", s.storage.warmAfterDays},
+                    {"cold_after_days", s.storage.coldAfterDays},
+                    {"archive_after_days", s.storage.archiveAfterDays},
+                    {"aging_days_per_minute", s.storage.agingDaysPerMinute},
+                    {"inter_region_gbps", s.storage.interRegionGbps},
+                    {"initial_petabytes", s.storage.initialPetabytes}};
     return j.dump(2);
 }
 

@@ -11,7 +11,8 @@
 namespace ft::importers {
 
 // Parses the text of a floor file; `file` is only used in error messages.
-std::expected<model::FloorSpec, Error> parseFloorFile(std::string_view text, const std::string& file);
+std::expected<model::FloorSpec, Error> parseFloorFile(std::string_view text,
+                                                      const std::string& file);
 
 // "generate:racks=N[,racks_per_row=M]" -> a synthetic floor of N NVL72 racks in pods of rows.
 std::expected<model::FloorSpec, Error> parseGenerateSpec(std::string_view spec);

@@ -13,12 +13,18 @@ const JsonValue* JsonValue::find(std::string_view key) const {
 
 std::string_view JsonValue::typeName(Type t) {
     switch (t) {
-    case Type::Null: return "null";
-    case Type::Bool: return "a boolean";
-    case Type::Number: return "a number";
-    case Type::String: return "a string";
-    case Type::Array: return "an array";
-    case Type::Object: return "an object";
+    case Type::Null:
+        return "null";
+    case Type::Bool:
+        return "a boolean";
+    case Type::Number:
+        return "a number";
+    case Type::String:
+        return "a string";
+    case Type::Array:
+        return "an array";
+    case Type::Object:
+        return "an object";
     }
     return "?";
 }
@@ -40,7 +46,8 @@ public:
 
 private:
     std::unexpected<Error> fail(std::string message) const {
-        return std::unexpected(Error{std::move(message), m_file, m_line, static_cast<int>(m_pos - m_lineStart + 1), {}});
+        return std::unexpected(Error{
+            std::move(message), m_file, m_line, static_cast<int>(m_pos - m_lineStart + 1), {}});
     }
 
     void advance() {
@@ -54,8 +61,10 @@ private:
     void skipSpace() {
         while (m_pos < m_text.size()) {
             const char c = m_text[m_pos];
-            if (c == ' ' || c == '\t' || c == '\n' || c == '\r') advance();
-            else break;
+            if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+                advance();
+            else
+                break;
         }
     }
 
@@ -82,11 +91,13 @@ private:
             }
             while (true) {
                 skipSpace();
-                if (m_pos >= m_text.size() || m_text[m_pos] != '"') return fail("expected a quoted key");
+                if (m_pos >= m_text.size() || m_text[m_pos] != '"')
+                    return fail("expected a quoted key");
                 auto key = parseString();
                 if (!key) return std::unexpected(key.error());
                 skipSpace();
-                if (m_pos >= m_text.size() || m_text[m_pos] != ':') return fail("expected ':' after key");
+                if (m_pos >= m_text.size() || m_text[m_pos] != ':')
+                    return fail("expected ':' after key");
                 advance();
                 skipSpace();
                 auto member = parseValue(depth + 1);
@@ -148,7 +159,8 @@ private:
         if (literal("null")) return v;
         if (c == '-' || (c >= '0' && c <= '9')) {
             std::size_t end = m_pos;
-            while (end < m_text.size() && std::string_view("+-0123456789.eE").find(m_text[end]) != std::string_view::npos)
+            while (end < m_text.size() &&
+                   std::string_view("+-0123456789.eE").find(m_text[end]) != std::string_view::npos)
                 ++end;
             double d = 0;
             auto [ptr, ec] = std::from_chars(m_text.data() + m_pos, m_text.data() + end, d);
@@ -182,30 +194,50 @@ private:
             const char e = m_text[m_pos];
             advance();
             switch (e) {
-            case '"': out += '"'; break;
-            case '\\': out += '\\'; break;
-            case '/': out += '/'; break;
-            case 'b': out += '\b'; break;
-            case 'f': out += '\f'; break;
-            case 'n': out += '\n'; break;
-            case 'r': out += '\r'; break;
-            case 't': out += '\t'; break;
+            case '"':
+                out += '"';
+                break;
+            case '\\':
+                out += '\\';
+                break;
+            case '/':
+                out += '/';
+                break;
+            case 'b':
+                out += '\b';
+                break;
+            case 'f':
+                out += '\f';
+                break;
+            case 'n':
+                out += '\n';
+                break;
+            case 'r':
+                out += '\r';
+                break;
+            case 't':
+                out += '\t';
+                break;
             case 'u': {
                 if (m_pos + 4 > m_text.size()) return fail("short \\u escape");
                 unsigned code = 0;
-                auto [p, ec] = std::from_chars(m_text.data() + m_pos, m_text.data() + m_pos + 4, code, 16);
-                if (ec != std::errc() || p != m_text.data() + m_pos + 4) return fail("malformed \\u escape");
+                auto [p, ec] =
+                    std::from_chars(m_text.data() + m_pos, m_text.data() + m_pos + 4, code, 16);
+                if (ec != std::errc() || p != m_text.data() + m_pos + 4)
+                    return fail("malformed \\u escape");
                 m_pos += 4;
                 appendUtf8(out, code);
                 break;
             }
-            default: return fail(std::string("unknown escape '\\") + e + "'");
+            default:
+                return fail(std::string("unknown escape '\\") + e + "'");
             }
         }
     }
 
     static void appendUtf8(std::string& out, unsigned code) {
-        if (code < 0x80) out += static_cast<char>(code);
+        if (code < 0x80)
+            out += static_cast<char>(code);
         else if (code < 0x800) {
             out += static_cast<char>(0xC0 | (code >> 6));
             out += static_cast<char>(0x80 | (code & 0x3F));

@@ -13,11 +13,14 @@ namespace {
 
 using Type = JsonValue::Type;
 using model::EntityKind;
-using Fields = std::vector<CaptureField>; // owning: an initializer_list returned in a vector would dangle
+using Fields =
+    std::vector<CaptureField>; // owning: an initializer_list returned in a vector would dangle
 
 constexpr std::string_view kFormat = "floortwin-mapping/1";
 
-bool validLabelName(std::string_view name) { return name == "__name__" || isLabelName(name); }
+bool validLabelName(std::string_view name) {
+    return name == "__name__" || isLabelName(name);
+}
 
 std::string describe(const JsonValue& v) {
     if (v.type == Type::String) return "\"" + v.string + "\"";

@@ -25,7 +25,6 @@ model::TimeNs wallNow() {
         .count();
 }
 
-
 std::atomic<unsigned> g_clientCounter{0};
 
 } // namespace

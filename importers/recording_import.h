@@ -7,13 +7,12 @@
 #include "error.h"
 #include "telemetry_loader.h"
 
-#include <nlohmann/json.hpp>
-
 #include <atomic>
 #include <cstdint>
 #include <expected>
 #include <functional>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -22,8 +21,9 @@ namespace ft::importers {
 // Drives a SimModel through `samples` (sorted by time) at `tick` and records every tick into
 // `outPath`. `progress` gets 0..1; returns the ticks written.
 std::expected<std::uint64_t, Error> recordSamples(std::shared_ptr<const model::Topology> topology,
-                                                  const std::vector<model::Sample>& samples, model::TimeNs tick,
-                                                  const std::string& source, const std::string& outPath,
+                                                  const std::vector<model::Sample>& samples,
+                                                  model::TimeNs tick, const std::string& source,
+                                                  const std::string& outPath,
                                                   const std::function<void(double)>& progress = {},
                                                   const std::atomic<bool>* cancel = nullptr);
 
@@ -39,8 +39,9 @@ struct FileImportRequest {
 // Loads `request.path` with `loader` and records it. The summary is what a headless run
 // prints: {sources: [{name, samples, mapped, unmapped, bad_lines, errors, problems...}], ticks,
 // recorded_samples, first_time, last_time, recording}.
-std::expected<nlohmann::json, Error> importFileToRecording(const TelemetryLoader& loader,
-                                                           std::shared_ptr<const model::Topology> topology,
-                                                           const FileImportRequest& request);
+std::expected<nlohmann::json, Error>
+importFileToRecording(const TelemetryLoader& loader,
+                      std::shared_ptr<const model::Topology> topology,
+                      const FileImportRequest& request);
 
 } // namespace ft::importers

@@ -3,14 +3,13 @@
 #include "floor_file.h"
 #include "sample_codec.h"
 
-#include <sqlite3.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <limits>
 #include <ctime>
+#include <limits>
 #include <map>
+#include <sqlite3.h>
 
 namespace ft::importers {
 
@@ -18,18 +17,23 @@ RecordingReader::~RecordingReader() {
     if (m_db) sqlite3_close(m_db);
 }
 
-std::expected<std::unique_ptr<RecordingReader>, Error> RecordingReader::open(const std::string& path) {
+std::expected<std::unique_ptr<RecordingReader>, Error>
+RecordingReader::open(const std::string& path) {
     std::unique_ptr<RecordingReader> r(new RecordingReader());
     r->m_path = path;
     FILE* probe = std::fopen(path.c_str(), "rb");
-    if (!probe) return std::unexpected(Error{"cannot open the recording (no such file or no permission)", path, 0, 0, {}});
+    if (!probe)
+        return std::unexpected(
+            Error{"cannot open the recording (no such file or no permission)", path, 0, 0, {}});
     char magic[16] = {};
     const std::size_t got = std::fread(magic, 1, sizeof magic, probe);
     std::fclose(probe);
     if (got < sizeof magic || std::memcmp(magic, "SQLite format 3", 15) != 0)
-        return std::unexpected(Error{"not a floortwin recording (not an SQLite database)", path, 0, 0, {}});
+        return std::unexpected(
+            Error{"not a floortwin recording (not an SQLite database)", path, 0, 0, {}});
     if (sqlite3_open_v2(path.c_str(), &r->m_db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK)
-        return std::unexpected(Error{std::string("cannot open the recording: ") + sqlite3_errmsg(r->m_db), path, 0, 0, {}});
+        return std::unexpected(Error{
+            std::string("cannot open the recording: ") + sqlite3_errmsg(r->m_db), path, 0, 0, {}});
     if (auto loaded = r->load(); !loaded) return std::unexpected(loaded.error());
     return r;
 }
@@ -39,21 +43,29 @@ std::expected<void, Error> RecordingReader::load() {
     std::map<std::string, std::string> meta;
     sqlite3_stmt* st = nullptr;
     if (sqlite3_prepare_v2(m_db, "SELECT key, value FROM meta", -1, &st, nullptr) != SQLITE_OK)
-        return std::unexpected(error(std::string("not a floortwin recording or unreadable header: ") + sqlite3_errmsg(m_db)));
+        return std::unexpected(
+            error(std::string("not a floortwin recording or unreadable header: ") +
+                  sqlite3_errmsg(m_db)));
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-        meta[reinterpret_cast<const char*>(sqlite3_column_text(st, 0))] = reinterpret_cast<const char*>(sqlite3_column_text(st, 1));
+        meta[reinterpret_cast<const char*>(sqlite3_column_text(st, 0))] =
+            reinterpret_cast<const char*>(sqlite3_column_text(st, 1));
     sqlite3_finalize(st);
-    if (rc != SQLITE_DONE && meta.empty()) return std::unexpected(error(std::string("the recording's header is corrupt: ") + sqlite3_errmsg(m_db)));
-    if (!meta.contains("format_version")) return std::unexpected(error("not a floortwin recording (no format version)"));
+    if (rc != SQLITE_DONE && meta.empty())
+        return std::unexpected(
+            error(std::string("the recording's header is corrupt: ") + sqlite3_errmsg(m_db)));
+    if (!meta.contains("format_version"))
+        return std::unexpected(error("not a floortwin recording (no format version)"));
     if (std::stoi(meta["format_version"]) > kRecordingFormatVersion)
-        return std::unexpected(error("recording format " + meta["format_version"] + " is newer than this floortwin reads (" +
+        return std::unexpected(error("recording format " + meta["format_version"] +
+                                     " is newer than this floortwin reads (" +
                                      std::to_string(kRecordingFormatVersion) + ")"));
     auto floor = parseFloorFile(meta["floor"], m_path + " (embedded floor)");
     if (!floor) return std::unexpected(floor.error());
     m_floor = *floor;
     auto topology = model::Topology::build(m_floor);
-    if (!topology) return std::unexpected(error("the recorded floor is invalid: " + topology.error()));
+    if (!topology)
+        return std::unexpected(error("the recorded floor is invalid: " + topology.error()));
     m_topology = std::make_shared<const model::Topology>(std::move(*topology));
     m_info.source = meta["source"];
     m_info.floorJson = meta["floor"];
@@ -70,26 +82,33 @@ std::expected<void, Error> RecordingReader::load() {
     while (sqlite3_step(st) == SQLITE_ROW) {
         const std::string name = reinterpret_cast<const char*>(sqlite3_column_text(st, 1));
         if (auto c = model::findChannel(name)) {
-            if (static_cast<std::size_t>(sqlite3_column_int64(st, 2)) != m_topology->count(model::kChannels[*c].kind)) {
-                m_warnings.push_back("channel '" + name + "' has a different entity count than its floor; ignored");
+            if (static_cast<std::size_t>(sqlite3_column_int64(st, 2)) !=
+                m_topology->count(model::kChannels[*c].kind)) {
+                m_warnings.push_back("channel '" + name +
+                                     "' has a different entity count than its floor; ignored");
                 continue;
             }
             byRecordedId[sqlite3_column_int64(st, 0)] = *c;
         }
     }
     sqlite3_finalize(st);
-    if (byRecordedId.empty()) return std::unexpected(error("the recording has no channels this floortwin knows"));
+    if (byRecordedId.empty())
+        return std::unexpected(error("the recording has no channels this floortwin knows"));
 
     // The chunk index. A damaged file stops the scan: keep what was read before the damage.
-    sqlite3_prepare_v2(m_db, "SELECT rowid, channel, t0, rows FROM chunks ORDER BY rowid", -1, &st, nullptr);
+    sqlite3_prepare_v2(m_db, "SELECT rowid, channel, t0, rows FROM chunks ORDER BY rowid", -1, &st,
+                       nullptr);
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         const auto it = byRecordedId.find(sqlite3_column_int64(st, 1));
         if (it == byRecordedId.end()) continue;
-        m_chunks[it->second].push_back({sqlite3_column_int64(st, 2), static_cast<std::uint32_t>(sqlite3_column_int(st, 3)),
+        m_chunks[it->second].push_back({sqlite3_column_int64(st, 2),
+                                        static_cast<std::uint32_t>(sqlite3_column_int(st, 3)),
                                         sqlite3_column_int64(st, 0)});
         ++m_chunkCount;
     }
-    if (rc != SQLITE_DONE) m_warnings.push_back(std::string("the recording is damaged (") + sqlite3_errmsg(m_db) + "); opened up to the last readable chunk");
+    if (rc != SQLITE_DONE)
+        m_warnings.push_back(std::string("the recording is damaged (") + sqlite3_errmsg(m_db) +
+                             "); opened up to the last readable chunk");
     sqlite3_finalize(st);
     // The usable range ends where the channel with the least data ends (a cut file loses the
     // tail of the last chunk's channels).
@@ -103,34 +122,48 @@ std::expected<void, Error> RecordingReader::load() {
         m_start = std::min(m_start, chunks.front().t0);
         m_end = std::min(m_end, chunks.back().t0 + (chunks.back().rows - 1) * m_info.tick);
     }
-    if (!any) return std::unexpected(error(m_warnings.empty() ? "the recording holds no samples" : m_warnings.front()));
+    if (!any)
+        return std::unexpected(
+            error(m_warnings.empty() ? "the recording holds no samples" : m_warnings.front()));
     if (meta.contains("end_time") && std::stoll(meta["end_time"]) > m_end + m_info.tick)
-        m_warnings.push_back("the recording ends early: samples after " + model::formatUtc(m_end) + " are missing");
+        m_warnings.push_back("the recording ends early: samples after " + model::formatUtc(m_end) +
+                             " are missing");
 
     // Events, lifecycle transitions, alarm sets (small; held in memory).
     auto scan = [&](const char* sql, auto&& row) {
         sqlite3_stmt* q = nullptr;
         if (sqlite3_prepare_v2(m_db, sql, -1, &q, nullptr) != SQLITE_OK) return;
         int r;
-        while ((r = sqlite3_step(q)) == SQLITE_ROW) row(q);
-        if (r != SQLITE_DONE) m_warnings.push_back(std::string("part of the recording's events are unreadable (") + sqlite3_errmsg(m_db) + ")");
+        while ((r = sqlite3_step(q)) == SQLITE_ROW)
+            row(q);
+        if (r != SQLITE_DONE)
+            m_warnings.push_back(std::string("part of the recording's events are unreadable (") +
+                                 sqlite3_errmsg(m_db) + ")");
         sqlite3_finalize(q);
     };
-    scan("SELECT time, kind, entity_kind, entity, severity, text FROM events ORDER BY rowid", [&](sqlite3_stmt* q) {
-        m_events.push_back({sqlite3_column_int64(q, 0), static_cast<model::EventKind>(sqlite3_column_int(q, 1)),
-                            {static_cast<model::EntityKind>(sqlite3_column_int(q, 2)), static_cast<model::EntityId>(sqlite3_column_int64(q, 3))},
-                            static_cast<model::Severity>(sqlite3_column_int(q, 4)), reinterpret_cast<const char*>(sqlite3_column_text(q, 5))});
-    });
-    scan("SELECT time, rack, from_state, to_state, failure, reason FROM lifecycle ORDER BY rowid", [&](sqlite3_stmt* q) {
-        m_transitions.push_back({sqlite3_column_int64(q, 0), static_cast<model::EntityId>(sqlite3_column_int64(q, 1)),
-                                 static_cast<model::RackLifecycle>(sqlite3_column_int(q, 2)),
-                                 static_cast<model::RackLifecycle>(sqlite3_column_int(q, 3)), sqlite3_column_int(q, 4) != 0,
+    scan("SELECT time, kind, entity_kind, entity, severity, text FROM events ORDER BY rowid",
+         [&](sqlite3_stmt* q) {
+             m_events.push_back({sqlite3_column_int64(q, 0),
+                                 static_cast<model::EventKind>(sqlite3_column_int(q, 1)),
+                                 {static_cast<model::EntityKind>(sqlite3_column_int(q, 2)),
+                                  static_cast<model::EntityId>(sqlite3_column_int64(q, 3))},
+                                 static_cast<model::Severity>(sqlite3_column_int(q, 4)),
                                  reinterpret_cast<const char*>(sqlite3_column_text(q, 5))});
-    });
+         });
+    scan("SELECT time, rack, from_state, to_state, failure, reason FROM lifecycle ORDER BY rowid",
+         [&](sqlite3_stmt* q) {
+             m_transitions.push_back({sqlite3_column_int64(q, 0),
+                                      static_cast<model::EntityId>(sqlite3_column_int64(q, 1)),
+                                      static_cast<model::RackLifecycle>(sqlite3_column_int(q, 2)),
+                                      static_cast<model::RackLifecycle>(sqlite3_column_int(q, 3)),
+                                      sqlite3_column_int(q, 4) != 0,
+                                      reinterpret_cast<const char*>(sqlite3_column_text(q, 5))});
+         });
     std::vector<std::pair<model::TimeNs, std::vector<std::uint8_t>>> rawSets;
     scan("SELECT time, data FROM alarm_sets ORDER BY time", [&](sqlite3_stmt* q) {
         const auto* b = static_cast<const std::uint8_t*>(sqlite3_column_blob(q, 1));
-        rawSets.emplace_back(sqlite3_column_int64(q, 0), std::vector<std::uint8_t>(b, b + sqlite3_column_bytes(q, 1)));
+        rawSets.emplace_back(sqlite3_column_int64(q, 0),
+                             std::vector<std::uint8_t>(b, b + sqlite3_column_bytes(q, 1)));
     });
     // Titles are interned so Alarm::title (a string_view) stays valid for the reader's life.
     std::map<std::string, std::size_t> titleIndex;
@@ -148,8 +181,9 @@ std::expected<void, Error> RecordingReader::load() {
             model::Alarm a;
             std::uint8_t kind = 0, severity = 0;
             std::uint16_t len = 0;
-            if (!get(&kind, 1) || !get(&a.entity, 4) || !get(&a.channel, 2) || !get(&severity, 1) || !get(&a.value, 4) ||
-                !get(&a.threshold, 4) || !get(&a.since, 8) || !get(&len, 2) || p + len > blob.size()) {
+            if (!get(&kind, 1) || !get(&a.entity, 4) || !get(&a.channel, 2) || !get(&severity, 1) ||
+                !get(&a.value, 4) || !get(&a.threshold, 4) || !get(&a.since, 8) || !get(&len, 2) ||
+                p + len > blob.size()) {
                 m_warnings.push_back("an alarm record is damaged");
                 break;
             }
@@ -195,45 +229,64 @@ std::expected<void, Error> RecordingReader::snapshotAt(model::TimeNs time, model
         ChannelCache& cache = m_cache[c];
         if (cache.rowid != chunk.rowid) {
             sqlite3_blob* blob = nullptr;
-            if (sqlite3_blob_open(m_db, "main", "chunks", "data", chunk.rowid, 0, &blob) != SQLITE_OK)
-                return std::unexpected(error(std::string("cannot read a chunk of '") + std::string(model::kChannels[c].name) + "': " + sqlite3_errmsg(m_db)));
+            if (sqlite3_blob_open(m_db, "main", "chunks", "data", chunk.rowid, 0, &blob) !=
+                SQLITE_OK)
+                return std::unexpected(error(std::string("cannot read a chunk of '") +
+                                             std::string(model::kChannels[c].name) +
+                                             "': " + sqlite3_errmsg(m_db)));
             std::vector<std::uint8_t> bytes(static_cast<std::size_t>(sqlite3_blob_bytes(blob)));
             const int rc = sqlite3_blob_read(blob, bytes.data(), static_cast<int>(bytes.size()), 0);
             sqlite3_blob_close(blob);
-            if (rc != SQLITE_OK) return std::unexpected(error(std::string("a chunk is unreadable: ") + sqlite3_errmsg(m_db)));
+            if (rc != SQLITE_OK)
+                return std::unexpected(
+                    error(std::string("a chunk is unreadable: ") + sqlite3_errmsg(m_db)));
             auto decoded = decodeSampleBlock(bytes);
-            if (!decoded) return std::unexpected(error("a chunk of '" + std::string(model::kChannels[c].name) + "' is corrupt: " + decoded.error()));
-            if (decoded->columns != columns) return std::unexpected(error("a chunk has the wrong number of entities"));
+            if (!decoded)
+                return std::unexpected(error("a chunk of '" +
+                                             std::string(model::kChannels[c].name) +
+                                             "' is corrupt: " + decoded.error()));
+            if (decoded->columns != columns)
+                return std::unexpected(error("a chunk has the wrong number of entities"));
             cache.rowid = chunk.rowid;
             cache.columns = decoded->columns;
             cache.values = std::move(decoded->values);
         }
-        const auto row = std::min<std::size_t>(static_cast<std::size_t>((time - chunk.t0) / m_info.tick), chunk.rows - 1);
-        std::copy_n(cache.values.begin() + static_cast<std::ptrdiff_t>(row * columns), columns, column.begin());
+        const auto row = std::min<std::size_t>(
+            static_cast<std::size_t>((time - chunk.t0) / m_info.tick), chunk.rows - 1);
+        std::copy_n(cache.values.begin() + static_cast<std::ptrdiff_t>(row * columns), columns,
+                    column.begin());
     }
     // Lifecycle states from their channel; alarms from the last set at or before `time`.
     const auto& states = out.values[model::ch::RackLifecycleState];
     out.rackLifecycle.resize(states.size());
     for (std::size_t r = 0; r < states.size(); ++r)
-        out.rackLifecycle[r] = std::isfinite(states[r]) ? static_cast<model::RackLifecycle>(std::clamp(static_cast<int>(states[r]), 0, 11))
-                                                       : model::RackLifecycle::Production;
+        out.rackLifecycle[r] =
+            std::isfinite(states[r])
+                ? static_cast<model::RackLifecycle>(std::clamp(static_cast<int>(states[r]), 0, 11))
+                : model::RackLifecycle::Production;
     out.alarms.clear();
-    const auto set = std::ranges::upper_bound(m_alarmSets, time, {}, &std::pair<model::TimeNs, std::vector<model::Alarm>>::first);
+    const auto set = std::ranges::upper_bound(
+        m_alarmSets, time, {}, &std::pair<model::TimeNs, std::vector<model::Alarm>>::first);
     if (set != m_alarmSets.begin())
         for (auto a : (set - 1)->second) {
-            if (a.channel < out.values.size() && a.entity < out.channel(a.channel).size()) a.value = out.value(a.channel, a.entity);
+            if (a.channel < out.values.size() && a.entity < out.channel(a.channel).size())
+                a.value = out.value(a.channel, a.entity);
             out.alarms.push_back(a);
         }
     // Everything that happened up to `time` (shared until the count changes).
-    const auto nEvents = static_cast<std::size_t>(std::ranges::upper_bound(m_events, time, {}, &model::Event::time) - m_events.begin());
+    const auto nEvents = static_cast<std::size_t>(
+        std::ranges::upper_bound(m_events, time, {}, &model::Event::time) - m_events.begin());
     if (!m_eventPrefix || m_eventPrefix->size() != nEvents)
-        m_eventPrefix = std::make_shared<const std::vector<model::Event>>(m_events.begin(), m_events.begin() + static_cast<std::ptrdiff_t>(nEvents));
+        m_eventPrefix = std::make_shared<const std::vector<model::Event>>(
+            m_events.begin(), m_events.begin() + static_cast<std::ptrdiff_t>(nEvents));
     out.events = m_eventPrefix;
     const auto nTransitions = static_cast<std::size_t>(
-        std::ranges::upper_bound(m_transitions, time, {}, &model::LifecycleTransition::time) - m_transitions.begin());
+        std::ranges::upper_bound(m_transitions, time, {}, &model::LifecycleTransition::time) -
+        m_transitions.begin());
     if (!m_transitionPrefix || m_transitionPrefix->size() != nTransitions)
         m_transitionPrefix = std::make_shared<const std::vector<model::LifecycleTransition>>(
-            m_transitions.begin(), m_transitions.begin() + static_cast<std::ptrdiff_t>(nTransitions));
+            m_transitions.begin(),
+            m_transitions.begin() + static_cast<std::ptrdiff_t>(nTransitions));
     out.lifecycleHistory = m_transitionPrefix;
     out.scenario = m_info.scenario;
     return {};
@@ -244,25 +297,31 @@ std::vector<Bookmark> RecordingReader::bookmarks() const {
     sqlite3* db = nullptr;
     if (sqlite3_open_v2(m_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
         sqlite3_stmt* st = nullptr;
-        if (sqlite3_prepare_v2(db, "SELECT id, time, text FROM bookmarks ORDER BY time", -1, &st, nullptr) == SQLITE_OK)
+        if (sqlite3_prepare_v2(db, "SELECT id, time, text FROM bookmarks ORDER BY time", -1, &st,
+                               nullptr) == SQLITE_OK)
             while (sqlite3_step(st) == SQLITE_ROW)
-                out.push_back({sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1), reinterpret_cast<const char*>(sqlite3_column_text(st, 2))});
+                out.push_back({sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
+                               reinterpret_cast<const char*>(sqlite3_column_text(st, 2))});
         sqlite3_finalize(st);
     }
     sqlite3_close(db);
     return out;
 }
 
-std::expected<Bookmark, Error> RecordingReader::addBookmark(model::TimeNs time, const std::string& text) {
+std::expected<Bookmark, Error> RecordingReader::addBookmark(model::TimeNs time,
+                                                            const std::string& text) {
     sqlite3* db = nullptr;
     if (sqlite3_open_v2(m_path.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) {
         const std::string why = sqlite3_errmsg(db);
         sqlite3_close(db);
-        return std::unexpected(error("cannot save the bookmark (the recording is read-only here): " + why));
+        return std::unexpected(
+            error("cannot save the bookmark (the recording is read-only here): " + why));
     }
     sqlite3_stmt* st = nullptr;
-    sqlite3_prepare_v2(db, "INSERT INTO bookmarks(time, text, created) VALUES(?, ?, ?)", -1, &st, nullptr);
-    const std::string created = model::formatUtc(static_cast<model::TimeNs>(std::time(nullptr)) * model::kNsPerSecond);
+    sqlite3_prepare_v2(db, "INSERT INTO bookmarks(time, text, created) VALUES(?, ?, ?)", -1, &st,
+                       nullptr);
+    const std::string created =
+        model::formatUtc(static_cast<model::TimeNs>(std::time(nullptr)) * model::kNsPerSecond);
     sqlite3_bind_int64(st, 1, time);
     sqlite3_bind_text(st, 2, text.c_str(), -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 3, created.c_str(), -1, SQLITE_TRANSIENT);

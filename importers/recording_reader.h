@@ -46,7 +46,8 @@ public:
     const std::vector<std::string>& warnings() const { return m_warnings; }
     std::uint64_t chunkCount() const { return m_chunkCount; }
 
-    // The floor at `time` (clamped to the recording, rounded down to a tick). Reuses `out`'s buffers.
+    // The floor at `time` (clamped to the recording, rounded down to a tick). Reuses `out`'s
+    // buffers.
     std::expected<void, Error> snapshotAt(model::TimeNs time, model::Snapshot& out);
 
     const std::vector<model::Event>& events() const { return m_events; }

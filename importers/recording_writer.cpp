@@ -3,9 +3,8 @@
 #include "model/lifecycle.h"
 #include "sample_codec.h"
 
-#include <sqlite3.h>
-
 #include <cstring>
+#include <sqlite3.h>
 
 namespace ft::importers {
 
@@ -33,7 +32,8 @@ void appendAlarm(std::vector<std::uint8_t>& out, const model::Alarm& a) {
         const auto* b = static_cast<const std::uint8_t*>(p);
         out.insert(out.end(), b, b + n);
     };
-    const std::uint8_t kind = static_cast<std::uint8_t>(a.kind), severity = static_cast<std::uint8_t>(a.severity);
+    const std::uint8_t kind = static_cast<std::uint8_t>(a.kind),
+                       severity = static_cast<std::uint8_t>(a.severity);
     put(&kind, 1);
     put(&a.entity, 4);
     put(&a.channel, 2);
@@ -49,16 +49,17 @@ void appendAlarm(std::vector<std::uint8_t>& out, const model::Alarm& a) {
 bool sameAlarms(const std::vector<model::Alarm>& a, const std::vector<model::Alarm>& b) {
     if (a.size() != b.size()) return false;
     for (std::size_t i = 0; i < a.size(); ++i)
-        if (a[i].kind != b[i].kind || a[i].entity != b[i].entity || a[i].channel != b[i].channel || a[i].severity != b[i].severity)
+        if (a[i].kind != b[i].kind || a[i].entity != b[i].entity || a[i].channel != b[i].channel ||
+            a[i].severity != b[i].severity)
             return false;
     return true;
 }
 
 } // namespace
 
-std::expected<std::unique_ptr<RecordingWriter>, Error> RecordingWriter::create(const std::string& path,
-                                                                               std::shared_ptr<const model::Topology> topology,
-                                                                               const RecordingInfo& info, std::size_t capacity) {
+std::expected<std::unique_ptr<RecordingWriter>, Error>
+RecordingWriter::create(const std::string& path, std::shared_ptr<const model::Topology> topology,
+                        const RecordingInfo& info, std::size_t capacity) {
     std::remove(path.c_str());
     std::remove((path + "-wal").c_str());
     std::remove((path + "-shm").c_str());
@@ -69,9 +70,11 @@ std::expected<std::unique_ptr<RecordingWriter>, Error> RecordingWriter::create(c
         std::string msg = what + (w->m_db ? std::string(": ") + sqlite3_errmsg(w->m_db) : "");
         return std::unexpected(Error{msg, path, 0, 0, {}});
     };
-    if (sqlite3_open_v2(path.c_str(), &w->m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK)
+    if (sqlite3_open_v2(path.c_str(), &w->m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+                        nullptr) != SQLITE_OK)
         return fail("cannot create the recording");
-    if (sqlite3_exec(w->m_db, kSchema, nullptr, nullptr, nullptr) != SQLITE_OK) return fail("cannot create the recording's tables");
+    if (sqlite3_exec(w->m_db, kSchema, nullptr, nullptr, nullptr) != SQLITE_OK)
+        return fail("cannot create the recording's tables");
     sqlite3_stmt* st = nullptr;
     sqlite3_prepare_v2(w->m_db, "INSERT INTO meta(key, value) VALUES(?, ?)", -1, &st, nullptr);
     auto meta = [&](const char* key, const std::string& value) {
@@ -89,19 +92,25 @@ std::expected<std::unique_ptr<RecordingWriter>, Error> RecordingWriter::create(c
     meta("tick_ns", std::to_string(info.tick));
     meta("rows_per_chunk", std::to_string(kRowsPerChunk));
     sqlite3_finalize(st);
-    sqlite3_prepare_v2(w->m_db, "INSERT INTO channels(id, name, unit, entity_kind, entities) VALUES(?, ?, ?, ?, ?)", -1, &st, nullptr);
+    sqlite3_prepare_v2(
+        w->m_db,
+        "INSERT INTO channels(id, name, unit, entity_kind, entities) VALUES(?, ?, ?, ?, ?)", -1,
+        &st, nullptr);
     for (model::ChannelId c = 0; c < model::ch::Count; ++c) {
         const auto& info2 = model::kChannels[c];
         sqlite3_bind_int(st, 1, c);
-        sqlite3_bind_text(st, 2, info2.name.data(), static_cast<int>(info2.name.size()), SQLITE_TRANSIENT);
-        sqlite3_bind_text(st, 3, info2.unit.data(), static_cast<int>(info2.unit.size()), SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 2, info2.name.data(), static_cast<int>(info2.name.size()),
+                          SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 3, info2.unit.data(), static_cast<int>(info2.unit.size()),
+                          SQLITE_TRANSIENT);
         sqlite3_bind_text(st, 4, model::entityKindName(info2.kind).data(), -1, SQLITE_TRANSIENT);
         sqlite3_bind_int64(st, 5, static_cast<sqlite3_int64>(w->m_topology->count(info2.kind)));
         sqlite3_step(st);
         sqlite3_reset(st);
     }
     sqlite3_finalize(st);
-    if (sqlite3_exec(w->m_db, "COMMIT", nullptr, nullptr, nullptr) != SQLITE_OK) return fail("cannot write the recording header");
+    if (sqlite3_exec(w->m_db, "COMMIT", nullptr, nullptr, nullptr) != SQLITE_OK)
+        return fail("cannot write the recording header");
     w->m_rows.resize(model::ch::Count);
     w->m_openChunkRow.assign(model::ch::Count, -1);
     for (model::ChannelId c = 0; c < model::ch::Count; ++c)
@@ -110,7 +119,9 @@ std::expected<std::unique_ptr<RecordingWriter>, Error> RecordingWriter::create(c
     return w;
 }
 
-RecordingWriter::~RecordingWriter() { close(); }
+RecordingWriter::~RecordingWriter() {
+    close();
+}
 
 bool RecordingWriter::push(std::shared_ptr<const model::Snapshot> snapshot) {
     {
@@ -197,7 +208,8 @@ void RecordingWriter::append(const model::Snapshot& s) {
     }
     if (s.lifecycleHistory && s.lifecycleHistory->size() > m_transitionsWritten) {
         sqlite3_stmt* st = nullptr;
-        sqlite3_prepare_v2(m_db, "INSERT INTO lifecycle VALUES(?, ?, ?, ?, ?, ?)", -1, &st, nullptr);
+        sqlite3_prepare_v2(m_db, "INSERT INTO lifecycle VALUES(?, ?, ?, ?, ?, ?)", -1, &st,
+                           nullptr);
         for (std::size_t i = m_transitionsWritten; i < s.lifecycleHistory->size(); ++i) {
             const auto& t = (*s.lifecycleHistory)[i];
             sqlite3_bind_int64(st, 1, t.time);
@@ -214,9 +226,11 @@ void RecordingWriter::append(const model::Snapshot& s) {
     }
     if (!m_anyAlarmsWritten || !sameAlarms(s.alarms, m_lastAlarms)) {
         std::vector<std::uint8_t> blob;
-        for (const auto& a : s.alarms) appendAlarm(blob, a);
+        for (const auto& a : s.alarms)
+            appendAlarm(blob, a);
         sqlite3_stmt* st = nullptr;
-        sqlite3_prepare_v2(m_db, "INSERT OR REPLACE INTO alarm_sets VALUES(?, ?)", -1, &st, nullptr);
+        sqlite3_prepare_v2(m_db, "INSERT OR REPLACE INTO alarm_sets VALUES(?, ?)", -1, &st,
+                           nullptr);
         sqlite3_bind_int64(st, 1, s.time);
         sqlite3_bind_blob(st, 2, blob.data(), static_cast<int>(blob.size()), SQLITE_TRANSIENT);
         sqlite3_step(st);
@@ -228,7 +242,8 @@ void RecordingWriter::append(const model::Snapshot& s) {
     {
         std::lock_guard lock(m_mutex);
         ++m_stats.snapshots;
-        for (const auto& v : s.values) m_stats.samples += v.size();
+        for (const auto& v : s.values)
+            m_stats.samples += v.size();
     }
     if (m_rowCount % kRowsPerCommit == 0) flushChunk();
 }
@@ -236,12 +251,15 @@ void RecordingWriter::append(const model::Snapshot& s) {
 void RecordingWriter::flushChunk() {
     sqlite3_stmt* insert = nullptr;
     sqlite3_stmt* update = nullptr;
-    sqlite3_prepare_v2(m_db, "INSERT INTO chunks(channel, t0, rows, data) VALUES(?, ?, ?, ?)", -1, &insert, nullptr);
-    sqlite3_prepare_v2(m_db, "UPDATE chunks SET rows = ?, data = ? WHERE rowid = ?", -1, &update, nullptr);
+    sqlite3_prepare_v2(m_db, "INSERT INTO chunks(channel, t0, rows, data) VALUES(?, ?, ?, ?)", -1,
+                       &insert, nullptr);
+    sqlite3_prepare_v2(m_db, "UPDATE chunks SET rows = ?, data = ? WHERE rowid = ?", -1, &update,
+                       nullptr);
     std::uint64_t bytes = 0;
     const bool complete = m_rowCount == kRowsPerChunk;
     for (model::ChannelId c = 0; c < model::ch::Count; ++c) {
-        const auto columns = static_cast<std::uint32_t>(m_topology->count(model::kChannels[c].kind));
+        const auto columns =
+            static_cast<std::uint32_t>(m_topology->count(model::kChannels[c].kind));
         if (columns == 0) continue;
         const auto blob = encodeSampleBlock(m_rows[c], m_rowCount, columns);
         if (complete) bytes += blob.size();
@@ -266,14 +284,16 @@ void RecordingWriter::flushChunk() {
     sqlite3_finalize(insert);
     sqlite3_finalize(update);
     sqlite3_stmt* end = nullptr;
-    sqlite3_prepare_v2(m_db, "INSERT OR REPLACE INTO meta(key, value) VALUES('end_time', ?)", -1, &end, nullptr);
+    sqlite3_prepare_v2(m_db, "INSERT OR REPLACE INTO meta(key, value) VALUES('end_time', ?)", -1,
+                       &end, nullptr);
     const std::string endText = std::to_string(m_lastTime);
     sqlite3_bind_text(end, 1, endText.c_str(), -1, SQLITE_TRANSIENT);
     sqlite3_step(end);
     sqlite3_finalize(end);
     const int rc = sqlite3_exec(m_db, "COMMIT", nullptr, nullptr, nullptr);
     std::lock_guard lock(m_mutex);
-    if (rc != SQLITE_OK && m_error.empty()) m_error = std::string("recording write failed: ") + sqlite3_errmsg(m_db);
+    if (rc != SQLITE_OK && m_error.empty())
+        m_error = std::string("recording write failed: ") + sqlite3_errmsg(m_db);
     if (complete) {
         ++m_stats.chunks;
         m_stats.bytes += bytes;

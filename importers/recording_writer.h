@@ -2,8 +2,9 @@
 // RecordingWriter: records published snapshots into a .ftrec file (SQLite, WAL). Its own thread
 // encodes chunks of three seconds (one per channel, see SampleCodec) and commits every second
 // (rewriting the growing chunk) with that second's events, lifecycle transitions and alarm
-// changes, so a killed recorder loses at most the second in flight. push() never blocks the caller: when the writer cannot keep up it drops the
-// snapshot and counts it. push() from any thread; create/close from the owner.
+// changes, so a killed recorder loses at most the second in flight. push() never blocks the caller:
+// when the writer cannot keep up it drops the snapshot and counts it. push() from any thread;
+// create/close from the owner.
 #include "error.h"
 #include "model/snapshot.h"
 #include "model/topology.h"
@@ -45,9 +46,9 @@ public:
         std::uint64_t bytes = 0; // encoded sample bytes
     };
 
-    static std::expected<std::unique_ptr<RecordingWriter>, Error> create(const std::string& path,
-                                                                         std::shared_ptr<const model::Topology> topology,
-                                                                         const RecordingInfo& info, std::size_t queueCapacity = 64);
+    static std::expected<std::unique_ptr<RecordingWriter>, Error>
+    create(const std::string& path, std::shared_ptr<const model::Topology> topology,
+           const RecordingInfo& info, std::size_t queueCapacity = 64);
     ~RecordingWriter();
     RecordingWriter(const RecordingWriter&) = delete;
     RecordingWriter& operator=(const RecordingWriter&) = delete;
@@ -66,7 +67,7 @@ private:
     RecordingWriter() = default;
     void threadMain();
     void append(const model::Snapshot& s);
-    void flushChunk();   // writes the open chunk (insert, or update while it grows) and commits
+    void flushChunk(); // writes the open chunk (insert, or update while it grows) and commits
 
     std::shared_ptr<const model::Topology> m_topology;
     sqlite3* m_db = nullptr;

@@ -15,7 +15,9 @@ ReplayTransport::ReplayTransport(std::unique_ptr<RecordingReader> reader)
     publishAt(m_anchorPosition);
 }
 
-ReplayTransport::~ReplayTransport() { stop(); }
+ReplayTransport::~ReplayTransport() {
+    stop();
+}
 
 void ReplayTransport::start() {
     if (m_thread.joinable()) return;
@@ -80,7 +82,8 @@ void ReplayTransport::setPaused(bool paused) {
         m_anchorPosition = positionLocked(now);
         m_anchorWall = now;
         // Playing from the very end starts again from the beginning, as a video player does.
-        if (!paused && m_anchorPosition >= m_reader->endTime()) m_anchorPosition = m_loop ? m_loop->first : m_reader->startTime();
+        if (!paused && m_anchorPosition >= m_reader->endTime())
+            m_anchorPosition = m_loop ? m_loop->first : m_reader->startTime();
         m_paused = paused;
         m_dirty = true;
     }
@@ -102,7 +105,8 @@ void ReplayTransport::step(int ticks) {
     {
         std::lock_guard lock(m_mutex);
         const auto now = Clock::now();
-        m_anchorPosition = std::clamp(positionLocked(now) + ticks * m_reader->tick(), m_reader->startTime(), m_reader->endTime());
+        m_anchorPosition = std::clamp(positionLocked(now) + ticks * m_reader->tick(),
+                                      m_reader->startTime(), m_reader->endTime());
         m_anchorWall = now;
         m_paused = true; // stepping is frame by frame
         m_dirty = true;
@@ -133,8 +137,10 @@ bool ReplayTransport::jumpToEvent(int direction) {
         // Alarm churn is not where an investigator wants to land; scenario steps, protections,
         // lifecycle changes and raised alarms are.
         if (e.kind == model::EventKind::AlarmCleared) continue;
-        if (direction > 0 && e.time > here + m_reader->tick() / 2 && (!target || e.time < *target)) target = e.time;
-        if (direction < 0 && e.time < here - m_reader->tick() / 2 && (!target || e.time > *target)) target = e.time;
+        if (direction > 0 && e.time > here + m_reader->tick() / 2 && (!target || e.time < *target))
+            target = e.time;
+        if (direction < 0 && e.time < here - m_reader->tick() / 2 && (!target || e.time > *target))
+            target = e.time;
     }
     if (!target) return false;
     seek(*target);
@@ -157,7 +163,8 @@ void ReplayTransport::publishAt(model::TimeNs time) {
     }
     m_latest = m_pool->wrap(std::move(snapshot));
     ++m_stats.published;
-    m_stats.meanDecodeMs += (ms - m_stats.meanDecodeMs) / static_cast<double>(std::min<std::uint64_t>(m_stats.published, 100));
+    m_stats.meanDecodeMs += (ms - m_stats.meanDecodeMs) /
+                            static_cast<double>(std::min<std::uint64_t>(m_stats.published, 100));
     m_stats.maxDecodeMs = std::max(m_stats.maxDecodeMs, ms);
 }
 
@@ -187,7 +194,8 @@ void ReplayTransport::threadMain() {
         {
             std::unique_lock lock(m_mutex);
             // Wake at the frame rate while playing; otherwise when told to.
-            m_wake.wait_for(lock, std::chrono::milliseconds(m_paused ? 200 : 15), [&] { return m_stop.load() || m_dirty; });
+            m_wake.wait_for(lock, std::chrono::milliseconds(m_paused ? 200 : 15),
+                            [&] { return m_stop.load() || m_dirty; });
             if (m_stop) break;
             const auto now = Clock::now();
             target = positionLocked(now);

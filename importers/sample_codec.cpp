@@ -1,8 +1,7 @@
 #include "sample_codec.h"
 
-#include <zstd.h>
-
 #include <cstring>
+#include <zstd.h>
 
 namespace ft::importers {
 
@@ -14,8 +13,12 @@ struct Header {
     std::uint32_t columns;
     std::uint32_t rawBytes;
 };
-std::uint32_t zigzag(std::int32_t d) { return static_cast<std::uint32_t>(d) << 1 ^ static_cast<std::uint32_t>(d >> 31); }
-std::int32_t unzigzag(std::uint32_t z) { return static_cast<std::int32_t>(z >> 1) ^ -static_cast<std::int32_t>(z & 1); }
+std::uint32_t zigzag(std::int32_t d) {
+    return static_cast<std::uint32_t>(d) << 1 ^ static_cast<std::uint32_t>(d >> 31);
+}
+std::int32_t unzigzag(std::uint32_t z) {
+    return static_cast<std::int32_t>(z >> 1) ^ -static_cast<std::int32_t>(z & 1);
+}
 std::uint32_t predict(const std::uint32_t* column, std::size_t r) {
     if (r == 0) return 0;
     if (r == 1) return column[0];
@@ -23,7 +26,8 @@ std::uint32_t predict(const std::uint32_t* column, std::size_t r) {
 }
 } // namespace
 
-std::vector<std::uint8_t> encodeSampleBlock(std::span<const float> values, std::uint32_t rows, std::uint32_t columns, int level) {
+std::vector<std::uint8_t> encodeSampleBlock(std::span<const float> values, std::uint32_t rows,
+                                            std::uint32_t columns, int level) {
     const std::size_t n = static_cast<std::size_t>(rows) * columns;
     // Scratch reused across calls on this thread: per-link channels make megabyte blocks, and
     // fresh allocations of that size cost more in page faults than the encoding itself.
@@ -33,13 +37,16 @@ std::vector<std::uint8_t> encodeSampleBlock(std::span<const float> values, std::
     if (planes.size() < n * 4) planes.resize(n * 4);
     // Column-major bit patterns: one entity's samples together.
     for (std::size_t r = 0; r < rows; ++r)
-        for (std::size_t c = 0; c < columns; ++c) std::memcpy(&bits[c * rows + r], &values[r * columns + c], 4);
+        for (std::size_t c = 0; c < columns; ++c)
+            std::memcpy(&bits[c * rows + r], &values[r * columns + c], 4);
     for (std::size_t c = 0; c < columns; ++c) {
         const std::uint32_t* column = &bits[c * rows];
         for (std::size_t r = 0; r < rows; ++r) {
-            const std::uint32_t residual = zigzag(static_cast<std::int32_t>(column[r] - predict(column, r)));
+            const std::uint32_t residual =
+                zigzag(static_cast<std::int32_t>(column[r] - predict(column, r)));
             const std::size_t i = c * rows + r;
-            for (int b = 0; b < 4; ++b) planes[b * n + i] = static_cast<std::uint8_t>(residual >> (8 * b));
+            for (int b = 0; b < 4; ++b)
+                planes[b * n + i] = static_cast<std::uint8_t>(residual >> (8 * b));
         }
     }
     const Header header{kMagic, rows, columns, static_cast<std::uint32_t>(n * 4)};
@@ -55,21 +62,27 @@ std::vector<std::uint8_t> encodeSampleBlock(std::span<const float> values, std::
 
 std::expected<DecodedBlock, std::string> decodeSampleBlock(std::span<const std::uint8_t> bytes) {
     Header header{};
-    if (bytes.size() < sizeof header) return std::unexpected("sample block shorter than its header");
+    if (bytes.size() < sizeof header)
+        return std::unexpected("sample block shorter than its header");
     std::memcpy(&header, bytes.data(), sizeof header);
     const std::size_t n = static_cast<std::size_t>(header.rows) * header.columns;
     if (header.magic != kMagic) return std::unexpected("sample block has a bad magic number");
-    if (header.rawBytes != n * 4 || n > (1u << 28)) return std::unexpected("sample block header is inconsistent");
+    if (header.rawBytes != n * 4 || n > (1u << 28))
+        return std::unexpected("sample block header is inconsistent");
     std::vector<std::uint8_t> planes(n * 4);
-    const std::size_t got = ZSTD_decompress(planes.data(), planes.size(), bytes.data() + sizeof header, bytes.size() - sizeof header);
-    if (ZSTD_isError(got)) return std::unexpected(std::string("sample block does not decompress: ") + ZSTD_getErrorName(got));
+    const std::size_t got = ZSTD_decompress(
+        planes.data(), planes.size(), bytes.data() + sizeof header, bytes.size() - sizeof header);
+    if (ZSTD_isError(got))
+        return std::unexpected(std::string("sample block does not decompress: ") +
+                               ZSTD_getErrorName(got));
     if (got != planes.size()) return std::unexpected("sample block decompresses to the wrong size");
     DecodedBlock block{header.rows, header.columns, std::vector<float>(n)};
     std::vector<std::uint32_t> column(header.rows);
     for (std::size_t c = 0; c < header.columns; ++c) {
         for (std::size_t r = 0; r < header.rows; ++r) {
             const std::size_t i = c * header.rows + r;
-            const std::uint32_t residual = static_cast<std::uint32_t>(planes[i]) | static_cast<std::uint32_t>(planes[n + i]) << 8 |
+            const std::uint32_t residual = static_cast<std::uint32_t>(planes[i]) |
+                                           static_cast<std::uint32_t>(planes[n + i]) << 8 |
                                            static_cast<std::uint32_t>(planes[2 * n + i]) << 16 |
                                            static_cast<std::uint32_t>(planes[3 * n + i]) << 24;
             column[r] = predict(column.data(), r) + static_cast<std::uint32_t>(unzigzag(residual));

@@ -15,8 +15,8 @@
 
 namespace ft::importers {
 
-std::vector<std::uint8_t> encodeSampleBlock(std::span<const float> values, std::uint32_t rows, std::uint32_t columns,
-                                            int level = 3);
+std::vector<std::uint8_t> encodeSampleBlock(std::span<const float> values, std::uint32_t rows,
+                                            std::uint32_t columns, int level = 3);
 
 struct DecodedBlock {
     std::uint32_t rows = 0;

@@ -9,8 +9,8 @@ namespace ft::importers {
 
 using Type = JsonValue::Type;
 
-std::expected<model::Scenario, Error> parseScenarioFile(std::string_view text, const std::string& file,
-                                                        const model::Topology& topology) {
+std::expected<model::Scenario, Error>
+parseScenarioFile(std::string_view text, const std::string& file, const model::Topology& topology) {
     auto doc = parseJson(text, file);
     if (!doc) return std::unexpected(doc.error());
     auto fail = [&](const JsonValue& at, const std::string& key, const std::string& message) {
@@ -39,13 +39,16 @@ std::expected<model::Scenario, Error> parseScenarioFile(std::string_view text, c
         model::ScenarioEvent ev;
         const JsonValue* at = item.find("at");
         const JsonValue* action = item.find("action");
-        if (!at) return fail(item, path + ".at", "missing required key (a time such as \"90s\" or \"2m\")");
+        if (!at)
+            return fail(item, path + ".at",
+                        "missing required key (a time such as \"90s\" or \"2m\")");
         if (!action) return fail(item, path + ".action", "missing required key");
         if (at->type != Type::String || !model::parseDuration(at->string, ev.at))
             return fail(*at, path + ".at", "expected a time such as \"90s\" or \"2m\"");
         if (action->type != Type::String || !model::scenarioActionFromName(action->string)) {
             std::string known;
-            for (auto name : model::kScenarioActionNames) known += (known.empty() ? "" : ", ") + std::string(name);
+            for (auto name : model::kScenarioActionNames)
+                known += (known.empty() ? "" : ", ") + std::string(name);
             return fail(*action, path + ".action", "expected one of: " + known);
         }
         ev.action = *model::scenarioActionFromName(action->string);
@@ -55,23 +58,35 @@ std::expected<model::Scenario, Error> parseScenarioFile(std::string_view text, c
             if (key == "at" || key == "action") continue;
             if (key == "target") {
                 // "KIND:NAME" (rack:A03, cdu:CDU A1, pump:CDU A1 pump 2) or "all".
-                if (value.type != Type::String) return fail(value, k, "expected \"kind:name\" or \"all\"");
+                if (value.type != Type::String)
+                    return fail(value, k, "expected \"kind:name\" or \"all\"");
                 if (value.string == "all") continue;
                 const auto colon = value.string.find(':');
-                const std::string kindName = value.string.substr(0, colon == std::string::npos ? 0 : colon);
+                const std::string kindName =
+                    value.string.substr(0, colon == std::string::npos ? 0 : colon);
                 // Rack actions also take a whole row: "row:B".
-                if (colon != std::string::npos && kindName == "row" && kind == model::EntityKind::Rack) {
-                    const auto row = topology.find(model::EntityKind::Row, "Row " + value.string.substr(colon + 1));
-                    if (!row) return fail(value, k, "no row '" + value.string.substr(colon + 1) + "' on this floor");
+                if (colon != std::string::npos && kindName == "row" &&
+                    kind == model::EntityKind::Rack) {
+                    const auto row = topology.find(model::EntityKind::Row,
+                                                   "Row " + value.string.substr(colon + 1));
+                    if (!row)
+                        return fail(value, k,
+                                    "no row '" + value.string.substr(colon + 1) +
+                                        "' on this floor");
                     for (std::uint32_t i = 0; i < topology.rows.rackCount[*row]; ++i)
                         ev.targets.push_back(topology.rows.firstRack[*row] + i);
                     continue;
                 }
                 if (colon == std::string::npos || kindName != model::entityKindName(kind))
-                    return fail(value, k, "action '" + action->string + "' targets a " + std::string(model::entityKindName(kind)) +
-                                              ", e.g. \"" + std::string(model::entityKindName(kind)) + ":NAME\"");
+                    return fail(value, k,
+                                "action '" + action->string + "' targets a " +
+                                    std::string(model::entityKindName(kind)) + ", e.g. \"" +
+                                    std::string(model::entityKindName(kind)) + ":NAME\"");
                 const auto id = topology.find(kind, value.string.substr(colon + 1));
-                if (!id) return fail(value, k, "no " + std::string(model::entityKindName(kind)) + " '" + value.string.substr(colon + 1) + "' on this floor");
+                if (!id)
+                    return fail(value, k,
+                                "no " + std::string(model::entityKindName(kind)) + " '" +
+                                    value.string.substr(colon + 1) + "' on this floor");
                 ev.target = model::EntityRef{kind, *id};
             } else if (key == "value" || key == "value2") {
                 if (value.type != Type::Number) return fail(value, k, "expected a number");

@@ -11,7 +11,7 @@
 
 namespace ft::importers {
 
-std::expected<model::Scenario, Error> parseScenarioFile(std::string_view text, const std::string& file,
-                                                        const model::Topology& topology);
+std::expected<model::Scenario, Error>
+parseScenarioFile(std::string_view text, const std::string& file, const model::Topology& topology);
 
 } // namespace ft::importers

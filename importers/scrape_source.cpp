@@ -45,7 +45,6 @@ std::string hostPortOf(const std::string& url) {
            std::to_string(u.port(u.scheme() == QLatin1String("https") ? 443 : 80));
 }
 
-
 } // namespace
 
 std::expected<std::vector<std::string>, std::string> parseScrapeSpec(const std::string& spec) {

@@ -33,12 +33,12 @@ struct TelemetryLoadRequest {
 
 // What a load kept and what it could not use, as the headless summary reports a source.
 struct TelemetryLoadReport {
-    std::string name; // "file dump.prom"
+    std::string name;           // "file dump.prom"
     std::uint64_t samples = 0;  // samples (or lines) read
     std::uint64_t mapped = 0;   // ... that became twin samples
     std::uint64_t unmapped = 0; // ... that no rule matched or that named nothing on this floor
     std::uint64_t badLines = 0;
-    std::uint64_t scrapes = 0; // exposition dumps: scrapes in the file
+    std::uint64_t scrapes = 0;         // exposition dumps: scrapes in the file
     std::vector<std::string> problems; // the first bad lines: file:line:column, what was expected
     bool cancelled = false;
 };
@@ -56,7 +56,8 @@ public:
     virtual std::vector<std::string_view> extensions() const = 0;
     // The mapping preset its samples need ("dcgm-exporter", "bms"), empty when it needs none.
     virtual std::string_view rulesPreset() const { return {}; }
-    virtual std::expected<LoadedTelemetry, Error> load(const TelemetryLoadRequest& request) const = 0;
+    virtual std::expected<LoadedTelemetry, Error>
+    load(const TelemetryLoadRequest& request) const = 0;
 };
 
 const std::vector<std::unique_ptr<TelemetryLoader>>& telemetryLoaders();

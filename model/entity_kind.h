@@ -33,9 +33,9 @@ constexpr std::size_t kEntityKindCount = 19;
 using EntityId = std::uint32_t;
 
 constexpr std::array<std::string_view, kEntityKindCount> kEntityKindNames{
-    "row",   "rack",  "compute_tray", "gpu",         "cpu", "dpu",          "nic",
-    "switch_tray",    "nvlink_link",  "plane",       "rail", "leaf",        "spine",
-    "fabric_link",    "cdu",          "pump",        "cooling_loop", "region", "storage_tier"};
+    "row",         "rack",        "compute_tray", "gpu",    "cpu",         "dpu",   "nic",
+    "switch_tray", "nvlink_link", "plane",        "rail",   "leaf",        "spine", "fabric_link",
+    "cdu",         "pump",        "cooling_loop", "region", "storage_tier"};
 
 constexpr std::string_view entityKindName(EntityKind k) {
     return kEntityKindNames[static_cast<std::size_t>(k)];

@@ -17,16 +17,19 @@ float ecnProbability(float u) {
     const float x = std::min(1.0f, (u - 0.7f) / 0.3f);
     return 0.03f * x * x;
 }
-float pfcPausesPerS(float u) { return u <= 0.9f ? 0.0f : (u - 0.9f) * 2.0e5f; }
+float pfcPausesPerS(float u) {
+    return u <= 0.9f ? 0.0f : (u - 0.9f) * 2.0e5f;
+}
 
-template <typename F>
-void forTargets(const ScenarioEvent& ev, std::size_t count, F&& f) {
+template <typename F> void forTargets(const ScenarioEvent& ev, std::size_t count, F&& f) {
     if (!ev.targets.empty()) {
-        for (EntityId e : ev.targets) f(e);
+        for (EntityId e : ev.targets)
+            f(e);
     } else if (ev.target) {
         f(ev.target->id);
     } else {
-        for (std::size_t e = 0; e < count; ++e) f(static_cast<EntityId>(e));
+        for (std::size_t e = 0; e < count; ++e)
+            f(static_cast<EntityId>(e));
     }
 }
 
@@ -53,7 +56,8 @@ FabricModel::FabricModel(const Topology& t, TimeNs counterInterval)
     for (std::size_t r = 0; r < nRacks; ++r)
         // The transceiver that fails validation: one NIC of the rack's first tray, on a rail
         // that differs from rack to rack.
-        m_rackFlapNic[r] = static_cast<EntityId>(r * rk.computeTrays * m_nicsPerTray + r % m_nicsPerTray);
+        m_rackFlapNic[r] =
+            static_cast<EntityId>(r * rk.computeTrays * m_nicsPerTray + r % m_nicsPerTray);
     m_trayCapacity.assign(nTrays, 0.0f);
     m_trayUniform.assign(nTrays, 1);
     m_trayNvlink.assign(nTrays, 0.0f);
@@ -98,18 +102,22 @@ float FabricModel::nicCapacity(EntityId nic) const {
 LinkState FabricModel::nicLinkState(EntityId nic) const {
     if (m_railDown[m_topology.nics.rail[nic]] || m_flapDown[nic]) return LinkState::Down;
     const EntityId leaf = m_topology.nics.leaf[nic];
-    return m_leafLaneLoss[leaf] > 0 || m_leafDropRate[leaf] > 0 ? LinkState::Degraded : LinkState::Up;
+    return m_leafLaneLoss[leaf] > 0 || m_leafDropRate[leaf] > 0 ? LinkState::Degraded
+                                                                : LinkState::Up;
 }
 
 void FabricModel::apply(const ScenarioEvent& ev, TimeNs now, std::vector<Event>& events) {
     const Topology& t = m_topology;
     const EntityKind kind = scenarioActionTarget(ev.action);
-    const std::string who = ev.target ? t.name(ev.target->kind, ev.target->id) : ev.targets.empty() ? std::string("all") : std::to_string(ev.targets.size()) + " racks";
+    const std::string who = ev.target            ? t.name(ev.target->kind, ev.target->id)
+                            : ev.targets.empty() ? std::string("all")
+                                                 : std::to_string(ev.targets.size()) + " racks";
     std::string what = ev.note;
     switch (ev.action) {
     case ScenarioAction::RailDown:
         forTargets(ev, m_railDown.size(), [&](EntityId r) { m_railDown[r] = 1; });
-        if (what.empty()) what = "rail down: its NIC links are lost, traffic re-spreads over the other rails";
+        if (what.empty())
+            what = "rail down: its NIC links are lost, traffic re-spreads over the other rails";
         break;
     case ScenarioAction::RailRestore:
         forTargets(ev, m_railDown.size(), [&](EntityId r) { m_railDown[r] = 0; });
@@ -117,13 +125,16 @@ void FabricModel::apply(const ScenarioEvent& ev, TimeNs now, std::vector<Event>&
         break;
     case ScenarioAction::LeafDegrade:
         forTargets(ev, m_leafLaneLoss.size(), [&](EntityId l) {
-            m_leafLaneLoss[l] = static_cast<float>(std::clamp(ev.value > 0 ? ev.value : 0.5, 0.0, 0.95));
-            m_leafDropRate[l] = static_cast<float>(std::clamp(ev.value2 > 0 ? ev.value2 : 1e-4, 0.0, 1.0));
+            m_leafLaneLoss[l] =
+                static_cast<float>(std::clamp(ev.value > 0 ? ev.value : 0.5, 0.0, 0.95));
+            m_leafDropRate[l] =
+                static_cast<float>(std::clamp(ev.value2 > 0 ? ev.value2 : 1e-4, 0.0, 1.0));
         });
         if (what.empty()) what = "leaf degraded: lanes lost, packets dropped";
         break;
     case ScenarioAction::LeafRestore:
-        forTargets(ev, m_leafLaneLoss.size(), [&](EntityId l) { m_leafLaneLoss[l] = 0, m_leafDropRate[l] = 0; });
+        forTargets(ev, m_leafLaneLoss.size(),
+                   [&](EntityId l) { m_leafLaneLoss[l] = 0, m_leafDropRate[l] = 0; });
         if (what.empty()) what = "leaf healthy again";
         break;
     case ScenarioAction::LinkFlap: {
@@ -140,21 +151,26 @@ void FabricModel::apply(const ScenarioEvent& ev, TimeNs now, std::vector<Event>&
     case ScenarioAction::LinkStable:
         forTargets(ev, t.count(EntityKind::Nic), [&](EntityId link) {
             std::erase_if(m_flaps, [&](const Flap& f) { return f.link == link; });
-            if (link < m_flapDown.size() && m_flapDown[link]) m_flapDown[link] = 0, m_carrier[link] += 1;
+            if (link < m_flapDown.size() && m_flapDown[link])
+                m_flapDown[link] = 0, m_carrier[link] += 1;
         });
         if (what.empty()) what = "link stable";
         break;
     case ScenarioAction::NvlinkDisable:
     case ScenarioAction::NvlinkEnable: {
         const std::uint8_t off = ev.action == ScenarioAction::NvlinkDisable ? 1 : 0;
-        forTargets(ev, m_rackNvlinkOffByScenario.size(), [&](EntityId r) { m_rackNvlinkOffByScenario[r] = off; });
-        if (what.empty()) what = off ? "NVLink disabled: in-rack traffic forced onto the rails" : "NVLink enabled again";
+        forTargets(ev, m_rackNvlinkOffByScenario.size(),
+                   [&](EntityId r) { m_rackNvlinkOffByScenario[r] = off; });
+        if (what.empty())
+            what = off ? "NVLink disabled: in-rack traffic forced onto the rails"
+                       : "NVLink enabled again";
         break;
     }
     case ScenarioAction::NvlinkDegrade:
         forTargets(ev, t.count(EntityKind::NvlinkLink), [&](EntityId link) {
             auto it = std::ranges::find(m_nvlinkFaults, link, &NvlinkFault::link);
-            if (it == m_nvlinkFaults.end()) it = m_nvlinkFaults.insert(m_nvlinkFaults.end(), NvlinkFault{link, 0});
+            if (it == m_nvlinkFaults.end())
+                it = m_nvlinkFaults.insert(m_nvlinkFaults.end(), NvlinkFault{link, 0});
             it->crcPerS = static_cast<float>(ev.value > 0 ? ev.value : 50.0);
         });
         if (what.empty()) what = "NVLink link logging CRC errors";
@@ -166,11 +182,14 @@ void FabricModel::apply(const ScenarioEvent& ev, TimeNs now, std::vector<Event>&
         });
         if (what.empty()) what = "NVLink link healthy again";
         break;
-    default: return;
+    default:
+        return;
     }
     m_capacityDirty = true;
-    events.push_back({now, EventKind::ScenarioInjection, ev.target.value_or(EntityRef{kind, ev.targets.empty() ? 0 : ev.targets.front()}),
-                      Severity::Warning, who + ": " + what});
+    events.push_back(
+        {now, EventKind::ScenarioInjection,
+         ev.target.value_or(EntityRef{kind, ev.targets.empty() ? 0 : ev.targets.front()}),
+         Severity::Warning, who + ": " + what});
 }
 
 void FabricModel::updateLinkCapacities(TimeNs) {
@@ -191,8 +210,9 @@ void FabricModel::updateLinkCapacities(TimeNs) {
     m_capacityDirty = false;
 }
 
-void FabricModel::step(Snapshot& state, const Holds& held, float dt, const std::vector<TrayInput>& trays,
-                       const std::vector<RackInput>& racks, bool detail) {
+void FabricModel::step(Snapshot& state, const Holds& held, float dt,
+                       const std::vector<TrayInput>& trays, const std::vector<RackInput>& racks,
+                       bool detail) {
     (void)dt;
     const Topology& t = m_topology;
     const auto& rk = t.spec().rack;
@@ -260,13 +280,18 @@ void FabricModel::step(Snapshot& state, const Holds& held, float dt, const std::
         const std::size_t gBegin = static_cast<std::size_t>(group) * m_traysPerLeaf;
         const std::size_t gEnd = std::min(gBegin + m_traysPerLeaf, nTrays);
         const std::size_t pBegin = ri.peerFirstTray, pEnd = pBegin + ri.peerTrays;
-        const std::size_t overlap = std::min(pEnd, gEnd) > std::max(pBegin, gBegin) ? std::min(pEnd, gEnd) - std::max(pBegin, gBegin) : 0;
-        const float cross = ri.peerTrays > 0 ? 1.0f - static_cast<float>(overlap) / static_cast<float>(ri.peerTrays) : 0.0f;
+        const std::size_t overlap = std::min(pEnd, gEnd) > std::max(pBegin, gBegin)
+                                        ? std::min(pEnd, gEnd) - std::max(pBegin, gBegin)
+                                        : 0;
+        const float cross =
+            ri.peerTrays > 0 ? 1.0f - static_cast<float>(overlap) / static_cast<float>(ri.peerTrays)
+                             : 0.0f;
         m_trayCross[tray] = cross;
         if (carried <= 0) continue;
         const auto firstNic = static_cast<EntityId>(tray * npt);
         for (std::uint32_t i = 0; i < npt; ++i) {
-            const float share = m_trayUniform[tray] ? carried / static_cast<float>(npt) : carried * nicCapacity(firstNic + i) / cap;
+            const float share = m_trayUniform[tray] ? carried / static_cast<float>(npt)
+                                                    : carried * nicCapacity(firstNic + i) / cap;
             const EntityId leaf = t.rails.firstLeaf[i] + group;
             m_leafIn[leaf] += share;
             m_leafUp[leaf] += share * cross;
@@ -293,7 +318,8 @@ void FabricModel::step(Snapshot& state, const Holds& held, float dt, const std::
     }
 
     // Leaves, spines, rails, planes.
-    const bool hLeaf = anyHeld(ch::LeafThroughput) || anyHeld(ch::LeafUplink) || anyHeld(ch::LeafUtilization) || anyHeld(ch::LeafState);
+    const bool hLeaf = anyHeld(ch::LeafThroughput) || anyHeld(ch::LeafUplink) ||
+                       anyHeld(ch::LeafUtilization) || anyHeld(ch::LeafState);
     const std::size_t nRails = t.count(EntityKind::Rail);
     std::vector<float> railTx(nRails, 0.0f), railCap(nRails, 0.0f);
     const auto planes = static_cast<std::size_t>(t.spec().fabric.planes);
@@ -302,9 +328,13 @@ void FabricModel::step(Snapshot& state, const Holds& held, float dt, const std::
         const auto leaf = static_cast<EntityId>(l);
         const auto rail = t.leaves.rail[l];
         const bool down = m_railDown[rail] != 0;
-        const float cap = down ? 0.0f : static_cast<float>(t.leaves.downlinks[l]) * m_portGBps * (1.0f - m_leafLaneLoss[l]);
+        const float cap = down ? 0.0f
+                               : static_cast<float>(t.leaves.downlinks[l]) * m_portGBps *
+                                     (1.0f - m_leafLaneLoss[l]);
         const float util = cap > 0 ? 100.0f * std::max(m_leafIn[l], m_leafUp[l]) / cap : 0.0f;
-        const auto st = down ? LinkState::Down : (m_leafLaneLoss[l] > 0 || m_leafDropRate[l] > 0) ? LinkState::Degraded : LinkState::Up;
+        const auto st = down                                               ? LinkState::Down
+                        : (m_leafLaneLoss[l] > 0 || m_leafDropRate[l] > 0) ? LinkState::Degraded
+                                                                           : LinkState::Up;
         put(ch::LeafThroughput, leaf, m_leafIn[l], hLeaf);
         put(ch::LeafUplink, leaf, m_leafUp[l], hLeaf);
         put(ch::LeafUtilization, leaf, util, hLeaf);
@@ -318,7 +348,8 @@ void FabricModel::step(Snapshot& state, const Holds& held, float dt, const std::
     for (std::size_t s = 0; s < t.count(EntityKind::Spine); ++s) {
         const auto spine = static_cast<EntityId>(s);
         // ECMP spreads each leaf's uplink bytes evenly over the spines of its plane.
-        const float tp = static_cast<float>(planeUp[t.spines.plane[s]] / std::max<std::uint32_t>(1, spinesPerPlane));
+        const float tp = static_cast<float>(planeUp[t.spines.plane[s]] /
+                                            std::max<std::uint32_t>(1, spinesPerPlane));
         put(ch::SpineThroughput, spine, tp, anyHeld(ch::SpineThroughput));
         put(ch::SpineUtilization, spine, 100.0f * tp / spineCap, anyHeld(ch::SpineUtilization));
     }
@@ -336,18 +367,24 @@ void FabricModel::step(Snapshot& state, const Holds& held, float dt, const std::
     for (const Flap& f : m_flaps)
         if (f.down) countDown(f.link);
     for (std::size_t r = 0; r < nRacks; ++r)
-        if (m_rackFlapWasDown[r] && std::ranges::none_of(m_flaps, [&](const Flap& f) { return f.down && f.link == m_rackFlapNic[r]; }))
+        if (m_rackFlapWasDown[r] && std::ranges::none_of(m_flaps, [&](const Flap& f) {
+                return f.down && f.link == m_rackFlapNic[r];
+            }))
             countDown(m_rackFlapNic[r]);
     std::vector<float> planeTx(planes, 0.0f);
     for (std::size_t r = 0; r < nRails; ++r) {
         const auto rail = static_cast<EntityId>(r);
         const float tbps = railTx[r] / kTbpsToGBps;
         put(ch::RailThroughput, rail, tbps, anyHeld(ch::RailThroughput));
-        put(ch::RailUtilization, rail, railCap[r] > 0 ? 100.0f * railTx[r] / railCap[r] : 0.0f, anyHeld(ch::RailUtilization));
-        put(ch::RailLinksDown, rail, static_cast<float>(railDownLinks[r]), anyHeld(ch::RailLinksDown));
+        put(ch::RailUtilization, rail, railCap[r] > 0 ? 100.0f * railTx[r] / railCap[r] : 0.0f,
+            anyHeld(ch::RailUtilization));
+        put(ch::RailLinksDown, rail, static_cast<float>(railDownLinks[r]),
+            anyHeld(ch::RailLinksDown));
         planeTx[t.rails.plane[r]] += tbps;
     }
-    for (std::size_t p = 0; p < planes; ++p) put(ch::PlaneThroughput, static_cast<EntityId>(p), planeTx[p], anyHeld(ch::PlaneThroughput));
+    for (std::size_t p = 0; p < planes; ++p)
+        put(ch::PlaneThroughput, static_cast<EntityId>(p), planeTx[p],
+            anyHeld(ch::PlaneThroughput));
 
     // Racks.
     for (std::size_t r = 0; r < nRacks; ++r) {
@@ -355,8 +392,10 @@ void FabricModel::step(Snapshot& state, const Holds& held, float dt, const std::
         std::uint32_t down = rackDown[r];
         for (std::size_t rail = 0; rail < nRails; ++rail)
             if (m_railDown[rail]) down += static_cast<std::uint32_t>(rk.computeTrays);
-        put(ch::RackFabricLinksDown, rack, static_cast<float>(down), anyHeld(ch::RackFabricLinksDown));
-        put(ch::RackNvlinkDisabled, rack, static_cast<float>(m_rackNvlinkOff[r]), anyHeld(ch::RackNvlinkDisabled));
+        put(ch::RackFabricLinksDown, rack, static_cast<float>(down),
+            anyHeld(ch::RackFabricLinksDown));
+        put(ch::RackNvlinkDisabled, rack, static_cast<float>(m_rackNvlinkOff[r]),
+            anyHeld(ch::RackNvlinkDisabled));
     }
 
     if (detail && m_now >= m_nextDetail) {
@@ -389,8 +428,11 @@ void FabricModel::writeDetail(Snapshot& state, float interval) {
     float* st = col(ch::NvlinkState);
     for (std::size_t tray = 0; tray < nTrays; ++tray) {
         const float perLink = m_trayNvlink[tray] * kTBpsToGBps / static_cast<float>(gpt * links);
-        const float state = m_rackNvlinkOff[t.computeTrays.rack[tray]] ? static_cast<float>(LinkState::Disabled) : 0.0f;
-        const std::size_t first = tray * gpt * links, last = first + static_cast<std::size_t>(gpt * links);
+        const float state = m_rackNvlinkOff[t.computeTrays.rack[tray]]
+                                ? static_cast<float>(LinkState::Disabled)
+                                : 0.0f;
+        const std::size_t first = tray * gpt * links,
+                          last = first + static_cast<std::size_t>(gpt * links);
         std::fill(tx + first, tx + last, perLink);
         std::fill(rx + first, rx + last, perLink);
         std::fill(st + first, st + last, state);
@@ -401,15 +443,18 @@ void FabricModel::writeDetail(Snapshot& state, float interval) {
         f.crc += crc;
         f.replay += crc * 0.92; // most CRC errors are recovered by a replay
         f.recoveryDebt += crc / 5000.0;
-        while (f.recoveryDebt >= 1.0) f.recovery += 1, f.recoveryDebt -= 1.0;
+        while (f.recoveryDebt >= 1.0)
+            f.recovery += 1, f.recoveryDebt -= 1.0;
         col(ch::NvlinkCrcErrors)[f.link] = static_cast<float>(f.crc);
         col(ch::NvlinkReplayErrors)[f.link] = static_cast<float>(f.replay);
         col(ch::NvlinkRecoveryErrors)[f.link] = static_cast<float>(f.recovery);
-        if (f.crcPerS > 0 && st[f.link] == 0.0f) st[f.link] = static_cast<float>(LinkState::Degraded);
+        if (f.crcPerS > 0 && st[f.link] == 0.0f)
+            st[f.link] = static_cast<float>(LinkState::Degraded);
         const EntityId rack = t.gpus.rack[t.nvlinkLinks.gpu[f.link]];
         rackErr[rack] += static_cast<float>(f.crc + f.replay + f.recovery);
     }
-    for (std::size_t r = 0; r < rackErr.size(); ++r) v[ch::RackNvlinkErrors][r] = rackErr[r];
+    for (std::size_t r = 0; r < rackErr.size(); ++r)
+        v[ch::RackNvlinkErrors][r] = rackErr[r];
 
     // Fabric links: NIC -> leaf (id == NIC id), then leaf -> spine bundles.
     auto counters = [&](std::size_t link, float carried, float cap, float dropRate) {
@@ -432,7 +477,8 @@ void FabricModel::writeDetail(Snapshot& state, float interval) {
         const std::size_t tray = nic / npt;
         const auto id = static_cast<EntityId>(nic);
         const float cap = nicCapacity(id);
-        const float carried = m_trayCapacity[tray] > 0 ? m_trayRailGBps[tray] * cap / m_trayCapacity[tray] : 0.0f;
+        const float carried =
+            m_trayCapacity[tray] > 0 ? m_trayRailGBps[tray] * cap / m_trayCapacity[tray] : 0.0f;
         // Collectives are symmetric: a NIC receives about what it sends.
         col(ch::FabricTx)[nic] = carried;
         col(ch::FabricRx)[nic] = carried;
@@ -442,15 +488,17 @@ void FabricModel::writeDetail(Snapshot& state, float interval) {
     for (std::size_t link = nNics; link < nLinks; ++link) {
         const EntityId leaf = t.fabricLinks.from[link];
         const float lanes = t.fabricLinks.lanes[link];
-        const float total = static_cast<float>(std::max<std::uint32_t>(1, t.leaves.downlinks[leaf]));
+        const float total =
+            static_cast<float>(std::max<std::uint32_t>(1, t.leaves.downlinks[leaf]));
         const bool down = m_railDown[t.leaves.rail[leaf]] != 0;
         const float cap = down ? 0.0f : lanes * m_portGBps * (1.0f - m_leafLaneLoss[leaf]);
         const float carried = m_leafUp[leaf] * lanes / total;
         col(ch::FabricTx)[link] = carried;
         col(ch::FabricRx)[link] = carried;
-        col(ch::FabricState)[link] = static_cast<float>(down ? LinkState::Down
-                                                           : (m_leafLaneLoss[leaf] > 0 || m_leafDropRate[leaf] > 0) ? LinkState::Degraded
-                                                                                                                   : LinkState::Up);
+        col(ch::FabricState)[link] = static_cast<float>(
+            down                                                     ? LinkState::Down
+            : (m_leafLaneLoss[leaf] > 0 || m_leafDropRate[leaf] > 0) ? LinkState::Degraded
+                                                                     : LinkState::Up);
         counters(link, carried, cap, m_leafDropRate[leaf]);
     }
 }

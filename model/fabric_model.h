@@ -83,14 +83,14 @@ private:
     std::uint64_t m_detailStamp = 0;
     std::vector<std::shared_ptr<DetailBlock>> m_blocks; // the current one and recycled ones
     std::shared_ptr<DetailBlock> m_current;
-    float m_portGBps = 100;          // one 800G port
+    float m_portGBps = 100; // one 800G port
     std::uint32_t m_nicsPerTray = 8;
     std::uint32_t m_traysPerLeaf = 256;
 
     // Fault state.
-    std::vector<std::uint8_t> m_railDown;          // per rail
-    std::vector<float> m_leafLaneLoss;              // per leaf, 0..1 of lanes lost
-    std::vector<float> m_leafDropRate;              // per leaf, fraction of packets dropped
+    std::vector<std::uint8_t> m_railDown; // per rail
+    std::vector<float> m_leafLaneLoss;    // per leaf, 0..1 of lanes lost
+    std::vector<float> m_leafDropRate;    // per leaf, fraction of packets dropped
     struct Flap {
         EntityId link;
         float periodS;
@@ -99,21 +99,21 @@ private:
         bool down;
     };
     std::vector<Flap> m_flaps;
-    std::vector<std::uint8_t> m_flapDown;           // per NIC link: currently down by a flap
-    std::vector<std::uint8_t> m_rackNvlinkOff;      // per rack: this tick
+    std::vector<std::uint8_t> m_flapDown;      // per NIC link: currently down by a flap
+    std::vector<std::uint8_t> m_rackNvlinkOff; // per rack: this tick
     std::vector<std::uint8_t> m_rackNvlinkOffByScenario;
     struct NvlinkFault {
         EntityId link;
-        float crcPerS;  // 0 once restored; the counters stay (they never go back)
+        float crcPerS; // 0 once restored; the counters stay (they never go back)
         double crc = 0, replay = 0, recovery = 0;
         double recoveryDebt = 0;
     };
     std::vector<NvlinkFault> m_nvlinkFaults;
-    std::vector<EntityId> m_rackFlapNic;            // the NIC a validation flap takes down, per rack
+    std::vector<EntityId> m_rackFlapNic; // the NIC a validation flap takes down, per rack
     std::vector<std::uint8_t> m_rackFlapWasDown;
 
     // Per tick.
-    std::vector<float> m_trayCapacity;  // GB/s over the tray's NIC links that are up
+    std::vector<float> m_trayCapacity;       // GB/s over the tray's NIC links that are up
     std::vector<std::uint8_t> m_trayUniform; // every NIC of the tray at the same capacity
     std::vector<float> m_trayNvlink, m_trayRail, m_trayRailGBps, m_trayPace, m_trayCross;
     std::vector<float> m_rackPace;

@@ -50,12 +50,12 @@ struct FabricSpec {
 
 struct CoolingSpec {
     int racksPerCdu = 8;
-    int pumpsPerCdu = 2;              // duty + standby, both running at part speed
-    double supplySetpointC = 45.0;    // secondary (technology cooling system) supply
-    double deltaTSetpointK = 10.0;    // the rack valves trim flow to hold this
-    double flowLpmPerKw = 1.5;        // design flow per kW of rated rack power
-    double cduCapacityKw = 2000.0;    // heat exchanger duty at the design approach
-    double primarySupplyC = 32.0;     // facility water into the CDU
+    int pumpsPerCdu = 2;                    // duty + standby, both running at part speed
+    double supplySetpointC = 45.0;          // secondary (technology cooling system) supply
+    double deltaTSetpointK = 10.0;          // the rack valves trim flow to hold this
+    double flowLpmPerKw = 1.5;              // design flow per kW of rated rack power
+    double cduCapacityKw = 2000.0;          // heat exchanger duty at the design approach
+    double primarySupplyC = 32.0;           // facility water into the CDU
     double differentialPressureKpa = 150.0; // CDU holds this across the rack manifolds
     double roomTempC = 24.0;
     double humidityPercent = 45.0;
@@ -72,9 +72,9 @@ struct StorageSpec {
     double warmAfterDays = 7;
     double coldAfterDays = 30;
     double archiveAfterDays = 60;
-    double agingDaysPerMinute = 1;     // time compression of tier aging (days per simulated minute)
-    double interRegionGbps = 400;      // link capacity, Gb/s
-    double initialPetabytes = 8;       // data already in each region's store
+    double agingDaysPerMinute = 1; // time compression of tier aging (days per simulated minute)
+    double interRegionGbps = 400;  // link capacity, Gb/s
+    double initialPetabytes = 8;   // data already in each region's store
 };
 
 struct FloorSpec {

@@ -18,16 +18,20 @@
 namespace ft::model {
 
 inline constexpr std::array<std::string_view, 12> kLifecycleNames{
-    "delivered",         "hardware_detection", "firmware_update", "power_cooling_bring_up",
-    "node_validation",   "rack_validation",    "multi_rack_validation", "production",
-    "troubleshooting",   "revalidation",       "maintenance",     "decommissioned"};
+    "delivered",       "hardware_detection", "firmware_update",       "power_cooling_bring_up",
+    "node_validation", "rack_validation",    "multi_rack_validation", "production",
+    "troubleshooting", "revalidation",       "maintenance",           "decommissioned"};
 inline constexpr std::array<std::string_view, 12> kLifecycleTitles{
-    "Delivered",        "Hardware detection", "Firmware update", "Power & cooling bring-up",
-    "Node validation",  "Rack validation",    "Multi-rack validation", "Production",
-    "Troubleshooting",  "Re-validation",      "Maintenance / drain",   "Decommissioned"};
+    "Delivered",       "Hardware detection", "Firmware update",       "Power & cooling bring-up",
+    "Node validation", "Rack validation",    "Multi-rack validation", "Production",
+    "Troubleshooting", "Re-validation",      "Maintenance / drain",   "Decommissioned"};
 
-constexpr std::string_view lifecycleName(RackLifecycle s) { return kLifecycleNames[static_cast<std::size_t>(s)]; }
-constexpr std::string_view lifecycleTitle(RackLifecycle s) { return kLifecycleTitles[static_cast<std::size_t>(s)]; }
+constexpr std::string_view lifecycleName(RackLifecycle s) {
+    return kLifecycleNames[static_cast<std::size_t>(s)];
+}
+constexpr std::string_view lifecycleTitle(RackLifecycle s) {
+    return kLifecycleTitles[static_cast<std::size_t>(s)];
+}
 std::optional<RackLifecycle> lifecycleFromName(std::string_view name);
 
 // Is `from -> to` a legal transition?
@@ -35,13 +39,21 @@ bool lifecycleTransitionAllowed(RackLifecycle from, RackLifecycle to);
 // The gate a rack must pass next from a validation state (nothing from production etc.).
 std::optional<RackLifecycle> nextGate(RackLifecycle s);
 // States in which the rack carries no customer work.
-constexpr bool lifecycleInService(RackLifecycle s) { return s == RackLifecycle::Production; }
+constexpr bool lifecycleInService(RackLifecycle s) {
+    return s == RackLifecycle::Production;
+}
 
 // The checks of the node-level gate, run per compute tray.
-enum class NodeCheck : std::uint8_t { GpuDiagnostics, CpuGpuTransfer, Interconnect, ThermalUnderLoad, TrainingRun };
+enum class NodeCheck : std::uint8_t {
+    GpuDiagnostics,
+    CpuGpuTransfer,
+    Interconnect,
+    ThermalUnderLoad,
+    TrainingRun
+};
 inline constexpr std::array<std::string_view, 5> kNodeCheckTitles{
-    "repeated GPU diagnostics", "CPU-GPU transfer check", "interconnect check", "thermal check under load",
-    "simulated training run"};
+    "repeated GPU diagnostics", "CPU-GPU transfer check", "interconnect check",
+    "thermal check under load", "simulated training run"};
 
 struct LifecycleTransition {
     TimeNs time = 0;
@@ -60,8 +72,8 @@ public:
     const std::vector<RackLifecycle>& states() const { return m_state; }
     TimeNs enteredAt(EntityId rack) const { return m_entered[rack]; }
     // Moves a rack, recording why; refuses illegal transitions (the state is untouched).
-    std::expected<void, std::string> request(EntityId rack, RackLifecycle to, TimeNs time, std::string reason,
-                                             bool failure = false);
+    std::expected<void, std::string> request(EntityId rack, RackLifecycle to, TimeNs time,
+                                             std::string reason, bool failure = false);
     // Forces a state without history (a floor that starts mid-bring-up).
     void reset(EntityId rack, RackLifecycle state, TimeNs time);
 

@@ -11,7 +11,8 @@ using S = RackLifecycle;
 namespace {
 constexpr double kMinute = 60.0;
 constexpr int kNodeChecks = 5;
-constexpr float kTrayPending = 0, kTrayPassed = 10, kTrayFailedBase = 20; // running: 1 + check index
+constexpr float kTrayPending = 0, kTrayPassed = 10,
+                kTrayFailedBase = 20; // running: 1 + check index
 constexpr std::uint32_t kFlapLimit = 3;
 constexpr float kMaxSmClockMhz = 2600.0f;
 
@@ -25,30 +26,54 @@ std::string fmt(const char* format, auto... args) {
 LifecycleModel::LifecycleModel(const Topology& topology, std::uint64_t seed)
     : m_topology(topology), m_seed(seed), m_rng(mix64(seed ^ 0x6c6966656379636cULL)),
       m_machine(topology.count(EntityKind::Rack)), m_rack(topology.count(EntityKind::Rack)),
-      m_gpuCooling(topology.count(EntityKind::Gpu), 1.0f), m_pendingStart(topology.count(EntityKind::Rack), 0) {}
+      m_gpuCooling(topology.count(EntityKind::Gpu), 1.0f),
+      m_pendingStart(topology.count(EntityKind::Rack), 0) {}
 
 double LifecycleModel::stageDuration(RackLifecycle s) {
     // Typical durations for an NVL72 rack (minutes), with +-25 % spread.
     double base = 0;
     switch (s) {
-    case S::HardwareDetection: base = 15; break;
-    case S::FirmwareUpdate: base = 40; break;
-    case S::PowerCoolingBringUp: base = 25; break;
-    case S::NodeValidation: base = 150; break;
-    case S::RackValidation: base = 45; break;
-    case S::MultiRackValidation: base = 90; break;
-    case S::Troubleshooting: base = 100; break;
-    case S::Revalidation: base = 60; break;
-    case S::Maintenance: base = 30; break;
-    default: return 0;
+    case S::HardwareDetection:
+        base = 15;
+        break;
+    case S::FirmwareUpdate:
+        base = 40;
+        break;
+    case S::PowerCoolingBringUp:
+        base = 25;
+        break;
+    case S::NodeValidation:
+        base = 150;
+        break;
+    case S::RackValidation:
+        base = 45;
+        break;
+    case S::MultiRackValidation:
+        base = 90;
+        break;
+    case S::Troubleshooting:
+        base = 100;
+        break;
+    case S::Revalidation:
+        base = 60;
+        break;
+    case S::Maintenance:
+        base = 30;
+        break;
+    default:
+        return 0;
     }
     return base * kMinute * m_rng.uniform(0.75, 1.25);
 }
 
-void LifecycleModel::enter(EntityId rack, RackLifecycle to, TimeNs now, std::string reason, bool failure, std::vector<Event>& events) {
+void LifecycleModel::enter(EntityId rack, RackLifecycle to, TimeNs now, std::string reason,
+                           bool failure, std::vector<Event>& events) {
     const RackLifecycle from = m_machine.state(rack);
     if (auto ok = m_machine.request(rack, to, now, reason, failure); !ok) {
-        events.push_back({now, EventKind::Protection, {EntityKind::Rack, rack}, Severity::Warning,
+        events.push_back({now,
+                          EventKind::Protection,
+                          {EntityKind::Rack, rack},
+                          Severity::Warning,
                           m_topology.racks.name[rack] + ": refused " + ok.error()});
         return;
     }
@@ -57,12 +82,17 @@ void LifecycleModel::enter(EntityId rack, RackLifecycle to, TimeNs now, std::str
     run.stageSeconds = stageDuration(to);
     run.measured = run.measuredSeconds = 0;
     run.flaps = 0;
-    events.push_back({now, EventKind::Lifecycle, {EntityKind::Rack, rack}, failure ? Severity::Critical : Severity::Warning,
-                      m_topology.racks.name[rack] + ": " + std::string(lifecycleTitle(from)) + " -> " +
-                          std::string(lifecycleTitle(to)) + (reason.empty() ? "" : " (" + reason + ")")});
+    events.push_back({now,
+                      EventKind::Lifecycle,
+                      {EntityKind::Rack, rack},
+                      failure ? Severity::Critical : Severity::Warning,
+                      m_topology.racks.name[rack] + ": " + std::string(lifecycleTitle(from)) +
+                          " -> " + std::string(lifecycleTitle(to)) +
+                          (reason.empty() ? "" : " (" + reason + ")")});
 }
 
-void LifecycleModel::fail(EntityId rack, TimeNs now, std::string reason, std::vector<Event>& events) {
+void LifecycleModel::fail(EntityId rack, TimeNs now, std::string reason,
+                          std::vector<Event>& events) {
     m_rack[rack].failedAt = m_machine.state(rack);
     enter(rack, S::Troubleshooting, now, std::move(reason), true, events);
 }
@@ -71,10 +101,13 @@ void LifecycleModel::apply(const ScenarioEvent& ev, TimeNs now, std::vector<Even
     std::vector<EntityId> racks = ev.targets;
     if (racks.empty() && ev.target) racks.push_back(ev.target->id);
     if (racks.empty())
-        for (EntityId r = 0; r < m_topology.count(EntityKind::Rack); ++r) racks.push_back(r);
+        for (EntityId r = 0; r < m_topology.count(EntityKind::Rack); ++r)
+            racks.push_back(r);
     if (ev.action == ScenarioAction::Drain) {
         for (EntityId r : racks)
-            if (m_machine.state(r) == S::Production) enter(r, S::Maintenance, now, ev.note.empty() ? "drained for maintenance" : ev.note, false, events);
+            if (m_machine.state(r) == S::Production)
+                enter(r, S::Maintenance, now, ev.note.empty() ? "drained for maintenance" : ev.note,
+                      false, events);
         return;
     }
     if (ev.action != ScenarioAction::BringUp) return;
@@ -84,8 +117,12 @@ void LifecycleModel::apply(const ScenarioEvent& ev, TimeNs now, std::vector<Even
     const double stagger = std::max(0.0, ev.value);
     const double fraction = std::clamp(ev.value2, 0.0, 1.0);
     std::vector<EntityId> order = racks;
-    for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[m_rng.next() % i]);
-    const std::size_t faulty = fraction > 0 ? std::max<std::size_t>(1, static_cast<std::size_t>(std::lround(fraction * racks.size()))) : 0;
+    for (std::size_t i = order.size(); i > 1; --i)
+        std::swap(order[i - 1], order[m_rng.next() % i]);
+    const std::size_t faulty =
+        fraction > 0 ? std::max<std::size_t>(
+                           1, static_cast<std::size_t>(std::lround(fraction * racks.size())))
+                     : 0;
     const auto& rk = m_topology.spec().rack;
     for (std::size_t i = 0; i < racks.size(); ++i) {
         const EntityId r = racks[i];
@@ -102,12 +139,18 @@ void LifecycleModel::apply(const ScenarioEvent& ev, TimeNs now, std::vector<Even
         run.fault = static_cast<Fault>(1 + k % 3);
         if (run.fault == Fault::HotTray) {
             // A cold plate seated badly on one tray: its GPUs shed heat poorly.
-            run.faultTray = static_cast<EntityId>(order[k] * rk.computeTrays + m_rng.range(0, rk.computeTrays - 1));
-            for (int g = 0; g < rk.gpusPerTray; ++g) m_gpuCooling[run.faultTray * rk.gpusPerTray + g] = 1.9f;
+            run.faultTray = static_cast<EntityId>(order[k] * rk.computeTrays +
+                                                  m_rng.range(0, rk.computeTrays - 1));
+            for (int g = 0; g < rk.gpusPerTray; ++g)
+                m_gpuCooling[run.faultTray * rk.gpusPerTray + g] = 1.9f;
         }
     }
-    events.push_back({now, EventKind::ScenarioInjection, {EntityKind::Rack, racks.front()}, Severity::Warning,
-                      fmt("bring-up wave: %zu racks delivered, one every %.0f min", racks.size(), stagger / 60.0)});
+    events.push_back({now,
+                      EventKind::ScenarioInjection,
+                      {EntityKind::Rack, racks.front()},
+                      Severity::Warning,
+                      fmt("bring-up wave: %zu racks delivered, one every %.0f min", racks.size(),
+                          stagger / 60.0)});
 }
 
 bool LifecycleModel::railFlapping(EntityId rack, TimeNs now) const {
@@ -124,14 +167,22 @@ LifecycleModel::Load LifecycleModel::load(EntityId rack, TimeNs now) const {
     Load l;
     l.production = false;
     switch (m_machine.state(rack)) {
-    case S::Production: l.production = true; break;
+    case S::Production:
+        l.production = true;
+        break;
     case S::Delivered:
-    case S::Decommissioned: l.powered = false; break;
-    case S::HardwareDetection: l.utilization = 0.02f; break;
+    case S::Decommissioned:
+        l.powered = false;
+        break;
+    case S::HardwareDetection:
+        l.utilization = 0.02f;
+        break;
     case S::FirmwareUpdate:
         l.powered = std::fmod(t, 600.0) > 60.0; // reboots as each firmware bundle lands
         break;
-    case S::PowerCoolingBringUp: l.utilization = frac < 0.33 ? 0.2f : (frac < 0.66 ? 0.5f : 0.85f); break;
+    case S::PowerCoolingBringUp:
+        l.utilization = frac < 0.33 ? 0.2f : (frac < 0.66 ? 0.5f : 0.85f);
+        break;
     case S::NodeValidation:
     case S::Revalidation:
         l.utilization = 1.0f; // burn-in diagnostics
@@ -143,13 +194,16 @@ LifecycleModel::Load LifecycleModel::load(EntityId rack, TimeNs now) const {
         break;
     case S::MultiRackValidation: {
         // NVLink deliberately disabled: everything crosses the rails, in agent-like bursts.
-        const float burst = 0.5f + 0.5f * static_cast<float>(std::fabs(std::sin(t * 0.9) * std::sin(t * 0.23)));
+        const float burst =
+            0.5f + 0.5f * static_cast<float>(std::fabs(std::sin(t * 0.9) * std::sin(t * 0.23)));
         l.utilization = 0.75f;
         l.rail = 0.85f * burst * (railFlapping(rack, now) ? 0.3f : 1.0f);
         break;
     }
     case S::Troubleshooting:
-    case S::Maintenance: l.utilization = 0.0f; break;
+    case S::Maintenance:
+        l.utilization = 0.0f;
+        break;
     }
     return l;
 }
@@ -170,7 +224,8 @@ void LifecycleModel::step(Snapshot& s, float dt, std::vector<Event>& events) {
         if (st == S::Delivered) {
             if (m_pendingStart[r] != 0 && now >= m_pendingStart[r]) {
                 m_pendingStart[r] = 0;
-                enter(r, S::HardwareDetection, now, "rack connected to power and network", false, events);
+                enter(r, S::HardwareDetection, now, "rack connected to power and network", false,
+                      events);
             }
             v[ch::RackLifecycleProgress][r] = 0;
             continue;
@@ -185,8 +240,10 @@ void LifecycleModel::step(Snapshot& s, float dt, std::vector<Event>& events) {
             for (int t = 0; t < trays; ++t) {
                 const EntityId tray = static_cast<EntityId>(r * trays + t);
                 if (v[ch::TrayValidation][tray] >= kTrayFailedBase) continue;
-                v[ch::TrayValidation][tray] = frac >= 1.0 ? kTrayPassed : static_cast<float>(1 + check);
-                if (static_cast<NodeCheck>(check) == NodeCheck::ThermalUnderLoad && elapsed > run.stageSeconds * (check + 0.3) / kNodeChecks) {
+                v[ch::TrayValidation][tray] =
+                    frac >= 1.0 ? kTrayPassed : static_cast<float>(1 + check);
+                if (static_cast<NodeCheck>(check) == NodeCheck::ThermalUnderLoad &&
+                    elapsed > run.stageSeconds * (check + 0.3) / kNodeChecks) {
                     // Under full load a healthy GPU holds its clocks below its limit; thermal
                     // slowdown (or a die over the limit) fails the check.
                     for (int g = 0; g < gpt; ++g) {
@@ -194,9 +251,12 @@ void LifecycleModel::step(Snapshot& s, float dt, std::vector<Event>& events) {
                         const float clock = v[ch::GpuSmClock][tray * gpt + g];
                         if (temp > limit + 2.0f || clock < 0.95f * kMaxSmClockMhz) {
                             v[ch::TrayValidation][tray] = kTrayFailedBase + check;
-                            fail(r, now, fmt("%s tray %02d: %s failed, GPU %d thermal slowdown at %.0f MHz, %.1f °C (limit %.1f °C)",
-                                              m_topology.racks.name[r].c_str(), t + 1, std::string(kNodeCheckTitles[check]).c_str(), g,
-                                              clock, temp, limit),
+                            fail(r, now,
+                                 fmt("%s tray %02d: %s failed, GPU %d thermal slowdown at %.0f "
+                                     "MHz, %.1f °C (limit %.1f °C)",
+                                     m_topology.racks.name[r].c_str(), t + 1,
+                                     std::string(kNodeCheckTitles[check]).c_str(), g, clock, temp,
+                                     limit),
                                  events);
                             break;
                         }
@@ -205,7 +265,10 @@ void LifecycleModel::step(Snapshot& s, float dt, std::vector<Event>& events) {
                 if (m_machine.state(r) == S::Troubleshooting) break;
             }
             if (m_machine.state(r) == S::Troubleshooting || frac < 1.0) continue;
-            enter(r, S::RackValidation, now, st == S::Revalidation ? "re-validation node checks passed" : "all 18 trays passed", false, events);
+            enter(r, S::RackValidation, now,
+                  st == S::Revalidation ? "re-validation node checks passed"
+                                        : "all 18 trays passed",
+                  false, events);
             continue;
         }
         if (st == S::RackValidation) {
@@ -218,10 +281,14 @@ void LifecycleModel::step(Snapshot& s, float dt, std::vector<Event>& events) {
             const double mean = run.measuredSeconds > 0 ? run.measured / run.measuredSeconds : 0;
             const double expected = rk.computeTrays * rk.gpusPerTray * rk.nvlinkTBpsPerGpu * 0.95;
             if (mean < 0.85 * expected)
-                fail(r, now, fmt("%s: NVLink %.0f TB/s, below the expected %.0f-%.0f TB/s (a GPU's links at reduced bandwidth)",
-                                  m_topology.racks.name[r].c_str(), mean, 0.85 * expected, expected),
+                fail(r, now,
+                     fmt("%s: NVLink %.0f TB/s, below the expected %.0f-%.0f TB/s (a GPU's links "
+                         "at reduced bandwidth)",
+                         m_topology.racks.name[r].c_str(), mean, 0.85 * expected, expected),
                      events);
-            else enter(r, S::MultiRackValidation, now, fmt("NVLink %.0f TB/s in range", mean), false, events);
+            else
+                enter(r, S::MultiRackValidation, now, fmt("NVLink %.0f TB/s in range", mean), false,
+                      events);
             continue;
         }
         if (st == S::MultiRackValidation) {
@@ -230,8 +297,10 @@ void LifecycleModel::step(Snapshot& s, float dt, std::vector<Event>& events) {
             run.lastFlapping = flapping;
             v[ch::RackLinkFlaps][r] = static_cast<float>(run.flaps);
             if (run.flaps >= kFlapLimit) {
-                fail(r, now, fmt("%s: rail link flapped %u times in %.0f s under multi-rack load (NVLink disabled)",
-                                  m_topology.racks.name[r].c_str(), run.flaps, elapsed),
+                fail(r, now,
+                     fmt("%s: rail link flapped %u times in %.0f s under multi-rack load (NVLink "
+                         "disabled)",
+                         m_topology.racks.name[r].c_str(), run.flaps, elapsed),
                      events);
                 continue;
             }
@@ -240,35 +309,47 @@ void LifecycleModel::step(Snapshot& s, float dt, std::vector<Event>& events) {
         }
         if (frac < 1.0) continue;
         switch (st) {
-        case S::HardwareDetection: enter(r, S::FirmwareUpdate, now, "72 GPUs, 36 CPUs, 9 switch trays found", false, events); break;
-        case S::FirmwareUpdate: enter(r, S::PowerCoolingBringUp, now, "firmware at the fleet baseline", false, events); break;
+        case S::HardwareDetection:
+            enter(r, S::FirmwareUpdate, now, "72 GPUs, 36 CPUs, 9 switch trays found", false,
+                  events);
+            break;
+        case S::FirmwareUpdate:
+            enter(r, S::PowerCoolingBringUp, now, "firmware at the fleet baseline", false, events);
+            break;
         case S::PowerCoolingBringUp:
-            for (int t = 0; t < trays; ++t) v[ch::TrayValidation][r * trays + t] = 1;
-            enter(r, S::NodeValidation, now, "power shelves and coolant loop stable under load", false, events);
+            for (int t = 0; t < trays; ++t)
+                v[ch::TrayValidation][r * trays + t] = 1;
+            enter(r, S::NodeValidation, now, "power shelves and coolant loop stable under load",
+                  false, events);
             break;
         case S::Troubleshooting: {
-            const char* fix = run.fault == Fault::HotTray   ? "cold plate reseated"
+            const char* fix = run.fault == Fault::HotTray     ? "cold plate reseated"
                               : run.fault == Fault::NvlinkLow ? "NVLink cable cartridge replaced"
                               : run.fault == Fault::LinkFlap  ? "transceiver replaced"
-                                                               : "fixed";
+                                                              : "fixed";
             if (run.fault == Fault::HotTray)
-                for (int g = 0; g < gpt; ++g) m_gpuCooling[run.faultTray * gpt + g] = 1.0f;
+                for (int g = 0; g < gpt; ++g)
+                    m_gpuCooling[run.faultTray * gpt + g] = 1.0f;
             run.fault = Fault::None;
-            for (int t = 0; t < trays; ++t) v[ch::TrayValidation][r * trays + t] = 1;
+            for (int t = 0; t < trays; ++t)
+                v[ch::TrayValidation][r * trays + t] = 1;
             v[ch::RackLinkFlaps][r] = 0;
             enter(r, S::Revalidation, now, fix, false, events);
             break;
         }
         case S::Maintenance:
-            for (int t = 0; t < trays; ++t) v[ch::TrayValidation][r * trays + t] = 1;
+            for (int t = 0; t < trays; ++t)
+                v[ch::TrayValidation][r * trays + t] = 1;
             enter(r, S::Revalidation, now, "maintenance done", false, events);
             break;
-        default: break;
+        default:
+            break;
         }
     }
     s.rackLifecycle.assign(m_machine.states().begin(), m_machine.states().end());
     // Also as a channel, so recordings and dumps carry it with everything else.
-    for (EntityId r = 0; r < m_rack.size(); ++r) v[ch::RackLifecycleState][r] = static_cast<float>(m_machine.state(r));
+    for (EntityId r = 0; r < m_rack.size(); ++r)
+        v[ch::RackLifecycleState][r] = static_cast<float>(m_machine.state(r));
 }
 
 } // namespace ft::model

@@ -39,7 +39,9 @@ public:
     Load load(EntityId rack, TimeNs now) const;
     // Per-GPU hardware faults the validation is meant to catch.
     float gpuCoolingFactor(EntityId gpu) const { return m_gpuCooling[gpu]; }
-    float rackNvlinkFactor(EntityId rack) const { return m_rack[rack].fault == Fault::NvlinkLow ? 0.62f : 1.0f; }
+    float rackNvlinkFactor(EntityId rack) const {
+        return m_rack[rack].fault == Fault::NvlinkLow ? 0.62f : 1.0f;
+    }
     bool railFlapping(EntityId rack, TimeNs now) const;
 
     enum class Fault : std::uint8_t { None, HotTray, NvlinkLow, LinkFlap };
@@ -47,17 +49,18 @@ public:
 private:
     struct RackRun {
         TimeNs stageStart = 0;
-        double stageSeconds = 0;  // planned duration of the current stage
+        double stageSeconds = 0; // planned duration of the current stage
         Fault fault = Fault::None;
         EntityId faultTray = 0;
         RackLifecycle failedAt = RackLifecycle::Production;
-        double measured = 0;      // gate measurement accumulated over the stage
+        double measured = 0; // gate measurement accumulated over the stage
         double measuredSeconds = 0;
         std::uint32_t flaps = 0;
         bool lastFlapping = false;
     };
     double stageDuration(RackLifecycle s);
-    void enter(EntityId rack, RackLifecycle to, TimeNs now, std::string reason, bool failure, std::vector<Event>& events);
+    void enter(EntityId rack, RackLifecycle to, TimeNs now, std::string reason, bool failure,
+               std::vector<Event>& events);
     void fail(EntityId rack, TimeNs now, std::string reason, std::vector<Event>& events);
 
     const Topology& m_topology;
@@ -65,7 +68,7 @@ private:
     Rng m_rng;
     LifecycleMachine m_machine;
     std::vector<RackRun> m_rack;
-    std::vector<float> m_gpuCooling; // thermal resistance multiplier, 1 = healthy cold plate
+    std::vector<float> m_gpuCooling;    // thermal resistance multiplier, 1 = healthy cold plate
     std::vector<TimeNs> m_pendingStart; // bring-up start per rack (staggered), 0 = none
 };
 

@@ -14,52 +14,56 @@
 namespace ft::model {
 
 enum class ScenarioAction : std::uint8_t {
-    PumpFail,          // target pump stops
-    PumpDegrade,       // target pump delivers value × its head
-    PumpRestore,       // target pump back to health
-    ManifoldBlockage,  // target rack's manifold conductance drops by value (0..1)
-    ClearBlockage,     // target rack
-    SetpointDrift,     // target CDU's setpoint moves at value K/min until value2 °C
-    Leak,              // target rack's leak detector trips
-    LeakRepaired,      // target rack: leak fixed, valve reopened, rack powered back on
-    PrimarySupply,     // facility water to target CDU (or every CDU) ramps to value °C over value2 s
-    RackPowerOn,       // an operator powers target rack (or every rack) back on
-    BringUp,           // target racks (a rack, a row, all) arrive as delivered and start bring-up;
-                       // value: seconds between racks, value2: fraction that hit a fault
-    Drain,             // target production rack goes to maintenance (and re-validates after)
-    RegionLink,        // the inter-region link runs at value (0..1) of its capacity
-    CacheLoss,         // target rack's node caches fail (empty, bypassed)
-    CacheRestore,      // target rack's caches come back, empty
-    RailDown,          // every leaf of target rail fails: its NIC links go down
-    RailRestore,       // target rail (or every rail) back up
-    LeafDegrade,       // target leaf loses value (0..1) of its lanes and drops value2 of its packets
-    LeafRestore,       // target leaf (or every leaf) healthy again
-    LinkFlap,          // target fabric link goes down for value2 s every value s (carrier transitions)
-    LinkStable,        // target fabric link (or every link) stops flapping
-    NvlinkDisable,     // target racks run with NVLink disabled: in-rack traffic crosses the rails
-    NvlinkEnable,      // target racks (or all) back on NVLink
-    NvlinkDegrade,     // target NVLink link logs value CRC errors/s (replays follow, recoveries rare)
-    NvlinkRestore,     // target NVLink link (or every link) healthy again
+    PumpFail,         // target pump stops
+    PumpDegrade,      // target pump delivers value × its head
+    PumpRestore,      // target pump back to health
+    ManifoldBlockage, // target rack's manifold conductance drops by value (0..1)
+    ClearBlockage,    // target rack
+    SetpointDrift,    // target CDU's setpoint moves at value K/min until value2 °C
+    Leak,             // target rack's leak detector trips
+    LeakRepaired,     // target rack: leak fixed, valve reopened, rack powered back on
+    PrimarySupply, // facility water to target CDU (or every CDU) ramps to value °C over value2 s
+    RackPowerOn,   // an operator powers target rack (or every rack) back on
+    BringUp,       // target racks (a rack, a row, all) arrive as delivered and start bring-up;
+                   // value: seconds between racks, value2: fraction that hit a fault
+    Drain,         // target production rack goes to maintenance (and re-validates after)
+    RegionLink,    // the inter-region link runs at value (0..1) of its capacity
+    CacheLoss,     // target rack's node caches fail (empty, bypassed)
+    CacheRestore,  // target rack's caches come back, empty
+    RailDown,      // every leaf of target rail fails: its NIC links go down
+    RailRestore,   // target rail (or every rail) back up
+    LeafDegrade,   // target leaf loses value (0..1) of its lanes and drops value2 of its packets
+    LeafRestore,   // target leaf (or every leaf) healthy again
+    LinkFlap,      // target fabric link goes down for value2 s every value s (carrier transitions)
+    LinkStable,    // target fabric link (or every link) stops flapping
+    NvlinkDisable, // target racks run with NVLink disabled: in-rack traffic crosses the rails
+    NvlinkEnable,  // target racks (or all) back on NVLink
+    NvlinkDegrade, // target NVLink link logs value CRC errors/s (replays follow, recoveries rare)
+    NvlinkRestore, // target NVLink link (or every link) healthy again
 };
 
 inline constexpr std::array<std::string_view, 25> kScenarioActionNames{
-    "pump_fail", "pump_degrade", "pump_restore", "manifold_blockage", "clear_blockage",
-    "setpoint_drift", "leak", "leak_repaired", "primary_supply", "rack_power_on", "bring_up", "drain",
-    "region_link", "cache_loss", "cache_restore", "rail_down", "rail_restore", "leaf_degrade", "leaf_restore",
-    "link_flap", "link_stable", "nvlink_disable", "nvlink_enable", "nvlink_degrade", "nvlink_restore"};
+    "pump_fail",      "pump_degrade",   "pump_restore",  "manifold_blockage", "clear_blockage",
+    "setpoint_drift", "leak",           "leak_repaired", "primary_supply",    "rack_power_on",
+    "bring_up",       "drain",          "region_link",   "cache_loss",        "cache_restore",
+    "rail_down",      "rail_restore",   "leaf_degrade",  "leaf_restore",      "link_flap",
+    "link_stable",    "nvlink_disable", "nvlink_enable", "nvlink_degrade",    "nvlink_restore"};
 
 constexpr std::optional<ScenarioAction> scenarioActionFromName(std::string_view name) {
     for (std::size_t i = 0; i < kScenarioActionNames.size(); ++i)
         if (kScenarioActionNames[i] == name) return static_cast<ScenarioAction>(i);
     return std::nullopt;
 }
-constexpr std::string_view scenarioActionName(ScenarioAction a) { return kScenarioActionNames[static_cast<std::size_t>(a)]; }
+constexpr std::string_view scenarioActionName(ScenarioAction a) {
+    return kScenarioActionNames[static_cast<std::size_t>(a)];
+}
 // The entity kind an action targets.
 constexpr EntityKind scenarioActionTarget(ScenarioAction a) {
     switch (a) {
     case ScenarioAction::PumpFail:
     case ScenarioAction::PumpDegrade:
-    case ScenarioAction::PumpRestore: return EntityKind::Pump;
+    case ScenarioAction::PumpRestore:
+        return EntityKind::Pump;
     case ScenarioAction::ManifoldBlockage:
     case ScenarioAction::ClearBlockage:
     case ScenarioAction::Leak:
@@ -70,18 +74,25 @@ constexpr EntityKind scenarioActionTarget(ScenarioAction a) {
     case ScenarioAction::CacheLoss:
     case ScenarioAction::CacheRestore:
     case ScenarioAction::NvlinkDisable:
-    case ScenarioAction::NvlinkEnable: return EntityKind::Rack;
+    case ScenarioAction::NvlinkEnable:
+        return EntityKind::Rack;
     case ScenarioAction::RailDown:
-    case ScenarioAction::RailRestore: return EntityKind::Rail;
+    case ScenarioAction::RailRestore:
+        return EntityKind::Rail;
     case ScenarioAction::LeafDegrade:
-    case ScenarioAction::LeafRestore: return EntityKind::Leaf;
+    case ScenarioAction::LeafRestore:
+        return EntityKind::Leaf;
     case ScenarioAction::LinkFlap:
-    case ScenarioAction::LinkStable: return EntityKind::FabricLink;
+    case ScenarioAction::LinkStable:
+        return EntityKind::FabricLink;
     case ScenarioAction::NvlinkDegrade:
-    case ScenarioAction::NvlinkRestore: return EntityKind::NvlinkLink;
-    case ScenarioAction::RegionLink: return EntityKind::Region;
+    case ScenarioAction::NvlinkRestore:
+        return EntityKind::NvlinkLink;
+    case ScenarioAction::RegionLink:
+        return EntityKind::Region;
     case ScenarioAction::SetpointDrift:
-    case ScenarioAction::PrimarySupply: return EntityKind::Cdu;
+    case ScenarioAction::PrimarySupply:
+        return EntityKind::Cdu;
     }
     return EntityKind::Rack;
 }

@@ -6,13 +6,17 @@
 
 namespace ft::model {
 
-SimCore::SimCore(std::shared_ptr<const Topology> topology, SimConfig config, Scenario scenario, std::size_t queueCapacity)
-    : m_topology(topology), m_config(config), m_model(std::move(topology), config, std::move(scenario)),
+SimCore::SimCore(std::shared_ptr<const Topology> topology, SimConfig config, Scenario scenario,
+                 std::size_t queueCapacity)
+    : m_topology(topology), m_config(config),
+      m_model(std::move(topology), config, std::move(scenario)),
       m_pool(std::make_shared<SnapshotPool>()), m_queueCapacity(queueCapacity) {
     publish();
 }
 
-SimCore::~SimCore() { stop(); }
+SimCore::~SimCore() {
+    stop();
+}
 
 void SimCore::setPublishHook(std::function<void(const std::shared_ptr<const Snapshot>&)> hook) {
     m_publishHook = std::move(hook);
@@ -48,7 +52,8 @@ void SimCore::setPaused(bool paused) {
 }
 
 void SimCore::runUntil(TimeNs until) {
-    while (m_model.time() + m_config.step <= until) tickOnce();
+    while (m_model.time() + m_config.step <= until)
+        tickOnce();
 }
 
 bool SimCore::submit(SampleBatch batch) {
@@ -79,7 +84,8 @@ void SimCore::tickOnce() {
     const auto t0 = Clock::now();
     {
         std::lock_guard lock(m_queueMutex);
-        for (auto& b : m_queue) m_drain.push_back(std::move(b));
+        for (auto& b : m_queue)
+            m_drain.push_back(std::move(b));
         m_queue.clear();
     }
     std::uint64_t samples = 0;
@@ -97,7 +103,8 @@ void SimCore::tickOnce() {
     m_stats.batchesApplied += batches;
     m_stats.samplesApplied += samples;
     m_stats.lastTickMs = ms;
-    m_stats.meanTickMs += (ms - m_stats.meanTickMs) / static_cast<double>(std::min<std::uint64_t>(m_stats.ticks, 100));
+    m_stats.meanTickMs += (ms - m_stats.meanTickMs) /
+                          static_cast<double>(std::min<std::uint64_t>(m_stats.ticks, 100));
 }
 
 void SimCore::publish() {
@@ -122,7 +129,8 @@ void SimCore::threadMain() {
         const double speed = m_speed.load();
         if (m_paused.load()) {
             std::unique_lock lock(m_queueMutex);
-            m_wake.wait_for(lock, std::chrono::milliseconds(50), [&] { return m_stopRequested.load(); });
+            m_wake.wait_for(lock, std::chrono::milliseconds(50),
+                            [&] { return m_stopRequested.load(); });
             anchorWall = Clock::now();
             anchorSim = m_model.time();
             continue;
@@ -137,7 +145,10 @@ void SimCore::threadMain() {
             const auto due = anchorWall + std::chrono::nanoseconds(static_cast<TimeNs>(
                                               static_cast<double>(next - anchorSim) / speed));
             std::unique_lock lock(m_queueMutex);
-            if (m_wake.wait_until(lock, due, [&] { return m_stopRequested.load() || m_speed.load() != anchorSpeed || m_paused.load(); }))
+            if (m_wake.wait_until(lock, due, [&] {
+                    return m_stopRequested.load() || m_speed.load() != anchorSpeed ||
+                           m_paused.load();
+                }))
                 continue;
         }
         tickOnce();

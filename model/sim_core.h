@@ -28,7 +28,8 @@ public:
         double meanTickMs = 0;
     };
 
-    SimCore(std::shared_ptr<const Topology> topology, SimConfig config, Scenario scenario = {}, std::size_t queueCapacity = 256);
+    SimCore(std::shared_ptr<const Topology> topology, SimConfig config, Scenario scenario = {},
+            std::size_t queueCapacity = 256);
     ~SimCore() override;
     SimCore(const SimCore&) = delete;
     SimCore& operator=(const SimCore&) = delete;

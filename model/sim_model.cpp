@@ -10,10 +10,12 @@ constexpr float kGpuTau = 8.0f;                  // s, die + cold plate
 constexpr float kGpuThermalResistance = 0.0152f; // K/W die to coolant
 constexpr float kCpuThermalResistance = 0.06f;
 constexpr float kMaxSmClockMhz = 2600.0f;
-constexpr float kRailTbpsPerGpu = 1.6f;          // 2 x 800G SuperNICs
+constexpr float kRailTbpsPerGpu = 1.6f; // 2 x 800G SuperNICs
 constexpr std::size_t kMaxEventLog = 5000;
 
-float lagAlpha(float dt, float tau) { return 1.0f - std::exp(-dt / tau); }
+float lagAlpha(float dt, float tau) {
+    return 1.0f - std::exp(-dt / tau);
+}
 
 } // namespace
 
@@ -32,7 +34,8 @@ SimModel::SimModel(std::shared_ptr<const Topology> topology, SimConfig config, S
     m_state.rackMeasuredAt.assign(t.count(EntityKind::Rack), 0);
     m_state.staleAfter = config.staleAfter;
     std::ranges::fill(m_state.values[ch::RackLifecycleProgress], 100.0f);
-    std::ranges::fill(m_state.values[ch::RackLifecycleState], static_cast<float>(RackLifecycle::Production));
+    std::ranges::fill(m_state.values[ch::RackLifecycleState],
+                      static_cast<float>(RackLifecycle::Production));
     m_state.events = std::make_shared<const std::vector<Event>>();
     m_state.scenario = m_scenario.name;
     m_heldUntil.resize(ch::Count);
@@ -40,7 +43,8 @@ SimModel::SimModel(std::shared_ptr<const Topology> topology, SimConfig config, S
 
     const std::size_t nGpus = t.count(EntityKind::Gpu);
     m_gpuBias.resize(nGpus);
-    for (std::size_t g = 0; g < nGpus; ++g) m_gpuBias[g] = hashNoise(config.seed, 0x6770, g);
+    for (std::size_t g = 0; g < nGpus; ++g)
+        m_gpuBias[g] = hashNoise(config.seed, 0x6770, g);
     m_gpuThrottle.assign(nGpus, 1.0f);
     m_rackMinThrottle.assign(t.count(EntityKind::Rack), 1.0f);
     m_rackPowered.assign(t.count(EntityKind::Rack), 1);
@@ -59,13 +63,15 @@ SimModel::SimModel(std::shared_ptr<const Topology> topology, SimConfig config, S
     std::ranges::fill(m_state.values[ch::GpuSmClock], kMaxSmClockMhz);
 
     const float limit = static_cast<float>(t.spec().rack.gpuMaxTempC);
-    const float designFlow = static_cast<float>(t.spec().rack.ratedPowerKw * t.spec().cooling.flowLpmPerKw);
+    const float designFlow =
+        static_cast<float>(t.spec().rack.ratedPowerKw * t.spec().cooling.flowLpmPerKw);
     m_alarmRules = {
         {"GPU over temperature", ch::RackGpuTempMax, limit - 3.0f, limit, 2.0f},
         {"Supply above setpoint", ch::RackSupplyTemperature, supply + 2.0f, supply + 5.0f, 0.5f},
         {"CDU supply above setpoint", ch::CduSupplyTemperature, supply + 2.0f, supply + 5.0f, 0.5f},
         {"ΔT out of range", ch::RackDeltaTemperature, 15.0f, 20.0f, 1.0f},
-        {"Low coolant flow", ch::RackFlow, 0.3f * designFlow, 0.12f * designFlow, 0.03f * designFlow, true},
+        {"Low coolant flow", ch::RackFlow, 0.3f * designFlow, 0.12f * designFlow,
+         0.03f * designFlow, true},
         {"Leak detected", ch::RackLeakDetected, 0.5f, 0.5f, 0.0f},
         {"Rack powered off", ch::RackPowerOn, 0.5f, 0.5f, 0.0f, true},
         {"Pump fault", ch::PumpHealth, 0.5f, 1.5f, 0.0f},
@@ -84,31 +90,44 @@ SimModel::SimModel(std::shared_ptr<const Topology> topology, SimConfig config, S
     m_state.time = config.startTime - 300 * kNsPerSecond;
     const std::size_t scenarioCursor = m_nextScenarioEvent;
     m_nextScenarioEvent = m_scenario.events.size(); // no injections while settling
-    for (int i = 0; i < 300; ++i) step();
+    for (int i = 0; i < 300; ++i)
+        step();
     m_nextScenarioEvent = scenarioCursor;
     m_settling = false;
     m_config.step = config.step;
     m_state.time = config.startTime;
     m_state.tick = 0;
     m_newEvents.clear();
-    for (auto& since : m_alarmSince) std::ranges::fill(since, config.startTime);
+    for (auto& since : m_alarmSince)
+        std::ranges::fill(since, config.startTime);
 }
 
 EntityId SimModel::rackOf(EntityKind kind, EntityId e) const {
     const Topology& t = *m_topology;
     if (e >= t.count(kind)) return kNoRack;
     switch (kind) {
-    case EntityKind::Rack: return e;
-    case EntityKind::ComputeTray: return t.computeTrays.rack[e];
-    case EntityKind::Gpu: return t.gpus.rack[e];
-    case EntityKind::Cpu: return t.computeTrays.rack[t.cpus.tray[e]];
-    case EntityKind::Dpu: return t.computeTrays.rack[t.dpus.tray[e]];
-    case EntityKind::Nic: return t.gpus.rack[t.nics.gpu[e]];
-    case EntityKind::SwitchTray: return t.switchTrays.rack[e];
-    case EntityKind::NvlinkLink: return t.gpus.rack[t.nvlinkLinks.gpu[e]];
+    case EntityKind::Rack:
+        return e;
+    case EntityKind::ComputeTray:
+        return t.computeTrays.rack[e];
+    case EntityKind::Gpu:
+        return t.gpus.rack[e];
+    case EntityKind::Cpu:
+        return t.computeTrays.rack[t.cpus.tray[e]];
+    case EntityKind::Dpu:
+        return t.computeTrays.rack[t.dpus.tray[e]];
+    case EntityKind::Nic:
+        return t.gpus.rack[t.nics.gpu[e]];
+    case EntityKind::SwitchTray:
+        return t.switchTrays.rack[e];
+    case EntityKind::NvlinkLink:
+        return t.gpus.rack[t.nvlinkLinks.gpu[e]];
     case EntityKind::FabricLink:
-        return t.fabricLinks.kind[e] == Topology::FabricLinkKind::NicToLeaf ? t.gpus.rack[t.nics.gpu[e]] : kNoRack;
-    default: return kNoRack;
+        return t.fabricLinks.kind[e] == Topology::FabricLinkKind::NicToLeaf
+                   ? t.gpus.rack[t.nics.gpu[e]]
+                   : kNoRack;
+    default:
+        return kNoRack;
     }
 }
 
@@ -116,11 +135,13 @@ void SimModel::apply(const SampleBatch& batch) {
     for (const Sample& s : batch.samples) {
         if (s.channel >= ch::Count) continue;
         if (const EntityId rack = rackOf(kChannels[s.channel].kind, s.entity); rack != kNoRack)
-            m_state.rackMeasuredAt[rack] = std::max(m_state.rackMeasuredAt[rack], std::min(s.time, m_state.time + m_config.step));
+            m_state.rackMeasuredAt[rack] = std::max(m_state.rackMeasuredAt[rack],
+                                                    std::min(s.time, m_state.time + m_config.step));
         if (isDetailChannel(s.channel)) {
             // Per-link values go into the next refresh of the shared per-link block, held there.
             if (s.entity >= m_topology->count(kChannels[s.channel].kind)) continue;
-            m_detailHeld[(static_cast<std::uint64_t>(s.channel) << 32) | s.entity] = {s.value, std::max(s.time, m_state.time) + m_config.measurementHold};
+            m_detailHeld[(static_cast<std::uint64_t>(s.channel) << 32) | s.entity] = {
+                s.value, std::max(s.time, m_state.time) + m_config.measurementHold};
             m_fabric.requestRefresh();
             continue;
         }
@@ -154,18 +175,28 @@ void SimModel::runScenario() {
     while (m_nextScenarioEvent < m_scenario.events.size() &&
            m_config.startTime + m_scenario.events[m_nextScenarioEvent].at <= m_state.time) {
         const ScenarioEvent& ev = m_scenario.events[m_nextScenarioEvent];
-        if (ev.action == ScenarioAction::BringUp || ev.action == ScenarioAction::Drain) m_lifecycle.apply(ev, m_state.time, m_newEvents);
-        else if (ev.action == ScenarioAction::RegionLink || ev.action == ScenarioAction::CacheLoss || ev.action == ScenarioAction::CacheRestore) {
+        if (ev.action == ScenarioAction::BringUp || ev.action == ScenarioAction::Drain)
+            m_lifecycle.apply(ev, m_state.time, m_newEvents);
+        else if (ev.action == ScenarioAction::RegionLink ||
+                 ev.action == ScenarioAction::CacheLoss ||
+                 ev.action == ScenarioAction::CacheRestore) {
             m_storage.apply(ev, m_state.time, m_newEvents);
-            m_newEvents.push_back({m_state.time, EventKind::ScenarioInjection, ev.target.value_or(EntityRef{scenarioActionTarget(ev.action), 0}),
-                                   Severity::Warning,
-                                   (ev.target ? m_topology->name(ev.target->kind, ev.target->id) + ": " : std::string("all: ")) +
-                                       (ev.note.empty() ? std::string(scenarioActionName(ev.action)) : ev.note)});
-        } else if (scenarioActionTarget(ev.action) == EntityKind::Rail || scenarioActionTarget(ev.action) == EntityKind::Leaf ||
-                   scenarioActionTarget(ev.action) == EntityKind::FabricLink || scenarioActionTarget(ev.action) == EntityKind::NvlinkLink ||
-                   ev.action == ScenarioAction::NvlinkDisable || ev.action == ScenarioAction::NvlinkEnable) {
+            m_newEvents.push_back(
+                {m_state.time, EventKind::ScenarioInjection,
+                 ev.target.value_or(EntityRef{scenarioActionTarget(ev.action), 0}),
+                 Severity::Warning,
+                 (ev.target ? m_topology->name(ev.target->kind, ev.target->id) + ": "
+                            : std::string("all: ")) +
+                     (ev.note.empty() ? std::string(scenarioActionName(ev.action)) : ev.note)});
+        } else if (scenarioActionTarget(ev.action) == EntityKind::Rail ||
+                   scenarioActionTarget(ev.action) == EntityKind::Leaf ||
+                   scenarioActionTarget(ev.action) == EntityKind::FabricLink ||
+                   scenarioActionTarget(ev.action) == EntityKind::NvlinkLink ||
+                   ev.action == ScenarioAction::NvlinkDisable ||
+                   ev.action == ScenarioAction::NvlinkEnable) {
             m_fabric.apply(ev, m_state.time, m_newEvents);
-        } else m_thermal.apply(ev, m_state, m_newEvents);
+        } else
+            m_thermal.apply(ev, m_state, m_newEvents);
         ++m_nextScenarioEvent;
     }
 }
@@ -181,7 +212,8 @@ void SimModel::updateJobPace() {
             for (std::uint32_t i = 0; i < job.rackCount; ++i) {
                 const EntityId r = job.firstRack + i;
                 if (!lifecycleInService(m_lifecycle.state(r))) continue; // not part of the job
-                pace = std::min({pace, m_thermal.rackPowered(r) ? m_rackMinThrottle[r] : 0.0f, m_fabric.rackPace(r)});
+                pace = std::min({pace, m_thermal.rackPowered(r) ? m_rackMinThrottle[r] : 0.0f,
+                                 m_fabric.rackPace(r)});
             }
         m_jobPace[j] = pace;
     }
@@ -202,12 +234,14 @@ void SimModel::stepComputeTrays(float dt) {
     const int gpt = rk.gpusPerTray;
     const int cpt = rk.cpusPerTray;
     const std::size_t nTrays = t.count(EntityKind::ComputeTray);
-    const std::uint64_t noiseTick = static_cast<std::uint64_t>(m_state.time / (500 * kNsPerMs)); // noise changes twice a second
+    const std::uint64_t noiseTick =
+        static_cast<std::uint64_t>(m_state.time / (500 * kNsPerMs)); // noise changes twice a second
     std::ranges::fill(m_rackMinThrottle, 1.0f);
     // Most runs hold nothing: check the per-entity holds only for channels that have any.
     auto anyHeld = [&](ChannelId c) { return !m_heldUntil[c].empty(); };
-    const bool holdUtil = anyHeld(ch::GpuUtilization), holdClock = anyHeld(ch::GpuSmClock), holdPower = anyHeld(ch::GpuPower),
-               holdTemp = anyHeld(ch::GpuTemperature), holdCpuUtil = anyHeld(ch::CpuUtilization), holdCpuPower = anyHeld(ch::CpuPower),
+    const bool holdUtil = anyHeld(ch::GpuUtilization), holdClock = anyHeld(ch::GpuSmClock),
+               holdPower = anyHeld(ch::GpuPower), holdTemp = anyHeld(ch::GpuTemperature),
+               holdCpuUtil = anyHeld(ch::CpuUtilization), holdCpuPower = anyHeld(ch::CpuPower),
                holdCpuTemp = anyHeld(ch::CpuTemperature), holdTray = anyHeld(ch::TrayPower);
 
     // What a rack's job asks of its trays is the same for every tray of a synchronous job:
@@ -241,7 +275,8 @@ void SimModel::stepComputeTrays(float dt) {
             checkpoint = working && m_workload.checkpointing(trayId, m_state.time);
             const bool changed = m_rackJobStart[rack] != job->start;
             m_rackJobStart[rack] = job->start;
-            for (int k = 0; k < rk.computeTrays; ++k) m_trayJobStarted[tray + k] = changed && m_state.tick > 1;
+            for (int k = 0; k < rk.computeTrays; ++k)
+                m_trayJobStarted[tray + k] = changed && m_state.tick > 1;
         }
         // The fabric slows a tray whose bytes it cannot carry (a job's slowest rack already sets
         // a training job's pace; inference replicas and validation loads feel only their own).
@@ -255,14 +290,20 @@ void SimModel::stepComputeTrays(float dt) {
         // A collective runs at its slowest link's bandwidth.
         share.nvlink *= m_lifecycle.rackNvlinkFactor(rack);
         // Storage: training streams its dataset and writes checkpoints; inference reads less.
-        m_trayRead[tray] = !working ? 0.0f : job->kind == JobKind::Training ? 1.5f * target * trayPace : job->kind == JobKind::Inference ? 0.4f * target : 0.0f;
+        m_trayRead[tray] = !working                          ? 0.0f
+                           : job->kind == JobKind::Training  ? 1.5f * target * trayPace
+                           : job->kind == JobKind::Inference ? 0.4f * target
+                                                             : 0.0f;
         m_trayCheckpoint[tray] = checkpoint ? 4.0f * trayPace : 0.0f;
         const float supply = v[ch::RackSupplyTemperature][rack];
         // Coolant rise across this tray's cold plates, scaled from the rack's ΔT by the tray's
         // share of the rack's heat: later GPUs on the loop see warmer water.
         const float rackRise = v[ch::RackReturnTemperature][rack] - supply;
         const float rackPowerW = v[ch::RackPower][rack] * 1000.0f;
-        const float trayShare = rackPowerW > 1.0f ? v[ch::TrayPower][tray] * static_cast<float>(rk.computeTrays) / rackPowerW : 1.0f;
+        const float trayShare =
+            rackPowerW > 1.0f
+                ? v[ch::TrayPower][tray] * static_cast<float>(rk.computeTrays) / rackPowerW
+                : 1.0f;
         const float trayRise = std::max(0.0f, rackRise * std::min(trayShare, 3.0f));
 
         float trayPower = powered ? static_cast<float>(rk.trayOverheadW) : 0.0f;
@@ -274,22 +315,30 @@ void SimModel::stepComputeTrays(float dt) {
             float& throttle = m_gpuThrottle[g];
             // Throttle: clocks back off while the die is over its limit, recover below it.
             const float temp = v[ch::GpuTemperature][g];
-            if (temp > limit) throttle = std::max(0.55f, throttle - 0.2f * dt);
-            else if (temp < limit - 3.0f) throttle = std::min(1.0f, throttle + 0.1f * dt);
+            if (temp > limit)
+                throttle = std::max(0.55f, throttle - 0.2f * dt);
+            else if (temp < limit - 3.0f)
+                throttle = std::min(1.0f, throttle + 0.1f * dt);
             m_rackMinThrottle[rack] = std::min(m_rackMinThrottle[rack], throttle);
             // A GPU faster than its job's slowest member waits at the barriers.
             const float waiting = std::clamp(trayPace / std::max(throttle, 0.05f), 0.0f, 1.0f);
             if (!(holdUtil && held(ch::GpuUtilization, gid))) {
-                const float noise = powered ? 0.025f * hashNoise(m_config.seed, g, noiseTick) : 0.0f;
-                const float want = std::clamp(target * waiting * (1.0f + 0.03f * bias) + noise, 0.0f, 1.0f);
+                const float noise =
+                    powered ? 0.025f * hashNoise(m_config.seed, g, noiseTick) : 0.0f;
+                const float want =
+                    std::clamp(target * waiting * (1.0f + 0.03f * bias) + noise, 0.0f, 1.0f);
                 float& util = v[ch::GpuUtilization][g];
                 util += (want * 100.0f - util) * utilAlpha;
             }
             const float util = v[ch::GpuUtilization][g] / 100.0f;
-            if (!(holdClock && held(ch::GpuSmClock, gid))) v[ch::GpuSmClock][g] = powered ? kMaxSmClockMhz * throttle : 0.0f;
+            if (!(holdClock && held(ch::GpuSmClock, gid)))
+                v[ch::GpuSmClock][g] = powered ? kMaxSmClockMhz * throttle : 0.0f;
             if (!(holdPower && held(ch::GpuPower, gid)))
                 // Power rises a little faster than linearly with activity (util^1.1, approximated).
-                v[ch::GpuPower][g] = powered ? (gpuIdle + gpuSpan * util * (0.9f + 0.1f * util) * throttle) * (1.0f + 0.03f * bias) : 0.0f;
+                v[ch::GpuPower][g] =
+                    powered ? (gpuIdle + gpuSpan * util * (0.9f + 0.1f * util) * throttle) *
+                                  (1.0f + 0.03f * bias)
+                            : 0.0f;
             const float power = v[ch::GpuPower][g];
             trayPower += power;
             trayUtil += util;
@@ -298,7 +347,9 @@ void SimModel::stepComputeTrays(float dt) {
             if (!(holdTemp && held(ch::GpuTemperature, gid))) {
                 const float position = (static_cast<float>(i) + 0.5f) / static_cast<float>(gpt);
                 const float coolant = supply + trayRise * position;
-                const float want = coolant + kGpuThermalResistance * m_lifecycle.gpuCoolingFactor(gid) * (1.0f + 0.06f * bias) * power;
+                const float want = coolant + kGpuThermalResistance *
+                                                 m_lifecycle.gpuCoolingFactor(gid) *
+                                                 (1.0f + 0.06f * bias) * power;
                 v[ch::GpuTemperature][g] += (want - v[ch::GpuTemperature][g]) * gpuAlpha;
             }
         }
@@ -307,8 +358,10 @@ void SimModel::stepComputeTrays(float dt) {
             const std::size_t c = tray * cpt + i;
             const auto cid = static_cast<EntityId>(c);
             if (!(holdCpuUtil && held(ch::CpuUtilization, cid)))
-                v[ch::CpuUtilization][c] = powered ? std::clamp(12.0f + 35.0f * trayUtil, 0.0f, 100.0f) : 0.0f;
-            const float power = powered ? cpuIdle + cpuSpan * v[ch::CpuUtilization][c] / 100.0f : 0.0f;
+                v[ch::CpuUtilization][c] =
+                    powered ? std::clamp(12.0f + 35.0f * trayUtil, 0.0f, 100.0f) : 0.0f;
+            const float power =
+                powered ? cpuIdle + cpuSpan * v[ch::CpuUtilization][c] / 100.0f : 0.0f;
             if (!(holdCpuPower && held(ch::CpuPower, cid))) v[ch::CpuPower][c] = power;
             trayPower += v[ch::CpuPower][c];
             if (!(holdCpuTemp && held(ch::CpuTemperature, cid))) {
@@ -331,9 +384,11 @@ void SimModel::stepFabric(float dt) {
         const RackLifecycle stage = m_lifecycle.state(rack);
         FabricModel::RackInput& in = m_fabricRacks[r];
         in.nvlinkOffByStage = stage == RackLifecycle::MultiRackValidation;
-        in.railFlapping = stage == RackLifecycle::MultiRackValidation && m_lifecycle.railFlapping(rack, m_state.time);
+        in.railFlapping = stage == RackLifecycle::MultiRackValidation &&
+                          m_lifecycle.railFlapping(rack, m_state.time);
         const Job& job = m_workload.jobs()[m_workload.jobOfRack(rack)];
-        if (stage == RackLifecycle::MultiRackValidation || (lifecycleInService(stage) && job.kind == JobKind::Inference)) {
+        if (stage == RackLifecycle::MultiRackValidation ||
+            (lifecycleInService(stage) && job.kind == JobKind::Inference)) {
             in.peerFirstTray = 0;
             in.peerTrays = nTrays;
         } else if (lifecycleInService(stage) && job.kind == JobKind::Training) {
@@ -347,9 +402,11 @@ void SimModel::stepFabric(float dt) {
     m_fabric.step(m_state, holds(), dt, m_fabricTrays, m_fabricRacks, !m_settling);
     if (m_fabric.detailStamp() != m_state.detailStamp) {
         // A fresh per-link block, not yet published: measured values still held override it.
-        std::erase_if(m_detailHeld, [&](const auto& kv) { return kv.second.second <= m_state.time; });
+        std::erase_if(m_detailHeld,
+                      [&](const auto& kv) { return kv.second.second <= m_state.time; });
         for (const auto& [key, held] : m_detailHeld)
-            m_fabric.overrideDetail(static_cast<ChannelId>(key >> 32), static_cast<EntityId>(key & 0xffffffffu), held.first);
+            m_fabric.overrideDetail(static_cast<ChannelId>(key >> 32),
+                                    static_cast<EntityId>(key & 0xffffffffu), held.first);
         m_state.detail = m_fabric.detail();
         m_state.detailStamp = m_fabric.detailStamp();
     }
@@ -382,15 +439,18 @@ void SimModel::stepRackTotals() {
         for (int s = 0; s < rk.switchTrays; ++s) {
             const std::size_t sw = r * rk.switchTrays + s;
             // NVLink switch power follows the traffic through it.
-            const float load = std::min(1.0f, nvlink / std::max(1.0f, static_cast<float>(rk.nvlinkTBpsPerRack)));
+            const float load =
+                std::min(1.0f, nvlink / std::max(1.0f, static_cast<float>(rk.nvlinkTBpsPerRack)));
             if (!held(ch::SwitchTrayPower, static_cast<EntityId>(sw)))
-                v[ch::SwitchTrayPower][sw] = powered ? static_cast<float>(rk.switchTrayW) * (0.45f + 0.55f * load) : 0.0f;
+                v[ch::SwitchTrayPower][sw] =
+                    powered ? static_cast<float>(rk.switchTrayW) * (0.45f + 0.55f * load) : 0.0f;
             power += v[ch::SwitchTrayPower][sw];
         }
         if (!held(ch::RackPower, id)) v[ch::RackPower][r] = power / 1000.0f;
         if (!held(ch::RackGpuUtilization, id)) v[ch::RackGpuUtilization][r] = util;
         if (!held(ch::RackGpuTempMax, id)) v[ch::RackGpuTempMax][r] = tMax;
-        if (!held(ch::RackGpuTempMean, id)) v[ch::RackGpuTempMean][r] = tSum / static_cast<float>(gpr);
+        if (!held(ch::RackGpuTempMean, id))
+            v[ch::RackGpuTempMean][r] = tSum / static_cast<float>(gpr);
         if (!held(ch::RackNvlinkThroughput, id)) v[ch::RackNvlinkThroughput][r] = nvlink;
         if (!held(ch::RackRailThroughput, id)) v[ch::RackRailThroughput][r] = rail;
     }
@@ -409,23 +469,30 @@ void SimModel::evaluateAlarms() {
             const float warn = sign * rule.warnAbove, crit = sign * rule.criticalAbove;
             // Raise at once; clear only past the threshold minus the hysteresis.
             std::uint8_t want = 0;
-            if (x > crit || (level[e] == 2 && x > crit - rule.hysteresis)) want = 2;
-            else if (x > warn || (level[e] >= 1 && x > warn - rule.hysteresis)) want = 1;
+            if (x > crit || (level[e] == 2 && x > crit - rule.hysteresis))
+                want = 2;
+            else if (x > warn || (level[e] >= 1 && x > warn - rule.hysteresis))
+                want = 1;
             const EntityRef ref{kChannels[rule.channel].kind, static_cast<EntityId>(e)};
             if (want != level[e] && !m_settling) {
                 if (want > level[e])
-                    m_newEvents.push_back({m_state.time, EventKind::AlarmRaised, ref, want == 2 ? Severity::Critical : Severity::Warning,
-                                           m_topology->name(ref.kind, ref.id) + ": " + std::string(rule.title) +
+                    m_newEvents.push_back({m_state.time, EventKind::AlarmRaised, ref,
+                                           want == 2 ? Severity::Critical : Severity::Warning,
+                                           m_topology->name(ref.kind, ref.id) + ": " +
+                                               std::string(rule.title) +
                                                (want == 2 ? " (critical)" : " (warning)")});
                 else if (want == 0)
-                    m_newEvents.push_back({m_state.time, EventKind::AlarmCleared, ref, Severity::Warning,
-                                           m_topology->name(ref.kind, ref.id) + ": " + std::string(rule.title) + " cleared"});
+                    m_newEvents.push_back({m_state.time, EventKind::AlarmCleared, ref,
+                                           Severity::Warning,
+                                           m_topology->name(ref.kind, ref.id) + ": " +
+                                               std::string(rule.title) + " cleared"});
             }
             if (want != 0 && level[e] == 0) since[e] = m_state.time;
             level[e] = want;
             if (want == 0) continue;
-            m_state.alarms.push_back({rule.title, ref.kind, ref.id, rule.channel, want == 2 ? Severity::Critical : Severity::Warning,
-                                      values[e], want == 2 ? rule.criticalAbove : rule.warnAbove, since[e]});
+            m_state.alarms.push_back({rule.title, ref.kind, ref.id, rule.channel,
+                                      want == 2 ? Severity::Critical : Severity::Warning, values[e],
+                                      want == 2 ? rule.criticalAbove : rule.warnAbove, since[e]});
         }
     }
 }
@@ -434,9 +501,12 @@ void SimModel::publishEvents() {
     m_state.lifecycleHistory = m_lifecycle.machine().sharedHistory();
     if (m_newEvents.empty()) return;
     if (!m_settling) {
-        for (auto& e : m_newEvents) m_eventLog.push_back(std::move(e));
+        for (auto& e : m_newEvents)
+            m_eventLog.push_back(std::move(e));
         if (m_eventLog.size() > kMaxEventLog)
-            m_eventLog.erase(m_eventLog.begin(), m_eventLog.begin() + static_cast<std::ptrdiff_t>(m_eventLog.size() - kMaxEventLog));
+            m_eventLog.erase(m_eventLog.begin(),
+                             m_eventLog.begin() +
+                                 static_cast<std::ptrdiff_t>(m_eventLog.size() - kMaxEventLog));
         m_state.events = std::make_shared<const std::vector<Event>>(m_eventLog);
     }
     m_newEvents.clear();
@@ -446,7 +516,8 @@ void SimModel::copyTo(Snapshot& out) const {
     out.time = m_state.time;
     out.tick = m_state.tick;
     out.values.resize(m_state.values.size());
-    for (std::size_t c = 0; c < m_state.values.size(); ++c) out.values[c].assign(m_state.values[c].begin(), m_state.values[c].end());
+    for (std::size_t c = 0; c < m_state.values.size(); ++c)
+        out.values[c].assign(m_state.values[c].begin(), m_state.values[c].end());
     out.detail = m_state.detail; // shared, never copied
     out.detailStamp = m_state.detailStamp;
     out.rackLifecycle.assign(m_state.rackLifecycle.begin(), m_state.rackLifecycle.end());

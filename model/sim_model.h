@@ -7,9 +7,9 @@
 #include "holds.h"
 #include "lifecycle_model.h"
 #include "sample.h"
-#include "storage_model.h"
 #include "scenario.h"
 #include "snapshot.h"
+#include "storage_model.h"
 #include "thermal_model.h"
 #include "topology.h"
 #include "workload_model.h"
@@ -74,17 +74,18 @@ private:
     FabricModel m_fabric;
     std::vector<FabricModel::TrayInput> m_fabricTrays;
     std::vector<FabricModel::RackInput> m_fabricRacks;
-    std::unordered_map<std::uint64_t, std::pair<float, TimeNs>> m_detailHeld; // (channel, entity) -> measured value, held until
+    std::unordered_map<std::uint64_t, std::pair<float, TimeNs>>
+        m_detailHeld; // (channel, entity) -> measured value, held until
     std::vector<float> m_trayRead, m_trayCheckpoint; // GB/s wanted this tick
     std::vector<std::uint8_t> m_trayJobStarted;
-    std::vector<TimeNs> m_rackJobStart;              // to notice a rack's job changing
+    std::vector<TimeNs> m_rackJobStart; // to notice a rack's job changing
     Snapshot m_state;
     std::vector<std::vector<TimeNs>> m_heldUntil; // [channel][entity], allocated on first use
     std::vector<float> m_gpuBias;                 // per-GPU silicon variation, fixed
     std::vector<float> m_gpuThrottle;             // 1 = full clocks
     std::vector<float> m_rackMinThrottle;         // slowest GPU of each rack, last tick
-    std::vector<std::uint8_t> m_rackPowered;      // this tick: not tripped and not held off by its stage
-    std::vector<float> m_jobPace;                 // per job: the pace of its slowest member
+    std::vector<std::uint8_t> m_rackPowered; // this tick: not tripped and not held off by its stage
+    std::vector<float> m_jobPace;            // per job: the pace of its slowest member
     std::vector<Event> m_newEvents;
     std::vector<Event> m_eventLog;
     struct AlarmRule {

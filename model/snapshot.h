@@ -7,9 +7,9 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
-#include <span>
 #include <vector>
 
 namespace ft::model {
@@ -45,7 +45,13 @@ struct Alarm {
 struct LifecycleTransition; // lifecycle.h
 
 // Something that happened, for event lists and timelines.
-enum class EventKind : std::uint8_t { ScenarioInjection, Protection, AlarmRaised, AlarmCleared, Lifecycle };
+enum class EventKind : std::uint8_t {
+    ScenarioInjection,
+    Protection,
+    AlarmRaised,
+    AlarmCleared,
+    Lifecycle
+};
 
 struct Event {
     TimeNs time = 0;
@@ -60,7 +66,9 @@ struct Event {
 // that is immutable once published and shared by every snapshot until the next refresh.
 inline constexpr ChannelId kFirstDetailChannel = ch::NvlinkTx;
 inline constexpr ChannelId kLastDetailChannel = ch::FabricState;
-constexpr bool isDetailChannel(ChannelId c) { return c >= kFirstDetailChannel && c <= kLastDetailChannel; }
+constexpr bool isDetailChannel(ChannelId c) {
+    return c >= kFirstDetailChannel && c <= kLastDetailChannel;
+}
 using DetailBlock = std::vector<std::vector<float>>; // [channel - kFirstDetailChannel][entity id]
 
 struct Snapshot {
@@ -79,7 +87,8 @@ struct Snapshot {
     std::vector<TimeNs> rackMeasuredAt;
     TimeNs staleAfter = 0;
     bool rackStale(EntityId rack) const {
-        return rack < rackMeasuredAt.size() && rackMeasuredAt[rack] > 0 && time - rackMeasuredAt[rack] > staleAfter;
+        return rack < rackMeasuredAt.size() && rackMeasuredAt[rack] > 0 &&
+               time - rackMeasuredAt[rack] > staleAfter;
     }
     std::vector<Alarm> alarms;
     // Every event so far (bounded), shared between snapshots until a new one happens.
@@ -89,7 +98,9 @@ struct Snapshot {
     std::shared_ptr<const std::vector<LifecycleTransition>> lifecycleHistory;
 
     std::span<const float> channel(ChannelId id) const {
-        if (isDetailChannel(id)) return detail ? std::span<const float>((*detail)[id - kFirstDetailChannel]) : std::span<const float>();
+        if (isDetailChannel(id))
+            return detail ? std::span<const float>((*detail)[id - kFirstDetailChannel])
+                          : std::span<const float>();
         return values[id];
     }
     float value(ChannelId id, EntityId entity) const { return channel(id)[entity]; }
@@ -98,7 +109,10 @@ struct Snapshot {
     std::vector<float>& writable(ChannelId id) {
         if (!isDetailChannel(id)) return values[id];
         if (!detail || detail.use_count() > 1) {
-            auto own = detail ? std::make_shared<DetailBlock>(*detail) : std::make_shared<DetailBlock>(kLastDetailChannel - kFirstDetailChannel + 1);
+            auto own =
+                detail
+                    ? std::make_shared<DetailBlock>(*detail)
+                    : std::make_shared<DetailBlock>(kLastDetailChannel - kFirstDetailChannel + 1);
             detail = own;
         }
         return const_cast<DetailBlock&>(*detail)[id - kFirstDetailChannel];

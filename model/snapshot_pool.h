@@ -24,8 +24,10 @@ public:
         std::weak_ptr<SnapshotPool> weak = weak_from_this();
         return std::shared_ptr<const Snapshot>(s.release(), [weak](const Snapshot* p) {
             auto* mutableSnapshot = const_cast<Snapshot*>(p);
-            if (auto pool = weak.lock()) pool->give(std::unique_ptr<Snapshot>(mutableSnapshot));
-            else delete mutableSnapshot;
+            if (auto pool = weak.lock())
+                pool->give(std::unique_ptr<Snapshot>(mutableSnapshot));
+            else
+                delete mutableSnapshot;
         });
     }
 

@@ -5,8 +5,8 @@
 
 namespace ft::model {
 namespace {
-constexpr float kMaxHitRatio = 0.997f;     // LOTA-like caches top out here
-constexpr float kWorkingSetTb = 2.5f;      // per tray: what a job streams repeatedly
+constexpr float kMaxHitRatio = 0.997f; // LOTA-like caches top out here
+constexpr float kWorkingSetTb = 2.5f;  // per tray: what a job streams repeatedly
 constexpr float kCacheP50Ms = 0.25f, kCacheP99Ms = 1.1f;
 constexpr float kBucketP50Ms = 6.0f;       // p99 is 8x the cache's, before load
 constexpr float kBucketGbpsPerTray = 1.2f; // bucket read capacity scales with the floor
@@ -25,9 +25,11 @@ StorageModel::StorageModel(const Topology& topology) : m_topology(topology) {
     // clients keep writing at the rate that holds this profile steady.
     const double total = st.initialPetabytes * 1000.0;
     double weight = 0;
-    for (std::size_t d = 0; d < days; ++d) weight += std::exp(-static_cast<double>(d) / 25.0);
+    for (std::size_t d = 0; d < days; ++d)
+        weight += std::exp(-static_cast<double>(d) / 25.0);
     for (auto& bins : m_bins) {
-        for (std::size_t d = 0; d < days; ++d) bins[d] = 0.7 * total * std::exp(-static_cast<double>(d) / 25.0) / weight;
+        for (std::size_t d = 0; d < days; ++d)
+            bins[d] = 0.7 * total * std::exp(-static_cast<double>(d) / 25.0) / weight;
         bins[days] = 0.3 * total;
     }
     m_initialTb = total;
@@ -37,16 +39,20 @@ StorageModel::StorageModel(const Topology& topology) : m_topology(topology) {
 
 double StorageModel::storedTb(EntityId region) const {
     double sum = 0;
-    for (double tb : m_bins[region]) sum += tb;
+    for (double tb : m_bins[region])
+        sum += tb;
     return sum;
 }
 
 void StorageModel::apply(const ScenarioEvent& ev, TimeNs, std::vector<Event>&) {
     std::vector<EntityId> racks = ev.targets;
-    if (racks.empty() && ev.target && ev.target->kind == EntityKind::Rack) racks.push_back(ev.target->id);
+    if (racks.empty() && ev.target && ev.target->kind == EntityKind::Rack)
+        racks.push_back(ev.target->id);
     const int trays = m_topology.spec().rack.computeTrays;
     switch (ev.action) {
-    case ScenarioAction::RegionLink: m_linkFraction = static_cast<float>(std::clamp(ev.value, 0.0, 1.0)); break;
+    case ScenarioAction::RegionLink:
+        m_linkFraction = static_cast<float>(std::clamp(ev.value, 0.0, 1.0));
+        break;
     case ScenarioAction::CacheLoss:
     case ScenarioAction::CacheRestore:
         for (EntityId r : racks)
@@ -56,7 +62,8 @@ void StorageModel::apply(const ScenarioEvent& ev, TimeNs, std::vector<Event>&) {
                 m_warm[tray] = 0; // a lost cache comes back empty
             }
         break;
-    default: break;
+    default:
+        break;
     }
 }
 
@@ -72,19 +79,24 @@ void StorageModel::age(double days) {
             auto& bins = m_bins[r];
             const std::size_t archive = bins.size() - 1;
             // Crossing into warm, cold and archive today.
-            const auto warmDay = static_cast<std::size_t>(st.warmAfterDays), coldDay = static_cast<std::size_t>(st.coldAfterDays);
-            if (warmDay >= 1 && warmDay <= archive) m_tierInflow[r * nTiers + 1] = bins[warmDay - 1];
-            if (coldDay >= 1 && coldDay <= archive) m_tierInflow[r * nTiers + 2] = bins[coldDay - 1];
+            const auto warmDay = static_cast<std::size_t>(st.warmAfterDays),
+                       coldDay = static_cast<std::size_t>(st.coldAfterDays);
+            if (warmDay >= 1 && warmDay <= archive)
+                m_tierInflow[r * nTiers + 1] = bins[warmDay - 1];
+            if (coldDay >= 1 && coldDay <= archive)
+                m_tierInflow[r * nTiers + 2] = bins[coldDay - 1];
             m_tierInflow[r * nTiers + 3] = bins[archive - 1];
             bins[archive] += bins[archive - 1];
-            for (std::size_t d = archive - 1; d > 0; --d) bins[d] = bins[d - 1];
+            for (std::size_t d = archive - 1; d > 0; --d)
+                bins[d] = bins[d - 1];
             bins[0] = m_dailyIngestTb;
         }
         m_backgroundTb += m_dailyIngestTb;
     }
 }
 
-void StorageModel::step(Snapshot& s, float dt, const std::vector<float>& readDemand, const std::vector<float>& checkpointWrite,
+void StorageModel::step(Snapshot& s, float dt, const std::vector<float>& readDemand,
+                        const std::vector<float>& checkpointWrite,
                         const std::vector<std::uint8_t>& jobStarted) {
     auto& v = s.values;
     const auto& st = m_topology.spec().storage;
@@ -94,7 +106,8 @@ void StorageModel::step(Snapshot& s, float dt, const std::vector<float>& readDem
 
     // Bucket load from last tick's misses sets this tick's bucket latency (queueing).
     const float bucketCapacity = kBucketGbpsPerTray * static_cast<float>(trays);
-    const float load = std::clamp(v[ch::RegionRead].empty() ? 0.0f : v[ch::RegionRead][0] / bucketCapacity, 0.0f, 2.0f);
+    const float load = std::clamp(
+        v[ch::RegionRead].empty() ? 0.0f : v[ch::RegionRead][0] / bucketCapacity, 0.0f, 2.0f);
     const float bucketP50 = kBucketP50Ms * (1.0f + load * load);
     const float bucketP99 = 8.0f * kCacheP99Ms * (1.0f + 4.0f * load * load * load);
 
@@ -108,9 +121,12 @@ void StorageModel::step(Snapshot& s, float dt, const std::vector<float>& readDem
         const float hit = m_offline[t] ? 0.0f : kMaxHitRatio * m_warm[t];
         const float miss = demand * (1.0f - hit);
         // Misses fill the cache: the working set warms as it is read.
-        if (!m_offline[t]) m_warm[t] = std::min(1.0f, m_warm[t] + miss * dt / (kWorkingSetTb * 1000.0f) * 6.0f);
+        if (!m_offline[t])
+            m_warm[t] = std::min(1.0f, m_warm[t] + miss * dt / (kWorkingSetTb * 1000.0f) * 6.0f);
         float& used = v[ch::CacheUsed][t];
-        used = m_offline[t] ? 0.0f : std::min(capacityTb, std::max(used, m_warm[t] * kWorkingSetTb * 4.0f));
+        used = m_offline[t]
+                   ? 0.0f
+                   : std::min(capacityTb, std::max(used, m_warm[t] * kWorkingSetTb * 4.0f));
         v[ch::CacheHitRatio][t] = hit * 100.0f;
         v[ch::CacheRead][t] = demand;
         // Median: a hit unless most reads miss; p99: a bucket read once more than 1 % miss.
@@ -155,11 +171,13 @@ void StorageModel::step(Snapshot& s, float dt, const std::vector<float>& readDem
         auto& bins = m_bins[0];
         const auto warmDay = static_cast<std::size_t>(st.warmAfterDays);
         double reheat = missGb / 1000.0 * kReheatFraction, old = 0;
-        for (std::size_t d = warmDay; d + 1 < bins.size(); ++d) old += bins[d];
+        for (std::size_t d = warmDay; d + 1 < bins.size(); ++d)
+            old += bins[d];
         reheat = std::min(reheat, old);
         if (reheat > 0 && old > 0) {
             const double keep = 1.0 - reheat / old;
-            for (std::size_t d = warmDay; d + 1 < bins.size(); ++d) bins[d] *= keep;
+            for (std::size_t d = warmDay; d + 1 < bins.size(); ++d)
+                bins[d] *= keep;
             bins[0] += reheat;
         }
     }
@@ -181,14 +199,20 @@ void StorageModel::step(Snapshot& s, float dt, const std::vector<float>& readDem
         }
         const bool local = r == 0;
         v[ch::RegionRead][r] = local ? static_cast<float>(bucketReadGbps) : 0.0f;
-        v[ch::RegionWrite][r] = local ? static_cast<float>(writeGbps) : static_cast<float>(migrated * 1000.0 / dt);
-        v[ch::RegionRequests][r] = (v[ch::RegionRead][r] + v[ch::RegionWrite][r]) * 1000.0f / static_cast<float>(kObjectMb);
+        v[ch::RegionWrite][r] =
+            local ? static_cast<float>(writeGbps) : static_cast<float>(migrated * 1000.0 / dt);
+        v[ch::RegionRequests][r] = (v[ch::RegionRead][r] + v[ch::RegionWrite][r]) * 1000.0f /
+                                   static_cast<float>(kObjectMb);
         // Cross-region metadata commits time out when the link is starved.
-        const float errorRate = 1e-5f + (m_linkFraction < 0.5f ? 0.004f * (1.0f - m_linkFraction) : 0.0f);
+        const float errorRate =
+            1e-5f + (m_linkFraction < 0.5f ? 0.004f * (1.0f - m_linkFraction) : 0.0f);
         v[ch::RegionErrors][r] = v[ch::RegionRequests][r] * 1000.0f * errorRate;
         v[ch::RegionMigration][r] = local ? static_cast<float>(migrated * 1000.0 / dt) : 0.0f;
         v[ch::RegionBacklog][r] = local ? static_cast<float>(m_backlogTb) : 0.0f;
-        v[ch::RegionOldestPending][r] = local && !m_pending.empty() ? static_cast<float>(toSeconds(s.time - m_pending.front().written)) : 0.0f;
+        v[ch::RegionOldestPending][r] =
+            local && !m_pending.empty()
+                ? static_cast<float>(toSeconds(s.time - m_pending.front().written))
+                : 0.0f;
         v[ch::RegionLinkCapacity][r] = static_cast<float>(linkGBps);
         v[ch::RegionWrittenTotal][r] = local ? static_cast<float>(m_writtenTotal) : 0.0f;
         v[ch::RegionMigratedTotal][r] = local ? static_cast<float>(m_migratedTotal) : 0.0f;

@@ -23,7 +23,8 @@ public:
     void apply(const ScenarioEvent& event, TimeNs now, std::vector<Event>& events);
     // readDemand / checkpointWrite: per compute tray, GB/s wanted this tick; jobStarted: per
     // tray, its job just changed (the cache must warm up again).
-    void step(Snapshot& state, float dt, const std::vector<float>& readDemand, const std::vector<float>& checkpointWrite,
+    void step(Snapshot& state, float dt, const std::vector<float>& readDemand,
+              const std::vector<float>& checkpointWrite,
               const std::vector<std::uint8_t>& jobStarted);
 
     // Exact bookkeeping, for conservation checks: TB.
@@ -42,10 +43,10 @@ private:
     void age(double days);
 
     const Topology& m_topology;
-    std::vector<float> m_warm;          // per tray: fraction of the working set cached
-    std::vector<std::uint8_t> m_offline; // per tray: cache failed
+    std::vector<float> m_warm;               // per tray: fraction of the working set cached
+    std::vector<std::uint8_t> m_offline;     // per tray: cache failed
     std::vector<std::vector<double>> m_bins; // per region: TB by age in days; last = archive
-    std::vector<double> m_tierInflow;   // per tier entity: TB moved in during the last aged day
+    std::vector<double> m_tierInflow; // per tier entity: TB moved in during the last aged day
     double m_dayFraction = 0;
     struct Pending {
         TimeNs written;
@@ -54,8 +55,8 @@ private:
     std::deque<Pending> m_pending;
     double m_backlogTb = 0, m_writtenTotal = 0, m_migratedTotal = 0;
     float m_linkFraction = 1.0f;
-    double m_initialTb = 0;         // per region
-    double m_backgroundTb = 0;      // per region, since the start
+    double m_initialTb = 0;    // per region
+    double m_backgroundTb = 0; // per region, since the start
     double m_dailyIngestTb = 0;
 };
 

@@ -33,14 +33,14 @@ public:
 
 private:
     struct RackState {
-        float valve = 0.7f;      // 0..1
-        float lastError = 0;     // for the velocity-form PI
-        float blockage = 0;      // 0..1 of conductance lost
+        float valve = 0.7f;  // 0..1
+        float lastError = 0; // for the velocity-form PI
+        float blockage = 0;  // 0..1 of conductance lost
         bool leak = false;
-        float leakAge = 0;       // s since the detector tripped
+        float leakAge = 0; // s since the detector tripped
         bool isolated = false;
         bool powered = true;
-        float overTemp = 0;      // s with the hottest GPU over the trip threshold
+        float overTemp = 0; // s with the hottest GPU over the trip threshold
     };
     struct PumpState {
         float speed = 0.75f;
@@ -51,16 +51,18 @@ private:
         float speedCommand = 0.75f;
         float lastError = 0;
         float setpoint = 45;
-        float driftRate = 0;     // K/s
+        float driftRate = 0; // K/s
         float driftTarget = 45;
         float primarySupply = 32;
         float primaryTarget = 32;
-        float primaryRate = 0;   // K/s
+        float primaryRate = 0; // K/s
         float level = 92;
     };
 
-    void stepCdu(EntityId cdu, Snapshot& state, const Holds& held, float dt, std::vector<Event>& events);
-    void event(std::vector<Event>& events, TimeNs t, EventKind kind, EntityRef e, Severity s, std::string text) const;
+    void stepCdu(EntityId cdu, Snapshot& state, const Holds& held, float dt,
+                 std::vector<Event>& events);
+    void event(std::vector<Event>& events, TimeNs t, EventKind kind, EntityRef e, Severity s,
+               std::string text) const;
 
     const Topology& m_topology;
     std::vector<RackState> m_rack;

@@ -37,18 +37,25 @@ bool parseDuration(const std::string& text, TimeNs& out) {
         }
         pos += used;
         std::size_t unitEnd = pos;
-        while (unitEnd < text.size() && std::isalpha(static_cast<unsigned char>(text[unitEnd]))) ++unitEnd;
+        while (unitEnd < text.size() && std::isalpha(static_cast<unsigned char>(text[unitEnd])))
+            ++unitEnd;
         const std::string unit = text.substr(pos, unitEnd - pos);
         pos = unitEnd;
         double scale = 1.0;
         if (unit.empty()) {
             if (pos != text.size() || total != 0) return false; // a bare number stands alone
-        } else if (unit == "s") scale = 1.0;
-        else if (unit == "ms") scale = 1e-3;
-        else if (unit == "m" || unit == "min") scale = 60.0;
-        else if (unit == "h") scale = 3600.0;
-        else if (unit == "d") scale = 86400.0;
-        else return false;
+        } else if (unit == "s")
+            scale = 1.0;
+        else if (unit == "ms")
+            scale = 1e-3;
+        else if (unit == "m" || unit == "min")
+            scale = 60.0;
+        else if (unit == "h")
+            scale = 3600.0;
+        else if (unit == "d")
+            scale = 86400.0;
+        else
+            return false;
         total += value * scale;
     }
     out = fromSeconds(total);

@@ -10,8 +10,12 @@ using TimeNs = std::int64_t;
 constexpr TimeNs kNsPerMs = 1'000'000;
 constexpr TimeNs kNsPerSecond = 1'000'000'000;
 
-constexpr double toSeconds(TimeNs t) { return static_cast<double>(t) / 1e9; }
-constexpr TimeNs fromSeconds(double s) { return static_cast<TimeNs>(s * 1e9); }
+constexpr double toSeconds(TimeNs t) {
+    return static_cast<double>(t) / 1e9;
+}
+constexpr TimeNs fromSeconds(double s) {
+    return static_cast<TimeNs>(s * 1e9);
+}
 
 // "2026-11-30 06:33:41.250 UTC" style, for HUD and logs.
 std::string formatUtc(TimeNs t, bool withMillis = false);

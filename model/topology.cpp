@@ -33,12 +33,16 @@ std::string validate(const FloorSpec& s) {
     if (s.fabric.switchRadix < 2 || s.fabric.switchRadix % 2 != 0)
         return "fabric.switch_radix must be an even number >= 2";
     if (s.cooling.racksPerCdu <= 0) return "cooling.racks_per_cdu must be > 0";
-    if (s.cooling.pumpsPerCdu <= 0 || s.cooling.pumpsPerCdu > 8) return "cooling.pumps_per_cdu must be 1..8";
+    if (s.cooling.pumpsPerCdu <= 0 || s.cooling.pumpsPerCdu > 8)
+        return "cooling.pumps_per_cdu must be 1..8";
     if (s.storage.regions.empty() || s.storage.tiers.size() != 4)
-        return "storage needs at least one region and exactly four tiers (hot, warm, cold, archive by age)";
+        return "storage needs at least one region and exactly four tiers (hot, warm, cold, archive "
+               "by age)";
     if (!(0 < s.storage.warmAfterDays && s.storage.warmAfterDays < s.storage.coldAfterDays &&
-          s.storage.coldAfterDays < s.storage.archiveAfterDays && s.storage.archiveAfterDays <= 3650))
-        return "storage tier ages must satisfy 0 < warm_after_days < cold_after_days < archive_after_days <= 3650";
+          s.storage.coldAfterDays < s.storage.archiveAfterDays &&
+          s.storage.archiveAfterDays <= 3650))
+        return "storage tier ages must satisfy 0 < warm_after_days < cold_after_days < "
+               "archive_after_days <= 3650";
     return {};
 }
 
@@ -83,8 +87,8 @@ std::expected<Topology, std::string> Topology::build(const FloorSpec& spec) {
             t.racks.name.push_back(row.name + padded(static_cast<std::uint64_t>(i) + 1, 2));
             t.racks.row.push_back(static_cast<EntityId>(r));
             t.racks.indexInRow.push_back(static_cast<std::uint32_t>(i));
-            t.racks.position.push_back({static_cast<float>(row.x + i * rk.widthM),
-                                        static_cast<float>(row.y), 0.0f});
+            t.racks.position.push_back(
+                {static_cast<float>(row.x + i * rk.widthM), static_cast<float>(row.y), 0.0f});
         }
     }
     const std::size_t nRacks = rackId;
@@ -169,14 +173,16 @@ std::expected<Topology, std::string> Topology::build(const FloorSpec& spec) {
             std::to_string(k) + "; raise fabric.switch_radix or fabric.planes");
     const std::uint32_t leavesPerRail = static_cast<std::uint32_t>((perRail + k / 2 - 1) / (k / 2));
     const std::uint32_t spinesPerPlane = static_cast<std::uint32_t>((perPlane + k - 1) / k);
-    t.fabricSizing.leavesPerPlane = leavesPerRail * static_cast<std::uint32_t>(nicsPerTray / planes);
+    t.fabricSizing.leavesPerPlane =
+        leavesPerRail * static_cast<std::uint32_t>(nicsPerTray / planes);
     t.fabricSizing.spinesPerPlane = spinesPerPlane;
 
     const float fabricZ = static_cast<float>(rk.heightM) + 2.5f;
     const float spanX = t.boundsMax.x - t.boundsMin.x;
     const float midY = (t.boundsMin.y + t.boundsMax.y) / 2;
     // Rails stack across the floor's depth, over the racks (wider apart on deep floors).
-    const float railPitch = std::clamp((t.boundsMax.y - t.boundsMin.y) / static_cast<float>(nicsPerTray), 0.6f, 2.5f);
+    const float railPitch =
+        std::clamp((t.boundsMax.y - t.boundsMin.y) / static_cast<float>(nicsPerTray), 0.6f, 2.5f);
     const std::size_t totalLeaves = static_cast<std::size_t>(leavesPerRail) * nicsPerTray;
     t.leaves.plane.reserve(totalLeaves);
     for (int rail = 0; rail < nicsPerTray; ++rail) {
@@ -191,18 +197,19 @@ std::expected<Topology, std::string> Topology::build(const FloorSpec& spec) {
             t.leaves.rail.push_back(static_cast<std::uint16_t>(rail));
             t.leaves.downlinks.push_back(static_cast<std::uint32_t>(attached));
             const float fx = (static_cast<float>(l) + 0.5f) / static_cast<float>(leavesPerRail);
-            t.leaves.position.push_back({t.boundsMin.x + fx * spanX,
-                                         midY + (static_cast<float>(rail) - (nicsPerTray - 1) / 2.0f) * railPitch,
-                                         fabricZ + static_cast<float>(plane) * 0.6f});
+            t.leaves.position.push_back(
+                {t.boundsMin.x + fx * spanX,
+                 midY + (static_cast<float>(rail) - (nicsPerTray - 1) / 2.0f) * railPitch,
+                 fabricZ + static_cast<float>(plane) * 0.6f});
         }
     }
     for (int plane = 0; plane < planes; ++plane)
         for (std::uint32_t s = 0; s < spinesPerPlane; ++s) {
             const float fx = (static_cast<float>(s) + 0.5f) / static_cast<float>(spinesPerPlane);
             t.spines.plane.push_back(static_cast<std::uint16_t>(plane));
-            t.spines.position.push_back({t.boundsMin.x + fx * spanX,
-                                         midY + (static_cast<float>(plane) - (planes - 1) / 2.0f) * 3.0f,
-                                         fabricZ + 3.0f});
+            t.spines.position.push_back(
+                {t.boundsMin.x + fx * spanX,
+                 midY + (static_cast<float>(plane) - (planes - 1) / 2.0f) * 3.0f, fabricZ + 3.0f});
         }
 
     t.nics.gpu.resize(nNics);
@@ -258,9 +265,10 @@ std::expected<Topology, std::string> Topology::build(const FloorSpec& spec) {
             t.cdus.firstRack.push_back(first);
             t.cdus.rackCount.push_back(count);
             const Vec3 p0 = t.racks.position[t.rows.firstRack[r]];
-            t.cdus.position.push_back({p0.x - static_cast<float>(rk.widthM) * (1.5f + 1.6f * c),
-                                       p0.y, 0.0f});
-            for (std::uint32_t i = 0; i < count; ++i) t.racks.cdu[first + i] = id;
+            t.cdus.position.push_back(
+                {p0.x - static_cast<float>(rk.widthM) * (1.5f + 1.6f * c), p0.y, 0.0f});
+            for (std::uint32_t i = 0; i < count; ++i)
+                t.racks.cdu[first + i] = id;
             for (int p = 0; p < spec.cooling.pumpsPerCdu; ++p) {
                 t.pumps.cdu.push_back(id);
                 t.pumps.indexInCdu.push_back(static_cast<std::uint8_t>(p));
@@ -283,25 +291,44 @@ std::expected<Topology, std::string> Topology::build(const FloorSpec& spec) {
 
 std::size_t Topology::count(EntityKind kind) const {
     switch (kind) {
-    case EntityKind::Row: return rows.name.size();
-    case EntityKind::Rack: return racks.name.size();
-    case EntityKind::ComputeTray: return computeTrays.rack.size();
-    case EntityKind::Gpu: return gpus.tray.size();
-    case EntityKind::Cpu: return cpus.tray.size();
-    case EntityKind::Dpu: return dpus.tray.size();
-    case EntityKind::Nic: return nics.gpu.size();
-    case EntityKind::SwitchTray: return switchTrays.rack.size();
-    case EntityKind::NvlinkLink: return nvlinkLinks.gpu.size();
-    case EntityKind::Plane: return static_cast<std::size_t>(m_spec.fabric.planes);
-    case EntityKind::Rail: return rails.plane.size();
-    case EntityKind::Leaf: return leaves.plane.size();
-    case EntityKind::Spine: return spines.plane.size();
-    case EntityKind::FabricLink: return fabricLinks.kind.size();
-    case EntityKind::Cdu: return cdus.row.size();
-    case EntityKind::Pump: return pumps.cdu.size();
-    case EntityKind::CoolingLoop: return coolingLoops.cdu.size();
-    case EntityKind::Region: return m_spec.storage.regions.size();
-    case EntityKind::StorageTier: return storageTiers.region.size();
+    case EntityKind::Row:
+        return rows.name.size();
+    case EntityKind::Rack:
+        return racks.name.size();
+    case EntityKind::ComputeTray:
+        return computeTrays.rack.size();
+    case EntityKind::Gpu:
+        return gpus.tray.size();
+    case EntityKind::Cpu:
+        return cpus.tray.size();
+    case EntityKind::Dpu:
+        return dpus.tray.size();
+    case EntityKind::Nic:
+        return nics.gpu.size();
+    case EntityKind::SwitchTray:
+        return switchTrays.rack.size();
+    case EntityKind::NvlinkLink:
+        return nvlinkLinks.gpu.size();
+    case EntityKind::Plane:
+        return static_cast<std::size_t>(m_spec.fabric.planes);
+    case EntityKind::Rail:
+        return rails.plane.size();
+    case EntityKind::Leaf:
+        return leaves.plane.size();
+    case EntityKind::Spine:
+        return spines.plane.size();
+    case EntityKind::FabricLink:
+        return fabricLinks.kind.size();
+    case EntityKind::Cdu:
+        return cdus.row.size();
+    case EntityKind::Pump:
+        return pumps.cdu.size();
+    case EntityKind::CoolingLoop:
+        return coolingLoops.cdu.size();
+    case EntityKind::Region:
+        return m_spec.storage.regions.size();
+    case EntityKind::StorageTier:
+        return storageTiers.region.size();
     }
     return 0;
 }
@@ -327,14 +354,19 @@ std::string Topology::hostName(EntityId tray) const {
             width = std::atoi(token.c_str() + colon + 1);
             token.resize(colon);
         }
-        if (token == "row") out += rows.name[row];
+        if (token == "row")
+            out += rows.name[row];
         else if (token == "row_lc") {
             for (char c : rows.name[row])
                 out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        } else if (token == "rack") out += padded(racks.indexInRow[rack] + 1ULL, width);
-        else if (token == "rack_global") out += padded(rack + 1ULL, width);
-        else if (token == "tray") out += padded(computeTrays.indexInRack[tray] + 1ULL, width);
-        else out += "{" + token + "}";
+        } else if (token == "rack")
+            out += padded(racks.indexInRow[rack] + 1ULL, width);
+        else if (token == "rack_global")
+            out += padded(rack + 1ULL, width);
+        else if (token == "tray")
+            out += padded(computeTrays.indexInRack[tray] + 1ULL, width);
+        else
+            out += "{" + token + "}";
         i = close;
     }
     return out;
@@ -348,32 +380,40 @@ std::optional<EntityId> Topology::find(EntityKind kind, const std::string& nameO
             if (auto nic = find(EntityKind::Nic, nameOrId)) return *nic;
     // Per-GPU kinds are too many to scan by name on a big floor: parse "<tray> GPU i",
     // "<tray> NIC i", "<gpu> <-> NVSwitch k".
-    auto suffixIndex = [&](const std::string& sep, EntityKind parent, std::size_t per) -> std::optional<EntityId> {
+    auto suffixIndex = [&](const std::string& sep, EntityKind parent,
+                           std::size_t per) -> std::optional<EntityId> {
         const auto at = nameOrId.rfind(sep);
         if (at == std::string::npos) return std::nullopt;
         const std::string tail = nameOrId.substr(at + sep.size());
-        if (tail.empty() || tail.size() > 4 || tail.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+        if (tail.empty() || tail.size() > 4 ||
+            tail.find_first_not_of("0123456789") != std::string::npos)
+            return std::nullopt;
         const auto owner = find(parent, nameOrId.substr(0, at));
         if (!owner) return std::nullopt;
         return static_cast<EntityId>(*owner * per + std::stoul(tail));
     };
     const auto& rk = m_spec.rack;
     if (kind == EntityKind::Gpu) {
-        if (const auto id = suffixIndex(" GPU ", EntityKind::ComputeTray, static_cast<std::size_t>(rk.gpusPerTray));
+        if (const auto id = suffixIndex(" GPU ", EntityKind::ComputeTray,
+                                        static_cast<std::size_t>(rk.gpusPerTray));
             id && *id % rk.gpusPerTray == gpus.indexInTray[*id])
             return id;
     } else if (kind == EntityKind::Nic) {
         const auto per = static_cast<std::size_t>(rk.gpusPerTray * rk.nicsPerGpu);
-        if (const auto id = suffixIndex(" NIC ", EntityKind::ComputeTray, per); id && *id < n && nics.rail[*id] == *id % per) return id;
+        if (const auto id = suffixIndex(" NIC ", EntityKind::ComputeTray, per);
+            id && *id < n && nics.rail[*id] == *id % per)
+            return id;
     } else if (kind == EntityKind::NvlinkLink) {
         // The switch number is 1-based in the name.
         const auto at = nameOrId.rfind(" <-> NVSwitch ");
         if (at != std::string::npos) {
             const std::string tail = nameOrId.substr(at + 14);
-            if (!tail.empty() && tail.size() <= 3 && tail.find_first_not_of("0123456789") == std::string::npos) {
+            if (!tail.empty() && tail.size() <= 3 &&
+                tail.find_first_not_of("0123456789") == std::string::npos) {
                 const auto gpu = find(EntityKind::Gpu, nameOrId.substr(0, at));
                 const auto k = std::stoul(tail);
-                if (gpu && k >= 1 && k <= static_cast<unsigned long>(rk.switchTrays)) return static_cast<EntityId>(*gpu * rk.switchTrays + k - 1);
+                if (gpu && k >= 1 && k <= static_cast<unsigned long>(rk.switchTrays))
+                    return static_cast<EntityId>(*gpu * rk.switchTrays + k - 1);
             }
         }
     }
@@ -385,8 +425,9 @@ std::optional<EntityId> Topology::find(EntityKind kind, const std::string& nameO
             const std::string full = name(kind, e);
             if (full == nameOrId) return e;
             // "CDU A1" is also "A1".
-            if (const auto space = full.find(' '); space != std::string::npos && full.substr(space + 1) == nameOrId &&
-                                                  full.find(' ', space + 1) == std::string::npos)
+            if (const auto space = full.find(' '); space != std::string::npos &&
+                                                   full.substr(space + 1) == nameOrId &&
+                                                   full.find(' ', space + 1) == std::string::npos)
                 return e;
         }
     }
@@ -401,47 +442,64 @@ std::string Topology::name(EntityKind kind, EntityId id) const {
     const auto& rk = m_spec.rack;
     auto rackName = [&](EntityId rack) { return racks.name[rack]; };
     switch (kind) {
-    case EntityKind::Row: return "Row " + rows.name[id];
-    case EntityKind::Rack: return rackName(id);
+    case EntityKind::Row:
+        return "Row " + rows.name[id];
+    case EntityKind::Rack:
+        return rackName(id);
     case EntityKind::ComputeTray:
-        return rackName(computeTrays.rack[id]) + " tray " + padded(computeTrays.indexInRack[id] + 1ULL, 2);
+        return rackName(computeTrays.rack[id]) + " tray " +
+               padded(computeTrays.indexInRack[id] + 1ULL, 2);
     case EntityKind::Gpu:
-        return name(EntityKind::ComputeTray, gpus.tray[id]) + " GPU " + std::to_string(gpus.indexInTray[id]);
+        return name(EntityKind::ComputeTray, gpus.tray[id]) + " GPU " +
+               std::to_string(gpus.indexInTray[id]);
     case EntityKind::Cpu:
-        return name(EntityKind::ComputeTray, cpus.tray[id]) + " CPU " + std::to_string(id % rk.cpusPerTray);
+        return name(EntityKind::ComputeTray, cpus.tray[id]) + " CPU " +
+               std::to_string(id % rk.cpusPerTray);
     case EntityKind::Dpu:
-        return name(EntityKind::ComputeTray, dpus.tray[id]) + " DPU " + std::to_string(id % rk.dpusPerTray);
+        return name(EntityKind::ComputeTray, dpus.tray[id]) + " DPU " +
+               std::to_string(id % rk.dpusPerTray);
     case EntityKind::Nic:
-        return name(EntityKind::ComputeTray, static_cast<EntityId>(id / (rk.gpusPerTray * rk.nicsPerGpu))) +
+        return name(EntityKind::ComputeTray,
+                    static_cast<EntityId>(id / (rk.gpusPerTray * rk.nicsPerGpu))) +
                " NIC " + std::to_string(nics.rail[id]);
     case EntityKind::SwitchTray:
-        return rackName(switchTrays.rack[id]) + " NVSwitch " + std::to_string(switchTrays.indexInRack[id] + 1);
+        return rackName(switchTrays.rack[id]) + " NVSwitch " +
+               std::to_string(switchTrays.indexInRack[id] + 1);
     case EntityKind::NvlinkLink:
         return name(EntityKind::Gpu, nvlinkLinks.gpu[id]) + " <-> NVSwitch " +
                std::to_string(switchTrays.indexInRack[nvlinkLinks.switchTray[id]] + 1);
-    case EntityKind::Plane: return "Plane " + std::to_string(id);
-    case EntityKind::Rail: return "Rail " + std::to_string(id);
+    case EntityKind::Plane:
+        return "Plane " + std::to_string(id);
+    case EntityKind::Rail:
+        return "Rail " + std::to_string(id);
     case EntityKind::Leaf:
-        return "Leaf P" + std::to_string(leaves.plane[id]) + "-R" + std::to_string(leaves.rail[id]) + "-" +
+        return "Leaf P" + std::to_string(leaves.plane[id]) + "-R" +
+               std::to_string(leaves.rail[id]) + "-" +
                std::to_string(id - rails.firstLeaf[leaves.rail[id]]);
     case EntityKind::Spine:
         return "Spine P" + std::to_string(spines.plane[id]) + "-" +
                std::to_string(id - spines.plane[id] * fabricSizing.spinesPerPlane);
     case EntityKind::FabricLink:
         return fabricLinks.kind[id] == FabricLinkKind::NicToLeaf
-                   ? name(EntityKind::Nic, fabricLinks.from[id]) + " -> " + name(EntityKind::Leaf, fabricLinks.to[id])
-                   : name(EntityKind::Leaf, fabricLinks.from[id]) + " -> " + name(EntityKind::Spine, fabricLinks.to[id]);
+                   ? name(EntityKind::Nic, fabricLinks.from[id]) + " -> " +
+                         name(EntityKind::Leaf, fabricLinks.to[id])
+                   : name(EntityKind::Leaf, fabricLinks.from[id]) + " -> " +
+                         name(EntityKind::Spine, fabricLinks.to[id]);
     case EntityKind::Cdu: {
         // "CDU A1": row, then the CDU's number within its row.
         EntityId first = id;
-        while (first > 0 && cdus.row[first - 1] == cdus.row[id]) --first;
+        while (first > 0 && cdus.row[first - 1] == cdus.row[id])
+            --first;
         return "CDU " + rows.name[cdus.row[id]] + std::to_string(id - first + 1);
     }
-    case EntityKind::Pump: return name(EntityKind::Cdu, pumps.cdu[id]) + " pump " + std::to_string(pumps.indexInCdu[id] + 1);
+    case EntityKind::Pump:
+        return name(EntityKind::Cdu, pumps.cdu[id]) + " pump " +
+               std::to_string(pumps.indexInCdu[id] + 1);
     case EntityKind::CoolingLoop:
         return name(EntityKind::Cdu, coolingLoops.cdu[id]) +
                (coolingLoops.kind[id] == LoopKind::Primary ? " primary loop" : " secondary loop");
-    case EntityKind::Region: return m_spec.storage.regions[id];
+    case EntityKind::Region:
+        return m_spec.storage.regions[id];
     case EntityKind::StorageTier:
         return m_spec.storage.regions[storageTiers.region[id]] + "/" + storageTiers.name[id];
     }
@@ -455,31 +513,46 @@ Vec3 Topology::position(EntityKind kind, EntityId id) const {
         return p;
     };
     switch (kind) {
-    case EntityKind::Row: return racks.position[rows.firstRack[id]];
-    case EntityKind::Rack: return racks.position[id];
-    case EntityKind::ComputeTray: return trayPos(id);
-    case EntityKind::Gpu: return gpus.position[id];
-    case EntityKind::Cpu: return trayPos(cpus.tray[id]);
-    case EntityKind::Dpu: return trayPos(dpus.tray[id]);
-    case EntityKind::Nic: return gpus.position[nics.gpu[id]];
+    case EntityKind::Row:
+        return racks.position[rows.firstRack[id]];
+    case EntityKind::Rack:
+        return racks.position[id];
+    case EntityKind::ComputeTray:
+        return trayPos(id);
+    case EntityKind::Gpu:
+        return gpus.position[id];
+    case EntityKind::Cpu:
+        return trayPos(cpus.tray[id]);
+    case EntityKind::Dpu:
+        return trayPos(dpus.tray[id]);
+    case EntityKind::Nic:
+        return gpus.position[nics.gpu[id]];
     case EntityKind::SwitchTray: {
         Vec3 p = racks.position[switchTrays.rack[id]];
         p.z = (switchSlots[switchTrays.indexInRack[id]].bottomU + 0.5f) * kRackUnitM;
         return p;
     }
-    case EntityKind::NvlinkLink: return gpus.position[nvlinkLinks.gpu[id]];
-    case EntityKind::Leaf: return leaves.position[id];
-    case EntityKind::Spine: return spines.position[id];
+    case EntityKind::NvlinkLink:
+        return gpus.position[nvlinkLinks.gpu[id]];
+    case EntityKind::Leaf:
+        return leaves.position[id];
+    case EntityKind::Spine:
+        return spines.position[id];
     case EntityKind::FabricLink:
-        return fabricLinks.kind[id] == FabricLinkKind::NicToLeaf ? leaves.position[fabricLinks.to[id]]
-                                                                 : spines.position[fabricLinks.to[id]];
-    case EntityKind::Cdu: return cdus.position[id];
-    case EntityKind::Pump: return cdus.position[pumps.cdu[id]];
-    case EntityKind::CoolingLoop: return cdus.position[coolingLoops.cdu[id]];
+        return fabricLinks.kind[id] == FabricLinkKind::NicToLeaf
+                   ? leaves.position[fabricLinks.to[id]]
+                   : spines.position[fabricLinks.to[id]];
+    case EntityKind::Cdu:
+        return cdus.position[id];
+    case EntityKind::Pump:
+        return cdus.position[pumps.cdu[id]];
+    case EntityKind::CoolingLoop:
+        return cdus.position[coolingLoops.cdu[id]];
     case EntityKind::Plane:
     case EntityKind::Rail:
     case EntityKind::Region:
-    case EntityKind::StorageTier: return {};
+    case EntityKind::StorageTier:
+        return {};
     }
     return {};
 }

@@ -52,7 +52,8 @@ protected:
     // Implementations call this after the change, outside their own locks.
     void notifyChanged() const {
         std::lock_guard lock(m_listenersMutex);
-        for (const auto& l : m_listeners) l.second();
+        for (const auto& l : m_listeners)
+            l.second();
     }
 
 private:

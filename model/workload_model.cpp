@@ -34,7 +34,8 @@ WorkloadModel::WorkloadModel(const Topology& topology, std::uint64_t seed, TimeN
     }
     const std::size_t nTrays = topology.count(EntityKind::ComputeTray);
     m_trayPhase.resize(nTrays);
-    for (std::size_t t = 0; t < nTrays; ++t) m_trayPhase[t] = hashNoise(seed, 0x7472, t) * kTwoPi;
+    for (std::size_t t = 0; t < nTrays; ++t)
+        m_trayPhase[t] = hashNoise(seed, 0x7472, t) * kTwoPi;
 }
 
 void WorkloadModel::plan(Job& job, TimeNs now) {
@@ -68,12 +69,14 @@ WorkloadModel::TrafficShare WorkloadModel::trayTraffic(EntityId tray, TimeNs now
     const EntityId rack = m_topology.computeTrays.rack[tray];
     const Job& job = m_jobs[m_rackJob[rack]];
     switch (job.kind) {
-    case JobKind::Idle: return {0.002f, 0.001f};
+    case JobKind::Idle:
+        return {0.002f, 0.001f};
     case JobKind::Training: {
         const float age = static_cast<float>(toSeconds(now - job.start));
         const float ramp = std::clamp(age / 60.0f, 0.05f, 1.0f);
         // Checkpoints stream state out over the network to storage.
-        if (std::fmod(age, job.checkpointEveryS) > job.checkpointEveryS - 40.0f) return {0.02f, 0.35f};
+        if (std::fmod(age, job.checkpointEveryS) > job.checkpointEveryS - 40.0f)
+            return {0.02f, 0.35f};
         const float phase = std::fmod(age, job.stepPeriodS) / job.stepPeriodS;
         // All-reduce: NVLink-heavy inside the rack; on the rails only when the job spans racks.
         // Sharded data parallelism overlaps gradient reduce-scatter with the backward pass, so
@@ -105,7 +108,8 @@ float WorkloadModel::trayUtilization(EntityId tray, TimeNs now) const {
     const float age = static_cast<float>(toSeconds(now - job.start));
     const float t = static_cast<float>(toSeconds(now % (86400 * kNsPerSecond)));
     switch (job.kind) {
-    case JobKind::Idle: return 0.03f;
+    case JobKind::Idle:
+        return 0.03f;
     case JobKind::Training: {
         const float ramp = std::clamp(age / 60.0f, 0.05f, 1.0f); // job start-up
         // Checkpoint: all GPUs stall for ~40 s while state is written out.

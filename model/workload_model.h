@@ -22,7 +22,7 @@ struct Job {
     float intensity = 1.0f;   // 0..1 scale of the job's load
     float stepPeriodS = 2.0f; // training: one compute + all-reduce step
     float checkpointEveryS = 600.0f;
-    float burstLevel = 0.0f;  // inference: current demand spike
+    float burstLevel = 0.0f; // inference: current demand spike
     TimeNs burstUntil = 0;
 };
 

@@ -20,14 +20,19 @@ BoxSet::BoxSet(vtkRenderer* renderer, std::size_t boxes) : m_renderer(renderer) 
     vtkNew<vtkPoints> points;
     points->SetDataTypeToFloat();
     points->SetNumberOfPoints(static_cast<vtkIdType>(boxes * 8));
-    for (vtkIdType i = 0; i < points->GetNumberOfPoints(); ++i) points->SetPoint(i, 0, 0, 0);
+    for (vtkIdType i = 0; i < points->GetNumberOfPoints(); ++i)
+        points->SetPoint(i, 0, 0, 0);
     vtkNew<vtkCellArray> quads;
     for (std::size_t box = 0; box < boxes; ++box) {
         const auto b = static_cast<vtkIdType>(box * 8);
         // Corners: bit 0 = x high, bit 1 = y high, bit 2 = z high; faces wind outwards.
-        const vtkIdType faces[kFaces][4] = {{b + 4, b + 5, b + 7, b + 6}, {b + 0, b + 1, b + 5, b + 4}, {b + 2, b + 6, b + 7, b + 3},
-                                            {b + 0, b + 4, b + 6, b + 2}, {b + 1, b + 3, b + 7, b + 5}};
-        for (const auto& f : faces) quads->InsertNextCell(4, f);
+        const vtkIdType faces[kFaces][4] = {{b + 4, b + 5, b + 7, b + 6},
+                                            {b + 0, b + 1, b + 5, b + 4},
+                                            {b + 2, b + 6, b + 7, b + 3},
+                                            {b + 0, b + 4, b + 6, b + 2},
+                                            {b + 1, b + 3, b + 7, b + 5}};
+        for (const auto& f : faces)
+            quads->InsertNextCell(4, f);
     }
     m_boxes->SetPoints(points);
     m_boxes->SetPolys(quads);
@@ -50,13 +55,17 @@ BoxSet::BoxSet(vtkRenderer* renderer, std::size_t boxes) : m_renderer(renderer) 
     renderer->AddActor(m_actor);
 }
 
-BoxSet::~BoxSet() { m_renderer->RemoveActor(m_actor); }
+BoxSet::~BoxSet() {
+    m_renderer->RemoveActor(m_actor);
+}
 
 void BoxSet::set(std::size_t box, const model::Vec3& lo, const model::Vec3& hi, Rgb color) {
     auto* points = m_boxes->GetPoints();
     for (int i = 0; i < 8; ++i)
-        points->SetPoint(static_cast<vtkIdType>(box * 8 + i), i & 1 ? hi.x : lo.x, i & 2 ? hi.y : lo.y, i & 4 ? hi.z : lo.z);
-    for (int f = 0; f < kFaces; ++f) m_colors->SetTypedTuple(static_cast<vtkIdType>(box * kFaces + f), &color.r);
+        points->SetPoint(static_cast<vtkIdType>(box * 8 + i), i & 1 ? hi.x : lo.x,
+                         i & 2 ? hi.y : lo.y, i & 4 ? hi.z : lo.z);
+    for (int f = 0; f < kFaces; ++f)
+        m_colors->SetTypedTuple(static_cast<vtkIdType>(box * kFaces + f), &color.r);
 }
 
 void BoxSet::commit() {
@@ -64,6 +73,8 @@ void BoxSet::commit() {
     m_colors->Modified();
 }
 
-void BoxSet::setVisible(bool visible) { m_actor->SetVisibility(visible); }
+void BoxSet::setVisible(bool visible) {
+    m_actor->SetVisibility(visible);
+}
 
 } // namespace ft::views

@@ -29,8 +29,10 @@ void CameraRig::pan(double rightFraction, double upFraction) {
     const double rx = std::cos(az), ry = std::sin(az);
     const double fx = -std::sin(az), fy = std::cos(az);
     const double upScale = 1.0 / std::max(std::sin(el), 0.25);
-    focus.x += static_cast<float>(visible * (rightFraction * rx + upFraction * upScale * fx * std::sin(el)));
-    focus.y += static_cast<float>(visible * (rightFraction * ry + upFraction * upScale * fy * std::sin(el)));
+    focus.x += static_cast<float>(visible *
+                                  (rightFraction * rx + upFraction * upScale * fx * std::sin(el)));
+    focus.y += static_cast<float>(visible *
+                                  (rightFraction * ry + upFraction * upScale * fy * std::sin(el)));
 }
 
 void CameraRig::zoom(double factor, double minDistance, double maxDistance) {
@@ -48,16 +50,20 @@ void CameraRig::frame(const model::Vec3& lo, const model::Vec3& hi, double aspec
     fitDistance(lo, hi, aspect);
 }
 
-void CameraRig::fitDistance(const model::Vec3& lo, const model::Vec3& hi, double aspect, double margin) {
+void CameraRig::fitDistance(const model::Vec3& lo, const model::Vec3& hi, double aspect,
+                            double margin) {
     const double az = azimuthDeg * kDeg, el = elevationDeg * kDeg;
     // View direction (from camera to focus) and screen axes, as in FloorView::applyCamera.
     const double f[3] = {-std::cos(el) * std::sin(az), std::cos(el) * std::cos(az), -std::sin(el)};
     double up[3] = {0, 0, 1};
     if (elevationDeg > 89) up[0] = -std::sin(az), up[1] = std::cos(az), up[2] = 0;
-    double r[3] = {f[1] * up[2] - f[2] * up[1], f[2] * up[0] - f[0] * up[2], f[0] * up[1] - f[1] * up[0]};
+    double r[3] = {f[1] * up[2] - f[2] * up[1], f[2] * up[0] - f[0] * up[2],
+                   f[0] * up[1] - f[1] * up[0]};
     const double rn = std::sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
-    for (double& c : r) c /= rn;
-    const double u[3] = {r[1] * f[2] - r[2] * f[1], r[2] * f[0] - r[0] * f[2], r[0] * f[1] - r[1] * f[0]};
+    for (double& c : r)
+        c /= rn;
+    const double u[3] = {r[1] * f[2] - r[2] * f[1], r[2] * f[0] - r[0] * f[2],
+                         r[0] * f[1] - r[1] * f[0]};
     const double tanV = std::tan(viewAngleDeg * kDeg / 2.0), tanH = tanV * std::max(aspect, 0.1);
     auto fits = [&](double d) {
         const double pos[3] = {focus.x - d * f[0], focus.y - d * f[1], focus.z - d * f[2]};
@@ -73,7 +79,8 @@ void CameraRig::fitDistance(const model::Vec3& lo, const model::Vec3& hi, double
         return true;
     };
     double near = 0.5, far = 1.0;
-    while (!fits(far) && far < 1e5) far *= 2;
+    while (!fits(far) && far < 1e5)
+        far *= 2;
     for (int i = 0; i < 40; ++i) {
         const double mid = 0.5 * (near + far);
         (fits(mid) ? far : near) = mid;
@@ -87,8 +94,11 @@ CameraRig CameraRig::overview(const model::Topology& t, double aspect, float ext
     hi.x += extraX;
     if (fabric) {
         // The leaves and spines hang above the floor and reach past the rows: frame them too.
-        for (const auto& p : t.leaves.position) lo.y = std::min(lo.y, p.y), hi.y = std::max(hi.y, p.y), hi.z = std::max(hi.z, p.z);
-        for (const auto& p : t.spines.position) lo.y = std::min(lo.y, p.y - 1.0f), hi.y = std::max(hi.y, p.y + 1.0f), hi.z = std::max(hi.z, p.z);
+        for (const auto& p : t.leaves.position)
+            lo.y = std::min(lo.y, p.y), hi.y = std::max(hi.y, p.y), hi.z = std::max(hi.z, p.z);
+        for (const auto& p : t.spines.position)
+            lo.y = std::min(lo.y, p.y - 1.0f), hi.y = std::max(hi.y, p.y + 1.0f),
+            hi.z = std::max(hi.z, p.z);
     }
     rig.frame(lo, hi, aspect);
     rig.focus.z = fabric ? hi.z * 0.45f : 0.4f;

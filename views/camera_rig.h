@@ -21,10 +21,12 @@ struct CameraRig {
     void frame(const model::Vec3& lo, const model::Vec3& hi, double aspect);
     // Keeps focus and angles; finds the closest distance at which every corner of the box lies
     // within `margin` (0..1) of the view's half-extent.
-    void fitDistance(const model::Vec3& lo, const model::Vec3& hi, double aspect, double margin = 0.92);
+    void fitDistance(const model::Vec3& lo, const model::Vec3& hi, double aspect,
+                     double margin = 0.92);
 
     // extraX: room to keep in view past the floor's +x edge (the storage stores stand there).
-    static CameraRig overview(const model::Topology& topology, double aspect, float extraX = 0, bool fabric = false);
+    static CameraRig overview(const model::Topology& topology, double aspect, float extraX = 0,
+                              bool fabric = false);
     static CameraRig top(const model::Topology& topology, double aspect);
 };
 

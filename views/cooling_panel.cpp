@@ -6,7 +6,6 @@
 
 #include <QPainter>
 #include <QPainterPath>
-
 #include <algorithm>
 
 namespace ft::views {
@@ -48,13 +47,26 @@ void CoolingPanel::followSelection() {
     if (!sel) return;
     const auto& t = m_view->topology();
     switch (sel->kind) {
-    case EntityKind::Cdu: setCdu(sel->id); break;
-    case EntityKind::Pump: setCdu(t.pumps.cdu[sel->id]); break;
-    case EntityKind::Rack: setCdu(t.racks.cdu[sel->id]); break;
-    case EntityKind::ComputeTray: setCdu(t.racks.cdu[t.computeTrays.rack[sel->id]]); break;
-    case EntityKind::Gpu: setCdu(t.racks.cdu[t.gpus.rack[sel->id]]); break;
-    case EntityKind::SwitchTray: setCdu(t.racks.cdu[t.switchTrays.rack[sel->id]]); break;
-    default: break;
+    case EntityKind::Cdu:
+        setCdu(sel->id);
+        break;
+    case EntityKind::Pump:
+        setCdu(t.pumps.cdu[sel->id]);
+        break;
+    case EntityKind::Rack:
+        setCdu(t.racks.cdu[sel->id]);
+        break;
+    case EntityKind::ComputeTray:
+        setCdu(t.racks.cdu[t.computeTrays.rack[sel->id]]);
+        break;
+    case EntityKind::Gpu:
+        setCdu(t.racks.cdu[t.gpus.rack[sel->id]]);
+        break;
+    case EntityKind::SwitchTray:
+        setCdu(t.racks.cdu[t.switchTrays.rack[sel->id]]);
+        break;
+    default:
+        break;
     }
 }
 
@@ -62,13 +74,15 @@ void CoolingPanel::onSnapshot() {
     const auto s = m_view->snapshot();
     if (!s) return;
     if (s->time < m_lastSample) // time went backwards (a new run): start over
-        for (auto& h : m_history) h.clear();
+        for (auto& h : m_history)
+            h.clear();
     if (s->time - m_lastSample >= model::kNsPerSecond || m_history[0].empty()) {
         m_lastSample = s->time;
         for (model::EntityId c = 0; c < m_history.size(); ++c) {
             auto& h = m_history[c];
-            h.push_back({s->value(ch::CduSupplyTemperature, c), s->value(ch::CduReturnTemperature, c),
-                         s->value(ch::CduFlow, c), s->value(ch::CduHeatLoad, c)});
+            h.push_back({s->value(ch::CduSupplyTemperature, c),
+                         s->value(ch::CduReturnTemperature, c), s->value(ch::CduFlow, c),
+                         s->value(ch::CduHeatLoad, c)});
             if (h.size() > kHistoryPoints) h.pop_front();
         }
     }
@@ -97,13 +111,16 @@ void CoolingPanel::paintEvent(QPaintEvent*) {
     p.setPen(kText);
     const auto first = t.cdus.firstRack[c];
     const auto count = t.cdus.rackCount[c];
-    p.drawText(10, y + QFontMetrics(title).ascent(), QString::fromStdString(t.name(EntityKind::Cdu, c)));
+    p.drawText(10, y + QFontMetrics(title).ascent(),
+               QString::fromStdString(t.name(EntityKind::Cdu, c)));
     y += QFontMetrics(title).height();
     p.setFont(base);
     p.setPen(kMutedText);
-    p.drawText(10, y + lh - 4, tr("serves %1 – %2 · setpoint %3").arg(QString::fromStdString(t.racks.name[first]),
-                                                                  QString::fromStdString(t.racks.name[first + count - 1]),
-                                                                  value(*s, ch::CduSetpoint, c)));
+    p.drawText(10, y + lh - 4,
+               tr("serves %1 – %2 · setpoint %3")
+                   .arg(QString::fromStdString(t.racks.name[first]),
+                        QString::fromStdString(t.racks.name[first + count - 1]),
+                        value(*s, ch::CduSetpoint, c)));
     y += lh + 8;
 
     // Facility water.
@@ -112,13 +129,17 @@ void CoolingPanel::paintEvent(QPaintEvent*) {
     p.setBrush(QColor(30, 38, 52));
     p.drawRoundedRect(facility, 6, 6);
     p.setPen(kText);
-    p.drawText(facility.adjusted(8, 4, -8, 0), Qt::AlignLeft | Qt::AlignTop, tr("Facility water (primary)"));
+    p.drawText(facility.adjusted(8, 4, -8, 0), Qt::AlignLeft | Qt::AlignTop,
+               tr("Facility water (primary)"));
     p.setPen(coolant(s->value(ch::CduPrimarySupplyTemperature, c)));
-    p.drawText(facility.adjusted(8, lh + 4, -8, 0), Qt::AlignLeft | Qt::AlignTop, tr("in %1").arg(value(*s, ch::CduPrimarySupplyTemperature, c)));
+    p.drawText(facility.adjusted(8, lh + 4, -8, 0), Qt::AlignLeft | Qt::AlignTop,
+               tr("in %1").arg(value(*s, ch::CduPrimarySupplyTemperature, c)));
     p.setPen(coolant(s->value(ch::CduPrimaryReturnTemperature, c)));
-    p.drawText(facility.adjusted(8, lh + 4, -8, 0), Qt::AlignHCenter | Qt::AlignTop, tr("out %1").arg(value(*s, ch::CduPrimaryReturnTemperature, c)));
+    p.drawText(facility.adjusted(8, lh + 4, -8, 0), Qt::AlignHCenter | Qt::AlignTop,
+               tr("out %1").arg(value(*s, ch::CduPrimaryReturnTemperature, c)));
     p.setPen(kMutedText);
-    p.drawText(facility.adjusted(8, lh + 4, -8, 0), Qt::AlignRight | Qt::AlignTop, value(*s, ch::CduPrimaryFlow, c));
+    p.drawText(facility.adjusted(8, lh + 4, -8, 0), Qt::AlignRight | Qt::AlignTop,
+               value(*s, ch::CduPrimaryFlow, c));
     y = facility.bottom() + 8;
 
     // CDU body: heat exchanger, level, pumps.
@@ -130,19 +151,25 @@ void CoolingPanel::paintEvent(QPaintEvent*) {
     p.setPen(kText);
     p.drawText(body.adjusted(8, 4, -8, 0), Qt::AlignLeft | Qt::AlignTop,
                tr("Heat exchanger  %1").arg(value(*s, ch::LoopHeatRemoved, 2 * c)));
-    p.drawText(body.adjusted(8, 4, -8, 0), Qt::AlignRight | Qt::AlignTop, tr("level %1").arg(value(*s, ch::CduCoolantLevel, c)));
+    p.drawText(body.adjusted(8, 4, -8, 0), Qt::AlignRight | Qt::AlignTop,
+               tr("level %1").arg(value(*s, ch::CduCoolantLevel, c)));
     for (int i = 0; i < perCdu; ++i) {
         const auto pump = static_cast<model::EntityId>(c * perCdu + i);
         const float health = s->value(ch::PumpHealth, pump);
-        const QColor colour = health < 0.5f ? QColor(80, 200, 120) : (health < 1.5f ? QColor(255, 190, 60) : QColor(255, 80, 70));
+        const QColor colour = health < 0.5f
+                                  ? QColor(80, 200, 120)
+                                  : (health < 1.5f ? QColor(255, 190, 60) : QColor(255, 80, 70));
         const int cx = body.left() + 20;
         const int cy = body.top() + (i + 1) * (lh + 4) + lh / 2 + 6;
         p.setBrush(colour);
         p.setPen(Qt::NoPen);
         p.drawEllipse(QPoint(cx, cy), lh / 2 + 2, lh / 2 + 2);
         p.setPen(kText);
-        p.drawText(cx + lh, cy - lh / 2 - 1, body.width() - 2 * lh, lh, Qt::AlignLeft | Qt::AlignVCenter,
-                   tr("pump %1   %2   %3").arg(i + 1).arg(value(*s, ch::PumpSpeed, pump), value(*s, ch::PumpHealth, pump)));
+        p.drawText(cx + lh, cy - lh / 2 - 1, body.width() - 2 * lh, lh,
+                   Qt::AlignLeft | Qt::AlignVCenter,
+                   tr("pump %1   %2   %3")
+                       .arg(i + 1)
+                       .arg(value(*s, ch::PumpSpeed, pump), value(*s, ch::PumpHealth, pump)));
     }
     y = body.bottom() + 8;
 
@@ -153,12 +180,15 @@ void CoolingPanel::paintEvent(QPaintEvent*) {
     p.drawText(w / 2 - 20, y + lh, tr("return %1").arg(value(*s, ch::CduReturnTemperature, c)));
     y += lh + 2;
     p.setPen(kMutedText);
-    p.drawText(10, y + lh, tr("flow %1 · ΔP %2 · ΔT %3").arg(value(*s, ch::CduFlow, c), value(*s, ch::CduDeltaPressure, c),
-                                                          value(*s, ch::CduDeltaTemperature, c)));
+    p.drawText(10, y + lh,
+               tr("flow %1 · ΔP %2 · ΔT %3")
+                   .arg(value(*s, ch::CduFlow, c), value(*s, ch::CduDeltaPressure, c),
+                        value(*s, ch::CduDeltaTemperature, c)));
     y += lh + 8;
 
     // Racks: flow bar (against design flow), valve, ΔT, heat.
-    const float design = static_cast<float>(t.spec().rack.ratedPowerKw * t.spec().cooling.flowLpmPerKw);
+    const float design =
+        static_cast<float>(t.spec().rack.ratedPowerKw * t.spec().cooling.flowLpmPerKw);
     p.setFont(bold);
     p.setPen(kMutedText);
     p.drawText(10, y + lh, tr("rack"));
@@ -171,11 +201,14 @@ void CoolingPanel::paintEvent(QPaintEvent*) {
     std::vector<std::uint8_t> alarm(count, 0);
     for (const auto& a : s->alarms)
         if (a.kind == EntityKind::Rack && a.entity >= first && a.entity < first + count)
-            alarm[a.entity - first] = std::max<std::uint8_t>(alarm[a.entity - first], a.severity == model::Severity::Critical ? 2 : 1);
+            alarm[a.entity - first] = std::max<std::uint8_t>(
+                alarm[a.entity - first], a.severity == model::Severity::Critical ? 2 : 1);
     const int rowH = lh + 4;
     for (std::uint32_t i = 0; i < count && y + rowH < height() - 150; ++i) {
         const auto r = first + i;
-        p.setPen(alarm[i] == 2 ? QColor(255, 90, 80) : alarm[i] == 1 ? QColor(255, 190, 60) : kText);
+        p.setPen(alarm[i] == 2   ? QColor(255, 90, 80)
+                 : alarm[i] == 1 ? QColor(255, 190, 60)
+                                 : kText);
         p.drawText(10, y + lh, QString::fromStdString(t.racks.name[r]));
         const QRect bar(60, y + 4, w - 260, lh - 4);
         p.setPen(Qt::NoPen);
@@ -183,9 +216,11 @@ void CoolingPanel::paintEvent(QPaintEvent*) {
         p.drawRect(bar);
         const float frac = std::clamp(s->value(ch::RackFlow, r) / (1.3f * design), 0.0f, 1.0f);
         p.setBrush(coolant(s->value(ch::RackReturnTemperature, r)));
-        p.drawRect(QRect(bar.left(), bar.top(), static_cast<int>(bar.width() * frac), bar.height()));
+        p.drawRect(
+            QRect(bar.left(), bar.top(), static_cast<int>(bar.width() * frac), bar.height()));
         p.setPen(kText);
-        p.drawText(bar.adjusted(4, -3, 0, 3), Qt::AlignVCenter | Qt::AlignLeft, value(*s, ch::RackFlow, r));
+        p.drawText(bar.adjusted(4, -3, 0, 3), Qt::AlignVCenter | Qt::AlignLeft,
+                   value(*s, ch::RackFlow, r));
         p.drawText(w - 190, y + lh, value(*s, ch::RackValvePosition, r));
         p.drawText(w - 130, y + lh, value(*s, ch::RackDeltaTemperature, r));
         p.drawText(w - 70, y + lh, value(*s, ch::RackHeatRemoved, r));
@@ -199,8 +234,11 @@ void CoolingPanel::paintEvent(QPaintEvent*) {
     p.setBrush(QColor(16, 20, 28));
     p.drawRoundedRect(chart, 6, 6);
     p.setPen(kMutedText);
-    p.drawText(chart.adjusted(8, 4, -8, 0), Qt::AlignLeft | Qt::AlignTop, tr("last %1 min: supply, return (°C), heat (kW)").arg(std::max<std::size_t>(1, h.size() / 60)));
-    if (h.size() < 2) p.drawText(chart, Qt::AlignCenter, tr("history builds up while the twin runs"));
+    p.drawText(chart.adjusted(8, 4, -8, 0), Qt::AlignLeft | Qt::AlignTop,
+               tr("last %1 min: supply, return (°C), heat (kW)")
+                   .arg(std::max<std::size_t>(1, h.size() / 60)));
+    if (h.size() < 2)
+        p.drawText(chart, Qt::AlignCenter, tr("history builds up while the twin runs"));
     else {
         float tLo = 1e9f, tHi = -1e9f, qHi = 1;
         for (const auto& pt : h) {
@@ -213,15 +251,18 @@ void CoolingPanel::paintEvent(QPaintEvent*) {
         auto line = [&](auto get, float lo, float hi, QColor colour) {
             QPainterPath path;
             for (std::size_t i = 0; i < h.size(); ++i) {
-                const double x = plot.left() + plot.width() * static_cast<double>(i) / (kHistoryPoints - 1);
-                const double yv = plot.bottom() - plot.height() * (get(h[i]) - lo) / std::max(0.1f, hi - lo);
+                const double x =
+                    plot.left() + plot.width() * static_cast<double>(i) / (kHistoryPoints - 1);
+                const double yv =
+                    plot.bottom() - plot.height() * (get(h[i]) - lo) / std::max(0.1f, hi - lo);
                 i == 0 ? path.moveTo(x, yv) : path.lineTo(x, yv);
             }
             p.setPen(QPen(colour, 2));
             p.setBrush(Qt::NoBrush);
             p.drawPath(path);
         };
-        line([](const HistoryPoint& pt) { return pt.heat; }, 0.0f, qHi * 1.1f, QColor(120, 130, 150));
+        line([](const HistoryPoint& pt) { return pt.heat; }, 0.0f, qHi * 1.1f,
+             QColor(120, 130, 150));
         line([](const HistoryPoint& pt) { return pt.supply; }, tLo, tHi, coolant(45));
         line([](const HistoryPoint& pt) { return pt.ret; }, tLo, tHi, coolant(56));
         p.setPen(kMutedText);

@@ -7,7 +7,6 @@
 #include "model/topology.h"
 
 #include <QWidget>
-
 #include <deque>
 #include <memory>
 #include <vector>

@@ -43,7 +43,8 @@ struct FabricGeometry {
     static model::Vec3 spineHalfOn(const model::Topology& topology);
 
     // The switch or bundle a ray hits first (with its distance along the ray), if any.
-    std::optional<std::pair<PickResult, float>> pick(const model::Topology& topology, const Ray& ray) const;
+    std::optional<std::pair<PickResult, float>> pick(const model::Topology& topology,
+                                                     const Ray& ray) const;
 };
 
 } // namespace ft::views

@@ -7,7 +7,6 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
-
 #include <algorithm>
 
 namespace ft::views {
@@ -22,8 +21,12 @@ const QColor kPanel(22, 28, 38);
 constexpr float kLabelW = 78.0f;
 constexpr float kRowH = 22.0f;
 
-QColor qc(Rgb c) { return {c.r, c.g, c.b}; }
-QString fmt(const model::Snapshot& s, model::ChannelId c, model::EntityId e) { return QString::fromStdString(formatValue(s.value(c, e), c)); }
+QColor qc(Rgb c) {
+    return {c.r, c.g, c.b};
+}
+QString fmt(const model::Snapshot& s, model::ChannelId c, model::EntityId e) {
+    return QString::fromStdString(formatValue(s.value(c, e), c));
+}
 } // namespace
 
 FabricPanel::FabricPanel(FloorView* view, QWidget* parent) : QWidget(parent), m_view(view) {
@@ -34,7 +37,9 @@ FabricPanel::FabricPanel(FloorView* view, QWidget* parent) : QWidget(parent), m_
     layoutCells();
 }
 
-void FabricPanel::resizeEvent(QResizeEvent*) { layoutCells(); }
+void FabricPanel::resizeEvent(QResizeEvent*) {
+    layoutCells();
+}
 
 void FabricPanel::layoutCells() {
     // Per plane: a title line, one row per rail of that plane (a cell per leaf), a spine row.
@@ -54,14 +59,16 @@ void FabricPanel::layoutCells() {
             const std::uint32_t n = t.rails.leafCount[r];
             const float cw = w / static_cast<float>(n);
             for (std::uint32_t l = 0; l < n; ++l)
-                m_cells.push_back({QRectF(kLabelW + cw * static_cast<float>(l), y, std::max(1.0f, cw - (cw > 4 ? 1.5f : 0.0f)), kRowH - 3),
+                m_cells.push_back({QRectF(kLabelW + cw * static_cast<float>(l), y,
+                                          std::max(1.0f, cw - (cw > 4 ? 1.5f : 0.0f)), kRowH - 3),
                                    {EntityKind::Leaf, t.rails.firstLeaf[r] + l}});
             y += kRowH;
         }
         m_labels.push_back({{6, y + 15}, tr("Spines"), EntityKind::Plane, p});
         const float cw = w / static_cast<float>(std::max<std::uint32_t>(1, spines));
         for (std::uint32_t s = 0; s < spines; ++s)
-            m_cells.push_back({QRectF(kLabelW + cw * static_cast<float>(s), y, std::max(1.0f, cw - (cw > 4 ? 1.5f : 0.0f)), kRowH - 3),
+            m_cells.push_back({QRectF(kLabelW + cw * static_cast<float>(s), y,
+                                      std::max(1.0f, cw - (cw > 4 ? 1.5f : 0.0f)), kRowH - 3),
                                {EntityKind::Spine, p * spines + s}});
         y += kRowH + 10;
     }
@@ -91,8 +98,10 @@ void FabricPanel::paintEvent(QPaintEvent*) {
     for (const Label& l : m_labels) {
         QString text = l.text;
         if (l.kind == EntityKind::Rail) {
-            const bool dead = s.value(ch::RailLinksDown, l.id) >= static_cast<float>(t.count(EntityKind::ComputeTray));
-            text += dead ? tr("  off") : QString("  %1%").arg(s.value(ch::RailUtilization, l.id), 0, 'f', 0);
+            const bool dead = s.value(ch::RailLinksDown, l.id) >=
+                              static_cast<float>(t.count(EntityKind::ComputeTray));
+            text += dead ? tr("  off")
+                         : QString("  %1%").arg(s.value(ch::RailUtilization, l.id), 0, 'f', 0);
             p.setPen(dead ? QColor(255, 110, 100) : kText);
         } else if (l.text.startsWith(tr("Plane"))) {
             text += tr("   %1 Tb/s").arg(s.value(ch::PlaneThroughput, l.id), 0, 'f', 1);
@@ -111,7 +120,8 @@ void FabricPanel::paintEvent(QPaintEvent*) {
         const bool leaf = c.ref.kind == EntityKind::Leaf;
         const float util = s.value(leaf ? ch::LeafUtilization : ch::SpineUtilization, c.ref.id);
         const float state = leaf ? s.value(ch::LeafState, c.ref.id) : 0.0f;
-        p.fillRect(c.rect, state >= 2.0f ? qc(RailLayer::kDown) : qc(RailLayer::utilizationColor(util)));
+        p.fillRect(c.rect,
+                   state >= 2.0f ? qc(RailLayer::kDown) : qc(RailLayer::utilizationColor(util)));
         if (state >= 1.0f && state < 2.0f) {
             p.setPen(QPen(QColor(255, 176, 40), 2));
             p.drawRect(c.rect.adjusted(1, 1, -1, -1));
@@ -131,7 +141,8 @@ void FabricPanel::paintEvent(QPaintEvent*) {
     p.setPen(kMutedText);
     p.drawText(QPointF(10, y + 24), tr("0 %"));
     p.drawText(QPointF(10 + w - 40, y + 24), tr("100 %"));
-    p.drawText(QPointF(10, y + 38), tr("utilization · red: down · amber edge: degraded · click: show on floor"));
+    p.drawText(QPointF(10, y + 38),
+               tr("utilization · red: down · amber edge: degraded · click: show on floor"));
 }
 
 void FabricPanel::mouseMoveEvent(QMouseEvent* e) {
@@ -146,13 +157,18 @@ void FabricPanel::mouseMoveEvent(QMouseEvent* e) {
     QString text = QString::fromStdString(t.name(ref->kind, ref->id)) + "\n";
     if (ref->kind == EntityKind::Leaf) {
         text += tr("utilization %1\nfrom NICs %2\nup to spines %3\n%4 NIC ports")
-                    .arg(fmt(s, ch::LeafUtilization, ref->id), fmt(s, ch::LeafThroughput, ref->id), fmt(s, ch::LeafUplink, ref->id))
+                    .arg(fmt(s, ch::LeafUtilization, ref->id), fmt(s, ch::LeafThroughput, ref->id),
+                         fmt(s, ch::LeafUplink, ref->id))
                     .arg(t.leaves.downlinks[ref->id]);
         const float st = s.value(ch::LeafState, ref->id);
-        if (st >= 2.0f) text += tr("\nDOWN");
-        else if (st >= 1.0f) text += tr("\ndegraded");
+        if (st >= 2.0f)
+            text += tr("\nDOWN");
+        else if (st >= 1.0f)
+            text += tr("\ndegraded");
     } else {
-        text += tr("utilization %1\nswitching %2").arg(fmt(s, ch::SpineUtilization, ref->id), fmt(s, ch::SpineThroughput, ref->id));
+        text +=
+            tr("utilization %1\nswitching %2")
+                .arg(fmt(s, ch::SpineUtilization, ref->id), fmt(s, ch::SpineThroughput, ref->id));
     }
     QToolTip::showText(e->globalPosition().toPoint(), text, this);
 }

@@ -7,7 +7,6 @@
 #include "model/entity_kind.h"
 
 #include <QWidget>
-
 #include <optional>
 #include <vector>
 

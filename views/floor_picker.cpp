@@ -37,7 +37,8 @@ std::optional<PickResult> pickFloor(const model::Topology& t, const Ray& ray) {
     std::optional<model::EntityId> bestRack;
     for (model::EntityId r = 0; r < t.count(EntityKind::Rack); ++r) {
         const auto c = t.racks.position[r];
-        if (auto d = hitBox(ray, {c.x - hw, c.y - hd, 0}, {c.x + hw, c.y + hd, h}); d && *d < best) {
+        if (auto d = hitBox(ray, {c.x - hw, c.y - hd, 0}, {c.x + hw, c.y + hd, h});
+            d && *d < best) {
             best = *d;
             bestRack = r;
         }
@@ -46,11 +47,13 @@ std::optional<PickResult> pickFloor(const model::Topology& t, const Ray& ray) {
         // CDUs stand at the row ends.
         for (model::EntityId c = 0; c < t.count(EntityKind::Cdu); ++c) {
             const auto p = t.cdus.position[c];
-            if (auto d = hitBox(ray, {p.x - 0.3f, p.y - hd, 0}, {p.x + 0.3f, p.y + hd, h * 0.85f}); d && *d < best) {
+            if (auto d = hitBox(ray, {p.x - 0.3f, p.y - hd, 0}, {p.x + 0.3f, p.y + hd, h * 0.85f});
+                d && *d < best) {
                 best = *d;
                 PickResult cdu;
                 cdu.entity = {EntityKind::Cdu, c};
-                cdu.point = {ray.origin.x + *d * ray.direction.x, ray.origin.y + *d * ray.direction.y,
+                cdu.point = {ray.origin.x + *d * ray.direction.x,
+                             ray.origin.y + *d * ray.direction.y,
                              ray.origin.z + *d * ray.direction.z};
                 return cdu;
             }
@@ -72,13 +75,15 @@ std::optional<PickResult> pickFloor(const model::Topology& t, const Ray& ray) {
         const auto tray = static_cast<model::EntityId>(*bestRack * rk.computeTrays + i);
         const float fx = std::clamp((result.point.x - (c.x - hw)) / (2 * hw), 0.0f, 0.9999f);
         const int gpu = static_cast<int>(fx * static_cast<float>(rk.gpusPerTray));
-        result.entity = {EntityKind::Gpu, static_cast<model::EntityId>(tray * rk.gpusPerTray + gpu)};
+        result.entity = {EntityKind::Gpu,
+                         static_cast<model::EntityId>(tray * rk.gpusPerTray + gpu)};
         return result;
     }
     for (std::size_t i = 0; i < t.switchSlots.size(); ++i) {
         const auto& s = t.switchSlots[i];
         if (z >= s.bottomU && z < s.bottomU + s.heightU) {
-            result.entity = {EntityKind::SwitchTray, static_cast<model::EntityId>(*bestRack * rk.switchTrays + i)};
+            result.entity = {EntityKind::SwitchTray,
+                             static_cast<model::EntityId>(*bestRack * rk.switchTrays + i)};
             return result;
         }
     }

@@ -2,6 +2,8 @@
 
 #include "fabric_geometry.h"
 
+#include <algorithm>
+#include <cmath>
 #include <vtkActor.h>
 #include <vtkAppendPolyData.h>
 #include <vtkCellArray.h>
@@ -12,9 +14,6 @@
 #include <vtkPolyDataMapper.h>
 #include <vtkProperty.h>
 #include <vtkRenderer.h>
-
-#include <algorithm>
-#include <cmath>
 
 namespace ft::views {
 
@@ -49,11 +48,14 @@ FloorScene::FloorScene(const model::Topology& topology, vtkRenderer* renderer)
     const float span = std::max(x1 - x0, y1 - y0);
     const float tile = span > 60.0f ? 3.0f : 0.6f;
     auto line = [&](float ax, float ay, float bx, float by) {
-        const vtkIdType ids[2] = {pts->InsertNextPoint(ax, ay, 0.0), pts->InsertNextPoint(bx, by, 0.0)};
+        const vtkIdType ids[2] = {pts->InsertNextPoint(ax, ay, 0.0),
+                                  pts->InsertNextPoint(bx, by, 0.0)};
         lines->InsertNextCell(2, ids);
     };
-    for (float x = std::floor(x0 / tile) * tile; x <= x1; x += tile) line(x, y0, x, y1);
-    for (float y = std::floor(y0 / tile) * tile; y <= y1; y += tile) line(x0, y, x1, y);
+    for (float x = std::floor(x0 / tile) * tile; x <= x1; x += tile)
+        line(x, y0, x, y1);
+    for (float y = std::floor(y0 / tile) * tile; y <= y1; y += tile)
+        line(x0, y, x1, y);
     vtkNew<vtkPolyData> grid;
     grid->SetPoints(pts);
     grid->SetLines(lines);
@@ -71,7 +73,8 @@ FloorScene::FloorScene(const model::Topology& topology, vtkRenderer* renderer)
     for (std::size_t c = 0; c < topology.count(EntityKind::Cdu); ++c) {
         const auto p = topology.cdus.position[c];
         vtkNew<vtkCubeSource> box;
-        box->SetBounds(p.x - 0.3, p.x + 0.3, p.y - rk.depthM / 2, p.y + rk.depthM / 2, 0, rk.heightM * 0.85);
+        box->SetBounds(p.x - 0.3, p.x + 0.3, p.y - rk.depthM / 2, p.y + rk.depthM / 2, 0,
+                       rk.heightM * 0.85);
         box->Update();
         cdus->AddInputData(box->GetOutput());
     }
@@ -104,16 +107,19 @@ FloorScene::~FloorScene() {
     m_renderer->RemoveActor(m_outlineActor);
 }
 
-std::optional<FloorScene::Box> FloorScene::entityBox(const model::Topology& t, model::EntityRef ref) {
+std::optional<FloorScene::Box> FloorScene::entityBox(const model::Topology& t,
+                                                     model::EntityRef ref) {
     const auto& rk = t.spec().rack;
-    const float hw = static_cast<float>(rk.widthM) / 2 * 0.96f, hd = static_cast<float>(rk.depthM) / 2;
+    const float hw = static_cast<float>(rk.widthM) / 2 * 0.96f,
+                hd = static_cast<float>(rk.depthM) / 2;
     constexpr float U = model::Topology::kRackUnitM;
     auto rackBox = [&](model::EntityId rack) {
         const auto c = t.racks.position[rack];
         return Box{{c.x - hw, c.y - hd, 0}, {c.x + hw, c.y + hd, static_cast<float>(rk.heightM)}};
     };
     switch (ref.kind) {
-    case EntityKind::Rack: return rackBox(ref.id);
+    case EntityKind::Rack:
+        return rackBox(ref.id);
     case EntityKind::ComputeTray: {
         Box b = rackBox(t.computeTrays.rack[ref.id]);
         const auto& s = t.computeSlots[t.computeTrays.indexInRack[ref.id]];
@@ -148,12 +154,15 @@ std::optional<FloorScene::Box> FloorScene::entityBox(const model::Topology& t, m
         return t.fabricLinks.kind[ref.id] == model::Topology::FabricLinkKind::NicToLeaf
                    ? entityBox(t, {EntityKind::Leaf, t.fabricLinks.to[ref.id]})
                    : entityBox(t, {EntityKind::Spine, t.fabricLinks.to[ref.id]});
-    case EntityKind::NvlinkLink: return entityBox(t, {EntityKind::Gpu, t.nvlinkLinks.gpu[ref.id]});
+    case EntityKind::NvlinkLink:
+        return entityBox(t, {EntityKind::Gpu, t.nvlinkLinks.gpu[ref.id]});
     case EntityKind::Cdu: {
         const auto p = t.cdus.position[ref.id];
-        return Box{{p.x - 0.3f, p.y - hd, 0}, {p.x + 0.3f, p.y + hd, static_cast<float>(rk.heightM * 0.85)}};
+        return Box{{p.x - 0.3f, p.y - hd, 0},
+                   {p.x + 0.3f, p.y + hd, static_cast<float>(rk.heightM * 0.85)}};
     }
-    default: return std::nullopt;
+    default:
+        return std::nullopt;
     }
 }
 
@@ -168,9 +177,11 @@ void FloorScene::setSelection(std::optional<model::EntityRef> selection) {
     const float y[2] = {box->min.y - pad, box->max.y + pad};
     const float z[2] = {box->min.z - pad, box->max.z + pad};
     vtkNew<vtkPoints> pts;
-    for (int i = 0; i < 8; ++i) pts->InsertNextPoint(x[i & 1], y[(i >> 1) & 1], z[(i >> 2) & 1]);
+    for (int i = 0; i < 8; ++i)
+        pts->InsertNextPoint(x[i & 1], y[(i >> 1) & 1], z[(i >> 2) & 1]);
     vtkNew<vtkCellArray> lines;
-    const int edges[12][2] = {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {0, 2}, {1, 3}, {4, 6}, {5, 7}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
+    const int edges[12][2] = {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {0, 2}, {1, 3},
+                              {4, 6}, {5, 7}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
     for (const auto& e : edges) {
         const vtkIdType ids[2] = {e[0], e[1]};
         lines->InsertNextCell(2, ids);

@@ -4,9 +4,8 @@
 #include "model/entity_kind.h"
 #include "model/topology.h"
 
-#include <vtkNew.h>
-
 #include <optional>
+#include <vtkNew.h>
 
 class vtkActor;
 class vtkPolyData;

@@ -10,6 +10,9 @@
 #include <QOpenGLFunctions>
 #include <QSurfaceFormat>
 #include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <vtkCallbackCommand.h>
 #include <vtkCamera.h>
 #include <vtkGenericOpenGLRenderWindow.h>
@@ -19,15 +22,12 @@
 #include <vtkPropCollection.h>
 #include <vtkRenderer.h>
 
-#include <algorithm>
-#include <cmath>
-#include <limits>
-
 namespace ft::views {
 
 using model::EntityKind;
 
-FloorView::FloorView(std::shared_ptr<const model::Topology> topology, SnapshotSource source, QWidget* parent)
+FloorView::FloorView(std::shared_ptr<const model::Topology> topology, SnapshotSource source,
+                     QWidget* parent)
     : QOpenGLWidget(parent), m_topology(std::move(topology)), m_source(std::move(source)),
       m_metric(model::ch::GpuTemperature) {
     setFocusPolicy(Qt::StrongFocus);
@@ -55,7 +55,9 @@ FloorView::FloorView(std::shared_ptr<const model::Topology> topology, SnapshotSo
         const auto before = m_snapshot;
         refreshSnapshot();
         // Render on demand: new data, or something moving to draw.
-        const bool moving = m_animated && std::ranges::any_of(m_layers, [](const auto& l) { return l->visible() && l->animates(); });
+        const bool moving = m_animated && std::ranges::any_of(m_layers, [](const auto& l) {
+                                return l->visible() && l->animates();
+                            });
         if (m_snapshot != before || moving) update();
     });
     m_frameTimer.start(33);
@@ -120,8 +122,10 @@ void FloorView::initializeGL() {
 
 void FloorView::resizeGL(int, int) {
     m_projectionValid = false;
-    if (!m_cameraSet) resetCamera();
-    else applyCamera();
+    if (!m_cameraSet)
+        resetCamera();
+    else
+        applyCamera();
 }
 
 void FloorView::refreshSnapshot() {
@@ -130,14 +134,16 @@ void FloorView::refreshSnapshot() {
     m_snapshot = std::move(latest);
     m_summary = summarize(*m_topology, *m_snapshot);
     updateEmphasis();
-    for (const auto& l : m_layers) l->update(*m_snapshot);
+    for (const auto& l : m_layers)
+        l->update(*m_snapshot);
     emit snapshotChanged();
 }
 
 void FloorView::refreshLayers() {
     if (m_snapshot) {
         updateEmphasis();
-        for (const auto& l : m_layers) l->update(*m_snapshot);
+        for (const auto& l : m_layers)
+            l->update(*m_snapshot);
     }
     update();
 }
@@ -145,8 +151,10 @@ void FloorView::refreshLayers() {
 void FloorView::updateEmphasis() {
     if (!m_snapshot) return;
     std::vector<float> emphasis;
-    for (const auto& l : m_layers) l->shadeRacks(*m_snapshot, emphasis);
-    for (const auto& l : m_layers) l->setRackEmphasis(emphasis);
+    for (const auto& l : m_layers)
+        l->shadeRacks(*m_snapshot, emphasis);
+    for (const auto& l : m_layers)
+        l->setRackEmphasis(emphasis);
 }
 
 Layer* FloorView::layer(std::string_view id) const {
@@ -236,7 +244,8 @@ void FloorView::paintGL() {
             drawHud(m_overlay, in);
             m_overlay.discardFrame();
         }
-        m_overlay.beginFrame(width(), height(), static_cast<float>(dpr), static_cast<float>(dt / 1000.0), mx, my);
+        m_overlay.beginFrame(width(), height(), static_cast<float>(dpr),
+                             static_cast<float>(dt / 1000.0), mx, my);
         drawHud(m_overlay, in);
         m_overlay.endFrame();
     }
@@ -252,7 +261,8 @@ void FloorView::updateProjection() const {
     vtkCamera* cam = m_renderer->GetActiveCamera();
     const double aspect = height() > 0 ? static_cast<double>(width()) / height() : 1.0;
     vtkMatrix4x4* m = cam->GetCompositeProjectionTransformMatrix(aspect, -1, 1);
-    for (int i = 0; i < 16; ++i) m_projection[i] = m->GetElement(i / 4, i % 4);
+    for (int i = 0; i < 16; ++i)
+        m_projection[i] = m->GetElement(i / 4, i % 4);
     m_projectionValid = true;
 }
 
@@ -283,14 +293,18 @@ std::optional<PickResult> FloorView::pickAt(double x, double y) const {
         b[i] /= b[3];
     }
     Ray ray{{static_cast<float>(a[0]), static_cast<float>(a[1]), static_cast<float>(a[2])},
-            {static_cast<float>(b[0] - a[0]), static_cast<float>(b[1] - a[1]), static_cast<float>(b[2] - a[2])}};
+            {static_cast<float>(b[0] - a[0]), static_cast<float>(b[1] - a[1]),
+             static_cast<float>(b[2] - a[2])}};
     // Racks, then whatever the layers draw above or beside them: the first the ray meets wins.
     std::optional<PickResult> best = pickFloor(*m_topology, ray);
     float bestT = std::numeric_limits<float>::max();
     if (best) {
-        const float dx = best->point.x - ray.origin.x, dy = best->point.y - ray.origin.y, dz = best->point.z - ray.origin.z;
-        const float len2 = ray.direction.x * ray.direction.x + ray.direction.y * ray.direction.y + ray.direction.z * ray.direction.z;
-        bestT = (dx * ray.direction.x + dy * ray.direction.y + dz * ray.direction.z) / std::max(len2, 1e-12f);
+        const float dx = best->point.x - ray.origin.x, dy = best->point.y - ray.origin.y,
+                    dz = best->point.z - ray.origin.z;
+        const float len2 = ray.direction.x * ray.direction.x + ray.direction.y * ray.direction.y +
+                           ray.direction.z * ray.direction.z;
+        bestT = (dx * ray.direction.x + dy * ray.direction.y + dz * ray.direction.z) /
+                std::max(len2, 1e-12f);
     }
     for (const auto& l : m_layers) {
         if (!l->visible()) continue;
@@ -316,8 +330,10 @@ void FloorView::applyCamera() {
     cam->SetViewAngle(m_rig.viewAngleDeg);
     m_projectionValid = false;
     // Screen pixels per metre at the focal distance.
-    const CameraView view{m_rig, height() / (2.0 * m_rig.distance * std::tan(m_rig.viewAngleDeg * M_PI / 360.0))};
-    for (const auto& l : m_layers) l->updateDetail(view);
+    const CameraView view{
+        m_rig, height() / (2.0 * m_rig.distance * std::tan(m_rig.viewAngleDeg * M_PI / 360.0))};
+    for (const auto& l : m_layers)
+        l->updateDetail(view);
     update();
 }
 
@@ -355,10 +371,12 @@ void FloorView::frameSelection() {
     if (ref.kind == EntityKind::ComputeTray || ref.kind == EntityKind::SwitchTray) {
         // Frame the whole rack, looking at the selected unit.
         const auto box = FloorScene::entityBox(*m_topology, ref);
-        const auto rack = ref.kind == EntityKind::ComputeTray ? m_topology->computeTrays.rack[ref.id]
-                                                              : m_topology->switchTrays.rack[ref.id];
+        const auto rack = ref.kind == EntityKind::ComputeTray
+                              ? m_topology->computeTrays.rack[ref.id]
+                              : m_topology->switchTrays.rack[ref.id];
         const auto rackBox = FloorScene::entityBox(*m_topology, {EntityKind::Rack, rack});
-        m_rig.frame(rackBox->min, rackBox->max, static_cast<double>(width()) / std::max(1, height()));
+        m_rig.frame(rackBox->min, rackBox->max,
+                    static_cast<double>(width()) / std::max(1, height()));
         m_rig.focus.z = (box->min.z + box->max.z) / 2;
     } else if (auto box = FloorScene::entityBox(*m_topology, ref)) {
         m_rig.frame(box->min, box->max, static_cast<double>(width()) / std::max(1, height()));
@@ -371,7 +389,8 @@ void FloorView::frameSelection() {
 
 void FloorView::setMetric(model::ChannelId channel) {
     m_metric = channel;
-    for (const auto& l : m_layers) l->setMetric(channel);
+    for (const auto& l : m_layers)
+        l->setMetric(channel);
     refreshLayers();
 }
 
@@ -379,7 +398,8 @@ void FloorView::setSelection(std::optional<model::EntityRef> selection) {
     if (selection == m_selection) return;
     m_selection = selection;
     if (m_scene) m_scene->setSelection(selection);
-    for (const auto& l : m_layers) l->setSelection(selection);
+    for (const auto& l : m_layers)
+        l->setSelection(selection);
     emit selectionChanged();
     refreshLayers();
 }
@@ -388,9 +408,11 @@ void FloorView::setSceneVisible(bool visible) {
     m_sceneVisible = visible;
     vtkPropCollection* props = m_renderer->GetViewProps();
     props->InitTraversal();
-    while (vtkProp* prop = props->GetNextProp()) prop->SetVisibility(visible);
+    while (vtkProp* prop = props->GetNextProp())
+        prop->SetVisibility(visible);
     if (visible)
-        for (const auto& l : m_layers) l->reapplyVisibility();
+        for (const auto& l : m_layers)
+            l->reapplyVisibility();
     if (visible && m_scene) m_scene->setSelection(m_selection);
     update();
 }
@@ -428,7 +450,8 @@ void FloorView::mouseMoveEvent(QMouseEvent* e) {
     m_mouse = e->position();
     if (m_dragButton == Qt::NoButton) {
         const auto hit = pickAt(m_mouse.x(), m_mouse.y());
-        const std::optional<model::EntityRef> hover = hit ? std::optional(hit->entity) : std::nullopt;
+        const std::optional<model::EntityRef> hover =
+            hit ? std::optional(hit->entity) : std::nullopt;
         if (hover != m_hover) {
             m_hover = hover;
             update();
@@ -442,8 +465,11 @@ void FloorView::mouseMoveEvent(QMouseEvent* e) {
     m_hover.reset();
     const bool panning = m_dragButton == Qt::RightButton || m_dragButton == Qt::MiddleButton ||
                          (e->modifiers() & Qt::ShiftModifier);
-    if (panning) m_rig.pan(-d.x() / std::max(1.0, double(height())), d.y() / std::max(1.0, double(height())));
-    else m_rig.orbit(-d.x() * 0.35, d.y() * 0.25);
+    if (panning)
+        m_rig.pan(-d.x() / std::max(1.0, double(height())),
+                  d.y() / std::max(1.0, double(height())));
+    else
+        m_rig.orbit(-d.x() * 0.35, d.y() * 0.25);
     m_cameraSet = true;
     applyCamera();
 }
@@ -466,8 +492,10 @@ void FloorView::mouseDoubleClickEvent(QMouseEvent* e) {
 
 void FloorView::wheelEvent(QWheelEvent* e) {
     const double steps = e->angleDelta().y() / 120.0;
-    const double maxDistance = 4.0 * std::max<double>(m_topology->boundsMax.x - m_topology->boundsMin.x,
-                                                      m_topology->boundsMax.y - m_topology->boundsMin.y) + 20.0;
+    const double maxDistance =
+        4.0 * std::max<double>(m_topology->boundsMax.x - m_topology->boundsMin.x,
+                               m_topology->boundsMax.y - m_topology->boundsMin.y) +
+        20.0;
     m_rig.zoom(std::pow(0.88, steps), 1.2, maxDistance);
     m_cameraSet = true;
     applyCamera();
@@ -475,21 +503,34 @@ void FloorView::wheelEvent(QWheelEvent* e) {
 
 void FloorView::keyPressEvent(QKeyEvent* e) {
     switch (e->key()) {
-    case Qt::Key_R: resetCamera(); break;
-    case Qt::Key_T: topView(); break;
-    case Qt::Key_F: frameSelection(); break;
-    case Qt::Key_Escape: setSelection(std::nullopt); break;
+    case Qt::Key_R:
+        resetCamera();
+        break;
+    case Qt::Key_T:
+        topView();
+        break;
+    case Qt::Key_F:
+        frameSelection();
+        break;
+    case Qt::Key_Escape:
+        setSelection(std::nullopt);
+        break;
     case Qt::Key_Backspace:
     case Qt::Key_PageUp:
         // Up the hierarchy: GPU -> tray -> rack.
         if (m_selection && m_selection->kind == EntityKind::Gpu)
-            setSelection(model::EntityRef{EntityKind::ComputeTray, m_topology->gpus.tray[m_selection->id]});
+            setSelection(
+                model::EntityRef{EntityKind::ComputeTray, m_topology->gpus.tray[m_selection->id]});
         else if (m_selection && m_selection->kind == EntityKind::ComputeTray)
-            setSelection(model::EntityRef{EntityKind::Rack, m_topology->computeTrays.rack[m_selection->id]});
+            setSelection(
+                model::EntityRef{EntityKind::Rack, m_topology->computeTrays.rack[m_selection->id]});
         else if (m_selection && m_selection->kind == EntityKind::SwitchTray)
-            setSelection(model::EntityRef{EntityKind::Rack, m_topology->switchTrays.rack[m_selection->id]});
+            setSelection(
+                model::EntityRef{EntityKind::Rack, m_topology->switchTrays.rack[m_selection->id]});
         break;
-    default: QOpenGLWidget::keyPressEvent(e); return;
+    default:
+        QOpenGLWidget::keyPressEvent(e);
+        return;
     }
 }
 

@@ -15,15 +15,14 @@
 #include <QElapsedTimer>
 #include <QOpenGLWidget>
 #include <QTimer>
-#include <vtkNew.h>
-#include <vtkSmartPointer.h>
-
 #include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string_view>
 #include <vector>
+#include <vtkNew.h>
+#include <vtkSmartPointer.h>
 
 class vtkGenericOpenGLRenderWindow;
 class vtkRenderer;
@@ -38,7 +37,8 @@ class FloorView : public QOpenGLWidget {
 public:
     using SnapshotSource = std::function<std::shared_ptr<const model::Snapshot>()>;
 
-    FloorView(std::shared_ptr<const model::Topology> topology, SnapshotSource source, QWidget* parent = nullptr);
+    FloorView(std::shared_ptr<const model::Topology> topology, SnapshotSource source,
+              QWidget* parent = nullptr);
     // The OpenGL format VTK needs (3.2 core, no multisampling); call before QApplication.
     static void setDefaultSurfaceFormat();
     ~FloorView() override;
@@ -64,7 +64,9 @@ public:
     std::optional<model::EntityRef> selection() const { return m_selection; }
     void setSourceLabel(const std::string& label) { m_sourceLabel = label; }
     // Live sources' health for the HUD, asked once per frame.
-    void setSourceStatus(std::function<std::vector<SourceStatus>()> provider) { m_sourceStatus = std::move(provider); }
+    void setSourceStatus(std::function<std::vector<SourceStatus>()> provider) {
+        m_sourceStatus = std::move(provider);
+    }
     // Where speed, pause and live/replay are read (nothing: 1x, running, live); the view
     // repaints when they change.
     void setTransport(model::Transport* transport);
@@ -128,8 +130,8 @@ private:
     bool m_firstFrameSent = false;
 
     CameraRig m_rig;
-    bool m_cameraSet = false;     // the user (or a caller) placed the camera: keep it
-    QSize m_fittedFor;            // widget size the automatic overview was framed for
+    bool m_cameraSet = false; // the user (or a caller) placed the camera: keep it
+    QSize m_fittedFor;        // widget size the automatic overview was framed for
     model::ChannelId m_metric;
     bool m_animated = true;
     std::optional<model::EntityRef> m_selection;

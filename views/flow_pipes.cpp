@@ -1,6 +1,9 @@
 #include "flow_pipes.h"
 
 #include <QFile>
+#include <algorithm>
+#include <cmath>
+#include <numbers>
 #include <vtkActor.h>
 #include <vtkCellArray.h>
 #include <vtkFloatArray.h>
@@ -14,11 +17,9 @@
 #include <vtkUniforms.h>
 #include <vtkUnsignedCharArray.h>
 
-#include <algorithm>
-#include <cmath>
-#include <numbers>
-
-static void initShaderResources() { Q_INIT_RESOURCE(shaders); }
+static void initShaderResources() {
+    Q_INIT_RESOURCE(shaders);
+}
 
 namespace ft::views {
 
@@ -43,7 +44,8 @@ FlowPipes::FlowPipes(vtkRenderer* renderer) : m_renderer(renderer) {
     mapper->SetColorModeToDirectScalars();
     mapper->ScalarVisibilityOn();
     for (const char* attribute : {"flowCoord", "flowSpeed", "flowOffset", "flowAlarm"})
-        mapper->MapDataArrayToVertexAttribute(attribute, attribute, vtkDataObject::FIELD_ASSOCIATION_POINTS, -1);
+        mapper->MapDataArrayToVertexAttribute(attribute, attribute,
+                                              vtkDataObject::FIELD_ASSOCIATION_POINTS, -1);
     m_actor->SetMapper(mapper);
     m_actor->GetProperty()->SetAmbient(0.35);
     m_actor->GetProperty()->SetDiffuse(0.75);
@@ -52,17 +54,23 @@ FlowPipes::FlowPipes(vtkRenderer* renderer) : m_renderer(renderer) {
     m_actor->GetProperty()->BackfaceCullingOn();
     m_actor->PickableOff();
     vtkShaderProperty* sp = m_actor->GetShaderProperty();
-    sp->AddVertexShaderReplacement("//VTK::Normal::Dec", true, shaderText("flow_vertex_dec.glsl"), false);
-    sp->AddVertexShaderReplacement("//VTK::Normal::Impl", true, shaderText("flow_vertex_impl.glsl"), false);
-    sp->AddFragmentShaderReplacement("//VTK::Normal::Dec", true, shaderText("flow_fragment_dec.glsl"), false);
-    sp->AddFragmentShaderReplacement("//VTK::Color::Impl", true, shaderText("flow_fragment_impl.glsl"), false);
+    sp->AddVertexShaderReplacement("//VTK::Normal::Dec", true, shaderText("flow_vertex_dec.glsl"),
+                                   false);
+    sp->AddVertexShaderReplacement("//VTK::Normal::Impl", true, shaderText("flow_vertex_impl.glsl"),
+                                   false);
+    sp->AddFragmentShaderReplacement("//VTK::Normal::Dec", true,
+                                     shaderText("flow_fragment_dec.glsl"), false);
+    sp->AddFragmentShaderReplacement("//VTK::Color::Impl", true,
+                                     shaderText("flow_fragment_impl.glsl"), false);
     sp->GetVertexCustomUniforms()->SetUniformf("flowTime", 0.0f);
     sp->GetFragmentCustomUniforms()->SetUniformf("flowFlash", 0.0f);
     m_actor->VisibilityOff();
     renderer->AddActor(m_actor);
 }
 
-FlowPipes::~FlowPipes() { m_renderer->RemoveActor(m_actor); }
+FlowPipes::~FlowPipes() {
+    m_renderer->RemoveActor(m_actor);
+}
 
 void FlowPipes::clear() {
     vtkNew<vtkPoints> points;
@@ -92,17 +100,22 @@ std::size_t FlowPipes::add(const model::Vec3& a, const model::Vec3& b, float rad
     const float len = std::max(1e-4f, std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]));
     const float t[3] = {d[0] / len, d[1] / len, d[2] / len};
     // Two unit vectors perpendicular to the pipe.
-    const float ref[3] = {std::abs(t[2]) > 0.9f ? 1.0f : 0.0f, 0.0f, std::abs(t[2]) > 0.9f ? 0.0f : 1.0f};
-    float u[3] = {t[1] * ref[2] - t[2] * ref[1], t[2] * ref[0] - t[0] * ref[2], t[0] * ref[1] - t[1] * ref[0]};
+    const float ref[3] = {std::abs(t[2]) > 0.9f ? 1.0f : 0.0f, 0.0f,
+                          std::abs(t[2]) > 0.9f ? 0.0f : 1.0f};
+    float u[3] = {t[1] * ref[2] - t[2] * ref[1], t[2] * ref[0] - t[0] * ref[2],
+                  t[0] * ref[1] - t[1] * ref[0]};
     const float un = std::max(1e-6f, std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]));
-    for (float& x : u) x /= un;
-    const float w[3] = {t[1] * u[2] - t[2] * u[1], t[2] * u[0] - t[0] * u[2], t[0] * u[1] - t[1] * u[0]};
+    for (float& x : u)
+        x /= un;
+    const float w[3] = {t[1] * u[2] - t[2] * u[1], t[2] * u[0] - t[0] * u[2],
+                        t[0] * u[1] - t[1] * u[0]};
     const vtkIdType base = points->GetNumberOfPoints();
     for (int end = 0; end < 2; ++end) {
         const model::Vec3& p = end == 0 ? a : b;
         for (int s = 0; s < kSides; ++s) {
             const float ang = 2.0f * std::numbers::pi_v<float> * static_cast<float>(s) / kSides;
-            const float n[3] = {std::cos(ang) * u[0] + std::sin(ang) * w[0], std::cos(ang) * u[1] + std::sin(ang) * w[1],
+            const float n[3] = {std::cos(ang) * u[0] + std::sin(ang) * w[0],
+                                std::cos(ang) * u[1] + std::sin(ang) * w[1],
                                 std::cos(ang) * u[2] + std::sin(ang) * w[2]};
             points->InsertNextPoint(p.x + radius * n[0], p.y + radius * n[1], p.z + radius * n[2]);
             normals->InsertNextTuple3(n[0], n[1], n[2]);
@@ -124,7 +137,8 @@ void FlowPipes::setRadius(std::size_t i, float radius) {
     if (std::abs(m_segmentRadius[i] - radius) < 1e-4f) return;
     m_segmentRadius[i] = radius;
     auto* points = vtkFloatArray::SafeDownCast(m_pipes->GetPoints()->GetData());
-    const float* n = vtkFloatArray::SafeDownCast(m_pipes->GetPointData()->GetNormals())->GetPointer(0);
+    const float* n =
+        vtkFloatArray::SafeDownCast(m_pipes->GetPointData()->GetNormals())->GetPointer(0);
     float* p = points->GetPointer(0);
     for (int v = 0; v < kVerts; ++v) {
         const std::size_t k = i * kVerts + static_cast<std::size_t>(v);
@@ -163,7 +177,8 @@ void FlowPipes::finish() {
 
 void FlowPipes::set(std::size_t i, Rgb c, float speed, std::uint8_t alarm) {
     // Keep the bands where they are when the speed changes: time * speed + offset is continuous.
-    m_segmentOffset[i] = static_cast<float>(std::fmod(m_segmentOffset[i] + (m_segmentSpeed[i] - speed) * m_time, 6000.0));
+    m_segmentOffset[i] = static_cast<float>(
+        std::fmod(m_segmentOffset[i] + (m_segmentSpeed[i] - speed) * m_time, 6000.0));
     m_segmentSpeed[i] = speed;
     const std::size_t v0 = i * kVerts;
     unsigned char* p = m_colors->GetPointer(0) + v0 * 3;
@@ -188,7 +203,9 @@ void FlowPipes::commit() {
     m_alarm->Modified();
 }
 
-void FlowPipes::setVisible(bool visible) { m_actor->SetVisibility(visible && m_segments > 0); }
+void FlowPipes::setVisible(bool visible) {
+    m_actor->SetVisibility(visible && m_segments > 0);
+}
 
 void FlowPipes::animate(double simSeconds, double wallSeconds) {
     m_time += simSeconds;

@@ -5,12 +5,11 @@
 #include "layer.h"
 #include "model/lifecycle.h"
 
-#include <imgui.h>
-
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <imgui.h>
 
 namespace ft::views {
 
@@ -38,17 +37,22 @@ void drawSourcePanel(const ImGuiOverlay& ov, const HudInput& in) {
     ImGui::PushFont(ov.largeFont());
     ImGui::TextUnformatted(time.c_str());
     ImGui::PopFont();
-    if (in.replay) ImGui::TextColored(ImVec4(0.45f, 0.7f, 1.0f, 1.0f), "%s", in.paused ? "REPLAY (paused)" : "REPLAY");
-    else ImGui::TextColored(in.paused ? kWarning : kGood, "%s", in.paused ? "PAUSED" : "LIVE");
+    if (in.replay)
+        ImGui::TextColored(ImVec4(0.45f, 0.7f, 1.0f, 1.0f), "%s",
+                           in.paused ? "REPLAY (paused)" : "REPLAY");
+    else
+        ImGui::TextColored(in.paused ? kWarning : kGood, "%s", in.paused ? "PAUSED" : "LIVE");
     ImGui::SameLine();
     ImGui::TextColored(kMuted, "%s  %gx", in.sourceLabel.c_str(), in.speed);
     if (in.frameMs) {
         ImGui::SameLine();
-        ImGui::TextColored(kMuted, "  %.0f fps (%.1f ms)", 1000.0 / std::max(*in.frameMs, 0.1), *in.frameMs);
+        ImGui::TextColored(kMuted, "  %.0f fps (%.1f ms)", 1000.0 / std::max(*in.frameMs, 0.1),
+                           *in.frameMs);
     }
     ImGui::Separator();
     const auto& t = *in.topology;
-    ImGui::Text("%zu racks   %zu GPUs   %.2f MW IT", t.count(EntityKind::Rack), t.count(EntityKind::Gpu), sum.itPowerMw);
+    ImGui::Text("%zu racks   %zu GPUs   %.2f MW IT", t.count(EntityKind::Rack),
+                t.count(EntityKind::Gpu), sum.itPowerMw);
     ImGui::Text("GPU util %.0f %%   hottest GPU %.1f °C", sum.meanGpuUtilization, sum.hottestGpuC);
     ImGui::TextColored(kMuted, "  %s", t.name(EntityKind::Gpu, sum.hottestGpu).c_str());
     if (!in.sources.empty()) {
@@ -57,7 +61,11 @@ void drawSourcePanel(const ImGuiOverlay& ov, const HudInput& in) {
         ImGui::PushFont(ov.smallFont());
         for (const auto& src : in.sources) {
             const ImVec4 c = src.level == 0 ? kGood : src.level == 1 ? kWarning : kCritical;
-            ImGui::TextColored(c, "%s %s", src.level == 0 ? "UP  " : src.level == 1 ? "SLOW" : "DOWN", src.name.c_str());
+            ImGui::TextColored(c, "%s %s",
+                               src.level == 0   ? "UP  "
+                               : src.level == 1 ? "SLOW"
+                                                : "DOWN",
+                               src.name.c_str());
             ImGui::SameLine();
             ImGui::TextColored(kMuted, " %s", src.detail.c_str());
         }
@@ -66,8 +74,12 @@ void drawSourcePanel(const ImGuiOverlay& ov, const HudInput& in) {
             stale += s.rackStale(r) ? 1 : 0;
             measured += r < s.rackMeasuredAt.size() && s.rackMeasuredAt[r] > 0 ? 1 : 0;
         }
-        if (stale > 0) ImGui::TextColored(kCritical, "%zu of %zu racks STALE (no data for %.0f s)", stale, measured, model::toSeconds(s.staleAfter));
-        else ImGui::TextColored(kMuted, "%zu racks measured, %zu modelled", measured, t.count(EntityKind::Rack) - measured);
+        if (stale > 0)
+            ImGui::TextColored(kCritical, "%zu of %zu racks STALE (no data for %.0f s)", stale,
+                               measured, model::toSeconds(s.staleAfter));
+        else
+            ImGui::TextColored(kMuted, "%zu racks measured, %zu modelled", measured,
+                               t.count(EntityKind::Rack) - measured);
         ImGui::PopFont();
     }
     ImGui::End();
@@ -87,10 +99,13 @@ void drawStaleBadges(const ImGuiOverlay& ov, const HudInput& in) {
         const auto sp = in.project(p);
         if (!sp) continue;
         char label[48];
-        std::snprintf(label, sizeof label, "STALE %.0f s", model::toSeconds(s.time - s.rackMeasuredAt[r]));
+        std::snprintf(label, sizeof label, "STALE %.0f s",
+                      model::toSeconds(s.time - s.rackMeasuredAt[r]));
         const ImVec2 size = ImGui::CalcTextSize(label);
-        dl->AddRectFilled(ImVec2(sp->x - size.x / 2 - 4, sp->y - size.y - 3), ImVec2(sp->x + size.x / 2 + 4, sp->y + 1), IM_COL32(60, 62, 70, 230), 3);
-        dl->AddText(ImVec2(sp->x - size.x / 2, sp->y - size.y - 1), IM_COL32(255, 200, 120, 255), label);
+        dl->AddRectFilled(ImVec2(sp->x - size.x / 2 - 4, sp->y - size.y - 3),
+                          ImVec2(sp->x + size.x / 2 + 4, sp->y + 1), IM_COL32(60, 62, 70, 230), 3);
+        dl->AddText(ImVec2(sp->x - size.x / 2, sp->y - size.y - 1), IM_COL32(255, 200, 120, 255),
+                    label);
         ++drawn;
     }
     ImGui::PopFont();
@@ -102,7 +117,8 @@ float drawAlarmPanel(const ImGuiOverlay& ov, const HudInput& in) {
     ImGui::Begin("##alarms", nullptr, kPanel);
     const auto& sum = *in.summary;
     ImGui::PushFont(ov.largeFont());
-    if (alarms.empty()) ImGui::TextColored(kGood, "No active alarms");
+    if (alarms.empty())
+        ImGui::TextColored(kGood, "No active alarms");
     else {
         if (sum.criticalAlarms) ImGui::TextColored(kCritical, "%zu CRITICAL", sum.criticalAlarms);
         if (sum.criticalAlarms && sum.warningAlarms) ImGui::SameLine();
@@ -111,7 +127,8 @@ float drawAlarmPanel(const ImGuiOverlay& ov, const HudInput& in) {
     ImGui::PopFont();
     // Critical first, then the oldest: what has been wrong longest stays on top.
     std::vector<const model::Alarm*> sorted;
-    for (const auto& a : alarms) sorted.push_back(&a);
+    for (const auto& a : alarms)
+        sorted.push_back(&a);
     std::ranges::sort(sorted, [](const model::Alarm* a, const model::Alarm* b) {
         if (a->severity != b->severity) return a->severity > b->severity;
         return a->since < b->since;
@@ -122,7 +139,8 @@ float drawAlarmPanel(const ImGuiOverlay& ov, const HudInput& in) {
         ImGui::TextColored(a.severity == model::Severity::Critical ? kCritical : kWarning, "%s",
                            a.severity == model::Severity::Critical ? "CRIT" : "WARN");
         ImGui::SameLine();
-        ImGui::Text("%-8s %s", in.topology->name(a.kind, a.entity).c_str(), std::string(a.title).c_str());
+        ImGui::Text("%-8s %s", in.topology->name(a.kind, a.entity).c_str(),
+                    std::string(a.title).c_str());
         // State channels (leak, power, pump health) say it all in the title; measured ones
         // show the value against its limit.
         if (!model::kChannels[a.channel].unit.empty()) {
@@ -153,17 +171,24 @@ void drawEventPanel(const HudInput& in) {
     const int limit = in.wall ? 6 : 5;
     if (events)
         for (auto it = events->rbegin(); it != events->rend() && shown < limit; ++it) {
-            const bool gateFailure = it->kind == model::EventKind::Lifecycle && it->severity == model::Severity::Critical;
-            if (it->kind != model::EventKind::ScenarioInjection && it->kind != model::EventKind::Protection && !gateFailure) continue;
+            const bool gateFailure = it->kind == model::EventKind::Lifecycle &&
+                                     it->severity == model::Severity::Critical;
+            if (it->kind != model::EventKind::ScenarioInjection &&
+                it->kind != model::EventKind::Protection && !gateFailure)
+                continue;
             const std::string when = model::formatUtc(it->time).substr(11, 8);
             ImGui::TextColored(kMuted, "%s", when.c_str());
             ImGui::SameLine();
             // One line per event, cut to the panel: the board and the dump have the full text.
             std::string text = it->text;
             const float room = std::max(200.0f, in.width * 0.45f);
-            while (text.size() > 8 && ImGui::CalcTextSize(text.c_str()).x > room) text.resize(text.size() - 4);
+            while (text.size() > 8 && ImGui::CalcTextSize(text.c_str()).x > room)
+                text.resize(text.size() - 4);
             if (text.size() < it->text.size()) text += "…";
-            ImGui::TextColored(it->kind != model::EventKind::ScenarioInjection ? kCritical : ImVec4(0.9f, 0.93f, 0.97f, 1), "%s", text.c_str());
+            ImGui::TextColored(it->kind != model::EventKind::ScenarioInjection
+                                   ? kCritical
+                                   : ImVec4(0.9f, 0.93f, 0.97f, 1),
+                               "%s", text.c_str());
             ++shown;
         }
     if (shown == 0) ImGui::TextColored(kMuted, "no events yet");
@@ -191,12 +216,16 @@ void drawLabels(const ImGuiOverlay& ov, const HudInput& in) {
         if (!s) continue;
         const std::string label = manyRows ? t.rows.name[r] : "Row " + t.rows.name[r];
         const ImVec2 size = ImGui::CalcTextSize(label.c_str());
-        const ImVec4 rect(s->x - size.x / 2 - 6, s->y - size.y - 4, s->x + size.x / 2 + 6, s->y + 2);
+        const ImVec4 rect(s->x - size.x / 2 - 6, s->y - size.y - 4, s->x + size.x / 2 + 6,
+                          s->y + 2);
         if (overlaps(rect)) continue;
         drawn.push_back(rect);
-        dl->AddRectFilled(ImVec2(rect.x, rect.y), ImVec2(rect.z, rect.w), IM_COL32(20, 60, 90, 215), 4.0f);
-        dl->AddRect(ImVec2(rect.x, rect.y), ImVec2(rect.z, rect.w), IM_COL32(90, 160, 210, 230), 4.0f);
-        dl->AddText(ImVec2(s->x - size.x / 2, s->y - size.y - 2), IM_COL32(235, 242, 250, 255), label.c_str());
+        dl->AddRectFilled(ImVec2(rect.x, rect.y), ImVec2(rect.z, rect.w), IM_COL32(20, 60, 90, 215),
+                          4.0f);
+        dl->AddRect(ImVec2(rect.x, rect.y), ImVec2(rect.z, rect.w), IM_COL32(90, 160, 210, 230),
+                    4.0f);
+        dl->AddText(ImVec2(s->x - size.x / 2, s->y - size.y - 2), IM_COL32(235, 242, 250, 255),
+                    label.c_str());
     }
     ImGui::PopFont();
     // Rack and CDU names when the camera is close enough to read them.
@@ -209,7 +238,8 @@ void drawLabels(const ImGuiOverlay& ov, const HudInput& in) {
         if (!s || s->x < 0 || s->y < 0 || s->x > in.width || s->y > in.height) continue;
         const std::string name = t.name(EntityKind::Cdu, c);
         const ImVec2 size = ImGui::CalcTextSize(name.c_str());
-        dl->AddText(ImVec2(s->x - size.x / 2, s->y - size.y - 1), IM_COL32(120, 200, 210, 255), name.c_str());
+        dl->AddText(ImVec2(s->x - size.x / 2, s->y - size.y - 1), IM_COL32(120, 200, 210, 255),
+                    name.c_str());
     }
     for (model::EntityId r = 0; r < t.count(EntityKind::Rack); ++r) {
         auto p = t.racks.position[r];
@@ -218,11 +248,13 @@ void drawLabels(const ImGuiOverlay& ov, const HudInput& in) {
         if (!s || s->x < 0 || s->y < 0 || s->x > in.width || s->y > in.height) continue;
         std::string name = t.racks.name[r];
         if (in.layers)
-            for (const auto& layer : *in.layers) layer->decorateRackLabel(in, r, name);
+            for (const auto& layer : *in.layers)
+                layer->decorateRackLabel(in, r, name);
         const ImVec2 size = ImGui::CalcTextSize(name.c_str());
-        dl->AddRectFilled(ImVec2(s->x - size.x / 2 - 4, s->y - size.y - 2), ImVec2(s->x + size.x / 2 + 4, s->y + 1),
-                          IM_COL32(8, 12, 18, 170), 3.0f);
-        dl->AddText(ImVec2(s->x - size.x / 2, s->y - size.y - 1), IM_COL32(230, 236, 245, 255), name.c_str());
+        dl->AddRectFilled(ImVec2(s->x - size.x / 2 - 4, s->y - size.y - 2),
+                          ImVec2(s->x + size.x / 2 + 4, s->y + 1), IM_COL32(8, 12, 18, 170), 3.0f);
+        dl->AddText(ImVec2(s->x - size.x / 2, s->y - size.y - 1), IM_COL32(230, 236, 245, 255),
+                    name.c_str());
     }
     ImGui::PopFont();
 }
@@ -236,9 +268,11 @@ void drawTooltip(const HudInput& in) {
     ImGui::TextUnformatted(t.name(ref.kind, ref.id).c_str());
     for (model::ChannelId c = 0; c < model::kChannels.size(); ++c)
         if (model::kChannels[c].kind == ref.kind)
-            ImGui::TextColored(kMuted, "%s  %s", std::string(model::kChannels[c].description).c_str(),
+            ImGui::TextColored(kMuted, "%s  %s",
+                               std::string(model::kChannels[c].description).c_str(),
                                formatValue(s.value(c, ref.id), c).c_str());
-    if (ref.kind == EntityKind::Gpu) ImGui::TextColored(kMuted, "host %s", t.hostName(t.gpus.tray[ref.id]).c_str());
+    if (ref.kind == EntityKind::Gpu)
+        ImGui::TextColored(kMuted, "host %s", t.hostName(t.gpus.tray[ref.id]).c_str());
     ImGui::EndTooltip();
 }
 
@@ -246,7 +280,8 @@ void drawTooltip(const HudInput& in) {
 
 FloorSummary summarize(const model::Topology& t, const model::Snapshot& s) {
     FloorSummary sum;
-    for (float kw : s.channel(model::ch::RackPower)) sum.itPowerMw += kw / 1000.0;
+    for (float kw : s.channel(model::ch::RackPower))
+        sum.itPowerMw += kw / 1000.0;
     const auto temps = s.channel(model::ch::GpuTemperature);
     if (!temps.empty()) {
         const auto it = std::ranges::max_element(temps);
@@ -254,9 +289,11 @@ FloorSummary summarize(const model::Topology& t, const model::Snapshot& s) {
         sum.hottestGpu = static_cast<model::EntityId>(it - temps.begin());
     }
     const auto util = s.channel(model::ch::RackGpuUtilization);
-    for (float u : util) sum.meanGpuUtilization += u;
+    for (float u : util)
+        sum.meanGpuUtilization += u;
     if (!util.empty()) sum.meanGpuUtilization /= static_cast<float>(util.size());
-    for (const auto& a : s.alarms) (a.severity == model::Severity::Critical ? sum.criticalAlarms : sum.warningAlarms)++;
+    for (const auto& a : s.alarms)
+        (a.severity == model::Severity::Critical ? sum.criticalAlarms : sum.warningAlarms)++;
     (void)t;
     return sum;
 }
@@ -267,7 +304,8 @@ std::string formatValue(float value, model::ChannelId channel) {
     if (!std::isfinite(value)) return "no data";
     if (info.unit.empty()) {
         // State channels: say the state.
-        if (channel == model::ch::PumpHealth) return value < 0.5f ? "OK" : (value < 1.5f ? "degraded" : "failed");
+        if (channel == model::ch::PumpHealth)
+            return value < 0.5f ? "OK" : (value < 1.5f ? "degraded" : "failed");
         if (channel == model::ch::RackPowerOn) return value > 0.5f ? "on" : "off";
         if (channel == model::ch::TrayValidation) {
             const int v = static_cast<int>(value);
@@ -275,13 +313,16 @@ std::string formatValue(float value, model::ChannelId channel) {
             if (v == 10) return "passed";
             if (v >= 20 && v < 20 + static_cast<int>(model::kNodeCheckTitles.size()))
                 return "failed: " + std::string(model::kNodeCheckTitles[v - 20]);
-            if (v >= 1 && v <= static_cast<int>(model::kNodeCheckTitles.size())) return "running: " + std::string(model::kNodeCheckTitles[v - 1]);
+            if (v >= 1 && v <= static_cast<int>(model::kNodeCheckTitles.size()))
+                return "running: " + std::string(model::kNodeCheckTitles[v - 1]);
             return "pending";
         }
         if (channel == model::ch::RackLinkFlaps) return std::to_string(static_cast<int>(value));
         if (channel == model::ch::RackLifecycleState) {
             const int v = static_cast<int>(value);
-            return v >= 0 && v < static_cast<int>(model::kLifecycleTitles.size()) ? std::string(model::kLifecycleTitles[v]) : "?";
+            return v >= 0 && v < static_cast<int>(model::kLifecycleTitles.size())
+                       ? std::string(model::kLifecycleTitles[v])
+                       : "?";
         }
         return value > 0.5f ? "yes" : "no";
     }
@@ -300,7 +341,8 @@ void drawHud(const ImGuiOverlay& overlay, const HudInput& in) {
     columns.rightTop = drawAlarmPanel(overlay, in);
     columns.leftBottom = in.height - 16;
     if (in.layers)
-        for (const auto& layer : *in.layers) layer->drawHud(overlay, in, columns);
+        for (const auto& layer : *in.layers)
+            layer->drawHud(overlay, in, columns);
     drawEventPanel(in);
     drawTooltip(in);
 }

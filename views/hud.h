@@ -2,10 +2,10 @@
 // The heads-up display drawn with Dear ImGui over the floor: source and time, floor summary,
 // alarm list, the colour legend, row and rack labels, and the hover tooltip. Pure drawing from
 // the inputs it is given; UI thread, between ImGuiOverlay::beginFrame and endFrame.
-#include "source_status.h"
 #include "color_scale.h"
 #include "model/snapshot.h"
 #include "model/topology.h"
+#include "source_status.h"
 
 #include <functional>
 #include <memory>

@@ -7,16 +7,17 @@
 
 namespace ft::views::hud {
 
-inline ImU32 toImColor(Rgb c, int alpha = 255) { return IM_COL32(c.r, c.g, c.b, alpha); }
+inline ImU32 toImColor(Rgb c, int alpha = 255) {
+    return IM_COL32(c.r, c.g, c.b, alpha);
+}
 inline const ImVec4 kMuted(0.62f, 0.68f, 0.76f, 1.0f);
 inline const ImVec4 kCritical(1.0f, 0.33f, 0.30f, 1.0f);
 inline const ImVec4 kWarning(1.0f, 0.75f, 0.25f, 1.0f);
 inline const ImVec4 kGood(0.45f, 0.85f, 0.55f, 1.0f);
 inline const ImVec4 kText(0.9f, 0.93f, 0.97f, 1.0f);
-constexpr ImGuiWindowFlags kPanel = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs |
-                                    ImGuiWindowFlags_AlwaysAutoResize |
-                                    ImGuiWindowFlags_NoSavedSettings |
-                                    ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
+constexpr ImGuiWindowFlags kPanel =
+    ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_AlwaysAutoResize |
+    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
 
 // A horizontal colour bar of `steps` cells from colourAt(0..1), at the cursor, then a dummy
 // item of its size so the next line goes under it.
@@ -26,8 +27,9 @@ template <class ColourAt> void colourBar(float width, float height, int steps, C
     for (int i = 0; i < steps; ++i) {
         const float a = p.x + width * static_cast<float>(i) / static_cast<float>(steps);
         const float b = p.x + width * static_cast<float>(i + 1) / static_cast<float>(steps);
-        dl->AddRectFilled(ImVec2(a, p.y), ImVec2(b + 0.5f, p.y + height),
-                          toImColor(colourAt((static_cast<float>(i) + 0.5f) / static_cast<float>(steps))));
+        dl->AddRectFilled(
+            ImVec2(a, p.y), ImVec2(b + 0.5f, p.y + height),
+            toImColor(colourAt((static_cast<float>(i) + 0.5f) / static_cast<float>(steps))));
     }
     ImGui::Dummy(ImVec2(width, height + 2));
 }

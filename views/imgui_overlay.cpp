@@ -1,10 +1,9 @@
 #include "imgui_overlay.h"
 
-#include <backends/imgui_impl_opengl3.h>
-#include <imgui.h>
-
 #include <algorithm>
+#include <backends/imgui_impl_opengl3.h>
 #include <filesystem>
+#include <imgui.h>
 
 namespace ft::views {
 
@@ -20,7 +19,9 @@ const char* findFont(bool bold) {
 }
 } // namespace
 
-ImGuiOverlay::~ImGuiOverlay() { shutdown(); }
+ImGuiOverlay::~ImGuiOverlay() {
+    shutdown();
+}
 
 bool ImGuiOverlay::initialize(float fontScale) {
     if (m_context) return true;
@@ -31,15 +32,17 @@ bool ImGuiOverlay::initialize(float fontScale) {
     io.IniFilename = nullptr; // layout is code, not a file in the working directory
     io.LogFilename = nullptr;
 
-    static const ImWchar ranges[] = {0x0020, 0x00FF, 0x0394, 0x0394, 0x03BC, 0x03BC, 0x2013, 0x2014, 0x2022, 0x2022, 0x2026, 0x2026,
-                                     0x2190, 0x2193, 0x2264, 0x2265, 0x25B2, 0x25BC, 0};
+    static const ImWchar ranges[] = {0x0020, 0x00FF, 0x0394, 0x0394, 0x03BC, 0x03BC, 0x2013,
+                                     0x2014, 0x2022, 0x2022, 0x2026, 0x2026, 0x2190, 0x2193,
+                                     0x2264, 0x2265, 0x25B2, 0x25BC, 0};
     ImFontConfig config;
     config.OversampleH = 2;
     if (const char* regular = findFont(false)) {
         m_body = io.Fonts->AddFontFromFileTTF(regular, 17.0f * fontScale, &config, ranges);
         m_small = io.Fonts->AddFontFromFileTTF(regular, 14.0f * fontScale, &config, ranges);
         const char* bold = findFont(true);
-        m_large = io.Fonts->AddFontFromFileTTF(bold ? bold : regular, 28.0f * fontScale, &config, ranges);
+        m_large =
+            io.Fonts->AddFontFromFileTTF(bold ? bold : regular, 28.0f * fontScale, &config, ranges);
     } else {
         ImFontConfig fallback;
         fallback.SizePixels = 13.0f * fontScale;
@@ -66,7 +69,8 @@ void ImGuiOverlay::shutdown() {
     m_context = nullptr;
 }
 
-void ImGuiOverlay::beginFrame(int width, int height, float dpr, float dt, float mouseX, float mouseY) {
+void ImGuiOverlay::beginFrame(int width, int height, float dpr, float dt, float mouseX,
+                              float mouseY) {
     ImGui::SetCurrentContext(m_context);
     ImGuiIO& io = ImGui::GetIO();
     io.DisplaySize = ImVec2(static_cast<float>(width), static_cast<float>(height));
@@ -80,7 +84,9 @@ void ImGuiOverlay::beginFrame(int width, int height, float dpr, float dt, float 
     ImGui::NewFrame();
 }
 
-void ImGuiOverlay::discardFrame() { ImGui::EndFrame(); }
+void ImGuiOverlay::discardFrame() {
+    ImGui::EndFrame();
+}
 
 void ImGuiOverlay::endFrame() {
     ImGui::Render();

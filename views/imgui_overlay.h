@@ -19,7 +19,8 @@ public:
     void shutdown();
     bool initialized() const { return m_context != nullptr; }
 
-    void beginFrame(int width, int height, float devicePixelRatio, float deltaSeconds, float mouseX, float mouseY);
+    void beginFrame(int width, int height, float devicePixelRatio, float deltaSeconds, float mouseX,
+                    float mouseY);
     void endFrame();
     // Ends a frame without drawing it: ImGui sizes new auto-sized windows over one frame and
     // hides them meanwhile, so single-frame renders (screenshots) prime with one of these.

@@ -5,10 +5,10 @@
 #include "model/lifecycle.h"
 
 #include <QHeaderView>
+#include <QLabel>
 #include <QPainter>
 #include <QPixmap>
 #include <QScrollBar>
-#include <QLabel>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -19,7 +19,9 @@ using model::EntityRef;
 
 namespace {
 constexpr int kRefRole = Qt::UserRole + 1;
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
 } // namespace
 
 InspectorPanel::InspectorPanel(FloorView* view, QWidget* parent) : QWidget(parent), m_view(view) {
@@ -51,7 +53,8 @@ InspectorPanel::InspectorPanel(FloorView* view, QWidget* parent) : QWidget(paren
         const QVariant v = item->data(0, kRefRole);
         if (!v.isValid()) return;
         const auto packed = v.toULongLong();
-        m_view->setSelection(EntityRef{static_cast<EntityKind>(packed >> 32), static_cast<model::EntityId>(packed)});
+        m_view->setSelection(
+            EntityRef{static_cast<EntityKind>(packed >> 32), static_cast<model::EntityId>(packed)});
     });
     connect(m_tree, &QTreeWidget::itemClicked, m_tree, &QTreeWidget::itemActivated);
 }
@@ -72,21 +75,27 @@ void InspectorPanel::addIdentity(const QString& key, const QString& value) {
     item->setToolTip(1, value);
 }
 
-void InspectorPanel::addLink(QTreeWidgetItem* section, const QString& label, EntityRef ref, const QString& value) {
+void InspectorPanel::addLink(QTreeWidgetItem* section, const QString& label, EntityRef ref,
+                             const QString& value) {
     auto* item = new QTreeWidgetItem(section, {label, value});
-    item->setData(0, kRefRole, QVariant::fromValue((static_cast<qulonglong>(ref.kind) << 32) | ref.id));
+    item->setData(0, kRefRole,
+                  QVariant::fromValue((static_cast<qulonglong>(ref.kind) << 32) | ref.id));
     item->setForeground(0, QColor(110, 170, 255));
     item->setToolTip(0, tr("Click to select"));
 }
 
-void InspectorPanel::addChannels(QTreeWidgetItem* section, EntityRef ref, const model::Snapshot& snap) {
+void InspectorPanel::addChannels(QTreeWidgetItem* section, EntityRef ref,
+                                 const model::Snapshot& snap) {
     for (model::ChannelId c = 0; c < model::kChannels.size(); ++c) {
         const auto& info = model::kChannels[c];
         if (info.kind != ref.kind) continue;
         const float v = snap.value(c, ref.id);
-        auto* item = new QTreeWidgetItem(section, {QString::fromUtf8(info.description.data(), static_cast<int>(info.description.size())),
-                                                   qs(formatValue(v, c))});
-        item->setToolTip(0, QString::fromUtf8(info.name.data(), static_cast<int>(info.name.size())));
+        auto* item = new QTreeWidgetItem(
+            section,
+            {QString::fromUtf8(info.description.data(), static_cast<int>(info.description.size())),
+             qs(formatValue(v, c))});
+        item->setToolTip(0,
+                         QString::fromUtf8(info.name.data(), static_cast<int>(info.name.size())));
         if (const auto* h = history(c); h && h->size() > 1) {
             // A sparkline of the recent values on their own range.
             const auto [lo, hi] = std::minmax_element(h->begin(), h->end());
@@ -98,12 +107,14 @@ void InspectorPanel::addChannels(QTreeWidgetItem* section, EntityRef ref, const 
             const float span = std::max(*hi - *lo, 1e-6f);
             QPolygonF line;
             for (std::size_t i = 0; i < h->size(); ++i)
-                line << QPointF(95.0 * static_cast<double>(i) / static_cast<double>(kHistoryPoints - 1),
+                line << QPointF(95.0 * static_cast<double>(i) /
+                                    static_cast<double>(kHistoryPoints - 1),
                                 16.0 - 14.0 * static_cast<double>(((*h)[i] - *lo) / span));
             p.drawPolyline(line);
             p.end();
             item->setIcon(2, QIcon(pm));
-            item->setToolTip(2, tr("min %1, max %2").arg(qs(formatValue(*lo, c)), qs(formatValue(*hi, c))));
+            item->setToolTip(
+                2, tr("min %1, max %2").arg(qs(formatValue(*lo, c)), qs(formatValue(*hi, c))));
         }
         if (v > info.normalMax || v < info.normalMin) item->setForeground(1, QColor(255, 120, 90));
     }
@@ -134,39 +145,57 @@ void InspectorPanel::recordHistory(EntityRef ref, const model::Snapshot& snap) {
     }
 }
 
-void InspectorPanel::addFabricRelations(QTreeWidgetItem* related, EntityRef ref, const model::Snapshot& s) {
+void InspectorPanel::addFabricRelations(QTreeWidgetItem* related, EntityRef ref,
+                                        const model::Snapshot& s) {
     namespace ch = model::ch;
     const auto& t = m_view->topology();
     const auto& rk = t.spec().rack;
     const int npt = rk.gpusPerTray * rk.nicsPerGpu;
     auto linkValue = [&](model::EntityId link) {
         const float st = s.value(ch::FabricState, link);
-        return qs(formatValue(s.value(ch::FabricTx, link), ch::FabricTx)) + "  " + qs(formatValue(s.value(ch::FabricUtilization, link), ch::FabricUtilization)) +
-               (st >= 2 ? tr("  DOWN") : st >= 1 ? tr("  degraded") : QString());
+        return qs(formatValue(s.value(ch::FabricTx, link), ch::FabricTx)) + "  " +
+               qs(formatValue(s.value(ch::FabricUtilization, link), ch::FabricUtilization)) +
+               (st >= 2   ? tr("  DOWN")
+                : st >= 1 ? tr("  degraded")
+                          : QString());
     };
     auto nvValue = [&](model::EntityId link) {
         const float st = s.value(ch::NvlinkState, link);
         return qs(formatValue(s.value(ch::NvlinkTx, link), ch::NvlinkTx)) +
-               (st >= 3 ? tr("  disabled") : st >= 2 ? tr("  DOWN") : st >= 1 ? tr("  degraded") : QString()) +
-               (s.value(ch::NvlinkCrcErrors, link) > 0 ? tr("  %1 CRC").arg(s.value(ch::NvlinkCrcErrors, link), 0, 'f', 0) : QString());
+               (st >= 3   ? tr("  disabled")
+                : st >= 2 ? tr("  DOWN")
+                : st >= 1 ? tr("  degraded")
+                          : QString()) +
+               (s.value(ch::NvlinkCrcErrors, link) > 0
+                    ? tr("  %1 CRC").arg(s.value(ch::NvlinkCrcErrors, link), 0, 'f', 0)
+                    : QString());
     };
     switch (ref.kind) {
     case EntityKind::Gpu: {
         for (int k = 0; k < rk.switchTrays; ++k) {
             const auto link = static_cast<model::EntityId>(ref.id * rk.switchTrays + k);
-            addLink(related, tr("NVLink to NVSwitch %1").arg(k + 1), {EntityKind::NvlinkLink, link}, nvValue(link));
+            addLink(related, tr("NVLink to NVSwitch %1").arg(k + 1), {EntityKind::NvlinkLink, link},
+                    nvValue(link));
         }
         const auto tray = t.gpus.tray[ref.id];
         for (int n = 0; n < rk.nicsPerGpu; ++n) {
-            const auto nic = static_cast<model::EntityId>(tray * npt + t.gpus.indexInTray[ref.id] * rk.nicsPerGpu + n);
-            addLink(related, tr("NIC %1 → %2").arg(t.nics.rail[nic]).arg(qs(t.name(EntityKind::Leaf, t.nics.leaf[nic]))), {EntityKind::FabricLink, nic}, linkValue(nic));
+            const auto nic = static_cast<model::EntityId>(
+                tray * npt + t.gpus.indexInTray[ref.id] * rk.nicsPerGpu + n);
+            addLink(related,
+                    tr("NIC %1 → %2")
+                        .arg(t.nics.rail[nic])
+                        .arg(qs(t.name(EntityKind::Leaf, t.nics.leaf[nic]))),
+                    {EntityKind::FabricLink, nic}, linkValue(nic));
         }
         break;
     }
     case EntityKind::NvlinkLink:
-        addIdentity(tr("Between"), qs(t.name(EntityKind::Gpu, t.nvlinkLinks.gpu[ref.id])) + "\n" + qs(t.name(EntityKind::SwitchTray, t.nvlinkLinks.switchTray[ref.id])));
+        addIdentity(tr("Between"),
+                    qs(t.name(EntityKind::Gpu, t.nvlinkLinks.gpu[ref.id])) + "\n" +
+                        qs(t.name(EntityKind::SwitchTray, t.nvlinkLinks.switchTray[ref.id])));
         addLink(related, tr("GPU"), {EntityKind::Gpu, t.nvlinkLinks.gpu[ref.id]});
-        addLink(related, tr("Switch tray"), {EntityKind::SwitchTray, t.nvlinkLinks.switchTray[ref.id]});
+        addLink(related, tr("Switch tray"),
+                {EntityKind::SwitchTray, t.nvlinkLinks.switchTray[ref.id]});
         break;
     case EntityKind::SwitchTray: {
         // The switch tray's links that log errors or are not up, then the rest are summarised.
@@ -176,57 +205,80 @@ void InspectorPanel::addFabricRelations(QTreeWidgetItem* related, EntityRef ref,
         const int gpr = rk.computeTrays * rk.gpusPerTray;
         for (int g = 0; g < gpr && shown < 12; ++g) {
             const auto link = static_cast<model::EntityId>((rack * gpr + g) * rk.switchTrays + k);
-            if (s.value(ch::NvlinkState, link) == 0 && s.value(ch::NvlinkCrcErrors, link) == 0) continue;
-            addLink(related, qs(t.name(EntityKind::NvlinkLink, link)), {EntityKind::NvlinkLink, link}, nvValue(link));
+            if (s.value(ch::NvlinkState, link) == 0 && s.value(ch::NvlinkCrcErrors, link) == 0)
+                continue;
+            addLink(related, qs(t.name(EntityKind::NvlinkLink, link)),
+                    {EntityKind::NvlinkLink, link}, nvValue(link));
             ++shown;
         }
-        if (shown == 0) new QTreeWidgetItem(related, {tr("NVLink links"), tr("all %1 up, no errors").arg(gpr)});
+        if (shown == 0)
+            new QTreeWidgetItem(related, {tr("NVLink links"), tr("all %1 up, no errors").arg(gpr)});
         break;
     }
     case EntityKind::FabricLink: {
         const bool nic = t.fabricLinks.kind[ref.id] == model::Topology::FabricLinkKind::NicToLeaf;
         if (nic) {
-            const auto tray = static_cast<model::EntityId>(ref.id / static_cast<model::EntityId>(npt));
+            const auto tray =
+                static_cast<model::EntityId>(ref.id / static_cast<model::EntityId>(npt));
             addIdentity(tr("Host"), qs(t.hostName(tray)));
-            addIdentity(tr("Rail / plane"), tr("rail %1, plane %2").arg(t.nics.rail[ref.id]).arg(t.rails.plane[t.nics.rail[ref.id]]));
+            addIdentity(tr("Rail / plane"), tr("rail %1, plane %2")
+                                                .arg(t.nics.rail[ref.id])
+                                                .arg(t.rails.plane[t.nics.rail[ref.id]]));
             addLink(related, tr("GPU"), {EntityKind::Gpu, t.nics.gpu[ref.id]});
             addLink(related, tr("Leaf"), {EntityKind::Leaf, t.fabricLinks.to[ref.id]});
         } else {
-            addIdentity(tr("Lanes"), tr("%1 x %2G").arg(t.fabricLinks.lanes[ref.id]).arg(t.spec().fabric.portGbps));
+            addIdentity(
+                tr("Lanes"),
+                tr("%1 x %2G").arg(t.fabricLinks.lanes[ref.id]).arg(t.spec().fabric.portGbps));
             addLink(related, tr("Leaf"), {EntityKind::Leaf, t.fabricLinks.from[ref.id]});
             addLink(related, tr("Spine"), {EntityKind::Spine, t.fabricLinks.to[ref.id]});
         }
         break;
     }
     case EntityKind::Leaf: {
-        addIdentity(tr("Rail / plane"), tr("rail %1, plane %2").arg(t.leaves.rail[ref.id]).arg(t.leaves.plane[ref.id]));
-        addIdentity(tr("Ports"), tr("%1 down to NICs, %1 up to %2 spines").arg(t.leaves.downlinks[ref.id]).arg(t.fabricSizing.spinesPerPlane));
+        addIdentity(tr("Rail / plane"),
+                    tr("rail %1, plane %2").arg(t.leaves.rail[ref.id]).arg(t.leaves.plane[ref.id]));
+        addIdentity(tr("Ports"), tr("%1 down to NICs, %1 up to %2 spines")
+                                     .arg(t.leaves.downlinks[ref.id])
+                                     .arg(t.fabricSizing.spinesPerPlane));
         // Its busiest NIC links and any that are down.
         std::vector<std::pair<float, model::EntityId>> links;
-        for (std::size_t n = static_cast<std::size_t>(t.leaves.rail[ref.id]); n < t.count(EntityKind::Nic); n += static_cast<std::size_t>(npt))
+        for (std::size_t n = static_cast<std::size_t>(t.leaves.rail[ref.id]);
+             n < t.count(EntityKind::Nic); n += static_cast<std::size_t>(npt))
             if (t.nics.leaf[n] == ref.id) {
-                const float key = s.value(ch::FabricState, static_cast<model::EntityId>(n)) >= 2 ? 1e9f : s.value(ch::FabricTx, static_cast<model::EntityId>(n));
+                const float key = s.value(ch::FabricState, static_cast<model::EntityId>(n)) >= 2
+                                      ? 1e9f
+                                      : s.value(ch::FabricTx, static_cast<model::EntityId>(n));
                 links.emplace_back(key, static_cast<model::EntityId>(n));
             }
         std::ranges::sort(links, std::greater<>());
         for (std::size_t i = 0; i < std::min<std::size_t>(8, links.size()); ++i)
-            addLink(related, qs(t.name(EntityKind::Nic, links[i].second)), {EntityKind::FabricLink, links[i].second}, linkValue(links[i].second));
+            addLink(related, qs(t.name(EntityKind::Nic, links[i].second)),
+                    {EntityKind::FabricLink, links[i].second}, linkValue(links[i].second));
         for (std::size_t l = t.count(EntityKind::Nic); l < t.count(EntityKind::FabricLink); ++l)
             if (t.fabricLinks.from[l] == ref.id)
-                addLink(related, tr("up to %1").arg(qs(t.name(EntityKind::Spine, t.fabricLinks.to[l]))), {EntityKind::FabricLink, static_cast<model::EntityId>(l)}, linkValue(static_cast<model::EntityId>(l)));
+                addLink(related,
+                        tr("up to %1").arg(qs(t.name(EntityKind::Spine, t.fabricLinks.to[l]))),
+                        {EntityKind::FabricLink, static_cast<model::EntityId>(l)},
+                        linkValue(static_cast<model::EntityId>(l)));
         break;
     }
     case EntityKind::Spine: {
         addIdentity(tr("Plane"), QString::number(t.spines.plane[ref.id]));
         int shown = 0;
-        for (std::size_t l = t.count(EntityKind::Nic); l < t.count(EntityKind::FabricLink) && shown < 24; ++l)
+        for (std::size_t l = t.count(EntityKind::Nic);
+             l < t.count(EntityKind::FabricLink) && shown < 24; ++l)
             if (t.fabricLinks.to[l] == ref.id) {
-                addLink(related, tr("from %1").arg(qs(t.name(EntityKind::Leaf, t.fabricLinks.from[l]))), {EntityKind::FabricLink, static_cast<model::EntityId>(l)}, linkValue(static_cast<model::EntityId>(l)));
+                addLink(related,
+                        tr("from %1").arg(qs(t.name(EntityKind::Leaf, t.fabricLinks.from[l]))),
+                        {EntityKind::FabricLink, static_cast<model::EntityId>(l)},
+                        linkValue(static_cast<model::EntityId>(l)));
                 ++shown;
             }
         break;
     }
-    default: break;
+    default:
+        break;
     }
 }
 
@@ -260,39 +312,56 @@ void InspectorPanel::refresh() {
         addIdentity(tr("Model"), qs(rk.model));
         addIdentity(tr("Cooled by"), qs(t.name(EntityKind::Cdu, t.racks.cdu[r])));
         if (r < snap->rackLifecycle.size()) {
-            addIdentity(tr("Lifecycle"), QString::fromUtf8(model::lifecycleTitle(snap->rackLifecycle[r]).data()));
+            addIdentity(tr("Lifecycle"),
+                        QString::fromUtf8(model::lifecycleTitle(snap->rackLifecycle[r]).data()));
             // The latest transition and why it happened (the failed check, for a failure).
             if (snap->lifecycleHistory)
-                for (auto it = snap->lifecycleHistory->rbegin(); it != snap->lifecycleHistory->rend(); ++it)
+                for (auto it = snap->lifecycleHistory->rbegin();
+                     it != snap->lifecycleHistory->rend(); ++it)
                     if (it->rack == r) {
-                        addIdentity(it->failure ? tr("Failed check") : tr("Last step"), qs(it->reason));
+                        addIdentity(it->failure ? tr("Failed check") : tr("Last step"),
+                                    qs(it->reason));
                         break;
                     }
         }
-        addIdentity(tr("Hosts"), qs(t.hostName(r * rk.computeTrays)) + " … " + qs(t.hostName((r + 1) * rk.computeTrays - 1)));
+        addIdentity(tr("Hosts"), qs(t.hostName(r * rk.computeTrays)) + " … " +
+                                     qs(t.hostName((r + 1) * rk.computeTrays - 1)));
         for (int i = 0; i < rk.computeTrays; ++i) {
             const auto tray = static_cast<model::EntityId>(r * rk.computeTrays + i);
-            addLink(related, qs(t.name(EntityKind::ComputeTray, tray)), {EntityKind::ComputeTray, tray},
+            addLink(related, qs(t.name(EntityKind::ComputeTray, tray)),
+                    {EntityKind::ComputeTray, tray},
                     qs(formatValue(snap->value(model::ch::TrayPower, tray), model::ch::TrayPower)));
         }
-        addLink(related, qs(t.name(EntityKind::Cdu, t.racks.cdu[r])), {EntityKind::Cdu, t.racks.cdu[r]});
+        addLink(related, qs(t.name(EntityKind::Cdu, t.racks.cdu[r])),
+                {EntityKind::Cdu, t.racks.cdu[r]});
         break;
     }
     case EntityKind::ComputeTray: {
         const auto tray = sel->id;
         addIdentity(tr("Host"), qs(t.hostName(tray)));
-        addIdentity(tr("Slot"), tr("tray %1 of %2").arg(t.computeTrays.indexInRack[tray] + 1).arg(rk.computeTrays));
-        addLink(related, tr("Rack %1").arg(qs(t.racks.name[t.computeTrays.rack[tray]])), {EntityKind::Rack, t.computeTrays.rack[tray]});
+        addIdentity(
+            tr("Slot"),
+            tr("tray %1 of %2").arg(t.computeTrays.indexInRack[tray] + 1).arg(rk.computeTrays));
+        addLink(related, tr("Rack %1").arg(qs(t.racks.name[t.computeTrays.rack[tray]])),
+                {EntityKind::Rack, t.computeTrays.rack[tray]});
         for (int g = 0; g < rk.gpusPerTray; ++g) {
             const auto gpu = static_cast<model::EntityId>(tray * rk.gpusPerTray + g);
             addLink(related, tr("GPU %1").arg(g), {EntityKind::Gpu, gpu},
-                    qs(formatValue(snap->value(model::ch::GpuTemperature, gpu), model::ch::GpuTemperature)) + "  " +
-                        qs(formatValue(snap->value(model::ch::GpuUtilization, gpu), model::ch::GpuUtilization)));
+                    qs(formatValue(snap->value(model::ch::GpuTemperature, gpu),
+                                   model::ch::GpuTemperature)) +
+                        "  " +
+                        qs(formatValue(snap->value(model::ch::GpuUtilization, gpu),
+                                       model::ch::GpuUtilization)));
         }
         for (int c = 0; c < rk.cpusPerTray; ++c) {
             const auto cpu = static_cast<model::EntityId>(tray * rk.cpusPerTray + c);
-            new QTreeWidgetItem(related, {tr("CPU %1").arg(c), qs(formatValue(snap->value(model::ch::CpuTemperature, cpu), model::ch::CpuTemperature)) + "  " +
-                                                                 qs(formatValue(snap->value(model::ch::CpuPower, cpu), model::ch::CpuPower))});
+            new QTreeWidgetItem(
+                related,
+                {tr("CPU %1").arg(c),
+                 qs(formatValue(snap->value(model::ch::CpuTemperature, cpu),
+                                model::ch::CpuTemperature)) +
+                     "  " +
+                     qs(formatValue(snap->value(model::ch::CpuPower, cpu), model::ch::CpuPower))});
         }
         break;
     }
@@ -305,19 +374,28 @@ void InspectorPanel::refresh() {
         const int nicsPerTray = rk.gpusPerTray * rk.nicsPerGpu;
         for (int n = 0; n < rk.nicsPerGpu; ++n) {
             const auto nic = tray * nicsPerTray + t.gpus.indexInTray[gpu] * rk.nicsPerGpu + n;
-            rails << tr("NIC %1 → rail %2, %3").arg(n).arg(t.nics.rail[nic]).arg(qs(t.name(EntityKind::Leaf, t.nics.leaf[nic])));
+            rails << tr("NIC %1 → rail %2, %3")
+                         .arg(n)
+                         .arg(t.nics.rail[nic])
+                         .arg(qs(t.name(EntityKind::Leaf, t.nics.leaf[nic])));
         }
         addIdentity(tr("SuperNICs"), rails.join("\n"));
-        addIdentity(tr("NVLink"), tr("%1 switch trays, %2 TB/s").arg(rk.switchTrays).arg(rk.nvlinkTBpsPerGpu));
-        addLink(related, tr("Tray %1").arg(qs(t.name(EntityKind::ComputeTray, tray))), {EntityKind::ComputeTray, tray});
-        addLink(related, tr("Rack %1").arg(qs(t.racks.name[t.gpus.rack[gpu]])), {EntityKind::Rack, t.gpus.rack[gpu]});
+        addIdentity(tr("NVLink"),
+                    tr("%1 switch trays, %2 TB/s").arg(rk.switchTrays).arg(rk.nvlinkTBpsPerGpu));
+        addLink(related, tr("Tray %1").arg(qs(t.name(EntityKind::ComputeTray, tray))),
+                {EntityKind::ComputeTray, tray});
+        addLink(related, tr("Rack %1").arg(qs(t.racks.name[t.gpus.rack[gpu]])),
+                {EntityKind::Rack, t.gpus.rack[gpu]});
         break;
     }
     case EntityKind::SwitchTray: {
         const auto sw = sel->id;
-        addIdentity(tr("Slot"), tr("NVLink switch tray %1 of %2").arg(t.switchTrays.indexInRack[sw] + 1).arg(rk.switchTrays));
+        addIdentity(tr("Slot"), tr("NVLink switch tray %1 of %2")
+                                    .arg(t.switchTrays.indexInRack[sw] + 1)
+                                    .arg(rk.switchTrays));
         addIdentity(tr("Links"), tr("%1 GPUs").arg(rk.computeTrays * rk.gpusPerTray));
-        addLink(related, tr("Rack %1").arg(qs(t.racks.name[t.switchTrays.rack[sw]])), {EntityKind::Rack, t.switchTrays.rack[sw]});
+        addLink(related, tr("Rack %1").arg(qs(t.racks.name[t.switchTrays.rack[sw]])),
+                {EntityKind::Rack, t.switchTrays.rack[sw]});
         break;
     }
     case EntityKind::Cdu: {
@@ -326,11 +404,13 @@ void InspectorPanel::refresh() {
         for (std::uint32_t i = 0; i < t.cdus.rackCount[cdu]; ++i) {
             const auto r = t.cdus.firstRack[cdu] + i;
             addLink(related, tr("Rack %1").arg(qs(t.racks.name[r])), {EntityKind::Rack, r},
-                    qs(formatValue(snap->value(model::ch::RackReturnTemperature, r), model::ch::RackReturnTemperature)));
+                    qs(formatValue(snap->value(model::ch::RackReturnTemperature, r),
+                                   model::ch::RackReturnTemperature)));
         }
         break;
     }
-    default: break;
+    default:
+        break;
     }
     addFabricRelations(related, *sel, *snap);
     m_tree->expandAll();

@@ -9,7 +9,6 @@
 
 #include <QElapsedTimer>
 #include <QWidget>
-
 #include <deque>
 #include <optional>
 #include <vector>
@@ -34,8 +33,10 @@ private:
     void addIdentity(const QString& key, const QString& value);
     QTreeWidgetItem* addSection(const QString& title);
     void addChannels(QTreeWidgetItem* section, model::EntityRef ref, const model::Snapshot& snap);
-    void addLink(QTreeWidgetItem* section, const QString& label, model::EntityRef ref, const QString& value = {});
-    void addFabricRelations(QTreeWidgetItem* related, model::EntityRef ref, const model::Snapshot& snap);
+    void addLink(QTreeWidgetItem* section, const QString& label, model::EntityRef ref,
+                 const QString& value = {});
+    void addFabricRelations(QTreeWidgetItem* related, model::EntityRef ref,
+                            const model::Snapshot& snap);
     void recordHistory(model::EntityRef ref, const model::Snapshot& snap);
 
     FloorView* m_view;

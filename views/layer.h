@@ -91,12 +91,16 @@ public:
 
     // The HUD: legends and panels stacked in `columns`, labels over the scene. Called for every
     // layer, visible or not (a filter can need its key while the layer is off).
-    virtual void drawHud(const ImGuiOverlay& overlay, const HudInput& in, HudColumns& columns) const {}
+    virtual void drawHud(const ImGuiOverlay& overlay, const HudInput& in,
+                         HudColumns& columns) const {}
     // Text appended to a rack's name label when the camera is close.
-    virtual void decorateRackLabel(const HudInput& in, model::EntityId rack, std::string& label) const {}
+    virtual void decorateRackLabel(const HudInput& in, model::EntityId rack,
+                                   std::string& label) const {}
 
     // What `ray` hits of this layer's own geometry, and where along the ray (0 = origin).
-    virtual std::optional<std::pair<PickResult, float>> pick(const Ray& ray) const { return std::nullopt; }
+    virtual std::optional<std::pair<PickResult, float>> pick(const Ray& ray) const {
+        return std::nullopt;
+    }
 
     // The view calls this when a layer's own settings change what other layers draw.
     void setChangedCallback(std::function<void()> changed) { m_changed = std::move(changed); }

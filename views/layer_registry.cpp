@@ -20,21 +20,21 @@ template <class L> LayerType entry() {
 std::vector<LayerType>& registry() {
     // Also the order of the HUD's panels and the layers panel's boxes.
     static std::vector<LayerType> types{
-        entry<RackLayer>(),
-        entry<ThermalLayer>(),
-        entry<StorageLayer>(),
-        entry<RailLayer>(),
-        entry<NvlinkLayer>(),
-        entry<LifecycleLayer>(),
+        entry<RackLayer>(), entry<ThermalLayer>(), entry<StorageLayer>(),
+        entry<RailLayer>(), entry<NvlinkLayer>(),  entry<LifecycleLayer>(),
     };
     return types;
 }
 
 } // namespace
 
-const std::vector<LayerType>& layerTypes() { return registry(); }
+const std::vector<LayerType>& layerTypes() {
+    return registry();
+}
 
-void registerLayerType(LayerType type) { registry().push_back(std::move(type)); }
+void registerLayerType(LayerType type) {
+    registry().push_back(std::move(type));
+}
 
 const LayerInfo* findLayerInfo(std::string_view id) {
     for (const auto& t : layerTypes())
@@ -44,7 +44,8 @@ const LayerInfo* findLayerInfo(std::string_view id) {
 
 std::vector<std::string> layerIds() {
     std::vector<std::string> ids;
-    for (const auto& t : layerTypes()) ids.emplace_back(t.info.id);
+    for (const auto& t : layerTypes())
+        ids.emplace_back(t.info.id);
     return ids;
 }
 

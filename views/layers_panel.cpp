@@ -19,8 +19,11 @@ struct SpeedChoice {
     double speed;
     bool paused;
 };
-constexpr SpeedChoice kSpeeds[] = {{"Paused", 1, true}, {"1× (real time)", 1, false}, {"10×", 10, false},
-                                   {"60× (a minute a second)", 60, false}, {"600×", 600, false}};
+constexpr SpeedChoice kSpeeds[] = {{"Paused", 1, true},
+                                   {"1× (real time)", 1, false},
+                                   {"10×", 10, false},
+                                   {"60× (a minute a second)", 60, false},
+                                   {"600×", 600, false}};
 } // namespace
 
 LayersPanel::LayersPanel(FloorView* view, model::Transport* transport, QWidget* parent)
@@ -32,11 +35,15 @@ LayersPanel::LayersPanel(FloorView* view, model::Transport* transport, QWidget* 
     m_metric = new QComboBox(colour);
     for (model::ChannelId c = 0; c < model::kChannels.size(); ++c) {
         const auto& info = model::kChannels[c];
-        m_metric->addItem(QString::fromUtf8(info.description.data(), static_cast<int>(info.description.size())) + " (" +
-                              QString::fromUtf8(info.unit.data(), static_cast<int>(info.unit.size())) + ")",
-                          c);
-        m_metric->setItemData(m_metric->count() - 1, QString::fromUtf8(info.name.data(), static_cast<int>(info.name.size())),
-                              Qt::ToolTipRole);
+        m_metric->addItem(
+            QString::fromUtf8(info.description.data(), static_cast<int>(info.description.size())) +
+                " (" + QString::fromUtf8(info.unit.data(), static_cast<int>(info.unit.size())) +
+                ")",
+            c);
+        m_metric->setItemData(
+            m_metric->count() - 1,
+            QString::fromUtf8(info.name.data(), static_cast<int>(info.name.size())),
+            Qt::ToolTipRole);
     }
     colourLayout->addWidget(m_metric);
     layout->addWidget(colour);
@@ -45,18 +52,22 @@ LayersPanel::LayersPanel(FloorView* view, model::Transport* transport, QWidget* 
     auto* layersLayout = new QVBoxLayout(layers);
     // The view's layers own their visibility: a box switches it there and follows it back.
     for (const auto& layer : m_view->layers()) {
-        const QString id = QString::fromUtf8(layer->id().data(), static_cast<int>(layer->id().size()));
+        const QString id =
+            QString::fromUtf8(layer->id().data(), static_cast<int>(layer->id().size()));
         const auto& title = layer->info().title;
-        auto* box = new QCheckBox(QString::fromUtf8(title.data(), static_cast<int>(title.size())), layers);
+        auto* box =
+            new QCheckBox(QString::fromUtf8(title.data(), static_cast<int>(title.size())), layers);
         box->setObjectName("layer_" + id);
         box->setChecked(layer->visible());
         layersLayout->addWidget(box);
-        connect(box, &QCheckBox::toggled, m_view, [this, id](bool on) { m_view->setLayerVisible(id.toStdString(), on); });
-        connect(m_view, &FloorView::layerVisibilityChanged, box, [box, id](const QString& changed, bool on) {
-            if (changed != id) return;
-            const QSignalBlocker block(box);
-            box->setChecked(on);
-        });
+        connect(box, &QCheckBox::toggled, m_view,
+                [this, id](bool on) { m_view->setLayerVisible(id.toStdString(), on); });
+        connect(m_view, &FloorView::layerVisibilityChanged, box,
+                [box, id](const QString& changed, bool on) {
+                    if (changed != id) return;
+                    const QSignalBlocker block(box);
+                    box->setChecked(on);
+                });
     }
     layout->addWidget(layers);
 
@@ -71,16 +82,19 @@ LayersPanel::LayersPanel(FloorView* view, model::Transport* transport, QWidget* 
     layout->addWidget(camera);
 
     if (m_transport) {
-        auto* sim = new QGroupBox(m_transport->isReplay() ? tr("Playback") : tr("Simulation"), this);
+        auto* sim =
+            new QGroupBox(m_transport->isReplay() ? tr("Playback") : tr("Simulation"), this);
         auto* simLayout = new QFormLayout(sim);
         m_speed = new QComboBox(sim);
         m_speed->setObjectName("speed");
-        for (const auto& s : kSpeeds) m_speed->addItem(tr(s.label));
+        for (const auto& s : kSpeeds)
+            m_speed->addItem(tr(s.label));
         simLayout->addRow(tr("Speed"), m_speed);
         layout->addWidget(sim);
         showSpeed();
         // The transport owns speed and pause: the box sets them there and follows them back.
-        connect(new TransportObserver(*m_transport, this), &TransportObserver::changed, this, &LayersPanel::showSpeed);
+        connect(new TransportObserver(*m_transport, this), &TransportObserver::changed, this,
+                &LayersPanel::showSpeed);
         connect(m_speed, &QComboBox::currentIndexChanged, this, [this](int i) {
             if (i < 0 || i >= static_cast<int>(std::size(kSpeeds))) return;
             m_transport->setSpeed(kSpeeds[i].speed);
@@ -99,7 +113,6 @@ LayersPanel::LayersPanel(FloorView* view, model::Transport* transport, QWidget* 
     connect(frame, &QPushButton::clicked, m_view, &FloorView::frameSelection);
 }
 
-
 void LayersPanel::setMetric(model::ChannelId channel) {
     const int i = m_metric->findData(channel);
     if (i >= 0) m_metric->setCurrentIndex(i);
@@ -111,7 +124,8 @@ void LayersPanel::showSpeed() {
     const QSignalBlocker block(m_speed);
     m_speed->setCurrentIndex(-1); // a speed not in the list (a timeline choice) shows blank
     for (int i = 0; i < static_cast<int>(std::size(kSpeeds)); ++i)
-        if (kSpeeds[i].paused == paused && (paused || kSpeeds[i].speed == speed)) m_speed->setCurrentIndex(i);
+        if (kSpeeds[i].paused == paused && (paused || kSpeeds[i].speed == speed))
+            m_speed->setCurrentIndex(i);
 }
 
 } // namespace ft::views

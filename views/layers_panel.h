@@ -1,6 +1,6 @@
 #pragma once
-// LayersPanel: which layers show (a box per registered layer, kept in step with the view), which channel colours the floor, camera shortcuts and the
-// simulation speed. UI thread only.
+// LayersPanel: which layers show (a box per registered layer, kept in step with the view), which
+// channel colours the floor, camera shortcuts and the simulation speed. UI thread only.
 #include "model/channel_catalog.h"
 #include "model/transport.h"
 

@@ -14,7 +14,6 @@
 #include <QScrollBar>
 #include <QToolTip>
 #include <QVBoxLayout>
-
 #include <algorithm>
 
 namespace ft::views {
@@ -23,7 +22,9 @@ using model::EntityKind;
 using model::RackLifecycle;
 
 namespace {
-QColor qcolor(Rgb c) { return {c.r, c.g, c.b}; }
+QColor qcolor(Rgb c) {
+    return {c.r, c.g, c.b};
+}
 constexpr int kAxisHeight = 22;
 } // namespace
 
@@ -54,7 +55,8 @@ void LifecycleLanes::rebuild() {
     m_t0 -= (m_t1 - m_t0) / 50;
     for (model::EntityId r = 0; r < t.count(EntityKind::Rack) && r < s->rackLifecycle.size(); ++r) {
         const RackLifecycle st = s->rackLifecycle[r];
-        if (m_filter ? st != *m_filter : (st == RackLifecycle::Production && !hasHistory[r])) continue;
+        if (m_filter ? st != *m_filter : (st == RackLifecycle::Production && !hasHistory[r]))
+            continue;
         m_lanes.push_back(r);
     }
     setMinimumHeight(kAxisHeight + static_cast<int>(m_lanes.size()) * kLaneHeight + 4);
@@ -63,12 +65,14 @@ void LifecycleLanes::rebuild() {
 
 int LifecycleLanes::laneTop(model::EntityId rack) const {
     const auto it = std::ranges::find(m_lanes, rack);
-    return it == m_lanes.end() ? -1 : kAxisHeight + static_cast<int>(it - m_lanes.begin()) * kLaneHeight;
+    return it == m_lanes.end() ? -1
+                               : kAxisHeight + static_cast<int>(it - m_lanes.begin()) * kLaneHeight;
 }
 
 double LifecycleLanes::timeToX(model::TimeNs time) const {
     const double w = std::max(1, width() - kNameWidth - 8);
-    return kNameWidth + w * static_cast<double>(time - m_t0) / static_cast<double>(std::max<model::TimeNs>(1, m_t1 - m_t0));
+    return kNameWidth + w * static_cast<double>(time - m_t0) /
+                            static_cast<double>(std::max<model::TimeNs>(1, m_t1 - m_t0));
 }
 
 void LifecycleLanes::paintEvent(QPaintEvent*) {
@@ -79,7 +83,10 @@ void LifecycleLanes::paintEvent(QPaintEvent*) {
     const auto& t = m_view->topology();
     p.setPen(QColor(150, 162, 178));
     if (m_lanes.empty()) {
-        p.drawText(rect(), Qt::AlignCenter, m_filter ? tr("No rack is in this state.") : tr("Every rack is in production with no history yet.\nRun --scenario bring-up to watch a wave arrive."));
+        p.drawText(rect(), Qt::AlignCenter,
+                   m_filter ? tr("No rack is in this state.")
+                            : tr("Every rack is in production with no history yet.\nRun --scenario "
+                                 "bring-up to watch a wave arrive."));
         return;
     }
     // Time axis: hours since the first event.
@@ -90,20 +97,25 @@ void LifecycleLanes::paintEvent(QPaintEvent*) {
         p.setPen(QColor(45, 54, 68));
         p.drawLine(QPointF(x, kAxisHeight - 4), QPointF(x, height()));
         p.setPen(QColor(150, 162, 178));
-        p.drawText(QPointF(x + 2, kAxisHeight - 8), QString::fromStdString(model::formatUtc(m_t0 + model::fromSeconds(h * 3600)).substr(11, 5)));
+        p.drawText(QPointF(x + 2, kAxisHeight - 8),
+                   QString::fromStdString(
+                       model::formatUtc(m_t0 + model::fromSeconds(h * 3600)).substr(11, 5)));
     }
     // Per lane: the stages as bars, failures as markers.
     std::vector<std::vector<const model::LifecycleTransition*>> byRack(t.count(EntityKind::Rack));
     if (s->lifecycleHistory)
-        for (const auto& tr : *s->lifecycleHistory) byRack[tr.rack].push_back(&tr);
+        for (const auto& tr : *s->lifecycleHistory)
+            byRack[tr.rack].push_back(&tr);
     const auto selection = m_view->selection();
     for (std::size_t i = 0; i < m_lanes.size(); ++i) {
         const model::EntityId r = m_lanes[i];
         const int y = kAxisHeight + static_cast<int>(i) * kLaneHeight;
-        const bool selected = selection && selection->kind == EntityKind::Rack && selection->id == r;
+        const bool selected =
+            selection && selection->kind == EntityKind::Rack && selection->id == r;
         if (selected) p.fillRect(QRect(0, y, width(), kLaneHeight), QColor(60, 80, 110));
         p.setPen(QColor(225, 232, 242));
-        p.drawText(QRect(6, y, kNameWidth - 8, kLaneHeight), Qt::AlignVCenter, QString::fromStdString(t.racks.name[r]));
+        p.drawText(QRect(6, y, kNameWidth - 8, kLaneHeight), Qt::AlignVCenter,
+                   QString::fromStdString(t.racks.name[r]));
         const auto& trs = byRack[r];
         // The state before the first transition, then each transition's target until the next.
         RackLifecycle state = trs.empty() ? s->rackLifecycle[r] : trs.front()->from;
@@ -122,7 +134,8 @@ void LifecycleLanes::paintEvent(QPaintEvent*) {
             if (tr->failure) {
                 const double x = timeToX(tr->time);
                 QPolygonF mark;
-                mark << QPointF(x, y + 2) << QPointF(x - 6, y + kLaneHeight - 2) << QPointF(x + 6, y + kLaneHeight - 2);
+                mark << QPointF(x, y + 2) << QPointF(x - 6, y + kLaneHeight - 2)
+                     << QPointF(x + 6, y + kLaneHeight - 2);
                 p.setPen(QPen(Qt::white, 1));
                 p.setBrush(QColor(255, 60, 50));
                 p.drawPolygon(mark);
@@ -136,7 +149,8 @@ void LifecycleLanes::paintEvent(QPaintEvent*) {
 
 void LifecycleLanes::mousePressEvent(QMouseEvent* e) {
     const int lane = (static_cast<int>(e->position().y()) - kAxisHeight) / kLaneHeight;
-    if (e->position().y() >= kAxisHeight && lane >= 0 && lane < static_cast<int>(m_lanes.size())) emit laneClicked(m_lanes[lane]);
+    if (e->position().y() >= kAxisHeight && lane >= 0 && lane < static_cast<int>(m_lanes.size()))
+        emit laneClicked(m_lanes[lane]);
 }
 
 bool LifecycleLanes::event(QEvent* e) {
@@ -144,7 +158,8 @@ bool LifecycleLanes::event(QEvent* e) {
     auto* help = static_cast<QHelpEvent*>(e);
     const auto s = m_view->snapshot();
     const int lane = (help->pos().y() - kAxisHeight) / kLaneHeight;
-    if (!s || !s->lifecycleHistory || help->pos().y() < kAxisHeight || lane < 0 || lane >= static_cast<int>(m_lanes.size())) {
+    if (!s || !s->lifecycleHistory || help->pos().y() < kAxisHeight || lane < 0 ||
+        lane >= static_cast<int>(m_lanes.size())) {
         QToolTip::hideText();
         return true;
     }
@@ -165,7 +180,8 @@ bool LifecycleLanes::event(QEvent* e) {
                        QString("%1  %2 → %3\n%4")
                            .arg(QString::fromStdString(model::formatUtc(best->time)).left(19),
                                 QString::fromUtf8(model::lifecycleTitle(best->from).data()),
-                                QString::fromUtf8(model::lifecycleTitle(best->to).data()), QString::fromStdString(best->reason)),
+                                QString::fromUtf8(model::lifecycleTitle(best->to).data()),
+                                QString::fromStdString(best->reason)),
                        this);
     return true;
 }
@@ -178,7 +194,9 @@ LifecycleBoard::LifecycleBoard(FloorView* view, QWidget* parent) : QWidget(paren
     m_filterBox = new QComboBox(this);
     m_filterBox->addItem(tr("racks in bring-up or with history"), -1);
     for (std::size_t i = 0; i < model::kLifecycleTitles.size(); ++i)
-        m_filterBox->addItem(tr("only %1").arg(QString::fromUtf8(model::kLifecycleTitles[i].data())), static_cast<int>(i));
+        m_filterBox->addItem(
+            tr("only %1").arg(QString::fromUtf8(model::kLifecycleTitles[i].data())),
+            static_cast<int>(i));
     top->addWidget(m_filterBox, 1);
     layout->addLayout(top);
     m_scroll = new QScrollArea(this);
@@ -196,7 +214,8 @@ LifecycleBoard::LifecycleBoard(FloorView* view, QWidget* parent) : QWidget(paren
         const int v = m_filterBox->currentData().toInt();
         const auto state = v < 0 ? std::nullopt : std::optional(static_cast<RackLifecycle>(v));
         m_lanes->setFilter(state);
-        if (auto* layer = m_view->layer<LifecycleLayer>()) layer->setFilter(state); // the floor shows the same racks
+        if (auto* layer = m_view->layer<LifecycleLayer>())
+            layer->setFilter(state); // the floor shows the same racks
     });
 }
 
@@ -206,11 +225,17 @@ void LifecycleBoard::followSelection() {
     if (!sel) return;
     model::EntityId rack = sel->id;
     const auto& t = m_view->topology();
-    if (sel->kind == EntityKind::Gpu) rack = t.gpus.rack[sel->id];
-    else if (sel->kind == EntityKind::ComputeTray) rack = t.computeTrays.rack[sel->id];
-    else if (sel->kind == EntityKind::SwitchTray) rack = t.switchTrays.rack[sel->id];
-    else if (sel->kind != EntityKind::Rack) return;
-    if (const int y = m_lanes->laneTop(rack); y >= 0) m_scroll->ensureVisible(0, y + LifecycleLanes::kLaneHeight / 2, 0, LifecycleLanes::kLaneHeight);
+    if (sel->kind == EntityKind::Gpu)
+        rack = t.gpus.rack[sel->id];
+    else if (sel->kind == EntityKind::ComputeTray)
+        rack = t.computeTrays.rack[sel->id];
+    else if (sel->kind == EntityKind::SwitchTray)
+        rack = t.switchTrays.rack[sel->id];
+    else if (sel->kind != EntityKind::Rack)
+        return;
+    if (const int y = m_lanes->laneTop(rack); y >= 0)
+        m_scroll->ensureVisible(0, y + LifecycleLanes::kLaneHeight / 2, 0,
+                                LifecycleLanes::kLaneHeight);
 }
 
 } // namespace ft::views

@@ -9,7 +9,6 @@
 #include "model/topology.h"
 
 #include <QWidget>
-
 #include <optional>
 #include <vector>
 

@@ -27,20 +27,27 @@ void LifecycleLayer::applyVisibility(bool visible) {
 
 void LifecycleLayer::update(const model::Snapshot& s) {
     const auto& rk = m_topology.spec().rack;
-    const float hw = static_cast<float>(rk.widthM) / 2 * 0.9f, hd = static_cast<float>(rk.depthM) / 2 * 0.9f;
+    const float hw = static_cast<float>(rk.widthM) / 2 * 0.9f,
+                hd = static_cast<float>(rk.depthM) / 2 * 0.9f;
     const float top = static_cast<float>(rk.heightM);
-    for (std::size_t r = 0; r < m_topology.count(EntityKind::Rack) && r < s.rackLifecycle.size(); ++r) {
+    for (std::size_t r = 0; r < m_topology.count(EntityKind::Rack) && r < s.rackLifecycle.size();
+         ++r) {
         const auto c = m_topology.racks.position[r];
-        const float progress = std::clamp(s.value(model::ch::RackLifecycleProgress, static_cast<model::EntityId>(r)) / 100.0f, 0.0f, 1.0f);
+        const float progress = std::clamp(
+            s.value(model::ch::RackLifecycleProgress, static_cast<model::EntityId>(r)) / 100.0f,
+            0.0f, 1.0f);
         const float split = c.x - hw + 2 * hw * progress;
         const Rgb done = lifecycleColor(s.rackLifecycle[r]);
-        const Rgb todo{static_cast<std::uint8_t>(done.r * 0.35), static_cast<std::uint8_t>(done.g * 0.35), static_cast<std::uint8_t>(done.b * 0.35)};
-        m_caps.set(r * 2, {c.x - hw, c.y - hd, top + kCapLow}, {split, c.y + hd, top + kCapHigh}, done);
-        m_caps.set(r * 2 + 1, {split, c.y - hd, top + kCapLow}, {c.x + hw, c.y + hd, top + kCapHigh}, todo);
+        const Rgb todo{static_cast<std::uint8_t>(done.r * 0.35),
+                       static_cast<std::uint8_t>(done.g * 0.35),
+                       static_cast<std::uint8_t>(done.b * 0.35)};
+        m_caps.set(r * 2, {c.x - hw, c.y - hd, top + kCapLow}, {split, c.y + hd, top + kCapHigh},
+                   done);
+        m_caps.set(r * 2 + 1, {split, c.y - hd, top + kCapLow},
+                   {c.x + hw, c.y + hd, top + kCapHigh}, todo);
     }
     m_caps.commit();
 }
-
 
 void LifecycleLayer::setFilter(std::optional<model::RackLifecycle> state) {
     m_filter = state;
@@ -52,44 +59,53 @@ void LifecycleLayer::shadeRacks(const model::Snapshot& s, std::vector<float>& em
     emphasis.resize(s.rackLifecycle.size(), 1.0f);
     for (std::size_t r = 0; r < s.rackLifecycle.size(); ++r) {
         const auto st = s.rackLifecycle[r];
-        if (m_filter) emphasis[r] *= st == *m_filter ? 1.0f : 0.18f;
-        else if (st != model::RackLifecycle::Production) emphasis[r] *= 0.55f;
+        if (m_filter)
+            emphasis[r] *= st == *m_filter ? 1.0f : 0.18f;
+        else if (st != model::RackLifecycle::Production)
+            emphasis[r] *= 0.55f;
     }
 }
 
-void LifecycleLayer::decorateRackLabel(const HudInput& in, model::EntityId r, std::string& label) const {
+void LifecycleLayer::decorateRackLabel(const HudInput& in, model::EntityId r,
+                                       std::string& label) const {
     if (!visible() || in.cameraDistance >= 30.0 || r >= in.snapshot->rackLifecycle.size() ||
         in.snapshot->rackLifecycle[r] == model::RackLifecycle::Production)
         return;
     // Stage and progress at a glance.
     char badge[64];
-    std::snprintf(badge, sizeof badge, "  %s %.0f%%", std::string(lifecycleShort(in.snapshot->rackLifecycle[r])).c_str(),
+    std::snprintf(badge, sizeof badge, "  %s %.0f%%",
+                  std::string(lifecycleShort(in.snapshot->rackLifecycle[r])).c_str(),
                   in.snapshot->value(model::ch::RackLifecycleProgress, r));
     label += badge;
 }
 
-void LifecycleLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumns& columns) const {
+void LifecycleLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in,
+                             HudColumns& columns) const {
     if (!visible() && !m_filter) return;
     // Every state with its colour and how many racks are in it; states nobody is in are muted.
     std::array<int, 12> counts{};
-    for (auto st : in.snapshot->rackLifecycle) ++counts[static_cast<std::size_t>(st)];
+    for (auto st : in.snapshot->rackLifecycle)
+        ++counts[static_cast<std::size_t>(st)];
     // Under the alarm list, top right, in the small font: it is a key, not news.
     ImGui::SetNextWindowPos(ImVec2(in.width - 16, columns.rightTop + 8), 0, ImVec2(1, 0));
     ImGui::Begin("##lifecycle", nullptr, hud::kPanel);
     ImGui::TextUnformatted("Rack lifecycle");
     ImGui::PushFont(ov.smallFont());
     if (m_filter)
-        ImGui::TextColored(hud::kWarning, "showing only: %s", std::string(model::lifecycleTitle(*m_filter)).c_str());
+        ImGui::TextColored(hud::kWarning, "showing only: %s",
+                           std::string(model::lifecycleTitle(*m_filter)).c_str());
     ImDrawList* dl = ImGui::GetWindowDrawList();
     for (std::size_t i = 0; i < counts.size(); ++i) {
         const auto st = static_cast<model::RackLifecycle>(i);
         const ImVec2 p = ImGui::GetCursorScreenPos();
         const float h = ImGui::GetTextLineHeight();
-        dl->AddRectFilled(ImVec2(p.x, p.y + 2), ImVec2(p.x + h * 1.4f, p.y + h - 2), hud::toImColor(lifecycleColor(st), counts[i] ? 255 : 90), 3.0f);
+        dl->AddRectFilled(ImVec2(p.x, p.y + 2), ImVec2(p.x + h * 1.4f, p.y + h - 2),
+                          hud::toImColor(lifecycleColor(st), counts[i] ? 255 : 90), 3.0f);
         ImGui::Dummy(ImVec2(h * 1.6f, h));
         ImGui::SameLine();
         const ImVec4 colour = counts[i] ? ImVec4(0.9f, 0.93f, 0.97f, 1) : hud::kMuted;
-        ImGui::TextColored(colour, "%-26s %d", std::string(model::lifecycleTitle(st)).c_str(), counts[i]);
+        ImGui::TextColored(colour, "%-26s %d", std::string(model::lifecycleTitle(st)).c_str(),
+                           counts[i]);
     }
     ImGui::TextColored(hud::kMuted, "cap over each rack: state; bright part = stage progress");
     ImGui::PopFont();

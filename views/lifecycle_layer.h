@@ -13,7 +13,8 @@ namespace ft::views {
 
 class LifecycleLayer final : public Layer {
 public:
-    static constexpr LayerInfo kInfo{"lifecycle", "Lifecycle states (bring-up, validation)", false, "lifecycleDock"};
+    static constexpr LayerInfo kInfo{"lifecycle", "Lifecycle states (bring-up, validation)", false,
+                                     "lifecycleDock"};
     LifecycleLayer(const model::Topology& topology, vtkRenderer* renderer);
     void update(const model::Snapshot& snapshot) override;
 
@@ -26,8 +27,10 @@ public:
     // so the ones at work stand out.
     void shadeRacks(const model::Snapshot& snapshot, std::vector<float>& emphasis) const override;
     // The state key with counts, top right (also while a filter is set); stage on rack labels.
-    void drawHud(const ImGuiOverlay& overlay, const HudInput& in, HudColumns& columns) const override;
-    void decorateRackLabel(const HudInput& in, model::EntityId rack, std::string& label) const override;
+    void drawHud(const ImGuiOverlay& overlay, const HudInput& in,
+                 HudColumns& columns) const override;
+    void decorateRackLabel(const HudInput& in, model::EntityId rack,
+                           std::string& label) const override;
 
 private:
     void applyVisibility(bool visible) override;

@@ -24,10 +24,14 @@ inline constexpr std::array<Rgb, 12> kLifecycleColors{{
     {65, 65, 70},    // decommissioned
 }};
 inline constexpr std::array<std::string_view, 12> kLifecycleShort{
-    "DELIVERED", "HW DETECT", "FIRMWARE", "PWR/COOL", "NODE VAL", "RACK VAL",
+    "DELIVERED",  "HW DETECT",  "FIRMWARE",     "PWR/COOL",    "NODE VAL",    "RACK VAL",
     "MULTI-RACK", "PRODUCTION", "TROUBLESHOOT", "RE-VALIDATE", "MAINTENANCE", "DECOMMISSIONED"};
 
-inline Rgb lifecycleColor(model::RackLifecycle s) { return kLifecycleColors[static_cast<std::size_t>(s)]; }
-inline std::string_view lifecycleShort(model::RackLifecycle s) { return kLifecycleShort[static_cast<std::size_t>(s)]; }
+inline Rgb lifecycleColor(model::RackLifecycle s) {
+    return kLifecycleColors[static_cast<std::size_t>(s)];
+}
+inline std::string_view lifecycleShort(model::RackLifecycle s) {
+    return kLifecycleShort[static_cast<std::size_t>(s)];
+}
 
 } // namespace ft::views

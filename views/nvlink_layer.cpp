@@ -27,8 +27,8 @@ Rgb NvlinkLayer::loadColor(float f) {
 }
 
 NvlinkLayer::NvlinkLayer(const model::Topology& topology, vtkRenderer* renderer)
-    : Layer(kInfo), m_topology(topology), m_glow(renderer, topology.count(EntityKind::Rack)), m_links(renderer),
-      m_lastErrors(topology.count(EntityKind::Rack), 0.0f) {}
+    : Layer(kInfo), m_topology(topology), m_glow(renderer, topology.count(EntityKind::Rack)),
+      m_links(renderer), m_lastErrors(topology.count(EntityKind::Rack), 0.0f) {}
 
 void NvlinkLayer::applyVisibility(bool visible) {
     m_glow.setVisible(visible);
@@ -49,12 +49,23 @@ void NvlinkLayer::setSelection(std::optional<model::EntityRef> selection) {
         const auto& t = m_topology;
         const auto id = selection->id;
         switch (selection->kind) {
-        case EntityKind::Rack: rack = id; break;
-        case EntityKind::ComputeTray: rack = t.computeTrays.rack[id]; break;
-        case EntityKind::Gpu: rack = t.gpus.rack[id]; break;
-        case EntityKind::SwitchTray: rack = t.switchTrays.rack[id]; break;
-        case EntityKind::NvlinkLink: rack = t.gpus.rack[t.nvlinkLinks.gpu[id]]; break;
-        default: break;
+        case EntityKind::Rack:
+            rack = id;
+            break;
+        case EntityKind::ComputeTray:
+            rack = t.computeTrays.rack[id];
+            break;
+        case EntityKind::Gpu:
+            rack = t.gpus.rack[id];
+            break;
+        case EntityKind::SwitchTray:
+            rack = t.switchTrays.rack[id];
+            break;
+        case EntityKind::NvlinkLink:
+            rack = t.gpus.rack[t.nvlinkLinks.gpu[id]];
+            break;
+        default:
+            break;
         }
     }
     setFocusRack(rack);
@@ -77,7 +88,8 @@ void NvlinkLayer::buildLinks() {
                 // The links are pulled out of the rack: from each GPU's cell on the front to its
                 // switch tray, drawn as a node in a column standing in the aisle at the tray's
                 // height, so the fan shows every link while the GPU faces stay visible.
-                const float sx = c.x + (static_cast<float>(k) - (rk.switchTrays - 1) / 2.0f) * 0.035f;
+                const float sx =
+                    c.x + (static_cast<float>(k) - (rk.switchTrays - 1) / 2.0f) * 0.035f;
                 m_links.add({gp.x, front - 0.01f, gp.z}, {sx, front - kAisleReach, sp.z}, 0.0013f);
             }
         }
@@ -102,7 +114,9 @@ void NvlinkLayer::update(const model::Snapshot& s) {
         const auto id = static_cast<model::EntityId>(r);
         const Vec3 c = t.racks.position[r];
         const float front = c.y - static_cast<float>(rk.depthM) / 2;
-        Rgb color = s.value(ch::RackNvlinkDisabled, id) > 0.5f ? kDisabled : loadColor(s.value(ch::RackNvlinkThroughput, id) / peak);
+        Rgb color = s.value(ch::RackNvlinkDisabled, id) > 0.5f
+                        ? kDisabled
+                        : loadColor(s.value(ch::RackNvlinkThroughput, id) / peak);
         const float errors = s.value(ch::RackNvlinkErrors, id);
         if (errors > m_lastErrors[r]) color = {255, 60, 50};
         if (s.detailStamp != m_detailStamp) m_lastErrors[r] = errors;
@@ -111,8 +125,10 @@ void NvlinkLayer::update(const model::Snapshot& s) {
     m_glow.commit();
     if (!m_focus || s.detailStamp == m_detailStamp) return;
     m_detailStamp = s.detailStamp;
-    const std::size_t first = static_cast<std::size_t>(*m_focus) * rk.computeTrays * rk.gpusPerTray * rk.switchTrays;
-    const float linkPeak = static_cast<float>(rk.nvlinkTBpsPerGpu) * 1000.0f / static_cast<float>(rk.switchTrays);
+    const std::size_t first =
+        static_cast<std::size_t>(*m_focus) * rk.computeTrays * rk.gpusPerTray * rk.switchTrays;
+    const float linkPeak =
+        static_cast<float>(rk.nvlinkTBpsPerGpu) * 1000.0f / static_cast<float>(rk.switchTrays);
     for (std::size_t i = 0; i < m_links.size(); ++i) {
         const auto link = static_cast<model::EntityId>(first + i);
         const float state = s.value(ch::NvlinkState, link);
@@ -124,8 +140,9 @@ void NvlinkLayer::update(const model::Snapshot& s) {
     m_links.commit();
 }
 
-void NvlinkLayer::animate(double simSeconds, double wallSeconds) { m_links.animate(simSeconds, wallSeconds); }
-
+void NvlinkLayer::animate(double simSeconds, double wallSeconds) {
+    m_links.animate(simSeconds, wallSeconds);
+}
 
 void NvlinkLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumns& columns) const {
     if (!visible()) return;
@@ -147,17 +164,25 @@ void NvlinkLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumns
     }
     ImGui::Text("NVLink  %.0f TB/s inside racks", nv);
     ImGui::PushFont(ov.smallFont());
-    if (disabled > 0) ImGui::TextColored(hud::kWarning, "%d racks with NVLink disabled (traffic on the rails)", disabled);
-    if (errors > 0) ImGui::TextColored(hud::kWarning, "%.0f NVLink errors (CRC, replay, recovery)", errors);
-    const float barW = (in.wall ? 420.0f : 300.0f) * scale0, barH = (in.wall ? 18.0f : 12.0f) * scale0;
+    if (disabled > 0)
+        ImGui::TextColored(hud::kWarning, "%d racks with NVLink disabled (traffic on the rails)",
+                           disabled);
+    if (errors > 0)
+        ImGui::TextColored(hud::kWarning, "%.0f NVLink errors (CRC, replay, recovery)", errors);
+    const float barW = (in.wall ? 420.0f : 300.0f) * scale0,
+                barH = (in.wall ? 18.0f : 12.0f) * scale0;
     const ImVec2 p = ImGui::GetCursorScreenPos();
     constexpr int kSteps = 48;
     for (int i = 0; i < kSteps; ++i) {
-        const float x0 = p.x + barW * static_cast<float>(i) / kSteps, x1 = p.x + barW * static_cast<float>(i + 1) / kSteps;
-        dl->AddRectFilled(ImVec2(x0, p.y), ImVec2(x1 + 0.5f, p.y + barH), hud::toImColor(loadColor((static_cast<float>(i) + 0.5f) / kSteps)));
+        const float x0 = p.x + barW * static_cast<float>(i) / kSteps,
+                    x1 = p.x + barW * static_cast<float>(i + 1) / kSteps;
+        dl->AddRectFilled(ImVec2(x0, p.y), ImVec2(x1 + 0.5f, p.y + barH),
+                          hud::toImColor(loadColor((static_cast<float>(i) + 0.5f) / kSteps)));
     }
     ImGui::Dummy(ImVec2(barW, barH + 2));
-    ImGui::TextColored(hud::kMuted, "switch-tray glow: 0 - %.0f TB/s per rack; select a rack for its links", t.spec().rack.nvlinkTBpsPerRack);
+    ImGui::TextColored(hud::kMuted,
+                       "switch-tray glow: 0 - %.0f TB/s per rack; select a rack for its links",
+                       t.spec().rack.nvlinkTBpsPerRack);
     ImGui::PopFont();
     columns.rightTop = ImGui::GetWindowPos().y + ImGui::GetWindowHeight();
     ImGui::End();

@@ -29,11 +29,13 @@ public:
     void update(const model::Snapshot& snapshot) override;
     bool animates() const override { return true; }
     void animate(double simSeconds, double wallSeconds) override;
-    void drawHud(const ImGuiOverlay& overlay, const HudInput& in, HudColumns& columns) const override;
+    void drawHud(const ImGuiOverlay& overlay, const HudInput& in,
+                 HudColumns& columns) const override;
 
     static Rgb loadColor(float fraction); // 0..1 of the rack's NVLink bandwidth
     static constexpr Rgb kDisabled{72, 74, 84};
-    static constexpr float kAisleReach = 0.7f; // how far in front of the rack the switch nodes stand
+    static constexpr float kAisleReach =
+        0.7f; // how far in front of the rack the switch nodes stand
 
 private:
     void applyVisibility(bool visible) override;

@@ -4,6 +4,9 @@
 #include "hud_style.h"
 #include "imgui_overlay.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <vtkActor.h>
 #include <vtkCellArray.h>
 #include <vtkFloatArray.h>
@@ -16,10 +19,6 @@
 #include <vtkRenderer.h>
 #include <vtkTexture.h>
 #include <vtkUnsignedCharArray.h>
-
-#include <algorithm>
-#include <cmath>
-#include <cstdio>
 
 namespace ft::views {
 
@@ -84,7 +83,8 @@ RackLayer::RackLayer(const model::Topology& topology, vtkRenderer* renderer)
 
     for (EntityId r = 0; r < static_cast<EntityId>(racks); ++r)
         for (int row = 0; row < m_cellH; ++row)
-            for (int c = 0; c < m_cellW; ++c) setTexel(r, c, row, kCabinet);
+            for (int c = 0; c < m_cellW; ++c)
+                setTexel(r, c, row, kCabinet);
 }
 
 RackLayer::~RackLayer() {
@@ -113,14 +113,17 @@ void RackLayer::buildGeometry() {
 
     const float eps = 0.02f;
     auto texU = [&](EntityId r, float col) {
-        return (static_cast<float>((r % m_cellsPerRow) * m_cellW) + col) / static_cast<float>(m_atlasW);
+        return (static_cast<float>((r % m_cellsPerRow) * m_cellW) + col) /
+               static_cast<float>(m_atlasW);
     };
     auto texV = [&](EntityId r, float row) {
-        return (static_cast<float>((r / m_cellsPerRow) * m_cellH) + row) / static_cast<float>(m_atlasH);
+        return (static_cast<float>((r / m_cellsPerRow) * m_cellH) + row) /
+               static_cast<float>(m_atlasH);
     };
     for (EntityId r = 0; r < racks; ++r) {
         const model::Vec3 c = m_topology.racks.position[r];
-        auto quad = [&](std::array<std::array<float, 3>, 4> p, std::array<std::array<float, 2>, 4> t, std::array<float, 3> n) {
+        auto quad = [&](std::array<std::array<float, 3>, 4> p,
+                        std::array<std::array<float, 2>, 4> t, std::array<float, 3> n) {
             vtkIdType ids[4];
             for (int i = 0; i < 4; ++i) {
                 ids[i] = points->InsertNextPoint(c.x + p[i][0], c.y + p[i][1], p[i][2]);
@@ -132,10 +135,12 @@ void RackLayer::buildGeometry() {
         // Front (-y): the full cell, one texel column per GPU, one texel row per rack unit.
         const float u0 = texU(r, eps), u1 = texU(r, static_cast<float>(m_cellW) - eps);
         const float v0 = texV(r, eps), v1 = texV(r, h / model::Topology::kRackUnitM - eps);
-        quad({{{-hw, -hd, 0}, {hw, -hd, 0}, {hw, -hd, h}, {-hw, -hd, h}}}, {{{u0, v0}, {u1, v0}, {u1, v1}, {u0, v1}}}, {0, -1, 0});
+        quad({{{-hw, -hd, 0}, {hw, -hd, 0}, {hw, -hd, h}, {-hw, -hd, h}}},
+             {{{u0, v0}, {u1, v0}, {u1, v1}, {u0, v1}}}, {0, -1, 0});
         // Top: the rack aggregate (a beacon texel).
         const float bu = texU(r, 0.5f), bv = texV(r, static_cast<float>(m_beaconBegin) + 0.5f);
-        quad({{{-hw, -hd, h}, {hw, -hd, h}, {hw, hd, h}, {-hw, hd, h}}}, {{{bu, bv}, {bu, bv}, {bu, bv}, {bu, bv}}}, {0, 0, 1});
+        quad({{{-hw, -hd, h}, {hw, -hd, h}, {hw, hd, h}, {-hw, hd, h}}},
+             {{{bu, bv}, {bu, bv}, {bu, bv}, {bu, bv}}}, {0, 0, 1});
         // Sides and back: cabinet.
         const float cu = texU(r, 0.5f), cv = texV(r, 0.5f);
         const std::array<std::array<float, 2>, 4> cab{{{cu, cv}, {cu, cv}, {cu, cv}, {cu, cv}}};
@@ -168,7 +173,8 @@ void RackLayer::setTexel(EntityId rack, int column, int row, Rgb color) {
 
 void RackLayer::fillRows(EntityId rack, int rowBegin, int rowEnd, Rgb color) {
     for (int row = std::max(0, rowBegin); row < std::min(rowEnd, m_cellH); ++row)
-        for (int c = 0; c < m_cellW; ++c) setTexel(rack, c, row, color);
+        for (int c = 0; c < m_cellW; ++c)
+            setTexel(rack, c, row, color);
 }
 
 void RackLayer::setMetric(model::ChannelId channel) {
@@ -188,17 +194,29 @@ float RackLayer::rackValue(const model::Snapshot& s, EntityId rack) const {
     const auto values = s.channel(m_metric);
     std::size_t first = 0, count = 0;
     switch (info.kind) {
-    case EntityKind::Rack: return values[rack];
-    case EntityKind::Gpu: count = static_cast<std::size_t>(rk.computeTrays) * rk.gpusPerTray; break;
-    case EntityKind::Cpu: count = static_cast<std::size_t>(rk.computeTrays) * rk.cpusPerTray; break;
-    case EntityKind::ComputeTray: count = static_cast<std::size_t>(rk.computeTrays); break;
-    case EntityKind::SwitchTray: count = static_cast<std::size_t>(rk.switchTrays); break;
-    case EntityKind::Cdu: return values[m_topology.racks.cdu[rack]];
-    default: return NAN;
+    case EntityKind::Rack:
+        return values[rack];
+    case EntityKind::Gpu:
+        count = static_cast<std::size_t>(rk.computeTrays) * rk.gpusPerTray;
+        break;
+    case EntityKind::Cpu:
+        count = static_cast<std::size_t>(rk.computeTrays) * rk.cpusPerTray;
+        break;
+    case EntityKind::ComputeTray:
+        count = static_cast<std::size_t>(rk.computeTrays);
+        break;
+    case EntityKind::SwitchTray:
+        count = static_cast<std::size_t>(rk.switchTrays);
+        break;
+    case EntityKind::Cdu:
+        return values[m_topology.racks.cdu[rack]];
+    default:
+        return NAN;
     }
     first = rack * count;
     float acc = m_aggregateMax ? -1e30f : 0.0f;
-    for (std::size_t i = first; i < first + count; ++i) acc = m_aggregateMax ? std::max(acc, values[i]) : acc + values[i];
+    for (std::size_t i = first; i < first + count; ++i)
+        acc = m_aggregateMax ? std::max(acc, values[i]) : acc + values[i];
     return m_aggregateMax ? acc : acc / static_cast<float>(count);
 }
 
@@ -207,24 +225,31 @@ void RackLayer::paintRack(const model::Snapshot& s, EntityId rack) {
     const auto& info = model::kChannels[m_metric];
     const auto values = s.channel(m_metric);
     const Rgb aggregate = m_scale.map(rackValue(s, rack));
-    const Rgb uniform = info.kind == EntityKind::Rack || info.kind == EntityKind::Cdu ? aggregate : kNoData;
+    const Rgb uniform =
+        info.kind == EntityKind::Rack || info.kind == EntityKind::Cdu ? aggregate : kNoData;
 
     for (int t = 0; t < rk.computeTrays; ++t) {
         const int row = static_cast<int>(m_topology.computeSlots[t].bottomU);
         const std::size_t tray = static_cast<std::size_t>(rack) * rk.computeTrays + t;
         for (int c = 0; c < m_cellW; ++c) {
             Rgb color = uniform;
-            if (info.kind == EntityKind::Gpu) color = m_scale.map(values[tray * rk.gpusPerTray + c]);
+            if (info.kind == EntityKind::Gpu)
+                color = m_scale.map(values[tray * rk.gpusPerTray + c]);
             else if (info.kind == EntityKind::Cpu && rk.cpusPerTray > 0)
-                color = m_scale.map(values[tray * rk.cpusPerTray + c * rk.cpusPerTray / rk.gpusPerTray]);
-            else if (info.kind == EntityKind::ComputeTray) color = m_scale.map(values[tray]);
-            else if (info.kind == EntityKind::SwitchTray) color = kCabinet;
+                color = m_scale.map(
+                    values[tray * rk.cpusPerTray + c * rk.cpusPerTray / rk.gpusPerTray]);
+            else if (info.kind == EntityKind::ComputeTray)
+                color = m_scale.map(values[tray]);
+            else if (info.kind == EntityKind::SwitchTray)
+                color = kCabinet;
             setTexel(rack, c, row, color);
         }
     }
     for (int sw = 0; sw < rk.switchTrays; ++sw) {
         const int row = static_cast<int>(m_topology.switchSlots[sw].bottomU);
-        Rgb color = info.kind == EntityKind::SwitchTray ? m_scale.map(values[rack * rk.switchTrays + sw]) : kSwitchTray;
+        Rgb color = info.kind == EntityKind::SwitchTray
+                        ? m_scale.map(values[rack * rk.switchTrays + sw])
+                        : kSwitchTray;
         if (info.kind == EntityKind::Rack || info.kind == EntityKind::Cdu) color = uniform;
         fillRows(rack, row, row + 1, color);
     }
@@ -251,7 +276,8 @@ void RackLayer::update(const model::Snapshot& snapshot) {
 void RackLayer::updateDetail(const CameraView& camera) {
     const model::Vec3& focus = camera.rig.focus;
     const double cameraDistance = camera.rig.distance, pixelsPerMetre = camera.pixelsPerMetre;
-    if (!visible() || pixelsPerMetre * model::Topology::kRackUnitM < kMinPixelsPerUnit || cameraDistance > 60.0) {
+    if (!visible() || pixelsPerMetre * model::Topology::kRackUnitM < kMinPixelsPerUnit ||
+        cameraDistance > 60.0) {
         m_detailActor->VisibilityOff();
         return;
     }
@@ -265,9 +291,11 @@ void RackLayer::updateDetail(const CameraView& camera) {
         byDistance.emplace_back(dx * dx + dy * dy, r);
     }
     const std::size_t n = std::min<std::size_t>(kMaxDetailRacks, byDistance.size());
-    std::partial_sort(byDistance.begin(), byDistance.begin() + static_cast<std::ptrdiff_t>(n), byDistance.end());
+    std::partial_sort(byDistance.begin(), byDistance.begin() + static_cast<std::ptrdiff_t>(n),
+                      byDistance.end());
     std::vector<EntityId> chosen;
-    for (std::size_t i = 0; i < n; ++i) chosen.push_back(byDistance[i].second);
+    for (std::size_t i = 0; i < n; ++i)
+        chosen.push_back(byDistance[i].second);
     std::sort(chosen.begin(), chosen.end());
     m_detailActor->VisibilityOn();
     if (chosen == m_detailRacks) return;
@@ -291,11 +319,13 @@ void RackLayer::updateDetail(const CameraView& camera) {
         for (const auto& s : m_topology.computeSlots) {
             segment(-hw, s.bottomU * U, hw, s.bottomU * U, c);
             for (int g = 1; g < rk.gpusPerTray; ++g) {
-                const float x = -hw + 2 * hw * static_cast<float>(g) / static_cast<float>(rk.gpusPerTray);
+                const float x =
+                    -hw + 2 * hw * static_cast<float>(g) / static_cast<float>(rk.gpusPerTray);
                 segment(x, s.bottomU * U, x, (s.bottomU + s.heightU) * U, c);
             }
         }
-        for (const auto& s : m_topology.switchSlots) segment(-hw, s.bottomU * U, hw, s.bottomU * U, c);
+        for (const auto& s : m_topology.switchSlots)
+            segment(-hw, s.bottomU * U, hw, s.bottomU * U, c);
         for (const auto& s : m_topology.powerShelfSlots) {
             segment(-hw, s.bottomU * U, hw, s.bottomU * U, c);
             segment(-hw, (s.bottomU + 1) * U, hw, (s.bottomU + 1) * U, c);
@@ -313,23 +343,30 @@ void RackLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumns& 
     const auto channel = m_metric;
     const auto& info = model::kChannels[channel];
     const float scale0 = ImGui::GetIO().FontGlobalScale;
-    const float barW = (in.wall ? 520.0f : 360.0f) * scale0, barH = (in.wall ? 26.0f : 18.0f) * scale0;
+    const float barW = (in.wall ? 520.0f : 360.0f) * scale0,
+                barH = (in.wall ? 26.0f : 18.0f) * scale0;
     ImGui::SetNextWindowPos(ImVec2(16, columns.leftBottom), 0, ImVec2(0, 1));
     ImGui::Begin("##legend", nullptr, hud::kPanel);
     ImGui::Text("%s (%s)", std::string(info.description).c_str(), std::string(info.unit).c_str());
-    ImGui::TextColored(hud::kMuted, "rack tops: %s per rack · fronts: per %s", m_aggregateMax ? "max" : "mean",
+    ImGui::TextColored(hud::kMuted, "rack tops: %s per rack · fronts: per %s",
+                       m_aggregateMax ? "max" : "mean",
                        std::string(model::entityKindName(info.kind)).c_str());
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 p = ImGui::GetCursorScreenPos();
     constexpr int kSteps = 64;
     for (int i = 0; i < kSteps; ++i) {
-        const float a = p.x + barW * static_cast<float>(i) / kSteps, b = p.x + barW * static_cast<float>(i + 1) / kSteps;
-        dl->AddRectFilled(ImVec2(a, p.y), ImVec2(b + 0.5f, p.y + barH),
-                          hud::toImColor(ColorScale::palette((static_cast<float>(i) + 0.5f) / kSteps)));
+        const float a = p.x + barW * static_cast<float>(i) / kSteps,
+                    b = p.x + barW * static_cast<float>(i + 1) / kSteps;
+        dl->AddRectFilled(
+            ImVec2(a, p.y), ImVec2(b + 0.5f, p.y + barH),
+            hud::toImColor(ColorScale::palette((static_cast<float>(i) + 0.5f) / kSteps)));
     }
     // Normal-range marker: where the channel's normal maximum sits on the scale.
-    const float nx = p.x + barW * std::clamp((info.normalMax - scale.min()) / (scale.max() - scale.min()), 0.0f, 1.0f);
-    dl->AddLine(ImVec2(nx, p.y - 3), ImVec2(nx, p.y + barH + 3), IM_COL32(255, 255, 255, 230), 2.0f);
+    const float nx =
+        p.x +
+        barW * std::clamp((info.normalMax - scale.min()) / (scale.max() - scale.min()), 0.0f, 1.0f);
+    dl->AddLine(ImVec2(nx, p.y - 3), ImVec2(nx, p.y + barH + 3), IM_COL32(255, 255, 255, 230),
+                2.0f);
     ImGui::Dummy(ImVec2(barW, barH + 2));
     ImGui::PushFont(ov.smallFont());
     constexpr int kTicks = 5;
@@ -339,11 +376,13 @@ void RackLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumns& 
         char label[32];
         std::snprintf(label, sizeof label, "%.0f", v);
         const float w = ImGui::CalcTextSize(label).x;
-        const float x = tp.x + barW * static_cast<float>(i) / kTicks - (i == 0 ? 0 : (i == kTicks ? w : w / 2));
+        const float x =
+            tp.x + barW * static_cast<float>(i) / kTicks - (i == 0 ? 0 : (i == kTicks ? w : w / 2));
         dl->AddText(ImVec2(x, tp.y), IM_COL32(220, 226, 235, 255), label);
     }
     ImGui::Dummy(ImVec2(barW, ImGui::GetTextLineHeight()));
-    ImGui::TextColored(hud::kMuted, "white mark: normal limit %s", formatValue(info.normalMax, channel).c_str());
+    ImGui::TextColored(hud::kMuted, "white mark: normal limit %s",
+                       formatValue(info.normalMax, channel).c_str());
     ImGui::PopFont();
     columns.leftBottom -= ImGui::GetWindowHeight() + 8;
     ImGui::End();

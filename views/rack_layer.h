@@ -8,9 +8,8 @@
 #include "model/snapshot.h"
 #include "model/topology.h"
 
-#include <vtkNew.h>
-
 #include <vector>
+#include <vtkNew.h>
 
 class vtkActor;
 class vtkImageData;
@@ -37,7 +36,8 @@ public:
     // covers enough pixels for the outlines to help rather than shimmer.
     void updateDetail(const CameraView& camera) override;
     // The metric's legend, bottom left (shown with the layer off too: it keys the inspector).
-    void drawHud(const ImGuiOverlay& overlay, const HudInput& in, HudColumns& columns) const override;
+    void drawHud(const ImGuiOverlay& overlay, const HudInput& in,
+                 HudColumns& columns) const override;
 
     // The rack aggregate of the metric (max for temperatures, mean otherwise).
     float rackValue(const model::Snapshot& snapshot, model::EntityId rack) const;

@@ -5,8 +5,8 @@
 #include "imgui_overlay.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 
 namespace ft::views {
 
@@ -25,13 +25,15 @@ std::uint8_t alarmOf(float state, float drops) {
 
 Rgb RailLayer::utilizationColor(float percent) {
     // Cool slate when idle, through teal and green to amber and red as links fill.
-    // A square-root scale: the loads fabrics mostly run at (a few % to 60 %) get most of the colours.
+    // A square-root scale: the loads fabrics mostly run at (a few % to 60 %) get most of the
+    // colours.
     return ColorScale::palette(0.1f + 0.9f * std::sqrt(std::clamp(percent / 100.0f, 0.0f, 1.0f)));
 }
 
 RailLayer::RailLayer(const model::Topology& topology, vtkRenderer* renderer)
     : Layer(kInfo), m_topology(topology), m_geometry(FabricGeometry::build(topology)),
-      m_switches(renderer, topology.count(EntityKind::Leaf) + topology.count(EntityKind::Spine)), m_access(renderer), m_trunks(renderer) {
+      m_switches(renderer, topology.count(EntityKind::Leaf) + topology.count(EntityKind::Spine)),
+      m_access(renderer), m_trunks(renderer) {
     const float k = m_geometry.radiusScale;
     // Two pipes per access bundle: the riser, then the run to the leaf.
     for (const auto& a : m_geometry.access) {
@@ -39,7 +41,8 @@ RailLayer::RailLayer(const model::Topology& topology, vtkRenderer* renderer)
         m_access.add(a.m, a.b, kAccessRadius * k);
     }
     m_access.finish();
-    for (const auto& tr : m_geometry.trunks) m_trunks.add(tr.a, tr.b, kTrunkRadius * k * (tr.wholeLeaf ? 1.6f : 1.0f));
+    for (const auto& tr : m_geometry.trunks)
+        m_trunks.add(tr.a, tr.b, kTrunkRadius * k * (tr.wholeLeaf ? 1.6f : 1.0f));
     m_trunks.finish();
     m_accessDrops.assign(m_geometry.access.size(), -1.0f);
     m_trunkDrops.assign(m_geometry.trunks.size(), -1.0f);
@@ -51,7 +54,9 @@ void RailLayer::applyVisibility(bool visible) {
     m_trunks.setVisible(visible);
 }
 
-std::optional<std::pair<PickResult, float>> RailLayer::pick(const Ray& ray) const { return m_geometry.pick(m_topology, ray); }
+std::optional<std::pair<PickResult, float>> RailLayer::pick(const Ray& ray) const {
+    return m_geometry.pick(m_topology, ray);
+}
 
 void RailLayer::updateDetail(const CameraView& camera) {
     // Level of detail: on a big floor the thousands of rack-to-leaf bundles only mean something
@@ -67,20 +72,24 @@ void RailLayer::update(const model::Snapshot& s) {
     auto stateColor = [](float state, float util) {
         if (state >= 2.0f) return kDown;
         Rgb c = utilizationColor(util);
-        if (state >= 1.0f) c = {static_cast<std::uint8_t>((c.r + 255) / 2), static_cast<std::uint8_t>((c.g + 170) / 2), static_cast<std::uint8_t>(c.b / 3)};
+        if (state >= 1.0f)
+            c = {static_cast<std::uint8_t>((c.r + 255) / 2),
+                 static_cast<std::uint8_t>((c.g + 170) / 2), static_cast<std::uint8_t>(c.b / 3)};
         return c;
     };
     const Vec3 lh = m_geometry.leafHalf, sh = m_geometry.spineHalf;
     for (std::size_t l = 0; l < nLeaves; ++l) {
         const auto id = static_cast<model::EntityId>(l);
         const Vec3 p = t.leaves.position[l];
-        m_switches.set(l, {p.x - lh.x, p.y - lh.y, p.z - lh.z}, {p.x + lh.x, p.y + lh.y, p.z + lh.z},
+        m_switches.set(l, {p.x - lh.x, p.y - lh.y, p.z - lh.z},
+                       {p.x + lh.x, p.y + lh.y, p.z + lh.z},
                        stateColor(s.value(ch::LeafState, id), s.value(ch::LeafUtilization, id)));
     }
     for (std::size_t sp = 0; sp < t.count(EntityKind::Spine); ++sp) {
         const auto id = static_cast<model::EntityId>(sp);
         const Vec3 p = t.spines.position[sp];
-        m_switches.set(nLeaves + sp, {p.x - sh.x, p.y - sh.y, p.z - sh.z}, {p.x + sh.x, p.y + sh.y, p.z + sh.z},
+        m_switches.set(nLeaves + sp, {p.x - sh.x, p.y - sh.y, p.z - sh.z},
+                       {p.x + sh.x, p.y + sh.y, p.z + sh.z},
                        utilizationColor(s.value(ch::SpineUtilization, id)));
     }
     m_switches.commit();
@@ -109,8 +118,10 @@ void RailLayer::update(const model::Snapshot& s) {
         const float newDrops = m_accessDrops[i] >= 0 ? dropped - m_accessDrops[i] : 0.0f;
         m_accessDrops[i] = dropped;
         for (std::size_t p = 2 * i; p < 2 * i + 2; ++p) {
-            m_access.set(p, stateColor(worst, util), 0.25f + 3.5f * util / 100.0f, alarmOf(worst, newDrops));
-            m_access.setRadius(p, kAccessRadius * k * (0.45f + 1.8f * std::min(1.0f, util / 100.0f)));
+            m_access.set(p, stateColor(worst, util), 0.25f + 3.5f * util / 100.0f,
+                         alarmOf(worst, newDrops));
+            m_access.setRadius(p,
+                               kAccessRadius * k * (0.45f + 1.8f * std::min(1.0f, util / 100.0f)));
         }
     }
     m_access.commit();
@@ -129,7 +140,8 @@ void RailLayer::update(const model::Snapshot& s) {
         const float newDrops = m_trunkDrops[i] >= 0 ? dropped - m_trunkDrops[i] : 0.0f;
         m_trunkDrops[i] = dropped;
         m_trunks.set(i, stateColor(st, util), 0.4f + 4.0f * util / 100.0f, alarmOf(st, newDrops));
-        m_trunks.setRadius(i, kTrunkRadius * k * (tr.wholeLeaf ? 1.6f : 1.0f) * (0.45f + 1.8f * std::min(1.0f, util / 100.0f)));
+        m_trunks.setRadius(i, kTrunkRadius * k * (tr.wholeLeaf ? 1.6f : 1.0f) *
+                                  (0.45f + 1.8f * std::min(1.0f, util / 100.0f)));
     }
     m_trunks.commit();
 }
@@ -139,11 +151,10 @@ void RailLayer::animate(double simSeconds, double wallSeconds) {
     m_trunks.animate(simSeconds, wallSeconds);
 }
 
-
 void RailLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumns& columns) const {
     if (!visible()) return;
-    // Where the bytes move between racks, in the figures a network operator reads first: per plane and
-    // rail throughput and load, the busiest switches, links down.
+    // Where the bytes move between racks, in the figures a network operator reads first: per plane
+    // and rail throughput and load, the busiest switches, links down.
     const auto& s = *in.snapshot;
     const auto& t = *in.topology;
     namespace ch = model::ch;
@@ -153,7 +164,8 @@ void RailLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumns& 
     ImGui::Begin("##rails", nullptr, hud::kPanel);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     float total = 0;
-    for (model::EntityId p = 0; p < t.count(EntityKind::Plane); ++p) total += s.value(ch::PlaneThroughput, p);
+    for (model::EntityId p = 0; p < t.count(EntityKind::Plane); ++p)
+        total += s.value(ch::PlaneThroughput, p);
     ImGui::Text("Rail fabric  %.1f Tb/s", total);
     ImGui::PushFont(ov.smallFont());
     // One cell per rail: its load on the utilization scale, with the figure inside.
@@ -168,28 +180,40 @@ void RailLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumns& 
         const ImVec2 a(p.x + static_cast<float>(r) * (cell + 3), p.y), b(a.x + cell, a.y + h);
         dl->AddRectFilled(a, b, hud::toImColor(dead ? kDown : utilizationColor(util)), 3);
         char label[24];
-        std::snprintf(label, sizeof label, dead ? "R%u off" : "R%u %.0f%%", static_cast<unsigned>(r), util);
-        dl->AddText(ImVec2(a.x + 3, a.y + 3), dead || util > 40 ? IM_COL32(15, 15, 20, 255) : IM_COL32(240, 244, 250, 255), label);
+        std::snprintf(label, sizeof label, dead ? "R%u off" : "R%u %.0f%%",
+                      static_cast<unsigned>(r), util);
+        dl->AddText(ImVec2(a.x + 3, a.y + 3),
+                    dead || util > 40 ? IM_COL32(15, 15, 20, 255) : IM_COL32(240, 244, 250, 255),
+                    label);
     }
     ImGui::Dummy(ImVec2(static_cast<float>(t.count(EntityKind::Rail)) * (cell + 3), h + 2));
-    for (model::EntityId pl = 0; pl < t.count(EntityKind::Plane); ++pl) ImGui::Text("plane %u: %.1f Tb/s   ", static_cast<unsigned>(pl), s.value(ch::PlaneThroughput, pl));
+    for (model::EntityId pl = 0; pl < t.count(EntityKind::Plane); ++pl)
+        ImGui::Text("plane %u: %.1f Tb/s   ", static_cast<unsigned>(pl),
+                    s.value(ch::PlaneThroughput, pl));
     float spineMax = 0;
-    for (model::EntityId sp = 0; sp < t.count(EntityKind::Spine); ++sp) spineMax = std::max(spineMax, s.value(ch::SpineUtilization, sp));
+    for (model::EntityId sp = 0; sp < t.count(EntityKind::Spine); ++sp)
+        spineMax = std::max(spineMax, s.value(ch::SpineUtilization, sp));
     float leafMax = 0;
-    for (model::EntityId l = 0; l < t.count(EntityKind::Leaf); ++l) leafMax = std::max(leafMax, s.value(ch::LeafUtilization, l));
+    for (model::EntityId l = 0; l < t.count(EntityKind::Leaf); ++l)
+        leafMax = std::max(leafMax, s.value(ch::LeafUtilization, l));
     ImGui::Text("busiest leaf %.0f %%, busiest spine %.0f %%", leafMax, spineMax);
-    ImGui::TextColored(down > 0 ? hud::kCritical : hud::kGood, down > 0 ? "%u NIC links down" : "all NIC links up", down);
+    ImGui::TextColored(down > 0 ? hud::kCritical : hud::kGood,
+                       down > 0 ? "%u NIC links down" : "all NIC links up", down);
     // The utilization scale (square root: low loads stay apart).
-    const float barW = (in.wall ? 420.0f : 300.0f) * scale0, barH = (in.wall ? 18.0f : 12.0f) * scale0;
+    const float barW = (in.wall ? 420.0f : 300.0f) * scale0,
+                barH = (in.wall ? 18.0f : 12.0f) * scale0;
     p = ImGui::GetCursorScreenPos();
     constexpr int kSteps = 48;
     for (int i = 0; i < kSteps; ++i) {
-        const float x0 = p.x + barW * static_cast<float>(i) / kSteps, x1 = p.x + barW * static_cast<float>(i + 1) / kSteps;
+        const float x0 = p.x + barW * static_cast<float>(i) / kSteps,
+                    x1 = p.x + barW * static_cast<float>(i + 1) / kSteps;
         const float u = 100.0f * (static_cast<float>(i) + 0.5f) / kSteps;
-        dl->AddRectFilled(ImVec2(x0, p.y), ImVec2(x1 + 0.5f, p.y + barH), hud::toImColor(utilizationColor(u)));
+        dl->AddRectFilled(ImVec2(x0, p.y), ImVec2(x1 + 0.5f, p.y + barH),
+                          hud::toImColor(utilizationColor(u)));
     }
     ImGui::Dummy(ImVec2(barW, barH + 2));
-    ImGui::TextColored(hud::kMuted, "link utilization 0 - 100 %%; width = load, bands = direction, red = down");
+    ImGui::TextColored(hud::kMuted,
+                       "link utilization 0 - 100 %%; width = load, bands = direction, red = down");
     ImGui::PopFont();
     columns.rightTop = ImGui::GetWindowPos().y + ImGui::GetWindowHeight();
     ImGui::End();

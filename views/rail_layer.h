@@ -20,7 +20,8 @@ namespace ft::views {
 
 class RailLayer final : public Layer {
 public:
-    static constexpr LayerInfo kInfo{"rails", "Rail fabric (leaves, spines, link bundles)", false, "fabricDock"};
+    static constexpr LayerInfo kInfo{"rails", "Rail fabric (leaves, spines, link bundles)", false,
+                                     "fabricDock"};
     RailLayer(const model::Topology& topology, vtkRenderer* renderer);
     void update(const model::Snapshot& snapshot) override;
     bool animates() const override { return true; }
@@ -32,7 +33,8 @@ public:
     // Leaves, spines and bundles are picked as drawn.
     std::optional<std::pair<PickResult, float>> pick(const Ray& ray) const override;
     // Per-rail load cells, plane throughput, busiest switches and the utilization scale.
-    void drawHud(const ImGuiOverlay& overlay, const HudInput& in, HudColumns& columns) const override;
+    void drawHud(const ImGuiOverlay& overlay, const HudInput& in,
+                 HudColumns& columns) const override;
     const FabricGeometry& geometry() const { return m_geometry; }
 
     // Utilization colours (0-100 %), shared by the layer, the legend and the fabric panel.

@@ -5,8 +5,8 @@
 #include "imgui_overlay.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 
 namespace ft::views {
 
@@ -15,7 +15,7 @@ using model::Vec3;
 namespace ch = model::ch;
 
 namespace {
-constexpr float kBlock = 1.2f;        // tier block footprint, m
+constexpr float kBlock = 1.2f; // tier block footprint, m
 constexpr float kBlockPitch = 1.7f;
 constexpr float kMaxBlockHeight = 3.2f;
 constexpr float kRegionGap = 9.0f;    // between the local and remote stores
@@ -25,12 +25,15 @@ constexpr float kBarFullGBps = 40.0f; // a rack reading this much gets a full-he
 Rgb StorageLayer::hitRatioColor(float percent) {
     // Red below 90 %, amber to 98 %, green at the 99.7 % a warm cache reaches.
     const float t = std::clamp((percent - 90.0f) / 9.7f, 0.0f, 1.0f);
-    const float r = t < 0.5f ? 1.0f : 1.0f - (t - 0.5f) * 1.6f, g = t < 0.5f ? 0.25f + t * 1.3f : 0.9f;
-    return {static_cast<std::uint8_t>(r * 255), static_cast<std::uint8_t>(g * 255), static_cast<std::uint8_t>(60 + 60 * t)};
+    const float r = t < 0.5f ? 1.0f : 1.0f - (t - 0.5f) * 1.6f,
+                g = t < 0.5f ? 0.25f + t * 1.3f : 0.9f;
+    return {static_cast<std::uint8_t>(r * 255), static_cast<std::uint8_t>(g * 255),
+            static_cast<std::uint8_t>(60 + 60 * t)};
 }
 
 Rgb StorageLayer::tierColor(int tier) {
-    static constexpr Rgb kTiers[] = {{235, 95, 60}, {240, 180, 60}, {90, 150, 235}, {140, 120, 190}};
+    static constexpr Rgb kTiers[] = {
+        {235, 95, 60}, {240, 180, 60}, {90, 150, 235}, {140, 120, 190}};
     return kTiers[std::clamp(tier, 0, 3)];
 }
 
@@ -48,7 +51,8 @@ Vec3 StorageLayer::tierBase(model::EntityId region, int tier) const {
 
 Vec3 StorageLayer::tierTop(model::EntityId region, int tier) const {
     Vec3 p = tierBase(region, tier);
-    const std::size_t id = region * m_topology.spec().storage.tiers.size() + static_cast<std::size_t>(tier);
+    const std::size_t id =
+        region * m_topology.spec().storage.tiers.size() + static_cast<std::size_t>(tier);
     p.z = id < m_tierHeight.size() ? m_tierHeight[id] : 0.3f;
     return p;
 }
@@ -69,26 +73,35 @@ void StorageLayer::update(const model::Snapshot& s) {
         const Vec3 c = m_topology.racks.position[r];
         const float read = s.value(ch::RackStorageRead, r);
         const float h = 0.04f + 1.4f * std::min(1.0f, read / kBarFullGBps);
-        m_bars.set(r, {c.x - 0.12f, c.y + 0.15f, top + 0.02f}, {c.x + 0.12f, c.y + 0.39f, top + 0.02f + h},
+        m_bars.set(r, {c.x - 0.12f, c.y + 0.15f, top + 0.02f},
+                   {c.x + 0.12f, c.y + 0.39f, top + 0.02f + h},
                    hitRatioColor(s.value(ch::RackCacheHitRatio, r)));
     }
     m_bars.commit();
     // Tier blocks: height by bytes, on one scale for both regions.
     float maxBytes = 1;
-    for (std::size_t i = 0; i < m_topology.count(EntityKind::StorageTier); ++i) maxBytes = std::max(maxBytes, s.value(ch::TierBytes, static_cast<model::EntityId>(i)));
+    for (std::size_t i = 0; i < m_topology.count(EntityKind::StorageTier); ++i)
+        maxBytes = std::max(maxBytes, s.value(ch::TierBytes, static_cast<model::EntityId>(i)));
     for (model::EntityId region = 0; region < regions; ++region)
         for (std::size_t k = 0; k < nTiers; ++k) {
             const std::size_t id = region * nTiers + k;
             const Vec3 b = tierBase(region, static_cast<int>(k));
-            m_tierHeight[id] = 0.15f + kMaxBlockHeight * s.value(ch::TierBytes, static_cast<model::EntityId>(id)) / maxBytes;
-            m_tiers.set(id, {b.x - kBlock / 2, b.y - kBlock / 2, 0}, {b.x + kBlock / 2, b.y + kBlock / 2, m_tierHeight[id]},
+            m_tierHeight[id] =
+                0.15f + kMaxBlockHeight * s.value(ch::TierBytes, static_cast<model::EntityId>(id)) /
+                            maxBytes;
+            m_tiers.set(id, {b.x - kBlock / 2, b.y - kBlock / 2, 0},
+                        {b.x + kBlock / 2, b.y + kBlock / 2, m_tierHeight[id]},
                         tierColor(static_cast<int>(k)));
         }
     m_tiers.commit();
 
     // Flows: widths follow the rates, so the pipes are rebuilt (a few dozen).
-    auto radius = [](float rate, float full) { return 0.03f + 0.16f * std::sqrt(std::clamp(rate / full, 0.0f, 1.0f)); };
-    auto rateColor = [](float rate, float full) { return ColorScale::palette(0.15f + 0.85f * std::clamp(rate / full, 0.0f, 1.0f)); };
+    auto radius = [](float rate, float full) {
+        return 0.03f + 0.16f * std::sqrt(std::clamp(rate / full, 0.0f, 1.0f));
+    };
+    auto rateColor = [](float rate, float full) {
+        return ColorScale::palette(0.15f + 0.85f * std::clamp(rate / full, 0.0f, 1.0f));
+    };
     m_flows.clear();
     struct Flow {
         Rgb color;
@@ -101,31 +114,44 @@ void StorageLayer::update(const model::Snapshot& s) {
         float rate = 0;
         const auto first = m_topology.rows.firstRack[row];
         for (std::uint32_t i = 0; i < m_topology.rows.rackCount[row]; ++i)
-            rate += s.value(ch::RackStorageRead, first + i) + s.value(ch::RackCheckpointWrite, first + i);
+            rate += s.value(ch::RackStorageRead, first + i) +
+                    s.value(ch::RackCheckpointWrite, first + i);
         const Vec3 end = m_topology.racks.position[first + m_topology.rows.rackCount[row] - 1];
         const float full = 40.0f * static_cast<float>(m_topology.rows.rackCount[row]);
-        m_flows.add({end.x + 0.45f, end.y, 0.25f}, {hot0.x - kBlock / 2, hot0.y, 0.25f}, radius(rate, full));
+        m_flows.add({end.x + 0.45f, end.y, 0.25f}, {hot0.x - kBlock / 2, hot0.y, 0.25f},
+                    radius(rate, full));
         flows.push_back({rateColor(rate, full), 0.3f + rate / 20.0f, 0});
     }
     for (model::EntityId region = 0; region < regions; ++region)
         for (std::size_t k = 0; k + 1 < nTiers; ++k) {
             // Objects aging from tier k into k+1 (TB per aged day).
-            const float inflow = s.value(ch::TierInflow, static_cast<model::EntityId>(region * nTiers + k + 1));
-            const Vec3 a = tierBase(region, static_cast<int>(k)), b = tierBase(region, static_cast<int>(k + 1));
-            m_flows.add({a.x, a.y + kBlock / 2, 0.2f}, {b.x, b.y - kBlock / 2, 0.2f}, radius(inflow, 500.0f));
+            const float inflow =
+                s.value(ch::TierInflow, static_cast<model::EntityId>(region * nTiers + k + 1));
+            const Vec3 a = tierBase(region, static_cast<int>(k)),
+                       b = tierBase(region, static_cast<int>(k + 1));
+            m_flows.add({a.x, a.y + kBlock / 2, 0.2f}, {b.x, b.y - kBlock / 2, 0.2f},
+                        radius(inflow, 500.0f));
             flows.push_back({tierColor(static_cast<int>(k + 1)), 0.2f + inflow / 200.0f, 0});
         }
     if (regions > 1) {
         // Local to remote: the background migration, coloured by how far behind it is.
-        const float migration = s.value(ch::RegionMigration, 0), capacity = std::max(1.0f, s.value(ch::RegionLinkCapacity, 0));
+        const float migration = s.value(ch::RegionMigration, 0),
+                    capacity = std::max(1.0f, s.value(ch::RegionLinkCapacity, 0));
         const float backlog = s.value(ch::RegionBacklog, 0);
         const Vec3 a = tierTop(0, 0), b = tierBase(1, 0);
-        m_flows.add({a.x + kBlock / 2, a.y, 1.6f}, {b.x - kBlock / 2, b.y, 1.6f}, radius(migration, capacity));
-        const Rgb colour = backlog < 2 ? Rgb{90, 210, 120} : backlog < 10 ? Rgb{245, 185, 60} : Rgb{240, 80, 60};
-        flows.push_back({colour, 0.2f + 2.0f * migration / capacity, static_cast<std::uint8_t>(backlog >= 10 ? 2 : backlog >= 5 ? 1 : 0)});
+        m_flows.add({a.x + kBlock / 2, a.y, 1.6f}, {b.x - kBlock / 2, b.y, 1.6f},
+                    radius(migration, capacity));
+        const Rgb colour = backlog < 2    ? Rgb{90, 210, 120}
+                           : backlog < 10 ? Rgb{245, 185, 60}
+                                          : Rgb{240, 80, 60};
+        flows.push_back({colour, 0.2f + 2.0f * migration / capacity,
+                         static_cast<std::uint8_t>(backlog >= 10  ? 2
+                                                   : backlog >= 5 ? 1
+                                                                  : 0)});
     }
     m_flows.finish();
-    for (std::size_t i = 0; i < flows.size(); ++i) m_flows.set(i, flows[i].color, flows[i].speed, flows[i].alarm);
+    for (std::size_t i = 0; i < flows.size(); ++i)
+        m_flows.set(i, flows[i].color, flows[i].speed, flows[i].alarm);
     m_flows.commit();
     m_flows.setVisible(visible());
 }
@@ -150,16 +176,22 @@ void StorageLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumn
             const auto sp = in.project(p);
             if (!sp) continue;
             char label[96];
-            const float tb = s.value(ch::TierBytes, static_cast<model::EntityId>(region * nTiers + k));
-            std::snprintf(label, sizeof label, "%s %.1f PB", t.spec().storage.tiers[k].c_str(), tb / 1000.0f);
+            const float tb =
+                s.value(ch::TierBytes, static_cast<model::EntityId>(region * nTiers + k));
+            std::snprintf(label, sizeof label, "%s %.1f PB", t.spec().storage.tiers[k].c_str(),
+                          tb / 1000.0f);
             const ImVec2 size = ImGui::CalcTextSize(label);
-            dl->AddRectFilled(ImVec2(sp->x - size.x / 2 - 3, sp->y - size.y - 2), ImVec2(sp->x + size.x / 2 + 3, sp->y + 1), IM_COL32(8, 12, 18, 180), 3);
-            dl->AddText(ImVec2(sp->x - size.x / 2, sp->y - size.y - 1), hud::toImColor(tierColor(static_cast<int>(k))), label);
+            dl->AddRectFilled(ImVec2(sp->x - size.x / 2 - 3, sp->y - size.y - 2),
+                              ImVec2(sp->x + size.x / 2 + 3, sp->y + 1), IM_COL32(8, 12, 18, 180),
+                              3);
+            dl->AddText(ImVec2(sp->x - size.x / 2, sp->y - size.y - 1),
+                        hud::toImColor(tierColor(static_cast<int>(k))), label);
             if (k == 0) {
                 auto rp = tierTop(region, 0);
                 rp.z = 4.2f;
                 if (const auto q = in.project(rp)) {
-                    const std::string name = t.spec().storage.regions[region] + (region == 0 ? " (local)" : " (remote)");
+                    const std::string name =
+                        t.spec().storage.regions[region] + (region == 0 ? " (local)" : " (remote)");
                     dl->AddText(ImVec2(q->x, q->y), IM_COL32(225, 232, 242, 255), name.c_str());
                 }
             }
@@ -173,19 +205,23 @@ void StorageLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumn
         writes += s.value(ch::RackCheckpointWrite, r);
     }
     float p99 = 0;
-    for (model::EntityId tray = 0; tray < t.count(model::EntityKind::ComputeTray); ++tray) p99 = std::max(p99, s.value(ch::CacheLatencyP99, tray));
+    for (model::EntityId tray = 0; tray < t.count(model::EntityKind::ComputeTray); ++tray)
+        p99 = std::max(p99, s.value(ch::CacheLatencyP99, tray));
     ImGui::SetNextWindowPos(ImVec2(in.width - 16, columns.rightTop + 8), 0, ImVec2(1, 0));
     ImGui::Begin("##storage", nullptr, hud::kPanel);
     ImGui::TextUnformatted("Object storage");
     ImGui::PushFont(ov.smallFont());
-    ImGui::Text("dataset reads %.1f GB/s   cache hit %.2f %%", read, read > 0 ? hitWeighted / read : 0.0f);
+    ImGui::Text("dataset reads %.1f GB/s   cache hit %.2f %%", read,
+                read > 0 ? hitWeighted / read : 0.0f);
     ImGui::Text("bucket reads %.1f GB/s   worst read p99 %.1f ms", s.value(ch::RegionRead, 0), p99);
     ImGui::Text("checkpoint writes %.1f GB/s", writes);
     if (t.count(model::EntityKind::Region) > 1) {
         const float backlog = s.value(ch::RegionBacklog, 0);
         const ImVec4 c = backlog < 2 ? hud::kGood : backlog < 10 ? hud::kWarning : hud::kCritical;
-        ImGui::TextColored(c, "to %s: %.1f GB/s of %.1f, backlog %.1f TB, oldest %.0f s", t.spec().storage.regions[1].c_str(),
-                           s.value(ch::RegionMigration, 0), s.value(ch::RegionLinkCapacity, 0), backlog, s.value(ch::RegionOldestPending, 0));
+        ImGui::TextColored(c, "to %s: %.1f GB/s of %.1f, backlog %.1f TB, oldest %.0f s",
+                           t.spec().storage.regions[1].c_str(), s.value(ch::RegionMigration, 0),
+                           s.value(ch::RegionLinkCapacity, 0), backlog,
+                           s.value(ch::RegionOldestPending, 0));
     }
     ImGui::TextColored(hud::kMuted, "bars on racks: read rate, colour = cache hit ratio");
     ImGui::PopFont();

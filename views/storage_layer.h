@@ -16,7 +16,8 @@ namespace ft::views {
 
 class StorageLayer final : public Layer {
 public:
-    static constexpr LayerInfo kInfo{"storage", "Storage flows (caches, tiers, regions)", false, "storageDock"};
+    static constexpr LayerInfo kInfo{"storage", "Storage flows (caches, tiers, regions)", false,
+                                     "storageDock"};
     StorageLayer(const model::Topology& topology, vtkRenderer* renderer);
     void update(const model::Snapshot& snapshot) override;
     bool animates() const override { return true; }
@@ -24,7 +25,8 @@ public:
     // The stores stand beside the floor: the overview frames them too.
     OverviewExtent overviewExtent() const override { return {14.0f, false}; }
     // Labels on the stores and the storage figures, top right.
-    void drawHud(const ImGuiOverlay& overlay, const HudInput& in, HudColumns& columns) const override;
+    void drawHud(const ImGuiOverlay& overlay, const HudInput& in,
+                 HudColumns& columns) const override;
 
     // Where a region's tier block stands (for labels): centre of its top face.
     model::Vec3 tierTop(model::EntityId region, int tier) const;

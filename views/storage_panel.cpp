@@ -5,7 +5,6 @@
 
 #include <QPainter>
 #include <QPainterPath>
-
 #include <algorithm>
 
 namespace ft::views {
@@ -15,7 +14,9 @@ using model::EntityKind;
 
 namespace {
 const QColor kText(225, 232, 242), kMuted(150, 162, 178);
-QColor qc(Rgb c, int alpha = 255) { return {c.r, c.g, c.b, alpha}; }
+QColor qc(Rgb c, int alpha = 255) {
+    return {c.r, c.g, c.b, alpha};
+}
 } // namespace
 
 StoragePanel::StoragePanel(FloorView* view, QWidget* parent) : QWidget(parent), m_view(view) {
@@ -28,8 +29,11 @@ void StoragePanel::onSnapshot() {
     if (!s || s->values[ch::RegionBacklog].empty()) return;
     if (!m_history.empty() && s->time < m_history.back().time) m_history.clear();
     if (m_history.empty() || s->time - m_history.back().time >= model::kNsPerSecond) {
-        m_history.push_back({s->time, s->value(ch::RegionBacklog, 0), s->value(ch::RegionOldestPending, 0), s->value(ch::RegionMigration, 0)});
-        while (m_history.size() > 600) m_history.pop_front();
+        m_history.push_back({s->time, s->value(ch::RegionBacklog, 0),
+                             s->value(ch::RegionOldestPending, 0),
+                             s->value(ch::RegionMigration, 0)});
+        while (m_history.size() > 600)
+            m_history.pop_front();
     }
     if (isVisible()) update();
 }
@@ -83,7 +87,8 @@ void StoragePanel::paintEvent(QPaintEvent*) {
         p.fillPath(path, c);
     };
     const float yReads = top, yWrites = top + reads * scale + 24;
-    const QColor readC(90, 170, 255), hitC(90, 210, 120), missC(245, 185, 60), writeC(235, 95, 60), remoteC(150, 130, 220);
+    const QColor readC(90, 170, 255), hitC(90, 210, 120), missC(245, 185, 60), writeC(235, 95, 60),
+        remoteC(150, 130, 220);
     // Column 1: what the jobs do.
     node(x0, yReads, reads * scale, readC, QString(), true);
     node(x0, yWrites, writes * scale, writeC, QString(), true);
@@ -98,7 +103,11 @@ void StoragePanel::paintEvent(QPaintEvent*) {
     // Column 3: on to the remote region, in the background.
     if (twoRegions) {
         band(x1 + nodeW, yHot, x2, yHot, migration * scale, QColor(150, 130, 220, 140));
-        node(x2, yHot, migration * scale, remoteC, tr("→ %1 %2").arg(QString::fromStdString(t.spec().storage.regions[1])).arg(migration, 0, 'f', 1), true);
+        node(x2, yHot, migration * scale, remoteC,
+             tr("→ %1 %2")
+                 .arg(QString::fromStdString(t.spec().storage.regions[1]))
+                 .arg(migration, 0, 'f', 1),
+             true);
     }
     p.setPen(kMuted);
     p.drawText(x0, static_cast<int>(yReads) - 4, tr("reads %1").arg(reads, 0, 'f', 1));
@@ -113,7 +122,8 @@ void StoragePanel::paintEvent(QPaintEvent*) {
     y += lh;
     const std::size_t nTiers = t.spec().storage.tiers.size();
     float maxBytes = 1;
-    for (std::size_t i = 0; i < t.count(EntityKind::StorageTier); ++i) maxBytes = std::max(maxBytes, s->value(ch::TierBytes, static_cast<model::EntityId>(i)));
+    for (std::size_t i = 0; i < t.count(EntityKind::StorageTier); ++i)
+        maxBytes = std::max(maxBytes, s->value(ch::TierBytes, static_cast<model::EntityId>(i)));
     for (model::EntityId region = 0; region < t.count(EntityKind::Region); ++region) {
         p.setPen(kMuted);
         p.drawText(10, y + lh - 4, QString::fromStdString(t.spec().storage.regions[region]));
@@ -123,11 +133,14 @@ void StoragePanel::paintEvent(QPaintEvent*) {
             const int bx = 80 + static_cast<int>(k) * (w - 90) / static_cast<int>(nTiers);
             const int bw = (w - 90) / static_cast<int>(nTiers) - 6;
             const int bh = static_cast<int>(30.0f * tb / maxBytes) + 2;
-            p.fillRect(QRect(bx, y + 32 - bh, bw, bh), qc(StorageLayer::tierColor(static_cast<int>(k))));
+            p.fillRect(QRect(bx, y + 32 - bh, bw, bh),
+                       qc(StorageLayer::tierColor(static_cast<int>(k))));
             p.setPen(kText);
-            p.drawText(QRect(bx, y + 34, bw, lh), Qt::AlignLeft, QString::fromStdString(t.spec().storage.tiers[k]));
+            p.drawText(QRect(bx, y + 34, bw, lh), Qt::AlignLeft,
+                       QString::fromStdString(t.spec().storage.tiers[k]));
             p.setPen(kMuted);
-            p.drawText(QRect(bx, y + 34 + lh, bw, lh), Qt::AlignLeft, QString("%1 PB").arg(tb / 1000.0f, 0, 'f', 2));
+            p.drawText(QRect(bx, y + 34 + lh, bw, lh), Qt::AlignLeft,
+                       QString("%1 PB").arg(tb / 1000.0f, 0, 'f', 2));
         }
         y += 34 + 2 * lh + 6;
     }
@@ -139,11 +152,14 @@ void StoragePanel::paintEvent(QPaintEvent*) {
     p.drawRoundedRect(chart, 6, 6);
     p.setPen(kMuted);
     p.drawText(chart.adjusted(8, 4, -8, 0), Qt::AlignLeft | Qt::AlignTop,
-               twoRegions ? tr("migration backlog (TB) · now %1 TB, oldest %2 s").arg(s->value(ch::RegionBacklog, 0), 0, 'f', 1).arg(s->value(ch::RegionOldestPending, 0), 0, 'f', 0)
+               twoRegions ? tr("migration backlog (TB) · now %1 TB, oldest %2 s")
+                                .arg(s->value(ch::RegionBacklog, 0), 0, 'f', 1)
+                                .arg(s->value(ch::RegionOldestPending, 0), 0, 'f', 0)
                           : tr("one region: nothing migrates"));
     if (m_history.size() >= 2) {
         float hi = 1;
-        for (const auto& pt : m_history) hi = std::max(hi, pt.backlogTb);
+        for (const auto& pt : m_history)
+            hi = std::max(hi, pt.backlogTb);
         const QRectF plot = QRectF(chart).adjusted(8, lh + 8, -8, -8);
         QPainterPath path;
         for (std::size_t i = 0; i < m_history.size(); ++i) {

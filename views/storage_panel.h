@@ -5,7 +5,6 @@
 #include "model/snapshot.h"
 
 #include <QWidget>
-
 #include <deque>
 
 namespace ft::views {

@@ -25,8 +25,9 @@ Rgb ThermalLayer::coolantColor(float c) {
         float t;
         float r, g, b;
     };
-    static constexpr Stop kStops[] = {{30, 0.10f, 0.20f, 0.75f}, {42, 0.15f, 0.55f, 1.00f}, {47, 0.30f, 0.85f, 0.95f},
-                                      {52, 1.00f, 0.78f, 0.25f}, {58, 1.00f, 0.45f, 0.12f}, {64, 0.90f, 0.12f, 0.10f},
+    static constexpr Stop kStops[] = {{30, 0.10f, 0.20f, 0.75f}, {42, 0.15f, 0.55f, 1.00f},
+                                      {47, 0.30f, 0.85f, 0.95f}, {52, 1.00f, 0.78f, 0.25f},
+                                      {58, 1.00f, 0.45f, 0.12f}, {64, 0.90f, 0.12f, 0.10f},
                                       {70, 1.00f, 0.85f, 0.85f}};
     if (!std::isfinite(c)) return {90, 90, 90};
     c = std::clamp(c, kStops[0].t, kStops[std::size(kStops) - 1].t);
@@ -35,15 +36,19 @@ Rgb ThermalLayer::coolantColor(float c) {
             const Stop& a = kStops[i - 1];
             const Stop& b = kStops[i];
             const float f = (c - a.t) / (b.t - a.t);
-            auto mix = [&](float x, float y) { return static_cast<std::uint8_t>(std::lround((x + (y - x) * f) * 255.0f)); };
+            auto mix = [&](float x, float y) {
+                return static_cast<std::uint8_t>(std::lround((x + (y - x) * f) * 255.0f));
+            };
             return {mix(a.r, b.r), mix(a.g, b.g), mix(a.b, b.b)};
         }
     return {255, 255, 255};
 }
 
 ThermalLayer::ThermalLayer(const model::Topology& topology, vtkRenderer* renderer)
-    : Layer(kInfo), m_topology(topology), m_mains(std::make_unique<FlowPipes>(renderer)), m_drops(std::make_unique<FlowPipes>(renderer)) {
-    m_designRackFlow = static_cast<float>(topology.spec().rack.ratedPowerKw * topology.spec().cooling.flowLpmPerKw);
+    : Layer(kInfo), m_topology(topology), m_mains(std::make_unique<FlowPipes>(renderer)),
+      m_drops(std::make_unique<FlowPipes>(renderer)) {
+    m_designRackFlow = static_cast<float>(topology.spec().rack.ratedPowerKw *
+                                          topology.spec().cooling.flowLpmPerKw);
     build();
 }
 
@@ -62,7 +67,8 @@ void ThermalLayer::build() {
             // Supply pipes over the front half of the rack tops, return over the back half.
             // Flow runs CDU -> header -> down into the racks, and back up -> header -> CDU.
             const float y = cdu.y + (supply ? -0.2f : 0.2f);
-            const Vec3 riserLo{cdu.x, y, top * 0.85f}, riserHi{cdu.x, y, headerZ}, headerEnd{endX, y, headerZ};
+            const Vec3 riserLo{cdu.x, y, top * 0.85f}, riserHi{cdu.x, y, headerZ},
+                headerEnd{endX, y, headerZ};
             const bool s = supply != 0;
             m_mains->add(s ? riserLo : riserHi, s ? riserHi : riserLo, kHeaderRadius);
             m_mainSegments.push_back({Segment::Riser, s, c, 0});
@@ -97,22 +103,27 @@ void ThermalLayer::updateDetail(const CameraView& camera) {
 void ThermalLayer::update(const model::Snapshot& s) {
     std::vector<std::uint8_t> rackAlarm(m_topology.count(EntityKind::Rack), 0);
     for (const auto& a : s.alarms)
-        if (a.kind == EntityKind::Rack && (a.channel == ch::RackLeakDetected || a.channel == ch::RackFlow ||
-                                           a.channel == ch::RackDeltaTemperature || a.channel == ch::RackSupplyTemperature))
-            rackAlarm[a.entity] = std::max<std::uint8_t>(rackAlarm[a.entity], a.severity == model::Severity::Critical ? 2 : 1);
+        if (a.kind == EntityKind::Rack &&
+            (a.channel == ch::RackLeakDetected || a.channel == ch::RackFlow ||
+             a.channel == ch::RackDeltaTemperature || a.channel == ch::RackSupplyTemperature))
+            rackAlarm[a.entity] = std::max<std::uint8_t>(
+                rackAlarm[a.entity], a.severity == model::Severity::Critical ? 2 : 1);
     // Bands move at 0.4 m/s per design rack-flow's worth of coolant (readable, not literal).
     for (std::size_t i = 0; i < m_mainSegments.size(); ++i) {
         // Risers and headers carry the whole CDU's flow at its supply or mixed return.
         const Segment& seg = m_mainSegments[i];
         const float flow = s.value(ch::CduFlow, seg.cdu);
-        const float temp = s.value(seg.supply ? ch::CduSupplyTemperature : ch::CduReturnTemperature, seg.cdu);
-        const float perDesign = m_designRackFlow * static_cast<float>(std::min(4u, m_topology.cdus.rackCount[seg.cdu]));
+        const float temp =
+            s.value(seg.supply ? ch::CduSupplyTemperature : ch::CduReturnTemperature, seg.cdu);
+        const float perDesign =
+            m_designRackFlow * static_cast<float>(std::min(4u, m_topology.cdus.rackCount[seg.cdu]));
         m_mains->set(i, coolantColor(temp), 0.4f * flow / perDesign);
     }
     for (std::size_t i = 0; i < m_dropSegments.size(); ++i) {
         const Segment& seg = m_dropSegments[i];
         const float flow = s.value(ch::RackFlow, seg.rack);
-        const float temp = s.value(seg.supply ? ch::RackSupplyTemperature : ch::RackReturnTemperature, seg.rack);
+        const float temp =
+            s.value(seg.supply ? ch::RackSupplyTemperature : ch::RackReturnTemperature, seg.rack);
         m_drops->set(i, coolantColor(temp), 0.4f * flow / m_designRackFlow, rackAlarm[seg.rack]);
     }
     m_mains->commit();
@@ -128,7 +139,8 @@ void ThermalLayer::animate(double simSeconds, double wallSeconds) {
 void ThermalLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumns& columns) const {
     if (!visible()) return;
     const float scale0 = ImGui::GetIO().FontGlobalScale;
-    const float barW = (in.wall ? 420.0f : 300.0f) * scale0, barH = (in.wall ? 22.0f : 14.0f) * scale0;
+    const float barW = (in.wall ? 420.0f : 300.0f) * scale0,
+                barH = (in.wall ? 22.0f : 14.0f) * scale0;
     // Stacked above the metric legend, bottom left.
     ImGui::SetNextWindowPos(ImVec2(16, columns.leftBottom), 0, ImVec2(0, 1));
     ImGui::Begin("##coolant", nullptr, hud::kPanel);
@@ -139,9 +151,11 @@ void ThermalLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumn
     constexpr int kSteps = 48;
     const float span = ThermalLayer::kScaleMax - ThermalLayer::kScaleMin;
     for (int i = 0; i < kSteps; ++i) {
-        const float a = p.x + barW * static_cast<float>(i) / kSteps, b = p.x + barW * static_cast<float>(i + 1) / kSteps;
+        const float a = p.x + barW * static_cast<float>(i) / kSteps,
+                    b = p.x + barW * static_cast<float>(i + 1) / kSteps;
         const float c = ThermalLayer::kScaleMin + span * (static_cast<float>(i) + 0.5f) / kSteps;
-        dl->AddRectFilled(ImVec2(a, p.y), ImVec2(b + 0.5f, p.y + barH), hud::toImColor(ThermalLayer::coolantColor(c)));
+        dl->AddRectFilled(ImVec2(a, p.y), ImVec2(b + 0.5f, p.y + barH),
+                          hud::toImColor(ThermalLayer::coolantColor(c)));
     }
     ImGui::Dummy(ImVec2(barW, barH + 2));
     ImGui::PushFont(ov.smallFont());
@@ -151,7 +165,8 @@ void ThermalLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumn
         std::snprintf(label, sizeof label, "%.0f", c);
         const float w = ImGui::CalcTextSize(label).x;
         const float x = tp.x + barW * (c - ThermalLayer::kScaleMin) / span - w / 2;
-        dl->AddText(ImVec2(std::clamp(x, tp.x, tp.x + barW - w), tp.y), IM_COL32(220, 226, 235, 255), label);
+        dl->AddText(ImVec2(std::clamp(x, tp.x, tp.x + barW - w), tp.y),
+                    IM_COL32(220, 226, 235, 255), label);
     }
     ImGui::Dummy(ImVec2(barW, ImGui::GetTextLineHeight()));
     ImGui::PopFont();
@@ -159,12 +174,13 @@ void ThermalLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumn
     ImGui::End();
 }
 
-
-void ThermalLayer::decorateRackLabel(const HudInput& in, model::EntityId rack, std::string& label) const {
+void ThermalLayer::decorateRackLabel(const HudInput& in, model::EntityId rack,
+                                     std::string& label) const {
     if (!visible() || in.cameraDistance >= 30.0) return;
     // ΔT and heat at a glance.
     char badge[64];
-    std::snprintf(badge, sizeof badge, "  ΔT %.1f K  %.0f kW", in.snapshot->value(ch::RackDeltaTemperature, rack),
+    std::snprintf(badge, sizeof badge, "  ΔT %.1f K  %.0f kW",
+                  in.snapshot->value(ch::RackDeltaTemperature, rack),
                   in.snapshot->value(ch::RackHeatRemoved, rack));
     label += badge;
 }

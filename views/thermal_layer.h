@@ -22,7 +22,8 @@ namespace ft::views {
 
 class ThermalLayer final : public Layer {
 public:
-    static constexpr LayerInfo kInfo{"thermal", "Cooling loops (CDUs, pipes, flow)", false, "coolingDock"};
+    static constexpr LayerInfo kInfo{"thermal", "Cooling loops (CDUs, pipes, flow)", false,
+                                     "coolingDock"};
     ThermalLayer(const model::Topology& topology, vtkRenderer* renderer);
     ~ThermalLayer() override;
 
@@ -35,8 +36,10 @@ public:
     // Level of detail: rack drops show when the camera is within reach of them.
     void updateDetail(const CameraView& camera) override;
     // The coolant scale, over the metric legend; ΔT and heat on the rack labels.
-    void drawHud(const ImGuiOverlay& overlay, const HudInput& in, HudColumns& columns) const override;
-    void decorateRackLabel(const HudInput& in, model::EntityId rack, std::string& label) const override;
+    void drawHud(const ImGuiOverlay& overlay, const HudInput& in,
+                 HudColumns& columns) const override;
+    void decorateRackLabel(const HudInput& in, model::EntityId rack,
+                           std::string& label) const override;
 
     // Coolant colours: deep blue (cold) through cyan and amber to red (hot), fixed °C bounds.
     static Rgb coolantColor(float celsius);

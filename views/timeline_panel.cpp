@@ -14,7 +14,6 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QWheelEvent>
-
 #include <algorithm>
 #include <cmath>
 
@@ -26,18 +25,28 @@ constexpr double kSpeeds[] = {0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600
 
 QColor eventColor(const model::Event& e) {
     switch (e.kind) {
-    case model::EventKind::ScenarioInjection: return {255, 190, 60};
-    case model::EventKind::Protection: return {255, 70, 60};
-    case model::EventKind::Lifecycle: return e.severity == model::Severity::Critical ? QColor(235, 95, 175) : QColor(120, 170, 255);
-    case model::EventKind::AlarmRaised: return e.severity == model::Severity::Critical ? QColor(255, 110, 80) : QColor(255, 170, 90);
-    case model::EventKind::AlarmCleared: return {90, 200, 120};
+    case model::EventKind::ScenarioInjection:
+        return {255, 190, 60};
+    case model::EventKind::Protection:
+        return {255, 70, 60};
+    case model::EventKind::Lifecycle:
+        return e.severity == model::Severity::Critical ? QColor(235, 95, 175)
+                                                       : QColor(120, 170, 255);
+    case model::EventKind::AlarmRaised:
+        return e.severity == model::Severity::Critical ? QColor(255, 110, 80)
+                                                       : QColor(255, 170, 90);
+    case model::EventKind::AlarmCleared:
+        return {90, 200, 120};
     }
     return Qt::white;
 }
-QString clock(model::TimeNs t) { return QString::fromStdString(model::formatUtc(t, true)).left(23); }
+QString clock(model::TimeNs t) {
+    return QString::fromStdString(model::formatUtc(t, true)).left(23);
+}
 } // namespace
 
-TimelineAxis::TimelineAxis(model::Transport& transport, QWidget* parent) : QWidget(parent), m_transport(transport) {
+TimelineAxis::TimelineAxis(model::Transport& transport, QWidget* parent)
+    : QWidget(parent), m_transport(transport) {
     setMouseTracking(true);
     setMinimumHeight(64);
 }
@@ -50,12 +59,14 @@ void TimelineAxis::setLiveEvents(std::shared_ptr<const std::vector<model::Event>
 
 std::pair<model::TimeNs, model::TimeNs> TimelineAxis::visibleRange() const {
     if (m_view) return *m_view;
-    return {m_transport.beginTime(), std::max(m_transport.endTime(), m_transport.beginTime() + m_transport.tickLength())};
+    return {m_transport.beginTime(),
+            std::max(m_transport.endTime(), m_transport.beginTime() + m_transport.tickLength())};
 }
 
 double TimelineAxis::xAt(model::TimeNs t) const {
     const auto [a, b] = visibleRange();
-    return kMargin + (width() - 2 * kMargin) * static_cast<double>(t - a) / static_cast<double>(std::max<model::TimeNs>(1, b - a));
+    return kMargin + (width() - 2 * kMargin) * static_cast<double>(t - a) /
+                         static_cast<double>(std::max<model::TimeNs>(1, b - a));
 }
 
 model::TimeNs TimelineAxis::timeAt(double x) const {
@@ -78,7 +89,8 @@ void TimelineAxis::paintEvent(QPaintEvent*) {
         if (span / s <= 10) {
             step = s;
             break;
-        } else step = s;
+        } else
+            step = s;
     p.setPen(QColor(60, 70, 88));
     p.drawLine(QPointF(kMargin, axisY), QPointF(width() - kMargin, axisY));
     const model::TimeNs stepNs = model::fromSeconds(step);
@@ -87,11 +99,13 @@ void TimelineAxis::paintEvent(QPaintEvent*) {
         p.setPen(QColor(60, 70, 88));
         p.drawLine(QPointF(x, axisY - 4), QPointF(x, axisY + 4));
         p.setPen(QColor(150, 162, 178));
-        p.drawText(QPointF(x - 24, height() - 4), QString::fromStdString(model::formatUtc(t)).mid(11, step < 60 ? 8 : 5));
+        p.drawText(QPointF(x - 24, height() - 4),
+                   QString::fromStdString(model::formatUtc(t)).mid(11, step < 60 ? 8 : 5));
     }
     // Loop range.
     if (const auto loop = m_transport.loop()) {
-        p.fillRect(QRectF(QPointF(xAt(loop->first), 4), QPointF(xAt(loop->second), axisY)), QColor(80, 140, 255, 50));
+        p.fillRect(QRectF(QPointF(xAt(loop->first), 4), QPointF(xAt(loop->second), axisY)),
+                   QColor(80, 140, 255, 50));
         p.setPen(QColor(80, 140, 255));
         p.drawLine(QPointF(xAt(loop->first), 4), QPointF(xAt(loop->first), axisY));
         p.drawLine(QPointF(xAt(loop->second), 4), QPointF(xAt(loop->second), axisY));
@@ -101,7 +115,9 @@ void TimelineAxis::paintEvent(QPaintEvent*) {
         for (const auto& e : events) {
             if (e.time < a || e.time > b) continue;
             const double x = xAt(e.time);
-            const int top = e.kind == model::EventKind::AlarmCleared ? axisY - 10 : (e.kind == model::EventKind::AlarmRaised ? axisY - 18 : 8);
+            const int top = e.kind == model::EventKind::AlarmCleared
+                                ? axisY - 10
+                                : (e.kind == model::EventKind::AlarmRaised ? axisY - 18 : 8);
             p.setPen(QPen(eventColor(e), 2));
             p.drawLine(QPointF(x, top), QPointF(x, axisY));
         }
@@ -144,7 +160,8 @@ void TimelineAxis::mousePressEvent(QMouseEvent* e) {
     }
     if (!m_transport.isReplay() || e->button() != Qt::LeftButton) return;
     m_dragStart = timeAt(x);
-    if (e->modifiers() & Qt::ShiftModifier) m_drag = Drag::Loop;
+    if (e->modifiers() & Qt::ShiftModifier)
+        m_drag = Drag::Loop;
     else {
         m_drag = Drag::Seek;
         m_transport.seek(m_dragStart);
@@ -155,7 +172,9 @@ void TimelineAxis::mousePressEvent(QMouseEvent* e) {
 void TimelineAxis::mouseMoveEvent(QMouseEvent* e) {
     const double x = e->position().x();
     switch (m_drag) {
-    case Drag::Seek: m_transport.seek(timeAt(x)); break;
+    case Drag::Seek:
+        m_transport.seek(timeAt(x));
+        break;
     case Drag::Loop: {
         const auto t = timeAt(x);
         m_transport.setLoop(std::pair{std::min(m_dragStart, t), std::max(m_dragStart, t)});
@@ -163,29 +182,38 @@ void TimelineAxis::mouseMoveEvent(QMouseEvent* e) {
     }
     case Drag::Pan: {
         auto [a, b] = visibleRange();
-        const auto shift = static_cast<model::TimeNs>((m_panX - x) / std::max(1.0, width() - 2 * kMargin) * static_cast<double>(b - a));
+        const auto shift = static_cast<model::TimeNs>(
+            (m_panX - x) / std::max(1.0, width() - 2 * kMargin) * static_cast<double>(b - a));
         m_view = std::pair{a + shift, b + shift};
         m_panX = x;
         break;
     }
-    case Drag::None: return;
+    case Drag::None:
+        return;
     }
     update();
 }
 
-void TimelineAxis::mouseReleaseEvent(QMouseEvent*) { m_drag = Drag::None; }
+void TimelineAxis::mouseReleaseEvent(QMouseEvent*) {
+    m_drag = Drag::None;
+}
 
 void TimelineAxis::wheelEvent(QWheelEvent* e) {
     // Zoom around the pointer; zooming out past the whole range shows the whole range.
     auto [a, b] = visibleRange();
     const model::TimeNs pivot = timeAt(e->position().x());
     const double factor = std::pow(0.8, e->angleDelta().y() / 120.0);
-    const model::TimeNs fullSpan = std::max<model::TimeNs>(1, m_transport.endTime() - m_transport.beginTime());
+    const model::TimeNs fullSpan =
+        std::max<model::TimeNs>(1, m_transport.endTime() - m_transport.beginTime());
     const auto span = static_cast<model::TimeNs>(static_cast<double>(b - a) * factor);
-    if (span >= fullSpan) m_view.reset();
+    if (span >= fullSpan)
+        m_view.reset();
     else {
-        const double f = static_cast<double>(pivot - a) / static_cast<double>(std::max<model::TimeNs>(1, b - a));
-        const model::TimeNs lo = pivot - static_cast<model::TimeNs>(f * static_cast<double>(std::max<model::TimeNs>(span, 10 * m_transport.tickLength())));
+        const double f =
+            static_cast<double>(pivot - a) / static_cast<double>(std::max<model::TimeNs>(1, b - a));
+        const model::TimeNs lo =
+            pivot - static_cast<model::TimeNs>(f * static_cast<double>(std::max<model::TimeNs>(
+                                                       span, 10 * m_transport.tickLength())));
         m_view = std::pair{lo, lo + std::max<model::TimeNs>(span, 10 * m_transport.tickLength())};
     }
     update();
@@ -197,11 +225,15 @@ bool TimelineAxis::event(QEvent* e) {
     QString text;
     auto near = [&](model::TimeNs t) { return std::abs(xAt(t) - help->pos().x()) < 4; };
     for (const auto& bm : m_bookmarks)
-        if (near(bm.time)) text += QString("Bookmark %1  %2\n").arg(clock(bm.time), QString::fromStdString(bm.text));
+        if (near(bm.time))
+            text +=
+                QString("Bookmark %1  %2\n").arg(clock(bm.time), QString::fromStdString(bm.text));
     auto collect = [&](const std::vector<model::Event>& events) {
         int n = 0;
         for (const auto& ev : events)
-            if (near(ev.time) && n++ < 8) text += QString("%1  %2\n").arg(clock(ev.time).mid(11), QString::fromStdString(ev.text));
+            if (near(ev.time) && n++ < 8)
+                text += QString("%1  %2\n")
+                            .arg(clock(ev.time).mid(11), QString::fromStdString(ev.text));
     };
     collect(m_events);
     if (m_liveEvents) collect(*m_liveEvents);
@@ -210,9 +242,11 @@ bool TimelineAxis::event(QEvent* e) {
     return true;
 }
 
-TimelinePanel::TimelinePanel(model::Transport& transport, QWidget* parent) : QWidget(parent), m_transport(transport) {
+TimelinePanel::TimelinePanel(model::Transport& transport, QWidget* parent)
+    : QWidget(parent), m_transport(transport) {
     // Play button and speed box show the transport's state whenever it changes.
-    connect(new TransportObserver(m_transport, this), &TransportObserver::changed, this, &TimelinePanel::refresh);
+    connect(new TransportObserver(m_transport, this), &TransportObserver::changed, this,
+            &TimelinePanel::refresh);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 4, 6, 4);
     auto* controls = new QHBoxLayout;
@@ -230,7 +264,8 @@ TimelinePanel::TimelinePanel(model::Transport& transport, QWidget* parent) : QWi
         button("◀◀", tr("Previous event ([)"), [this] { emit jumpToEvent(-1); });
         button("◀", tr("Step back one tick (←)"), [this] { m_transport.step(-1); });
     }
-    m_play = button(tr("Play"), tr("Play / pause (Space)"), [this] { m_transport.setPaused(!m_transport.paused()); });
+    m_play = button(tr("Play"), tr("Play / pause (Space)"),
+                    [this] { m_transport.setPaused(!m_transport.paused()); });
     if (replay) {
         button("▶", tr("Step forward one tick (→)"), [this] { m_transport.step(1); });
         button("▶▶", tr("Next event (])"), [this] { emit jumpToEvent(1); });
@@ -242,9 +277,13 @@ TimelinePanel::TimelinePanel(model::Transport& transport, QWidget* parent) : QWi
     m_speed->setToolTip(tr("Playback speed (J slower, L faster)"));
     controls->addWidget(m_speed);
     if (replay) {
-        auto* loop = button(tr("No loop"), tr("Clear the loop (shift-drag on the timeline sets one)"), [this] { m_transport.setLoop(std::nullopt); });
+        auto* loop =
+            button(tr("No loop"), tr("Clear the loop (shift-drag on the timeline sets one)"),
+                   [this] { m_transport.setLoop(std::nullopt); });
         loop->setMaximumWidth(70);
-        button(tr("Mark"), tr("Bookmark this moment (B)"), [this] { addBookmark(); })->setMaximumWidth(60);
+        button(tr("Mark"), tr("Bookmark this moment (B)"), [this] {
+            addBookmark();
+        })->setMaximumWidth(60);
     }
     m_time = new QLabel(this);
     controls->addWidget(m_time, 1);
@@ -253,7 +292,8 @@ TimelinePanel::TimelinePanel(model::Transport& transport, QWidget* parent) : QWi
     m_axis->setMaximumHeight(120); // a strip, not a pane: the floor keeps the space
     layout->addWidget(m_axis, 1);
     setMaximumHeight(175);
-    connect(m_speed, &QComboBox::currentIndexChanged, this, [this](int i) { m_transport.setSpeed(m_speed->itemData(i).toDouble()); });
+    connect(m_speed, &QComboBox::currentIndexChanged, this,
+            [this](int i) { m_transport.setSpeed(m_speed->itemData(i).toDouble()); });
 }
 
 void TimelinePanel::refresh() {
@@ -266,7 +306,9 @@ void TimelinePanel::refresh() {
                             .arg(static_cast<int>(rel / 3600), 2, 10, QChar('0'))
                             .arg(static_cast<int>(std::fmod(rel, 3600) / 60), 2, 10, QChar('0'))
                             .arg(std::fmod(rel, 60), 4, 'f', 1, QChar('0'))
-                            .arg(m_transport.paused() ? tr("paused") : (m_transport.isReplay() ? tr("playing") : tr("live")))
+                            .arg(m_transport.paused()
+                                     ? tr("paused")
+                                     : (m_transport.isReplay() ? tr("playing") : tr("live")))
                             .arg(m_transport.speed()));
         if (!m_transport.isReplay()) m_axis->setLiveEvents(s->events);
     }
@@ -283,9 +325,12 @@ void TimelinePanel::addBookmark() {
     const auto s = m_transport.latest();
     if (!s) return;
     bool ok = false;
-    const QString text = QInputDialog::getText(this, tr("Bookmark"), tr("Note for %1:").arg(clock(s->time)), QLineEdit::Normal, QString(), &ok);
+    const QString text =
+        QInputDialog::getText(this, tr("Bookmark"), tr("Note for %1:").arg(clock(s->time)),
+                              QLineEdit::Normal, QString(), &ok);
     if (!ok) return;
-    if (const auto error = m_bookmarkSink(s->time, text.toStdString())) QMessageBox::warning(this, tr("Bookmark"), QString::fromStdString(*error));
+    if (const auto error = m_bookmarkSink(s->time, text.toStdString()))
+        QMessageBox::warning(this, tr("Bookmark"), QString::fromStdString(*error));
 }
 
 bool TimelinePanel::handleKey(int key, Qt::KeyboardModifiers modifiers) {
@@ -307,20 +352,26 @@ bool TimelinePanel::handleKey(int key, Qt::KeyboardModifiers modifiers) {
         return true;
     case Qt::Key_L:
         // As in a video player: L plays, and again plays faster.
-        if (m_transport.paused()) m_transport.setPaused(false);
-        else speedStep(1);
+        if (m_transport.paused())
+            m_transport.setPaused(false);
+        else
+            speedStep(1);
         return true;
     case Qt::Key_J:
         // We do not play backwards: J slows down, and when paused jumps back five seconds.
-        if (m_transport.paused() && replay) m_transport.seek(m_transport.latest()->time - 5 * model::kNsPerSecond);
-        else speedStep(-1);
+        if (m_transport.paused() && replay)
+            m_transport.seek(m_transport.latest()->time - 5 * model::kNsPerSecond);
+        else
+            speedStep(-1);
         return true;
     case Qt::Key_Left:
     case Qt::Key_Right:
         if (!replay) return false;
         if (modifiers & Qt::ShiftModifier)
-            m_transport.seek(m_transport.latest()->time + (key == Qt::Key_Left ? -10 : 10) * model::kNsPerSecond);
-        else m_transport.step(key == Qt::Key_Left ? -1 : 1);
+            m_transport.seek(m_transport.latest()->time +
+                             (key == Qt::Key_Left ? -10 : 10) * model::kNsPerSecond);
+        else
+            m_transport.step(key == Qt::Key_Left ? -1 : 1);
         return true;
     case Qt::Key_Home:
         if (replay) m_transport.seek(m_transport.beginTime());
@@ -335,7 +386,8 @@ bool TimelinePanel::handleKey(int key, Qt::KeyboardModifiers modifiers) {
     case Qt::Key_B:
         if (replay) addBookmark();
         return replay;
-    default: return false;
+    default:
+        return false;
     }
 }
 

@@ -7,7 +7,6 @@
 #include "model/transport.h"
 
 #include <QWidget>
-
 #include <functional>
 #include <optional>
 #include <vector>
@@ -27,11 +26,20 @@ class TimelineAxis : public QWidget {
     Q_OBJECT
 public:
     explicit TimelineAxis(model::Transport& transport, QWidget* parent = nullptr);
-    void setEvents(std::vector<model::Event> events) { m_events = std::move(events); update(); }
-    void setBookmarks(std::vector<TimelineBookmark> bookmarks) { m_bookmarks = std::move(bookmarks); update(); }
+    void setEvents(std::vector<model::Event> events) {
+        m_events = std::move(events);
+        update();
+    }
+    void setBookmarks(std::vector<TimelineBookmark> bookmarks) {
+        m_bookmarks = std::move(bookmarks);
+        update();
+    }
     void setLiveEvents(std::shared_ptr<const std::vector<model::Event>> events);
     // Visible window (zoom); nothing: the whole range.
-    void setView(std::optional<std::pair<model::TimeNs, model::TimeNs>> view) { m_view = view; update(); }
+    void setView(std::optional<std::pair<model::TimeNs, model::TimeNs>> view) {
+        m_view = view;
+        update();
+    }
     std::pair<model::TimeNs, model::TimeNs> visibleRange() const;
     model::TimeNs timeAt(double x) const;
     double xAt(model::TimeNs t) const;
@@ -59,7 +67,8 @@ private:
 class TimelinePanel : public QWidget {
     Q_OBJECT
 public:
-    using BookmarkSink = std::function<std::optional<std::string>(model::TimeNs time, const std::string& text)>;
+    using BookmarkSink =
+        std::function<std::optional<std::string>(model::TimeNs time, const std::string& text)>;
     TimelinePanel(model::Transport& transport, QWidget* parent = nullptr);
     TimelineAxis* axis() const { return m_axis; }
     // Where bookmarks are saved; returns an error text on failure.

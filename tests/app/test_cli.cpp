@@ -2,19 +2,16 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
-
-#include <nlohmann/json.hpp>
-
 #include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <netinet/in.h>
+#include <nlohmann/json.hpp>
 #include <string>
+#include <sys/socket.h>
 #include <thread>
+#include <unistd.h>
 
 namespace {
 struct Run {
@@ -28,7 +25,8 @@ Run floortwin(const QStringList& args) {
     p.setArguments(args);
     p.start();
     p.waitForFinished(120000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError()};
 }
 // A dcgm-exporter page for racks A01 and A02 of the demo floor, served on 127.0.0.1 by a plain
 // socket loop on its own thread (the test's event loop is blocked in QProcess::waitForFinished).
@@ -36,7 +34,8 @@ class ExporterStub {
 public:
     // Between downFrom and downUntil seconds after construction it hangs up on every request
     // (a dead exporter behind a live load balancer).
-    explicit ExporterStub(double downFrom = 1e9, double downUntil = 1e9) : m_downFrom(downFrom), m_downUntil(downUntil) {
+    explicit ExporterStub(double downFrom = 1e9, double downUntil = 1e9)
+        : m_downFrom(downFrom), m_downUntil(downUntil) {
         m_start = std::chrono::steady_clock::now();
         m_fd = ::socket(AF_INET, SOCK_STREAM, 0);
         int one = 1;
@@ -49,14 +48,17 @@ public:
         ::getsockname(m_fd, reinterpret_cast<sockaddr*>(&addr), &len);
         m_port = ntohs(addr.sin_port);
         ::listen(m_fd, 16);
-        std::string body = "# HELP DCGM_FI_DEV_GPU_TEMP GPU temperature (in C).\n# TYPE DCGM_FI_DEV_GPU_TEMP gauge\n";
+        std::string body = "# HELP DCGM_FI_DEV_GPU_TEMP GPU temperature (in C).\n# TYPE "
+                           "DCGM_FI_DEV_GPU_TEMP gauge\n";
         for (int rack = 1; rack <= 2; ++rack)
             for (int tray = 1; tray <= 18; ++tray)
                 for (int g = 0; g < 4; ++g)
-                    body += "DCGM_FI_DEV_GPU_TEMP{gpu=\"" + std::to_string(g) + "\",Hostname=\"a0" + std::to_string(rack) + "-n" +
-                            (tray < 10 ? "0" : "") + std::to_string(tray) + "\"} " + std::to_string(50 + rack) + "\n";
+                    body += "DCGM_FI_DEV_GPU_TEMP{gpu=\"" + std::to_string(g) + "\",Hostname=\"a0" +
+                            std::to_string(rack) + "-n" + (tray < 10 ? "0" : "") +
+                            std::to_string(tray) + "\"} " + std::to_string(50 + rack) + "\n";
         body += "a broken line\n";
-        m_response = "HTTP/1.1 200 OK\r\nContent-Type: text/plain; version=0.0.4\r\nConnection: close\r\nContent-Length: " +
+        m_response = "HTTP/1.1 200 OK\r\nContent-Type: text/plain; version=0.0.4\r\nConnection: "
+                     "close\r\nContent-Length: " +
                      std::to_string(body.size()) + "\r\n\r\n" + body;
         m_thread = std::thread([this] {
             while (!m_stop) {
@@ -64,14 +66,17 @@ public:
                 if (c < 0) break;
                 char buf[4096];
                 (void)::recv(c, buf, sizeof buf, 0);
-                const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
+                const double t =
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start)
+                        .count();
                 if (t >= m_downFrom && t < m_downUntil) {
                     ::close(c);
                     continue;
                 }
                 std::size_t sent = 0;
                 while (sent < m_response.size()) {
-                    const auto n = ::send(c, m_response.data() + sent, m_response.size() - sent, MSG_NOSIGNAL);
+                    const auto n =
+                        ::send(c, m_response.data() + sent, m_response.size() - sent, MSG_NOSIGNAL);
                     if (n <= 0) break;
                     sent += static_cast<std::size_t>(n);
                 }
@@ -113,25 +118,28 @@ private slots:
         QCOMPARE(j["switch_trays"].get<int>(), 16002);
         QCOMPARE(j["nics"].get<int>(), 256032);
         QCOMPARE(j["dpus"].get<int>(), 32004);
-        for (const char* key : {"planes", "rails", "leaves", "spines", "fabric_links", "nvlink_links", "cdus",
-                                "cooling_loops", "regions", "storage_tiers", "channels"})
+        for (const char* key :
+             {"planes", "rails", "leaves", "spines", "fabric_links", "nvlink_links", "cdus",
+              "cooling_loops", "regions", "storage_tiers", "channels"})
             QVERIFY2(j.contains(key) && j[key].get<int>() > 0, key);
         QVERIFY(j["channels_by_kind"]["gpu"].size() >= 3);
     }
 
     void liveScrapeLightsUpTheMatchingRacks() {
         ExporterStub exporter;
-        const Run r = floortwin({"--headless", "--source", QString("scrape=http://127.0.0.1:%1/metrics").arg(exporter.port()), "--for", "3s",
-                                 "--interval", "500ms"});
+        const Run r = floortwin({"--headless", "--source",
+                                 QString("scrape=http://127.0.0.1:%1/metrics").arg(exporter.port()),
+                                 "--for", "3s", "--interval", "500ms"});
         QVERIFY2(r.code == 0, r.err.constData());
         const auto j = nlohmann::json::parse(r.out.toStdString());
         const auto& src = j["sources"][0];
-        QVERIFY(src["mapped"].get<int>() >= 144);     // one poll of 2 racks x 72 GPUs at least
-        QVERIFY(src["bad_lines"].get<int>() >= 1);     // the broken line, counted, not fatal
-        QCOMPARE(j["racks_measured"].get<int>(), 2);   // A01, A02; the other 14 modelled
+        QVERIFY(src["mapped"].get<int>() >= 144);    // one poll of 2 racks x 72 GPUs at least
+        QVERIFY(src["bad_lines"].get<int>() >= 1);   // the broken line, counted, not fatal
+        QCOMPARE(j["racks_measured"].get<int>(), 2); // A01, A02; the other 14 modelled
         QCOMPARE(j["racks_stale"].get<int>(), 0);
         // A dead source: nothing mapped, the error said, and still a clean run.
-        const Run dead = floortwin({"--headless", "--source", "scrape=http://127.0.0.1:9/metrics", "--for", "2s"});
+        const Run dead = floortwin(
+            {"--headless", "--source", "scrape=http://127.0.0.1:9/metrics", "--for", "2s"});
         QCOMPARE(dead.code, 0);
         const auto d = nlohmann::json::parse(dead.out.toStdString());
         QCOMPARE(d["sources"][0]["mapped"].get<int>(), 0);
@@ -141,8 +149,10 @@ private slots:
 
     void deadSourceMakesItsRacksStaleAndRecoveryClearsIt() {
         const auto run = [](ExporterStub& e, const char* seconds) {
-            const Run r = floortwin({"--headless", "--source", QString("scrape=http://127.0.0.1:%1/metrics").arg(e.port()), "--for", seconds,
-                                     "--interval", "500ms", "--stale-after", "2s"});
+            const Run r =
+                floortwin({"--headless", "--source",
+                           QString("scrape=http://127.0.0.1:%1/metrics").arg(e.port()), "--for",
+                           seconds, "--interval", "500ms", "--stale-after", "2s"});
             return nlohmann::json::parse(r.out.toStdString());
         };
         {
@@ -157,14 +167,16 @@ private slots:
             const auto j = run(blips, "7s");
             QCOMPARE(j["racks_measured"].get<int>(), 2);
             QCOMPARE(j["racks_stale"].get<int>(), 0);
-            QCOMPARE(j["sources"][0]["state"].get<std::string>(), std::string("degraded")); // up, but the page has a bad line
+            QCOMPARE(j["sources"][0]["state"].get<std::string>(),
+                     std::string("degraded")); // up, but the page has a bad line
         }
     }
 
     void importFileIntoARecording() {
         QTemporaryDir dir;
         const QString out = dir.filePath("import.ftrec");
-        const Run r = floortwin({"--headless", "--import", FT_TEST_DATA_DIR "/telemetry/long/samples.csv", "--record", out});
+        const Run r = floortwin({"--headless", "--import",
+                                 FT_TEST_DATA_DIR "/telemetry/long/samples.csv", "--record", out});
         QVERIFY2(r.code == 0, r.err.constData());
         const auto j = nlohmann::json::parse(r.out.toStdString());
         QVERIFY(j["sources"][0]["mapped"].get<int>() > 0);
@@ -184,7 +196,8 @@ private slots:
                    "DCGM_FI_DEV_GPU_TEMP{gpu=\"1\",Hostname=\"a03-n02\"} 74 1796020415000\n"
                    "DCGM_FI_DEV_GPU_TEMP{gpu=\"1\",Hostname=\"nosuchhost\"} 74 1796020415000\n");
         prom.close();
-        const Run p = floortwin({"--headless", "--import", prom.fileName(), "--record", dir.filePath("prom.ftrec")});
+        const Run p = floortwin(
+            {"--headless", "--import", prom.fileName(), "--record", dir.filePath("prom.ftrec")});
         QVERIFY2(p.code == 0, p.err.constData());
         const auto pj = nlohmann::json::parse(p.out.toStdString());
         QCOMPARE(pj["sources"][0]["mapped"].get<int>(), 3);
@@ -192,7 +205,9 @@ private slots:
         // Bad arguments say what is needed.
         const Run noOut = floortwin({"--headless", "--import", prom.fileName()});
         QVERIFY(noOut.code != 0 && noOut.err.contains("--record"));
-        const Run window = floortwin({"--headless", "--import-window", "2026-11-30T10:00:00Z,2026-11-30T10:10:00Z", "--record", out});
+        const Run window =
+            floortwin({"--headless", "--import-window", "2026-11-30T10:00:00Z,2026-11-30T10:10:00Z",
+                       "--record", out});
         QVERIFY(window.code != 0 && window.err.contains("prometheus"));
     }
 
@@ -206,7 +221,8 @@ private slots:
     }
 
     void invalidFloorFileIsOneLineWithPosition() {
-        const Run r = floortwin({"--headless", "--describe", "--floor", FT_TEST_DATA_DIR "/floors/malformed.json"});
+        const Run r = floortwin(
+            {"--headless", "--describe", "--floor", FT_TEST_DATA_DIR "/floors/malformed.json"});
         QVERIFY(r.code != 0);
         QVERIFY(r.out.isEmpty());
         const QString err = QString::fromUtf8(r.err).trimmed();
@@ -216,31 +232,38 @@ private slots:
 
     void badArguments() {
         QVERIFY(floortwin({"--bogus"}).code != 0);
-        QVERIFY(floortwin({"--headless", "--floor", "generate:racks=99999", "--describe"}).code != 0);
+        QVERIFY(floortwin({"--headless", "--floor", "generate:racks=99999", "--describe"}).code !=
+                0);
         QVERIFY(floortwin({"--headless", "--for", "ten minutes"}).code != 0);
         QVERIFY(floortwin({"--headless", "--metric", "gpu.nonsense", "--describe"}).code != 0);
         QVERIFY(floortwin({"--size", "12"}).code != 0);
         QVERIFY(floortwin({"--window"}).code != 0);
-        const Run badSelect = floortwin({"--select", "rack:Z99", "--screenshot", "/tmp/unused.png"});
+        const Run badSelect =
+            floortwin({"--select", "rack:Z99", "--screenshot", "/tmp/unused.png"});
         QVERIFY(badSelect.code != 0);
         QVERIFY(badSelect.err.contains("Z99"));
         const Run help = floortwin({"--help"});
         QCOMPARE(help.code, 0);
-        for (const char* flag : {"--floor", "--headless", "--describe", "--screenshot", "--size", "--at", "--for",
-                                 "--dump-snapshot", "--metric", "--seed", "--wall"})
+        for (const char* flag :
+             {"--floor", "--headless", "--describe", "--screenshot", "--size", "--at", "--for",
+              "--dump-snapshot", "--metric", "--seed", "--wall"})
             QVERIFY2(help.out.contains(flag), flag);
         // --help and --layers know every registered layer.
-        for (const char* layer : {"racks", "thermal", "storage", "rails", "nvlink", "lifecycle"}) QVERIFY2(help.out.contains(layer), layer);
-        const Run badLayer = floortwin({"--layers", "racks,bogus", "--screenshot", "/tmp/unused.png"});
+        for (const char* layer : {"racks", "thermal", "storage", "rails", "nvlink", "lifecycle"})
+            QVERIFY2(help.out.contains(layer), layer);
+        const Run badLayer =
+            floortwin({"--layers", "racks,bogus", "--screenshot", "/tmp/unused.png"});
         QCOMPARE(badLayer.code, 2);
-        QVERIFY2(badLayer.err.contains("unknown layer 'bogus'") && badLayer.err.contains("nvlink"), qPrintable(badLayer.err));
+        QVERIFY2(badLayer.err.contains("unknown layer 'bogus'") && badLayer.err.contains("nvlink"),
+                 qPrintable(badLayer.err));
         QVERIFY(floortwin({"--seed"}).err.contains("--seed needs N"));
     }
 
     void scenarios() {
         QTemporaryDir dir;
         const QString dump = dir.filePath("leak.json");
-        const Run r = floortwin({"--headless", "--scenario", "leak", "--for", "90s", "--dump-snapshot", dump});
+        const Run r = floortwin(
+            {"--headless", "--scenario", "leak", "--for", "90s", "--dump-snapshot", dump});
         QCOMPARE(r.code, 0);
         const auto summary = nlohmann::json::parse(r.out.toStdString());
         QCOMPARE(summary["scenario"].get<std::string>(), std::string("leak"));
@@ -248,8 +271,10 @@ private slots:
         QVERIFY(f.open(QIODevice::ReadOnly));
         const auto snap = nlohmann::json::parse(f.readAll().toStdString());
         bool isolated = false, leakAlarm = false;
-        for (const auto& e : snap["events"]) isolated |= e["text"].get<std::string>() == "A03: isolated by Valvey (leak)";
-        for (const auto& a : snap["alarms"]) leakAlarm |= a["title"].get<std::string>() == "Leak detected" && a["name"] == "A03";
+        for (const auto& e : snap["events"])
+            isolated |= e["text"].get<std::string>() == "A03: isolated by Valvey (leak)";
+        for (const auto& a : snap["alarms"])
+            leakAlarm |= a["title"].get<std::string>() == "Leak detected" && a["name"] == "A03";
         QVERIFY(isolated);
         QVERIFY(leakAlarm);
         QCOMPARE(snap["entities"]["rack"]["channels"]["rack.PowerOn"][2].get<float>(), 0.0f);
@@ -258,7 +283,8 @@ private slots:
         QVERIFY(unknown.code != 0);
         QVERIFY(unknown.err.contains("pump-failure")); // lists what is bundled
         // A scenario naming a rack the floor does not have is an error, not a silent no-op.
-        const Run missing = floortwin({"--headless", "--floor", "generate:racks=2", "--scenario", "leak", "--for", "1s"});
+        const Run missing = floortwin(
+            {"--headless", "--floor", "generate:racks=2", "--scenario", "leak", "--for", "1s"});
         QVERIFY(missing.code != 0);
         QVERIFY(missing.err.contains("A03"));
     }
@@ -266,19 +292,25 @@ private slots:
     void recordThenReplay() {
         QTemporaryDir dir;
         const QString rec = dir.filePath("run.ftrec");
-        const Run r = floortwin({"--headless", "--scenario", "pump-failure", "--for", "2m", "--record", rec});
+        const Run r =
+            floortwin({"--headless", "--scenario", "pump-failure", "--for", "2m", "--record", rec});
         QCOMPARE(r.code, 0);
         const auto summary = nlohmann::json::parse(r.out.toStdString());
         QVERIFY(summary["recorded_samples"].get<long long>() > 1000000);
         QCOMPARE(summary["recording_dropped_snapshots"].get<int>(), 0);
         // The replay at 90 s equals the live run at 90 s.
         const QString live = dir.filePath("live.json"), replayed = dir.filePath("replayed.json");
-        QCOMPARE(floortwin({"--headless", "--scenario", "pump-failure", "--for", "90s", "--dump-snapshot", live}).code, 0);
-        const Run rp = floortwin({"--headless", "--replay", rec, "--at", "90s", "--dump-snapshot", replayed});
+        QCOMPARE(floortwin({"--headless", "--scenario", "pump-failure", "--for", "90s",
+                            "--dump-snapshot", live})
+                     .code,
+                 0);
+        const Run rp =
+            floortwin({"--headless", "--replay", rec, "--at", "90s", "--dump-snapshot", replayed});
         QCOMPARE(rp.code, 0);
         QFile a(live), b(replayed);
         QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
-        const auto ja = nlohmann::json::parse(a.readAll().toStdString()), jb = nlohmann::json::parse(b.readAll().toStdString());
+        const auto ja = nlohmann::json::parse(a.readAll().toStdString()),
+                   jb = nlohmann::json::parse(b.readAll().toStdString());
         QVERIFY(ja["time"] == jb["time"]);
         QVERIFY(ja["entities"] == jb["entities"]);
         QCOMPARE(ja["alarms"].size(), jb["alarms"].size());
@@ -288,7 +320,8 @@ private slots:
         QCOMPARE(nlohmann::json::parse(d.out.toStdString())["racks"].get<int>(), 16);
         QVERIFY(floortwin({"--replay", rec, "--record", dir.filePath("x.ftrec")}).code != 0);
         QVERIFY(floortwin({"--replay", rec, "--floor", "generate:racks=4"}).code != 0);
-        const Run missing = floortwin({"--headless", "--replay", dir.filePath("nope.ftrec"), "--describe"});
+        const Run missing =
+            floortwin({"--headless", "--replay", dir.filePath("nope.ftrec"), "--describe"});
         QVERIFY(missing.code != 0);
         QVERIFY(missing.err.contains("nope.ftrec"));
     }
@@ -296,7 +329,8 @@ private slots:
     void runForAndDumpSnapshot() {
         QTemporaryDir dir;
         const QString dump = dir.filePath("snap.json");
-        const Run r = floortwin({"--headless", "--floor", "generate:racks=4", "--for", "90s", "--dump-snapshot", dump});
+        const Run r = floortwin(
+            {"--headless", "--floor", "generate:racks=4", "--for", "90s", "--dump-snapshot", dump});
         QCOMPARE(r.code, 0);
         const auto summary = nlohmann::json::parse(r.out.toStdString());
         QCOMPARE(summary["ticks"].get<int>(), 900);
@@ -318,7 +352,10 @@ private slots:
 
         // Same seed, same run: the dump is byte-identical.
         const QString dump2 = dir.filePath("snap2.json");
-        QCOMPARE(floortwin({"--headless", "--floor", "generate:racks=4", "--for", "90s", "--dump-snapshot", dump2}).code, 0);
+        QCOMPARE(floortwin({"--headless", "--floor", "generate:racks=4", "--for", "90s",
+                            "--dump-snapshot", dump2})
+                     .code,
+                 0);
         QFile f2(dump2);
         QVERIFY(f2.open(QIODevice::ReadOnly));
         f.seek(0);

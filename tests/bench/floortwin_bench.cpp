@@ -2,36 +2,31 @@
 // Medians over repeated runs; render figures need an X display (make bench uses Xvfb).
 // Usage: floortwin-bench [--filter TEXT]
 #include "app/floor_loading.h"
-#include "model/sim_core.h"
-#include "model/thermal_model.h"
 #include "importers/floor_file.h"
 #include "importers/recording_reader.h"
 #include "importers/recording_writer.h"
 #include "importers/replay_transport.h"
-
+#include "model/sim_core.h"
+#include "model/thermal_model.h"
 #include "parse_bench.h"
-
-#include <filesystem>
-#include <QDir>
-#include <QTemporaryDir>
 #include "views/floor_view.h"
 
 #include <QApplication>
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QProcess>
 #include <QSurfaceFormat>
-
-#include <sys/resource.h>
-#include <sys/wait.h>
-
-#include <QFileInfo>
-
+#include <QTemporaryDir>
 #include <algorithm>
-#include <thread>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <string>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <thread>
 #include <vector>
 
 using namespace ft;
@@ -40,7 +35,9 @@ namespace {
 
 std::string g_filter;
 
-bool wanted(const std::string& name) { return g_filter.empty() || name.find(g_filter) != std::string::npos; }
+bool wanted(const std::string& name) {
+    return g_filter.empty() || name.find(g_filter) != std::string::npos;
+}
 
 void figure(const std::string& name, double value, const char* unit) {
     std::printf("%s %.3f %s\n", name.c_str(), value, unit);
@@ -68,12 +65,15 @@ void benchSim(const std::string& label, const std::string& spec, int ticks) {
     std::vector<double> ms, refresh;
     const auto step = model::SimConfig{}.step;
     // Warm-up: the snapshot pool and the per-link blocks fill during the first ticks.
-    for (int i = 0; i < 20; ++i) core.runUntil(core.latest()->time + step);
+    for (int i = 0; i < 20; ++i)
+        core.runUntil(core.latest()->time + step);
     for (int i = 0; i < ticks; ++i) {
         const auto stamp = core.latest()->detailStamp;
         const auto t0 = std::chrono::steady_clock::now();
         core.runUntil(core.latest()->time + step); // drain, step, publish: one full tick
-        const double tick = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        const double tick =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count();
         ms.push_back(tick);
         // Once a second the per-link fabric counters refresh (1.15 M NVLink + 0.5 M fabric links
         // at 1,778 racks): those ticks are reported on their own.
@@ -100,7 +100,9 @@ void benchThermal() {
     for (int i = 0; i < 200; ++i) {
         const auto t0 = std::chrono::steady_clock::now();
         thermal.step(state, model::Holds{&noHolds, state.time}, 0.1f, events);
-        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+        ms.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count());
         state.time += 100 * model::kNsPerMs;
     }
     figure(name, median(ms), "ms");
@@ -113,8 +115,8 @@ struct RecordResult {
     double writeSeconds = 0;
     double fileBytes = 0;
 };
-RecordResult recordRun(const QString& path, const std::string& floor, model::TimeNs duration, model::TimeNs step,
-                       std::size_t maxInMemory = 0) {
+RecordResult recordRun(const QString& path, const std::string& floor, model::TimeNs duration,
+                       model::TimeNs step, std::size_t maxInMemory = 0) {
     auto topology = topologyOf(floor);
     model::SimConfig config;
     config.step = step;
@@ -128,19 +130,25 @@ RecordResult recordRun(const QString& path, const std::string& floor, model::Tim
     // Snapshots are produced ahead and then written, so the figure is the writer's alone.
     std::vector<std::shared_ptr<const model::Snapshot>> batch;
     RecordResult result;
-    core.setPublishHook([&](const std::shared_ptr<const model::Snapshot>& s) { batch.push_back(s); });
+    core.setPublishHook(
+        [&](const std::shared_ptr<const model::Snapshot>& s) { batch.push_back(s); });
     const model::TimeNs end = core.startTime() + duration;
     while (core.latest()->time < end) {
         batch.clear();
-        const model::TimeNs until = std::min(end, core.latest()->time + static_cast<model::TimeNs>(maxInMemory ? maxInMemory : 600) * step);
+        const model::TimeNs until =
+            std::min(end, core.latest()->time +
+                              static_cast<model::TimeNs>(maxInMemory ? maxInMemory : 600) * step);
         core.runUntil(until);
         const auto t0 = std::chrono::steady_clock::now();
-        for (auto& s : batch) (*writer)->push(s);
-        result.writeSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        for (auto& s : batch)
+            (*writer)->push(s);
+        result.writeSeconds +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
     const auto t0 = std::chrono::steady_clock::now();
     (*writer)->close();
-    result.writeSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    result.writeSeconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     result.samples = (*writer)->stats().samples;
     result.fileBytes = static_cast<double>(QFileInfo(path).size());
     return result;
@@ -150,11 +158,14 @@ void benchRecording() {
     QTemporaryDir dir;
     if (wanted("recording.write.samples_per_s")) {
         // The big floor: 820k samples a tick.
-        const auto r = recordRun(dir.filePath("write.ftrec"), "generate:racks=1778", 20 * model::kNsPerSecond, 100 * model::kNsPerMs, 50);
-        figure("recording.write.samples_per_s", static_cast<double>(r.samples) / r.writeSeconds, "samples/s");
+        const auto r = recordRun(dir.filePath("write.ftrec"), "generate:racks=1778",
+                                 20 * model::kNsPerSecond, 100 * model::kNsPerMs, 50);
+        figure("recording.write.samples_per_s", static_cast<double>(r.samples) / r.writeSeconds,
+               "samples/s");
     }
     if (wanted("recording.bytes_per_sample")) {
-        const auto r = recordRun(dir.filePath("hour.ftrec"), "", 3600 * model::kNsPerSecond, 100 * model::kNsPerMs);
+        const auto r = recordRun(dir.filePath("hour.ftrec"), "", 3600 * model::kNsPerSecond,
+                                 100 * model::kNsPerMs);
         figure("recording.bytes_per_sample", r.fileBytes / static_cast<double>(r.samples), "B");
         figure("recording.hour_file_mb", r.fileBytes / 1e6, "MB");
     }
@@ -169,10 +180,15 @@ void benchRecording() {
         std::vector<double> ms;
         model::Rng rng(7);
         for (int i = 0; i < 200; ++i) {
-            const auto t = (*reader)->startTime() + static_cast<model::TimeNs>(rng.uniform() * static_cast<double>((*reader)->endTime() - (*reader)->startTime()));
+            const auto t = (*reader)->startTime() +
+                           static_cast<model::TimeNs>(
+                               rng.uniform() *
+                               static_cast<double>((*reader)->endTime() - (*reader)->startTime()));
             const auto t0 = std::chrono::steady_clock::now();
             (void)(*reader)->snapshotAt(t, s);
-            ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+            ms.push_back(
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                    .count());
         }
         std::ranges::sort(ms);
         figure("recording.seek_ms.p50", ms[ms.size() / 2], "ms");
@@ -220,7 +236,8 @@ void benchRender() {
                           {"racks1778_all", "generate:racks=1778", false}};
     auto namesOf = [](const Case& c) {
         const std::string size = std::string(c.label) + ".1280x720";
-        return std::vector<std::string>{"render.frame_ms." + size, "render.fps." + size, "render.ratio_vs_empty." + size,
+        return std::vector<std::string>{"render.frame_ms." + size, "render.fps." + size,
+                                        "render.ratio_vs_empty." + size,
                                         std::string("render.snapshot_update_ms.") + c.label};
     };
     auto caseWanted = [&](const Case& c) { return std::ranges::any_of(namesOf(c), wanted); };
@@ -240,7 +257,8 @@ void benchRender() {
         QCoreApplication::processEvents();
         if (c.empty) view.setSceneVisible(false);
         const std::string_view label(c.label);
-        if (label.ends_with("_thermal")) view.setLayerVisible("thermal", true); // flow bands animate every frame
+        if (label.ends_with("_thermal"))
+            view.setLayerVisible("thermal", true); // flow bands animate every frame
         if (label.ends_with("_rails")) view.setLayerVisible("rails", true);
         if (label.ends_with("_all")) {
             view.setLayerVisible("thermal", true);
@@ -252,8 +270,11 @@ void benchRender() {
         const double ms = frameMs(view, 80);
         figure(name, ms, "ms");
         figure(std::string("render.fps.") + c.label + ".1280x720", 1000.0 / ms, "fps");
-        if (c.empty) emptyMs = ms;
-        else if (emptyMs > 0) figure(std::string("render.ratio_vs_empty.") + c.label + ".1280x720", ms / emptyMs, "x");
+        if (c.empty)
+            emptyMs = ms;
+        else if (emptyMs > 0)
+            figure(std::string("render.ratio_vs_empty.") + c.label + ".1280x720", ms / emptyMs,
+                   "x");
         if (!c.empty) {
             // Re-colouring the floor from a new snapshot (arrays updated in place).
             std::vector<double> update;
@@ -300,12 +321,15 @@ void benchLiveLatency() {
         batch.samples.push_back({core.latest()->time, model::ch::GpuTemperature, 5, marker});
         const double t0 = static_cast<double>(clock.nsecsElapsed()) / 1e6;
         core.submit(std::move(batch));
-        while (!shown && static_cast<double>(clock.nsecsElapsed()) / 1e6 - t0 < 2000) QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        while (!shown && static_cast<double>(clock.nsecsElapsed()) / 1e6 - t0 < 2000)
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
         QObject::disconnect(conn);
         if (shown) ms.push_back(t1 - t0);
         // Off the tick boundary, so the samples land at different phases of the tick.
-        const double until = static_cast<double>(clock.nsecsElapsed()) / 1e6 + 37.0 + 11.0 * (i % 5);
-        while (static_cast<double>(clock.nsecsElapsed()) / 1e6 < until) QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        const double until =
+            static_cast<double>(clock.nsecsElapsed()) / 1e6 + 37.0 + 11.0 * (i % 5);
+        while (static_cast<double>(clock.nsecsElapsed()) / 1e6 < until)
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
     }
     core.stop();
     if (ms.empty()) return;
@@ -315,7 +339,8 @@ void benchLiveLatency() {
 }
 
 void benchStartup() {
-    if (!wanted("startup.first_frame_ms") && !wanted("startup.first_frame_ms.racks1778") && !wanted("memory.rss_mb.racks1778"))
+    if (!wanted("startup.first_frame_ms") && !wanted("startup.first_frame_ms.racks1778") &&
+        !wanted("memory.rss_mb.racks1778"))
         return;
     const QString exe = FT_BINARY_DIR "/bin/floortwin";
     auto run = [&](const QStringList& args, double& ms, double& rssMb) {
@@ -346,7 +371,9 @@ void benchStartup() {
     if (wanted("memory.rss_mb.racks1778") || wanted("startup.first_frame_ms.racks1778")) {
         double m = 0, rss = 0;
         // Every layer on: the heaviest live configuration.
-        if (run({"--first-frame-ms", "--floor", "generate:racks=1778", "--layers", "racks,nvlink,rails,thermal,lifecycle,storage"}, m, rss)) {
+        if (run({"--first-frame-ms", "--floor", "generate:racks=1778", "--layers",
+                 "racks,nvlink,rails,thermal,lifecycle,storage"},
+                m, rss)) {
             figure("startup.first_frame_ms.racks1778", m, "ms");
             figure("memory.rss_mb.racks1778", rss, "MiB");
         }
@@ -357,9 +384,11 @@ void benchStartup() {
 
 int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--filter") == 0 && i + 1 < argc) g_filter = argv[++i];
+        if (std::strcmp(argv[i], "--filter") == 0 && i + 1 < argc)
+            g_filter = argv[++i];
         else if (std::strcmp(argv[i], "--help") == 0) {
-            std::printf("Usage: floortwin-bench [--filter TEXT]\nPrints one `name value unit` line per figure.\n");
+            std::printf("Usage: floortwin-bench [--filter TEXT]\nPrints one `name value unit` line "
+                        "per figure.\n");
             return 0;
         } else {
             std::fprintf(stderr, "floortwin-bench: unknown argument '%s'\n", argv[i]);
@@ -370,11 +399,14 @@ int main(int argc, char** argv) {
     benchSim("racks1778", "generate:racks=1778", 60);
     benchThermal();
     benchRecording();
-    if (wanted("parse.prometheus.mb_per_s") || wanted("parse.prometheus.vs_promtool") || wanted("parse.promtool"))
+    if (wanted("parse.prometheus.mb_per_s") || wanted("parse.prometheus.vs_promtool") ||
+        wanted("parse.promtool"))
         ft::benchParse(figure, std::filesystem::temp_directory_path().string());
 
     // Render and start-up figures need a display; the rest do not.
-    const bool gui = g_filter.empty() || std::string("render.startup.memory.live.").find(g_filter.substr(0, g_filter.find('.') + 1)) != std::string::npos;
+    const bool gui = g_filter.empty() ||
+                     std::string("render.startup.memory.live.")
+                             .find(g_filter.substr(0, g_filter.find('.') + 1)) != std::string::npos;
     if (!gui) return 0;
     views::FloorView::setDefaultSurfaceFormat();
     QApplication app(argc, argv);

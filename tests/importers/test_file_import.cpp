@@ -3,10 +3,10 @@
 // one read block) and BMS bus messages (topic and payload parsing, metadata, quality flags, the
 // bms.json preset, a mosquitto_sub capture).
 #include "importers/bms_message.h"
+#include "importers/long_format_import.h"
 #include "importers/recording_import.h"
 #include "importers/recording_reader.h"
 #include "importers/telemetry_loader.h"
-#include "importers/long_format_import.h"
 #include "support/test_floors.h"
 
 #include <QFile>
@@ -385,20 +385,26 @@ private slots:
     void loadersRegisterTheirFormats() {
         // Each file format is one TelemetryLoader; the registry picks it by the file's ending,
         // and exposition text takes whatever nobody claims (exporters' dumps have no fixed name).
-        QCOMPARE(importers::telemetryLoaderFor("a/b.csv").extensions().front(), std::string_view(".csv"));
-        QCOMPARE(importers::telemetryLoaderFor("x.ndjson").name(), importers::telemetryLoaderFor("y.csv").name());
+        QCOMPARE(importers::telemetryLoaderFor("a/b.csv").extensions().front(),
+                 std::string_view(".csv"));
+        QCOMPARE(importers::telemetryLoaderFor("x.ndjson").name(),
+                 importers::telemetryLoaderFor("y.csv").name());
         QCOMPARE(importers::telemetryLoaderFor("bus.bms").rulesPreset(), std::string_view("bms"));
-        QCOMPARE(importers::telemetryLoaderFor("node.prom").rulesPreset(), std::string_view("dcgm-exporter"));
-        QCOMPARE(importers::telemetryLoaderFor("metrics").name(), importers::telemetryLoaderFor("node.prom").name());
+        QCOMPARE(importers::telemetryLoaderFor("node.prom").rulesPreset(),
+                 std::string_view("dcgm-exporter"));
+        QCOMPARE(importers::telemetryLoaderFor("metrics").name(),
+                 importers::telemetryLoaderFor("node.prom").name());
         const std::string patterns = importers::telemetryFilePatterns();
-        for (const char* p : {"*.csv", "*.jsonl", "*.bms", "*.prom", "*.om"}) QVERIFY2(patterns.find(p) != std::string::npos, patterns.c_str());
+        for (const char* p : {"*.csv", "*.jsonl", "*.bms", "*.prom", "*.om"})
+            QVERIFY2(patterns.find(p) != std::string::npos, patterns.c_str());
     }
 
     void bmsCaptureIntoARecording() {
         // The whole pipeline on a bus capture: loader -> samples -> SimModel -> .ftrec.
         QTemporaryDir dir;
         const std::string capture = dir.filePath("bus.bms").toStdString();
-        QVERIFY(QFile::copy(FT_TEST_DATA_DIR "/telemetry/bms/capture.txt", QString::fromStdString(capture)));
+        QVERIFY(QFile::copy(FT_TEST_DATA_DIR "/telemetry/bms/capture.txt",
+                            QString::fromStdString(capture)));
         const auto& loader = importers::telemetryLoaderFor(capture);
         const auto rules = bmsPreset();
         importers::FileImportRequest request;
@@ -420,7 +426,9 @@ private slots:
         QVERIFY2(reader, reader ? "" : reader.error().toString().c_str());
         model::Snapshot snapshot;
         QVERIFY((*reader)->snapshotAt((*reader)->endTime(), snapshot));
-        QCOMPARE(snapshot.value(model::ch::RackSupplyTemperature, id(model::EntityKind::Rack, "A03")), 44.8f);
+        QCOMPARE(
+            snapshot.value(model::ch::RackSupplyTemperature, id(model::EntityKind::Rack, "A03")),
+            44.8f);
 
         // Nothing that maps: an error, and no recording left behind.
         request.outPath = dir.filePath("empty.ftrec").toStdString();
@@ -429,7 +437,8 @@ private slots:
         request.path = empty;
         auto none = importers::importFileToRecording(loader, m_demo, request);
         QVERIFY(!none);
-        QVERIFY2(none.error().message.find("nothing to record") != std::string::npos, none.error().toString().c_str());
+        QVERIFY2(none.error().message.find("nothing to record") != std::string::npos,
+                 none.error().toString().c_str());
         QVERIFY(!QFile::exists(QString::fromStdString(request.outPath)));
     }
 };

@@ -74,7 +74,8 @@ private slots:
         QCOMPARE(e.line, 3);
         QCOMPARE(e.column, 19);
         QVERIFY(e.message.find("integer") != std::string::npos);
-        const auto e2 = errorOf("{\"rows\": 1, \"racks_per_row\": 2, \"rack\": {\"gpu_tdp_w\": true}}");
+        const auto e2 =
+            errorOf("{\"rows\": 1, \"racks_per_row\": 2, \"rack\": {\"gpu_tdp_w\": true}}");
         QCOMPARE(e2.key, std::string("rack.gpu_tdp_w"));
         QVERIFY(e2.message.find("a boolean") != std::string::npos);
         const auto e3 = errorOf("{\"rows\": 1, \"racks_per_row\": 2, \"fabric\": [1]}");
@@ -88,23 +89,30 @@ private slots:
         QCOMPARE(e.key, std::string("racks_per_row"));
         QCOMPARE(e.line, 3);
         QVERIFY(e.message.find("-3") != std::string::npos);
-        QCOMPARE(errorOf("{\"rows\": 1, \"racks_per_row\": 2, \"rack\": {\"compute_trays\": 0}}").key,
-                 std::string("rack.compute_trays"));
-        QCOMPARE(errorOf("{\"rows\": 1, \"racks_per_row\": 2, \"cooling\": {\"supply_setpoint_c\": -400}}").key,
-                 std::string("cooling.supply_setpoint_c"));
+        QCOMPARE(
+            errorOf("{\"rows\": 1, \"racks_per_row\": 2, \"rack\": {\"compute_trays\": 0}}").key,
+            std::string("rack.compute_trays"));
+        QCOMPARE(
+            errorOf(
+                "{\"rows\": 1, \"racks_per_row\": 2, \"cooling\": {\"supply_setpoint_c\": -400}}")
+                .key,
+            std::string("cooling.supply_setpoint_c"));
         QCOMPARE(errorOf("{\"rows\": [{\"racks\": -1}]}").key, std::string("rows[0].racks"));
-        QCOMPARE(errorOf("{\"rows\": 1, \"racks_per_row\": 2, \"rack\": {\"gpu_idle_w\": 2000}}").key,
-                 std::string("rack.gpu_idle_w"));
+        QCOMPARE(
+            errorOf("{\"rows\": 1, \"racks_per_row\": 2, \"rack\": {\"gpu_idle_w\": 2000}}").key,
+            std::string("rack.gpu_idle_w"));
     }
 
     void unknownKeysAreNotIgnored() {
         const auto e = errorOf("{\"rows\": 1, \"rack_per_row\": 2}");
         // Missing racks_per_row is reported first; a typo elsewhere is named.
         QCOMPARE(e.key, std::string("racks_per_row"));
-        const auto e2 = errorOf("{\"rows\": 1, \"racks_per_row\": 2, \"rack\": {\"gpus_per_try\": 4}}");
+        const auto e2 =
+            errorOf("{\"rows\": 1, \"racks_per_row\": 2, \"rack\": {\"gpus_per_try\": 4}}");
         QCOMPARE(e2.key, std::string("rack.gpus_per_try"));
         QVERIFY(e2.message.find("unknown") != std::string::npos);
-        QCOMPARE(errorOf("{\"format\": \"other/2\", \"rows\": 1, \"racks_per_row\": 1}").key, std::string("format"));
+        QCOMPARE(errorOf("{\"format\": \"other/2\", \"rows\": 1, \"racks_per_row\": 1}").key,
+                 std::string("format"));
     }
 
     void missingFile() {
@@ -117,7 +125,8 @@ private slots:
         auto s = importers::parseGenerateSpec("generate:racks=1778");
         QVERIFY(s);
         int racks = 0;
-        for (const auto& r : s->rows) racks += r.racks;
+        for (const auto& r : s->rows)
+            racks += r.racks;
         QCOMPARE(racks, 1778);
         s = importers::parseGenerateSpec("generate:racks=10,racks_per_row=5");
         QVERIFY(s);
@@ -137,7 +146,8 @@ private slots:
     }
 
     void jsonEscapesAndPositions() {
-        auto doc = importers::parseJson("{\n  \"a\": \"x\\u00e9\\n\",\n  \"b\": [true, null, -1.5e2]\n}");
+        auto doc =
+            importers::parseJson("{\n  \"a\": \"x\\u00e9\\n\",\n  \"b\": [true, null, -1.5e2]\n}");
         QVERIFY(doc);
         QCOMPARE(doc->find("a")->string, std::string("x\xc3\xa9\n"));
         const auto* b = doc->find("b");

@@ -326,7 +326,8 @@ public:
         // setpriv (util-linux) execs the server with "kill me when my parent dies" set, so a
         // crashed or killed test never leaves a server behind; the pid stays the server's.
         std::vector<std::string> args;
-        if (::access("/usr/bin/setpriv", X_OK) == 0) args = {"/usr/bin/setpriv", "--pdeathsig", "KILL", "--"};
+        if (::access("/usr/bin/setpriv", X_OK) == 0)
+            args = {"/usr/bin/setpriv", "--pdeathsig", "KILL", "--"};
         args.push_back(m_program.toStdString());
         for (const QString& a : m_args)
             args.push_back(a.toStdString());

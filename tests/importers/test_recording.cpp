@@ -13,14 +13,11 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <atomic>
-
-#include <sqlite3.h>
-
-#include <csignal>
 #include <cmath>
+#include <csignal>
 #include <random>
+#include <sqlite3.h>
 
 using namespace ft;
 namespace ch = model::ch;
@@ -30,7 +27,9 @@ namespace {
 using testing::floorOf;
 
 // Runs the simulator for `ticks`, recording every snapshot; returns the snapshots too.
-std::vector<std::shared_ptr<const model::Snapshot>> record(const QString& path, std::shared_ptr<const model::Topology> t, int ticks,
+std::vector<std::shared_ptr<const model::Snapshot>> record(const QString& path,
+                                                           std::shared_ptr<const model::Topology> t,
+                                                           int ticks,
                                                            model::Scenario scenario = {}) {
     importers::RecordingInfo info;
     info.scenario = scenario.name;
@@ -55,7 +54,8 @@ bool sameValues(const model::Snapshot& a, const model::Snapshot& b) {
     if (a.values.size() != b.values.size()) return false;
     for (model::ChannelId c = 0; c < a.values.size(); ++c) {
         const auto x = a.channel(c), y = b.channel(c);
-        if (x.size() != y.size() || std::memcmp(x.data(), y.data(), x.size() * 4) != 0) return false;
+        if (x.size() != y.size() || std::memcmp(x.data(), y.data(), x.size() * 4) != 0)
+            return false;
     }
     return true;
 }
@@ -72,7 +72,8 @@ private slots:
         std::normal_distribution<float> noise(0, 1);
         for (auto [rows, cols] : {std::pair{1u, 1u}, {10u, 1152u}, {3u, 7u}, {64u, 33u}}) {
             std::vector<float> v(rows * cols);
-            for (std::size_t i = 0; i < v.size(); ++i) v[i] = 45.0f + 10.0f * std::sin(0.01f * i) + noise(rng);
+            for (std::size_t i = 0; i < v.size(); ++i)
+                v[i] = 45.0f + 10.0f * std::sin(0.01f * i) + noise(rng);
             v[0] = std::numeric_limits<float>::quiet_NaN();
             if (v.size() > 2) v[1] = -0.0f, v[2] = std::numeric_limits<float>::infinity();
             const auto bytes = importers::encodeSampleBlock(v, rows, cols);
@@ -134,7 +135,8 @@ private slots:
         auto reader = importers::RecordingReader::open(path.toStdString());
         QVERIFY(reader);
         importers::ReplayTransport replay(std::move(*reader));
-        for (std::size_t k : {std::size_t{0}, std::size_t{49}, std::size_t{50}, std::size_t{199}, std::size_t{200}, std::size_t{400}}) {
+        for (std::size_t k : {std::size_t{0}, std::size_t{49}, std::size_t{50}, std::size_t{199},
+                              std::size_t{200}, std::size_t{400}}) {
             replay.seek(written[k]->time);
             const auto s = replay.renderNow();
             QVERIFY(sameValues(*s, *written[k]));
@@ -143,7 +145,8 @@ private slots:
                 QCOMPARE(s->alarms[a].title, written[k]->alarms[a].title);
                 QCOMPARE(s->alarms[a].entity, written[k]->alarms[a].entity);
             }
-            QCOMPARE(s->events ? s->events->size() : 0u, written[k]->events ? written[k]->events->size() : 0u);
+            QCOMPARE(s->events ? s->events->size() : 0u,
+                     written[k]->events ? written[k]->events->size() : 0u);
             QCOMPARE(s->scenario, std::string("leak"));
         }
         // Jumping between events lands on them.
@@ -169,13 +172,15 @@ private slots:
         replay.setSpeed(5000); // clamps to 1000x
         QCOMPARE(replay.speed(), 1000.0);
         replay.setSpeed(100);
-        replay.setLoop(std::pair{replay.beginTime() + 5 * model::kNsPerSecond, replay.beginTime() + 8 * model::kNsPerSecond});
+        replay.setLoop(std::pair{replay.beginTime() + 5 * model::kNsPerSecond,
+                                 replay.beginTime() + 8 * model::kNsPerSecond});
         replay.seek(replay.beginTime() + 5 * model::kNsPerSecond);
         replay.start();
         replay.setPaused(false);
         QTest::qWait(300); // 30 s of recording at 100x: loops within [5 s, 8 s]
         const auto pos = replay.position();
-        QVERIFY(pos >= replay.beginTime() + 5 * model::kNsPerSecond && pos <= replay.beginTime() + 8 * model::kNsPerSecond);
+        QVERIFY(pos >= replay.beginTime() + 5 * model::kNsPerSecond &&
+                pos <= replay.beginTime() + 8 * model::kNsPerSecond);
         QVERIFY(replay.latest()->time >= replay.beginTime() + 5 * model::kNsPerSecond);
         // Whoever shows the transport's state hears of every change, the replay thread's own
         // pause at the end of the recording included.
@@ -207,8 +212,10 @@ private slots:
         {
             sqlite3* db = nullptr;
             QVERIFY(sqlite3_open(path.toUtf8().constData(), &db) == SQLITE_OK);
-            sqlite3_exec(db, "DELETE FROM chunks WHERE channel = (SELECT id FROM channels WHERE name = 'rack.storage_read');"
-                             "DELETE FROM channels WHERE name = 'rack.storage_read';",
+            sqlite3_exec(db,
+                         "DELETE FROM chunks WHERE channel = (SELECT id FROM channels WHERE name = "
+                         "'rack.storage_read');"
+                         "DELETE FROM channels WHERE name = 'rack.storage_read';",
                          nullptr, nullptr, nullptr);
             sqlite3_close(db);
         }
@@ -260,14 +267,16 @@ private slots:
         const QString noisy = m_dir.filePath("noisy.ftrec");
         {
             QByteArray b = bytes;
-            for (int i = b.size() / 3; i < b.size() / 3 + 20000 && i < b.size(); ++i) b[i] = static_cast<char>(i * 31);
+            for (int i = b.size() / 3; i < b.size() / 3 + 20000 && i < b.size(); ++i)
+                b[i] = static_cast<char>(i * 31);
             QFile f(noisy);
             QVERIFY(f.open(QIODevice::WriteOnly));
             f.write(b);
         }
         if (auto r = importers::RecordingReader::open(noisy.toStdString())) {
             model::Snapshot s;
-            for (auto t = (*r)->startTime(); t <= (*r)->endTime(); t += model::kNsPerSecond) (void)(*r)->snapshotAt(t, s);
+            for (auto t = (*r)->startTime(); t <= (*r)->endTime(); t += model::kNsPerSecond)
+                (void)(*r)->snapshotAt(t, s);
         }
         // Not a recording at all.
         const QString text = m_dir.filePath("notes.ftrec");
@@ -284,10 +293,12 @@ private slots:
 
     void killedRecorderLeavesAFileThatOpens() {
         // A real recorder process, paced at real time, killed with SIGKILL mid-run.
-        if (!QFile::exists(FT_BINARY_DIR "/bin/floortwin")) QSKIP("needs the floortwin binary (not built in the ThreadSanitizer build)");
+        if (!QFile::exists(FT_BINARY_DIR "/bin/floortwin"))
+            QSKIP("needs the floortwin binary (not built in the ThreadSanitizer build)");
         const QString path = m_dir.filePath("killed.ftrec");
         QProcess p;
-        p.start(FT_BINARY_DIR "/bin/floortwin", {"--headless", "--for", "10m", "--realtime", "--record", path});
+        p.start(FT_BINARY_DIR "/bin/floortwin",
+                {"--headless", "--for", "10m", "--realtime", "--record", path});
         QVERIFY(p.waitForStarted());
         QElapsedTimer wall;
         wall.start();

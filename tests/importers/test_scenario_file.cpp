@@ -68,9 +68,11 @@ private slots:
         QCOMPARE(e.key, std::string("events[0].action"));
         QCOMPARE(e.line, 3);
         QVERIFY(e.message.find("pump_fail") != std::string::npos);
-        e = errorOf("{\"events\": [{\"at\": \"1s\", \"action\": \"leak\", \"target\": \"cdu:CDU A1\"}]}");
+        e = errorOf(
+            "{\"events\": [{\"at\": \"1s\", \"action\": \"leak\", \"target\": \"cdu:CDU A1\"}]}");
         QVERIFY(e.message.find("targets a rack") != std::string::npos);
-        e = errorOf("{\"events\": [{\"at\": \"1s\", \"action\": \"leak\", \"target\": \"rack:Q77\"}]}");
+        e = errorOf(
+            "{\"events\": [{\"at\": \"1s\", \"action\": \"leak\", \"target\": \"rack:Q77\"}]}");
         QVERIFY(e.message.find("Q77") != std::string::npos);
         e = errorOf("{\"events\": [{\"at\": \"1s\", \"action\": \"leak\", \"colour\": 3}]}");
         QCOMPARE(e.key, std::string("events[0].colour"));

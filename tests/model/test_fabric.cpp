@@ -6,7 +6,6 @@
 #include "support/test_floors.h"
 
 #include <QTest>
-
 #include <cmath>
 #include <numeric>
 
@@ -19,16 +18,21 @@ using testing::bundledScenario;
 using testing::demoFloor;
 using testing::floorOf;
 
-double sum(const model::Snapshot& s, model::ChannelId c, std::size_t first = 0, std::size_t last = SIZE_MAX) {
+double sum(const model::Snapshot& s, model::ChannelId c, std::size_t first = 0,
+           std::size_t last = SIZE_MAX) {
     const auto v = s.channel(c);
     last = std::min(last, v.size());
-    return std::accumulate(v.begin() + static_cast<std::ptrdiff_t>(first), v.begin() + static_cast<std::ptrdiff_t>(last), 0.0);
+    return std::accumulate(v.begin() + static_cast<std::ptrdiff_t>(first),
+                           v.begin() + static_cast<std::ptrdiff_t>(last), 0.0);
 }
-bool near(double a, double b, double rel = 1e-3) { return std::abs(a - b) <= rel * std::max({1.0, std::abs(a), std::abs(b)}); }
+bool near(double a, double b, double rel = 1e-3) {
+    return std::abs(a - b) <= rel * std::max({1.0, std::abs(a), std::abs(b)});
+}
 
 // Runs until `seconds` after the start, landing on a counter refresh (whole seconds).
 void runTo(model::SimModel& m, double seconds) {
-    while (model::toSeconds(m.time() - m.config().startTime) < seconds - 1e-6) m.step();
+    while (model::toSeconds(m.time() - m.config().startTime) < seconds - 1e-6)
+        m.step();
 }
 } // namespace
 
@@ -56,7 +60,8 @@ private slots:
         QVERIFY2(built.has_value(), built ? "" : built.error().c_str());
         const model::Topology& t = *built;
         const std::size_t k = static_cast<std::size_t>(radix);
-        const std::size_t npt = static_cast<std::size_t>(spec.rack.gpusPerTray * spec.rack.nicsPerGpu);
+        const std::size_t npt =
+            static_cast<std::size_t>(spec.rack.gpusPerTray * spec.rack.nicsPerGpu);
         const std::size_t trays = t.count(EntityKind::ComputeTray);
         const std::size_t nics = t.count(EntityKind::Nic);
         QCOMPARE(nics, trays * npt);
@@ -65,19 +70,23 @@ private slots:
         QVERIFY(perPlane <= k * k / 2);
         const std::size_t leavesPerRail = (trays + k / 2 - 1) / (k / 2);
         QCOMPARE(t.count(EntityKind::Leaf), leavesPerRail * npt);
-        QCOMPARE(t.count(EntityKind::Spine), static_cast<std::size_t>(planes) * ((perPlane + k - 1) / k));
-        QCOMPARE(t.count(EntityKind::NvlinkLink), t.count(EntityKind::Gpu) * static_cast<std::size_t>(spec.rack.switchTrays));
+        QCOMPARE(t.count(EntityKind::Spine),
+                 static_cast<std::size_t>(planes) * ((perPlane + k - 1) / k));
+        QCOMPARE(t.count(EntityKind::NvlinkLink),
+                 t.count(EntityKind::Gpu) * static_cast<std::size_t>(spec.rack.switchTrays));
         // Every NIC i of a tray lands on rail i, on a leaf of that rail, in the rail's plane.
         for (std::size_t n = 0; n < nics; ++n) {
             QCOMPARE(static_cast<std::size_t>(t.nics.rail[n]), n % npt);
             const auto leaf = t.nics.leaf[n];
             QCOMPARE(t.leaves.rail[leaf], t.nics.rail[n]);
-            QCOMPARE(static_cast<int>(t.leaves.plane[leaf]), static_cast<int>(t.nics.rail[n]) % planes);
+            QCOMPARE(static_cast<int>(t.leaves.plane[leaf]),
+                     static_cast<int>(t.nics.rail[n]) % planes);
             QCOMPARE(t.fabricLinks.from[n], static_cast<model::EntityId>(n)); // link id == NIC id
         }
         // A leaf has at most k/2 ports down and as many lanes up (1:1), spread over every
         // spine of its plane, and no spine has more than k ports in use.
-        std::vector<std::uint32_t> lanesUp(t.count(EntityKind::Leaf), 0), spinePorts(t.count(EntityKind::Spine), 0);
+        std::vector<std::uint32_t> lanesUp(t.count(EntityKind::Leaf), 0),
+            spinePorts(t.count(EntityKind::Spine), 0);
         std::vector<std::uint32_t> spinesSeen(t.count(EntityKind::Leaf), 0);
         for (std::size_t l = nics; l < t.count(EntityKind::FabricLink); ++l) {
             const auto leaf = t.fabricLinks.from[l], spine = t.fabricLinks.to[l];
@@ -89,9 +98,12 @@ private slots:
         for (std::size_t l = 0; l < lanesUp.size(); ++l) {
             QVERIFY(t.leaves.downlinks[l] <= k / 2);
             QCOMPARE(lanesUp[l], t.leaves.downlinks[l]);
-            QCOMPARE(spinesSeen[l], std::min(t.fabricSizing.spinesPerPlane, t.leaves.downlinks[l])); // a part-filled leaf needs fewer
+            QCOMPARE(spinesSeen[l],
+                     std::min(t.fabricSizing.spinesPerPlane,
+                              t.leaves.downlinks[l])); // a part-filled leaf needs fewer
         }
-        for (auto ports : spinePorts) QVERIFY(ports <= k);
+        for (auto ports : spinePorts)
+            QVERIFY(ports <= k);
     }
 
     void oversizedFabricIsRefused() {
@@ -114,7 +126,9 @@ private slots:
             // What the jobs' racks send on the rails is what the NIC links carry...
             const double racksGBps = sum(s, ch::RackRailThroughput) * 125.0;
             const double nicTx = sum(s, ch::FabricTx, 0, nics);
-            QVERIFY2(near(racksGBps, nicTx), qPrintable(QString("racks %1 GB/s, NIC links %2 GB/s").arg(racksGBps).arg(nicTx)));
+            QVERIFY2(
+                near(racksGBps, nicTx),
+                qPrintable(QString("racks %1 GB/s, NIC links %2 GB/s").arg(racksGBps).arg(nicTx)));
             QVERIFY(near(nicTx, sum(s, ch::LeafThroughput)));
             QVERIFY(near(sum(s, ch::RailThroughput) * 125.0, nicTx));
             QVERIFY(near(sum(s, ch::PlaneThroughput), sum(s, ch::RailThroughput)));
@@ -149,11 +163,13 @@ private slots:
             QCOMPARE(d.value(ch::RailThroughput, 3), 0.0f);
             QCOMPARE(d.value(ch::RailLinksDown, 3), static_cast<float>(trays));
             QCOMPARE(d.value(ch::LeafState, t->rails.firstLeaf[3]), 2.0f);
-            for (std::size_t nic = 3; nic < t->count(EntityKind::Nic); nic += 8) QCOMPARE(d.value(ch::FabricState, static_cast<model::EntityId>(nic)), 2.0f);
+            for (std::size_t nic = 3; nic < t->count(EntityKind::Nic); nic += 8)
+                QCOMPARE(d.value(ch::FabricState, static_cast<model::EntityId>(nic)), 2.0f);
             const double total = sum(b, ch::RailThroughput);
             if (total < 1.0) continue;
             // Nothing saturates here, so every byte still gets through: the same total...
-            QVERIFY2(near(sum(d, ch::RailThroughput), total, 0.02), qPrintable(QString("%1 vs %2").arg(sum(d, ch::RailThroughput)).arg(total)));
+            QVERIFY2(near(sum(d, ch::RailThroughput), total, 0.02),
+                     qPrintable(QString("%1 vs %2").arg(sum(d, ch::RailThroughput)).arg(total)));
             // ...carried by seven rails, each about 8/7 as busy as before.
             for (model::EntityId r = 0; r < 8; ++r) {
                 if (r == 3) continue;
@@ -169,7 +185,8 @@ private slots:
         runTo(down, 500);
         runTo(base, 500);
         QCOMPARE(down.state().value(ch::RailLinksDown, 3), 0.0f);
-        QVERIFY(near(down.state().value(ch::RailThroughput, 3), base.state().value(ch::RailThroughput, 3), 0.05));
+        QVERIFY(near(down.state().value(ch::RailThroughput, 3),
+                     base.state().value(ch::RailThroughput, 3), 0.05));
     }
 
     void nvlinkDisabledMovesTrafficOntoTheRails() {
@@ -192,7 +209,10 @@ private slots:
             // Row A keeps NVLink.
             QCOMPARE(off.state().value(ch::RackNvlinkDisabled, 0), 0.0f);
         }
-        QVERIFY2(railOff > 3.0 * railBase, qPrintable(QString("row B rails: %1 Tb/s before, %2 with NVLink off").arg(railBase).arg(railOff)));
+        QVERIFY2(railOff > 3.0 * railBase,
+                 qPrintable(QString("row B rails: %1 Tb/s before, %2 with NVLink off")
+                                .arg(railBase)
+                                .arg(railOff)));
         // NVLink links of row B report disabled and carry nothing; the rails run hot enough to
         // mark packets.
         const auto& s = off.state();
@@ -203,7 +223,8 @@ private slots:
         }
         double ecn = 0;
         const std::size_t npr = t->count(EntityKind::Nic) / t->count(EntityKind::Rack);
-        for (std::size_t n = first * npr; n < (first + count) * npr; ++n) ecn += s.value(ch::FabricEcnMarks, static_cast<model::EntityId>(n));
+        for (std::size_t n = first * npr; n < (first + count) * npr; ++n)
+            ecn += s.value(ch::FabricEcnMarks, static_cast<model::EntityId>(n));
         QVERIFY(ecn > 0);
         // Back on NVLink at 6 minutes.
         runTo(off, 400);
@@ -215,19 +236,27 @@ private slots:
         model::SimModel m(t, {}, bundledScenario("link-flap", *t));
         model::SimModel leaf(t, {}, bundledScenario("leaf-degraded", *t));
         const auto flapLink = *t->find(EntityKind::FabricLink, "A03 tray 05 NIC 2");
-        const std::vector<model::ChannelId> counters{ch::FabricDrops, ch::FabricEcnMarks, ch::FabricPfcPauses, ch::FabricCarrierTransitions,
-                                                     ch::NvlinkCrcErrors, ch::NvlinkReplayErrors, ch::NvlinkRecoveryErrors};
+        const std::vector<model::ChannelId> counters{
+            ch::FabricDrops,         ch::FabricEcnMarks,
+            ch::FabricPfcPauses,     ch::FabricCarrierTransitions,
+            ch::NvlinkCrcErrors,     ch::NvlinkReplayErrors,
+            ch::NvlinkRecoveryErrors};
         std::vector<std::vector<float>> last(counters.size()), lastLeaf(counters.size());
         bool sawDown = false, sawUp = false;
         for (double at = 1; at <= 200; at += 1) {
             runTo(m, at);
             runTo(leaf, at);
             for (std::size_t i = 0; i < counters.size(); ++i) {
-                for (auto [model, prev] : {std::pair{&m, &last[i]}, std::pair{&leaf, &lastLeaf[i]}}) {
+                for (auto [model, prev] :
+                     {std::pair{&m, &last[i]}, std::pair{&leaf, &lastLeaf[i]}}) {
                     const auto now = model->state().channel(counters[i]);
                     if (!prev->empty())
                         for (std::size_t e = 0; e < now.size(); ++e)
-                            if (now[e] < (*prev)[e]) QFAIL(qPrintable(QString("%1[%2] went down at %3 s").arg(model::kChannels[counters[i]].name.data()).arg(e).arg(at)));
+                            if (now[e] < (*prev)[e])
+                                QFAIL(qPrintable(QString("%1[%2] went down at %3 s")
+                                                     .arg(model::kChannels[counters[i]].name.data())
+                                                     .arg(e)
+                                                     .arg(at)));
                     prev->assign(now.begin(), now.end());
                 }
             }
@@ -245,7 +274,8 @@ private slots:
         for (std::size_t n = 0; n < t->count(EntityKind::Nic); ++n)
             if (t->nics.leaf[n] == degraded) {
                 drops += leaf.state().value(ch::FabricDrops, static_cast<model::EntityId>(n));
-                QCOMPARE(leaf.state().value(ch::FabricState, static_cast<model::EntityId>(n)), 1.0f);
+                QCOMPARE(leaf.state().value(ch::FabricState, static_cast<model::EntityId>(n)),
+                         1.0f);
             }
         QVERIFY(drops > 0);
         const auto nv = *t->find(EntityKind::NvlinkLink, "A02 tray 03 GPU 1 <-> NVSwitch 4");
@@ -265,12 +295,14 @@ private slots:
         for (int i = 0; i < 1200; ++i) {
             m.step();
             const auto& s = m.state();
-            if (s.value(ch::FabricState, link) != 2.0f || s.value(ch::FabricTx, firstNic) <= 0) continue;
+            if (s.value(ch::FabricState, link) != 2.0f || s.value(ch::FabricTx, firstNic) <= 0)
+                continue;
             ++downTicks;
             QCOMPARE(s.value(ch::FabricTx, link), 0.0f);
             // The tray's other seven NICs carry its bytes.
             double others = 0;
-            for (model::EntityId n = firstNic; n < firstNic + 8; ++n) others += s.value(ch::FabricTx, n);
+            for (model::EntityId n = firstNic; n < firstNic + 8; ++n)
+                others += s.value(ch::FabricTx, n);
             QVERIFY(near(others, s.value(ch::FabricTx, firstNic) * 7.0));
         }
         QVERIFY(downTicks > 0);
@@ -282,8 +314,10 @@ private slots:
             const auto s = bundledScenario(name, *t);
             QVERIFY(!s.events.empty());
         }
-        QCOMPARE(*t->find(EntityKind::Nic, "A03 tray 05 NIC 2"), static_cast<model::EntityId>((2 * 18 + 4) * 8 + 2));
-        QCOMPARE(*t->find(EntityKind::Gpu, "A03 tray 05 GPU 3"), static_cast<model::EntityId>((2 * 18 + 4) * 4 + 3));
+        QCOMPARE(*t->find(EntityKind::Nic, "A03 tray 05 NIC 2"),
+                 static_cast<model::EntityId>((2 * 18 + 4) * 8 + 2));
+        QCOMPARE(*t->find(EntityKind::Gpu, "A03 tray 05 GPU 3"),
+                 static_cast<model::EntityId>((2 * 18 + 4) * 4 + 3));
     }
 };
 

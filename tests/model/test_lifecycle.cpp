@@ -8,7 +8,6 @@
 
 #include <QFile>
 #include <QTest>
-
 #include <map>
 #include <queue>
 #include <set>
@@ -23,27 +22,27 @@ constexpr int kStates = 12;
 
 const std::set<std::pair<S, S>>& legal() {
     static const std::set<std::pair<S, S>> table{
-        {S::Delivered, S::HardwareDetection},       {S::HardwareDetection, S::FirmwareUpdate},
-        {S::HardwareDetection, S::Troubleshooting}, {S::FirmwareUpdate, S::PowerCoolingBringUp},
-        {S::FirmwareUpdate, S::Troubleshooting},    {S::PowerCoolingBringUp, S::NodeValidation},
+        {S::Delivered, S::HardwareDetection},         {S::HardwareDetection, S::FirmwareUpdate},
+        {S::HardwareDetection, S::Troubleshooting},   {S::FirmwareUpdate, S::PowerCoolingBringUp},
+        {S::FirmwareUpdate, S::Troubleshooting},      {S::PowerCoolingBringUp, S::NodeValidation},
         {S::PowerCoolingBringUp, S::Troubleshooting}, {S::NodeValidation, S::RackValidation},
-        {S::NodeValidation, S::Troubleshooting},    {S::RackValidation, S::MultiRackValidation},
-        {S::RackValidation, S::Troubleshooting},    {S::MultiRackValidation, S::Production},
+        {S::NodeValidation, S::Troubleshooting},      {S::RackValidation, S::MultiRackValidation},
+        {S::RackValidation, S::Troubleshooting},      {S::MultiRackValidation, S::Production},
         {S::MultiRackValidation, S::Troubleshooting}, {S::Production, S::Maintenance},
-        {S::Production, S::Troubleshooting},        {S::Troubleshooting, S::Revalidation},
-        {S::Troubleshooting, S::Decommissioned},    {S::Revalidation, S::RackValidation},
-        {S::Revalidation, S::Troubleshooting},      {S::Maintenance, S::Revalidation},
+        {S::Production, S::Troubleshooting},          {S::Troubleshooting, S::Revalidation},
+        {S::Troubleshooting, S::Decommissioned},      {S::Revalidation, S::RackValidation},
+        {S::Revalidation, S::Troubleshooting},        {S::Maintenance, S::Revalidation},
         {S::Maintenance, S::Decommissioned}};
     return table;
 }
 
-using testing::floorOf;
 using testing::bundledScenario;
-
+using testing::floorOf;
 
 void runFor(model::SimModel& m, double seconds) {
     const auto until = m.time() + model::fromSeconds(seconds);
-    while (m.time() < until) m.step();
+    while (m.time() < until)
+        m.step();
 }
 } // namespace
 
@@ -94,7 +93,9 @@ private slots:
                 todo.pop();
                 for (int b = 0; b < kStates; ++b) {
                     const S to = static_cast<S>(b);
-                    if (to == S::Revalidation || seen.contains(to) || !model::lifecycleTransitionAllowed(s, to)) continue;
+                    if (to == S::Revalidation || seen.contains(to) ||
+                        !model::lifecycleTransitionAllowed(s, to))
+                        continue;
                     seen.insert(to);
                     todo.push(to);
                 }
@@ -109,7 +110,8 @@ private slots:
         const auto t = floorOf(*spec);
         model::SimConfig config;
         config.step = model::kNsPerSecond; // hours of bring-up: coarse steps keep the test quick
-        config.counterInterval = 60 * model::kNsPerSecond; // per-link fabric counters are not what these gates read
+        config.counterInterval =
+            60 * model::kNsPerSecond; // per-link fabric counters are not what these gates read
         model::SimModel m(t, config, bundledScenario("bring-up", *t));
         runFor(m, 14 * 3600.0);
         const auto& log = m.lifecycle().machine().log();
@@ -119,9 +121,12 @@ private slots:
                 QCOMPARE(tr.to, S::Troubleshooting);
                 failures[tr.from] = tr.reason;
             }
-        QVERIFY2(failures[S::NodeValidation].find("thermal check under load") != std::string::npos, failures[S::NodeValidation].c_str());
-        QVERIFY2(failures[S::RackValidation].find("NVLink") != std::string::npos, failures[S::RackValidation].c_str());
-        QVERIFY2(failures[S::MultiRackValidation].find("flapped") != std::string::npos, failures[S::MultiRackValidation].c_str());
+        QVERIFY2(failures[S::NodeValidation].find("thermal check under load") != std::string::npos,
+                 failures[S::NodeValidation].c_str());
+        QVERIFY2(failures[S::RackValidation].find("NVLink") != std::string::npos,
+                 failures[S::RackValidation].c_str());
+        QVERIFY2(failures[S::MultiRackValidation].find("flapped") != std::string::npos,
+                 failures[S::MultiRackValidation].c_str());
         // Every rack of the wave ends in production; the ones that failed passed re-validation
         // after their failure and before production.
         for (model::EntityId r = 8; r < 16; ++r) {
@@ -135,7 +140,8 @@ private slots:
             }
         }
         // Row A never left production.
-        for (model::EntityId r = 0; r < 8; ++r) QCOMPARE(m.lifecycle().state(r), S::Production);
+        for (model::EntityId r = 0; r < 8; ++r)
+            QCOMPARE(m.lifecycle().state(r), S::Production);
     }
 
     void bringUpTiming() {
@@ -144,8 +150,8 @@ private slots:
         wave.name = "wave";
         model::ScenarioEvent ev;
         ev.action = model::ScenarioAction::BringUp;
-        ev.value = 60;    // one rack a minute
-        ev.value2 = 0.3;  // 12 of 40 carry a fault
+        ev.value = 60;   // one rack a minute
+        ev.value2 = 0.3; // 12 of 40 carry a fault
         wave.events.push_back(ev);
         model::SimConfig config;
         config.step = 2 * model::kNsPerSecond;
@@ -164,12 +170,14 @@ private slots:
         QCOMPARE(failed.size(), 12u);
         std::vector<double> healthy, faulty;
         for (const auto& [rack, t0] : start)
-            (failed.contains(rack) ? faulty : healthy).push_back(model::toSeconds(done[rack] - t0) / 60.0);
+            (failed.contains(rack) ? faulty : healthy)
+                .push_back(model::toSeconds(done[rack] - t0) / 60.0);
         std::ranges::sort(healthy);
         std::ranges::sort(faulty);
-        const double medianHealthy = healthy[healthy.size() / 2], medianFaulty = faulty[faulty.size() / 2];
-        qInfo("bring-up: healthy median %.0f min (min %.0f, max %.0f); with a fault %.0f min", medianHealthy, healthy.front(),
-              healthy.back(), medianFaulty);
+        const double medianHealthy = healthy[healthy.size() / 2],
+                     medianFaulty = faulty[faulty.size() / 2];
+        qInfo("bring-up: healthy median %.0f min (min %.0f, max %.0f); with a fault %.0f min",
+              medianHealthy, healthy.front(), healthy.back(), medianFaulty);
         // Nominal stages add up to 365 minutes; each varies +-25 %.
         QVERIFY(medianHealthy > 365 * 0.85 && medianHealthy < 365 * 1.15);
         QVERIFY(healthy.front() > 365 * 0.75 && healthy.back() < 365 * 1.25);
@@ -194,7 +202,7 @@ private slots:
         for (int i = 0; i < 20 * 3600; ++i) {
             m.step();
             if (i > 0 && m.lifecycle().state(0) == S::Production) break; // through every gate
-            if (i % 60 != 0) continue; // once a simulated minute
+            if (i % 60 != 0) continue;                                   // once a simulated minute
             const auto& s = m.state();
             // The rack that has not started yet: delivered, powered off.
             for (model::EntityId r : {0u, 1u})
@@ -210,12 +218,13 @@ private slots:
             }
             if (st == S::RackValidation) {
                 sawRack = true;
-                QVERIFY(s.value(ch::RackNvlinkThroughput, 0) > 0.85 * 0.95 * peakNvlink); // NVLink saturated
+                QVERIFY(s.value(ch::RackNvlinkThroughput, 0) >
+                        0.85 * 0.95 * peakNvlink); // NVLink saturated
             }
             if (st == S::MultiRackValidation) {
                 sawMulti = true;
                 QCOMPARE(s.value(ch::RackNvlinkThroughput, 0), 0.0f); // NVLink off ...
-                QVERIFY(s.value(ch::RackRailThroughput, 0) > 5.0f);    // ... everything on the rails
+                QVERIFY(s.value(ch::RackRailThroughput, 0) > 5.0f);   // ... everything on the rails
             }
         }
         QVERIFY(sawDelivered);

@@ -1,11 +1,10 @@
 // SimCore: the thread hand-off. Snapshots arrive while the sim runs, are immutable once
 // published, sources can submit from other threads, the queue is bounded and counts drops.
 // Run under ThreadSanitizer by `make tsan`.
-#include "support/test_floors.h"
 #include "model/sim_core.h"
+#include "support/test_floors.h"
 
 #include <QTest>
-
 #include <atomic>
 #include <thread>
 
@@ -30,7 +29,8 @@ private slots:
         for (int i = 0; i < 200 && advances < 20; ++i) {
             const auto s = core.latest();
             QVERIFY(s->tick >= lastTick);
-            QVERIFY(s->time == core.startTime() + static_cast<model::TimeNs>(s->tick) * model::SimConfig{}.step);
+            QVERIFY(s->time == core.startTime() +
+                                   static_cast<model::TimeNs>(s->tick) * model::SimConfig{}.step);
             if (s->tick > lastTick) ++advances;
             lastTick = s->tick;
             std::this_thread::sleep_for(std::chrono::milliseconds(2));
@@ -76,12 +76,14 @@ private slots:
                 for (int i = 0; i < 50; ++i) {
                     model::SampleBatch b;
                     b.source = static_cast<std::uint16_t>(s);
-                    b.samples.push_back({core.startTime(), ch::GpuUtilization, static_cast<model::EntityId>(s), 77.0f});
+                    b.samples.push_back({core.startTime(), ch::GpuUtilization,
+                                         static_cast<model::EntityId>(s), 77.0f});
                     if (core.submit(std::move(b))) ++accepted;
                     std::this_thread::sleep_for(std::chrono::microseconds(200));
                 }
             });
-        for (auto& t : sources) t.join();
+        for (auto& t : sources)
+            t.join();
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
         core.stop();
         const auto stats = core.stats();
@@ -93,7 +95,8 @@ private slots:
     void fullQueueDropsAndCounts() {
         model::SimCore core(floorOf(1), {}, {}, 4); // not started: nothing drains the queue
         int accepted = 0;
-        for (int i = 0; i < 10; ++i) accepted += core.submit(model::SampleBatch{}) ? 1 : 0;
+        for (int i = 0; i < 10; ++i)
+            accepted += core.submit(model::SampleBatch{}) ? 1 : 0;
         QCOMPARE(accepted, 4);
         QCOMPARE(core.stats().batchesDropped, 6u);
         core.runUntil(core.startTime() + model::kNsPerSecond);
@@ -105,11 +108,13 @@ private slots:
         model::SimCore a(t, {}), b(t, {});
         a.runUntil(a.startTime() + 30 * model::kNsPerSecond);
         b.start(0.0);
-        while (b.latest()->tick < a.latest()->tick) std::this_thread::yield();
+        while (b.latest()->tick < a.latest()->tick)
+            std::this_thread::yield();
         b.stop();
         // The threaded run passed the same tick: compare at equal ticks by re-running a.
         model::SimCore c(t, {});
-        c.runUntil(c.startTime() + static_cast<model::TimeNs>(b.latest()->tick) * model::SimConfig{}.step);
+        c.runUntil(c.startTime() +
+                   static_cast<model::TimeNs>(b.latest()->tick) * model::SimConfig{}.step);
         QCOMPARE(c.latest()->tick, b.latest()->tick);
         QVERIFY(c.latest()->values == b.latest()->values);
         QVERIFY(*c.latest()->detail == *b.latest()->detail);

@@ -1,12 +1,10 @@
 // SimModel: determinism, plausibility of the first physical model, coupling to the coolant,
 // measured values overriding the model, alarm hysteresis.
-#include "support/test_floors.h"
 #include "model/sim_model.h"
+#include "support/test_floors.h"
 
 #include <QTest>
-
 #include <algorithm>
-
 #include <cmath>
 #include <numeric>
 
@@ -18,10 +16,13 @@ namespace {
 using testing::floorOf;
 
 void runTicks(model::SimModel& m, int n) {
-    for (int i = 0; i < n; ++i) m.step();
+    for (int i = 0; i < n; ++i)
+        m.step();
 }
 
-double mean(std::span<const float> v) { return std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size()); }
+double mean(std::span<const float> v) {
+    return std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+}
 } // namespace
 
 class TestSimModel : public QObject {
@@ -37,7 +38,8 @@ private slots:
             runTicks(b, 20);
             QCOMPARE(a.state().time, b.state().time);
             for (model::ChannelId c = 0; c < ch::Count; ++c)
-                QVERIFY2(std::ranges::equal(a.state().channel(c), b.state().channel(c)), model::kChannels[c].name.data());
+                QVERIFY2(std::ranges::equal(a.state().channel(c), b.state().channel(c)),
+                         model::kChannels[c].name.data());
         }
     }
 
@@ -78,7 +80,8 @@ private slots:
         runTicks(m, 600);
         const auto after = m.state().channel(ch::GpuTemperature);
         double moved = 0;
-        for (std::size_t i = 0; i < before.size(); ++i) moved += std::abs(after[i] - before[i]);
+        for (std::size_t i = 0; i < before.size(); ++i)
+            moved += std::abs(after[i] - before[i]);
         QVERIFY(moved / static_cast<double>(before.size()) > 0.1);
         // Power follows utilization: the rack power is within idle .. rated.
         for (float kw : m.state().channel(ch::RackPower)) {
@@ -94,13 +97,16 @@ private slots:
         const auto& s = m.state();
         for (std::size_t r = 0; r < t->count(EntityKind::Rack); ++r) {
             // Q = m_dot * c_p * dT, within the lag's tolerance.
-            const double flowKgS = s.value(ch::RackFlow, static_cast<model::EntityId>(r)) * 0.99 / 60.0;
+            const double flowKgS =
+                s.value(ch::RackFlow, static_cast<model::EntityId>(r)) * 0.99 / 60.0;
             const double dT = s.value(ch::RackReturnTemperature, static_cast<model::EntityId>(r)) -
                               s.value(ch::RackSupplyTemperature, static_cast<model::EntityId>(r));
             const double heatKw = flowKgS * 4.186 * dT;
             const double powerKw = s.value(ch::RackPower, static_cast<model::EntityId>(r));
-            QVERIFY2(std::abs(heatKw - powerKw) < 0.15 * powerKw + 3.0,
-                     qPrintable(QString("rack %1: heat %2 kW vs power %3 kW").arg(r).arg(heatKw).arg(powerKw)));
+            QVERIFY2(
+                std::abs(heatKw - powerKw) < 0.15 * powerKw + 3.0,
+                qPrintable(
+                    QString("rack %1: heat %2 kW vs power %3 kW").arg(r).arg(heatKw).arg(powerKw)));
         }
     }
 
@@ -117,7 +123,8 @@ private slots:
         runTicks(base, 600);
         const double hot = mean(warm.state().channel(ch::GpuTemperature).subspan(3 * 72, 72));
         const double ref = mean(base.state().channel(ch::GpuTemperature).subspan(3 * 72, 72));
-        QVERIFY2(hot - ref > 6.0 && hot - ref < 10.0, qPrintable(QString("delta %1").arg(hot - ref)));
+        QVERIFY2(hot - ref > 6.0 && hot - ref < 10.0,
+                 qPrintable(QString("delta %1").arg(hot - ref)));
         // Other racks are unaffected.
         const double other = mean(warm.state().channel(ch::GpuTemperature).subspan(5 * 72, 72));
         const double otherRef = mean(base.state().channel(ch::GpuTemperature).subspan(5 * 72, 72));
@@ -137,7 +144,8 @@ private slots:
         runTicks(m, 20); // 3 s: the model takes over and pulls it back down
         QVERIFY(m.state().value(ch::GpuTemperature, 7) < 99.0f);
         // Out-of-range entities and channels are ignored, not written out of bounds.
-        batch.samples = {{m.time(), ch::GpuTemperature, 1'000'000, 1.0f}, {m.time(), 9999, 0, 1.0f}};
+        batch.samples = {{m.time(), ch::GpuTemperature, 1'000'000, 1.0f},
+                         {m.time(), 9999, 0, 1.0f}};
         m.apply(batch);
         m.step();
     }
@@ -151,17 +159,22 @@ private slots:
         // Never measured: modelled, not stale.
         QVERIFY(!m.state().rackStale(1));
         model::SampleBatch batch;
-        batch.samples.push_back({m.time(), ch::GpuTemperature, 1 * 72 + 3, 61.0f});                       // a GPU of rack 1
-        batch.samples.push_back({m.time(), ch::FabricTx, static_cast<model::EntityId>(2 * 18 * 8 + 5), 42.0f}); // a NIC link of rack 2
+        batch.samples.push_back(
+            {m.time(), ch::GpuTemperature, 1 * 72 + 3, 61.0f}); // a GPU of rack 1
+        batch.samples.push_back({m.time(), ch::FabricTx,
+                                 static_cast<model::EntityId>(2 * 18 * 8 + 5),
+                                 42.0f}); // a NIC link of rack 2
         m.apply(batch);
         runTicks(m, 10);
         QVERIFY(m.state().rackMeasuredAt[1] > 0 && m.state().rackMeasuredAt[2] > 0);
         QVERIFY(!m.state().rackStale(1) && !m.state().rackStale(2));
-        QCOMPARE(m.state().value(ch::FabricTx, 2 * 18 * 8 + 5), 42.0f); // a measured per-link value holds
+        QCOMPARE(m.state().value(ch::FabricTx, 2 * 18 * 8 + 5),
+                 42.0f); // a measured per-link value holds
         runTicks(m, 60); // 7 s without data
         QVERIFY(m.state().rackStale(1) && m.state().rackStale(2));
         QVERIFY(!m.state().rackStale(0));
-        QCOMPARE(m.state().value(ch::GpuTemperature, 1 * 72 + 3), 61.0f); // the last value, flagged stale
+        QCOMPARE(m.state().value(ch::GpuTemperature, 1 * 72 + 3),
+                 61.0f); // the last value, flagged stale
         // Data again: fresh.
         batch.samples = {{m.time(), ch::GpuPower, 1 * 72, 900.0f}};
         m.apply(batch);
@@ -183,10 +196,12 @@ private slots:
         };
         auto levelOf = [&]() -> int {
             for (const auto& a : m.state().alarms)
-                if (a.channel == ch::RackGpuTempMax && a.entity == 1) return a.severity == model::Severity::Critical ? 2 : 1;
+                if (a.channel == ch::RackGpuTempMax && a.entity == 1)
+                    return a.severity == model::Severity::Critical ? 2 : 1;
             return 0;
         };
-        const float limit = static_cast<float>(t->spec().rack.gpuMaxTempC); // critical above, warning above limit - 3
+        const float limit = static_cast<float>(
+            t->spec().rack.gpuMaxTempC); // critical above, warning above limit - 3
         set(limit - 5);
         QCOMPARE(levelOf(), 0);
         set(limit - 2);

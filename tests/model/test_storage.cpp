@@ -8,7 +8,6 @@
 
 #include <QFile>
 #include <QTest>
-
 #include <cmath>
 
 using namespace ft;
@@ -16,9 +15,11 @@ using model::EntityKind;
 namespace ch = model::ch;
 
 namespace {
-using testing::demoFloor;
 using testing::bundledScenario;
-double seconds(const model::SimModel& m) { return model::toSeconds(m.time() - m.config().startTime); }
+using testing::demoFloor;
+double seconds(const model::SimModel& m) {
+    return model::toSeconds(m.time() - m.config().startTime);
+}
 } // namespace
 
 class TestStorage : public QObject {
@@ -32,11 +33,14 @@ private slots:
             if (i % 500 != 0) continue;
             const auto& st = m.storage();
             // Written = migrated + still pending, to the byte (well, to float rounding).
-            QVERIFY(std::abs(st.writtenTotal() - st.migratedTotal() - st.backlog()) < 1e-6 * std::max(1.0, st.writtenTotal()));
+            QVERIFY(std::abs(st.writtenTotal() - st.migratedTotal() - st.backlog()) <
+                    1e-6 * std::max(1.0, st.writtenTotal()));
             // The local store holds what was there, what others wrote, and what this floor wrote;
             // the remote store what was there, what others wrote, and what has migrated.
-            QVERIFY(std::abs(st.storedTb(0) - (st.initialTb() + st.backgroundTb() + st.writtenTotal())) < 1e-6 * st.storedTb(0));
-            QVERIFY(std::abs(st.storedTb(1) - (st.initialTb() + st.backgroundTb() + st.migratedTotal())) < 1e-6 * st.storedTb(1));
+            QVERIFY(std::abs(st.storedTb(0) - (st.initialTb() + st.backgroundTb() +
+                                               st.writtenTotal())) < 1e-6 * st.storedTb(0));
+            QVERIFY(std::abs(st.storedTb(1) - (st.initialTb() + st.backgroundTb() +
+                                               st.migratedTotal())) < 1e-6 * st.storedTb(1));
             // And the channels say the same.
             QVERIFY(std::abs(m.state().value(ch::RegionBacklog, 0) - st.backlog()) < 1e-3);
         }
@@ -51,7 +55,8 @@ private slots:
         model::StorageModel store(*t);
         model::Snapshot s;
         s.values.resize(ch::Count);
-        for (model::ChannelId c = 0; c < ch::Count; ++c) s.values[c].assign(t->count(model::kChannels[c].kind), 0.0f);
+        for (model::ChannelId c = 0; c < ch::Count; ++c)
+            s.values[c].assign(t->count(model::kChannels[c].kind), 0.0f);
         const std::vector<float> none(t->count(EntityKind::ComputeTray), 0.0f);
         const std::vector<std::uint8_t> noStarts(none.size(), 0);
         store.writeForTest(0, 100.0); // 100 TB written now, then never read
@@ -92,20 +97,22 @@ private slots:
 
     void readingOldObjectsReheatsThem() {
         auto spec = importers::generateFloor(1);
-        spec.storage.initialPetabytes = 1; // 1 PB spread over ages
+        spec.storage.initialPetabytes = 1;   // 1 PB spread over ages
         spec.storage.agingDaysPerMinute = 0; // freeze the clock: only reads move bytes
         const auto t = std::make_shared<const model::Topology>(*model::Topology::build(spec));
         model::StorageModel store(*t);
         model::Snapshot s;
         s.values.resize(ch::Count);
-        for (model::ChannelId c = 0; c < ch::Count; ++c) s.values[c].assign(t->count(model::kChannels[c].kind), 0.0f);
+        for (model::ChannelId c = 0; c < ch::Count; ++c)
+            s.values[c].assign(t->count(model::kChannels[c].kind), 0.0f);
         std::vector<float> reads(t->count(EntityKind::ComputeTray), 20.0f); // GB/s, cold caches
         const std::vector<float> none(reads.size(), 0.0f);
         std::vector<std::uint8_t> starts(reads.size(), 1);
         store.step(s, 0.1f, reads, none, starts);
         const float hotBefore = s.values[ch::TierBytes][0], warmBefore = s.values[ch::TierBytes][1];
         starts.assign(reads.size(), 0);
-        for (int i = 0; i < 600; ++i) store.step(s, 0.1f, reads, none, starts);
+        for (int i = 0; i < 600; ++i)
+            store.step(s, 0.1f, reads, none, starts);
         QVERIFY(s.values[ch::TierBytes][0] > hotBefore);
         QVERIFY(s.values[ch::TierBytes][1] < warmBefore);
         // Moving between tiers neither creates nor loses bytes.
@@ -115,21 +122,26 @@ private slots:
     void cacheHitRatiosAndWarmUp() {
         const auto t = demoFloor();
         model::SimModel m(t, {});
-        for (int i = 0; i < 3000; ++i) m.step();
+        for (int i = 0; i < 3000; ++i)
+            m.step();
         // Warm caches on training racks serve nearly everything from NVMe.
         float best = 0;
         for (std::size_t tray = 0; tray < t->count(EntityKind::ComputeTray); ++tray)
-            best = std::max(best, m.state().value(ch::CacheHitRatio, static_cast<model::EntityId>(tray)));
+            best = std::max(best,
+                            m.state().value(ch::CacheHitRatio, static_cast<model::EntityId>(tray)));
         QVERIFY(best > 99.0f && best <= 99.7f + 1e-3f);
         // A cache that comes back empty starts cold and warms up steadily.
         model::SimModel lost(t, {}, bundledScenario("cache-node-loss", *t));
-        while (seconds(lost) < 200) lost.step();
+        while (seconds(lost) < 200)
+            lost.step();
         QCOMPARE(lost.state().value(ch::RackCacheHitRatio, 6), 0.0f);
         const float p99Down = lost.state().value(ch::CacheLatencyP99, 6 * 18);
-        while (seconds(lost) < 301) lost.step();
+        while (seconds(lost) < 301)
+            lost.step();
         std::vector<float> warmup;
         for (int k = 0; k < 6; ++k) {
-            for (int i = 0; i < 600; ++i) lost.step();
+            for (int i = 0; i < 600; ++i)
+                lost.step();
             warmup.push_back(lost.state().value(ch::RackCacheHitRatio, 6));
         }
         QVERIFY2(std::ranges::is_sorted(warmup), "hit ratio should climb while the cache warms");
@@ -145,22 +157,30 @@ private slots:
             lost.step();
             control.step();
         }
-        QVERIFY(lost.state().value(ch::RegionRead, 0) > control.state().value(ch::RegionRead, 0) + 5.0f);
+        QVERIFY(lost.state().value(ch::RegionRead, 0) >
+                control.state().value(ch::RegionRead, 0) + 5.0f);
     }
 
     void backlogGrowsWhenTheLinkDegradesAndDrainsAfter() {
         const auto t = demoFloor();
-        model::SimModel degraded(t, {}, bundledScenario("region-link-degraded", *t)), control(t, {});
+        model::SimModel degraded(t, {}, bundledScenario("region-link-degraded", *t)),
+            control(t, {});
         double maxGap = 0, maxOldest = 0, controlOldest = 0;
         while (seconds(degraded) < 9 * 60) {
             degraded.step();
             control.step();
-            maxGap = std::max(maxGap, static_cast<double>(degraded.state().value(ch::RegionBacklog, 0) - control.state().value(ch::RegionBacklog, 0)));
-            maxOldest = std::max(maxOldest, static_cast<double>(degraded.state().value(ch::RegionOldestPending, 0)));
-            controlOldest = std::max(controlOldest, static_cast<double>(control.state().value(ch::RegionOldestPending, 0)));
+            maxGap =
+                std::max(maxGap, static_cast<double>(degraded.state().value(ch::RegionBacklog, 0) -
+                                                     control.state().value(ch::RegionBacklog, 0)));
+            maxOldest = std::max(
+                maxOldest, static_cast<double>(degraded.state().value(ch::RegionOldestPending, 0)));
+            controlOldest =
+                std::max(controlOldest,
+                         static_cast<double>(control.state().value(ch::RegionOldestPending, 0)));
         }
-        qInfo("during the outage: backlog up to %.1f TB above normal, oldest pending %.0f s (normally %.0f s)", maxGap, maxOldest,
-              controlOldest);
+        qInfo("during the outage: backlog up to %.1f TB above normal, oldest pending %.0f s "
+              "(normally %.0f s)",
+              maxGap, maxOldest, controlOldest);
         QVERIFY(maxGap > 1.0);
         QVERIFY(maxOldest > 2 * controlOldest);
         // After the repair the backlog drains back to what the control run has.
@@ -168,7 +188,8 @@ private slots:
         while (seconds(degraded) < 20 * 60 && settledAt < 0) {
             degraded.step();
             control.step();
-            if (degraded.storage().backlog() <= control.storage().backlog() + 1e-6) settledAt = seconds(degraded);
+            if (degraded.storage().backlog() <= control.storage().backlog() + 1e-6)
+                settledAt = seconds(degraded);
         }
         qInfo("drained %.0f s after the repair", settledAt - 9 * 60);
         QVERIFY(settledAt > 0);

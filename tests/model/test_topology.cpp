@@ -72,7 +72,8 @@ private slots:
             QCOMPARE(t.gpus.tray[t.nics.gpu[n]], static_cast<model::EntityId>(n / nicsPerTray));
         }
         for (std::size_t l = 0; l < t.count(EntityKind::NvlinkLink); ++l)
-            QCOMPARE(t.switchTrays.rack[t.nvlinkLinks.switchTray[l]], t.gpus.rack[t.nvlinkLinks.gpu[l]]);
+            QCOMPARE(t.switchTrays.rack[t.nvlinkLinks.switchTray[l]],
+                     t.gpus.rack[t.nvlinkLinks.gpu[l]]);
         // Every rack is served by a CDU of its own row.
         for (std::size_t r = 0; r < t.count(EntityKind::Rack); ++r)
             QCOMPARE(t.cdus.row[t.racks.cdu[r]], t.racks.row[r]);
@@ -104,12 +105,15 @@ private slots:
         QCOMPARE(t.count(EntityKind::Leaf), 8 * ((trays + half - 1) / half));
         QCOMPARE(t.count(EntityKind::Spine), planes * ((perPlane + radix - 1) / radix));
         // No leaf has more than k/2 downlinks; its uplinks equal its downlinks (non-blocking).
-        std::vector<std::size_t> up(t.count(EntityKind::Leaf), 0), down(t.count(EntityKind::Leaf), 0);
+        std::vector<std::size_t> up(t.count(EntityKind::Leaf), 0),
+            down(t.count(EntityKind::Leaf), 0);
         for (std::size_t l = 0; l < t.count(EntityKind::FabricLink); ++l) {
-            if (t.fabricLinks.kind[l] == model::Topology::FabricLinkKind::NicToLeaf) down[t.fabricLinks.to[l]]++;
+            if (t.fabricLinks.kind[l] == model::Topology::FabricLinkKind::NicToLeaf)
+                down[t.fabricLinks.to[l]]++;
             else {
                 up[t.fabricLinks.from[l]] += t.fabricLinks.lanes[l];
-                QCOMPARE(t.spines.plane[t.fabricLinks.to[l]], t.leaves.plane[t.fabricLinks.from[l]]);
+                QCOMPARE(t.spines.plane[t.fabricLinks.to[l]],
+                         t.leaves.plane[t.fabricLinks.from[l]]);
             }
         }
         for (std::size_t l = 0; l < up.size(); ++l) {
@@ -170,7 +174,8 @@ private slots:
         const auto t = build(importers::generateFloor(1778));
         const auto& rk = t.spec().rack;
         std::vector<std::pair<float, float>> pos;
-        for (const auto& p : t.racks.position) pos.emplace_back(p.x, p.y);
+        for (const auto& p : t.racks.position)
+            pos.emplace_back(p.x, p.y);
         std::ranges::sort(pos);
         for (std::size_t i = 1; i < pos.size(); ++i) {
             const bool sameSpot = std::abs(pos[i].first - pos[i - 1].first) < rk.widthM * 0.99 &&

@@ -8,7 +8,6 @@
 #include <QFile>
 #include <QString>
 #include <QtGlobal>
-
 #include <memory>
 
 namespace ft::testing {
@@ -19,7 +18,9 @@ inline std::shared_ptr<const model::Topology> floorOf(const model::FloorSpec& sp
     return std::make_shared<const model::Topology>(std::move(*t));
 }
 
-inline std::shared_ptr<const model::Topology> floorOf(int racks) { return floorOf(importers::generateFloor(racks)); }
+inline std::shared_ptr<const model::Topology> floorOf(int racks) {
+    return floorOf(importers::generateFloor(racks));
+}
 
 inline std::shared_ptr<const model::Topology> demoFloor() {
     auto spec = importers::loadFloor(FT_SOURCE_DIR "/resources/floors/demo.json");
@@ -32,7 +33,9 @@ inline model::Scenario bundledScenario(const char* name, const model::Topology& 
     QFile f(QString(FT_SOURCE_DIR "/resources/scenarios/%1.json").arg(name));
     if (!f.open(QIODevice::ReadOnly)) qFatal("missing scenario %s", name);
     const QByteArray bytes = f.readAll();
-    auto scenario = importers::parseScenarioFile(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), name, topology);
+    auto scenario = importers::parseScenarioFile(
+        std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), name,
+        topology);
     if (!scenario) qFatal("%s", scenario.error().toString().c_str());
     return *scenario;
 }

@@ -4,32 +4,30 @@
 #include "app/floor_loading.h"
 #include "app/main_window.h"
 #include "app/session.h"
-
-#include <QTemporaryDir>
+#include "model/lifecycle.h"
 #include "model/sim_core.h"
 #include "views/color_scale.h"
-#include "views/floor_view.h"
 #include "views/cooling_panel.h"
-#include "views/inspector_panel.h"
-#include "views/lifecycle_board.h"
-#include "views/layer_registry.h"
-#include "views/layers_panel.h"
-#include "views/lifecycle_layer.h"
-#include "views/storage_panel.h"
 #include "views/fabric_geometry.h"
 #include "views/fabric_panel.h"
+#include "views/floor_view.h"
+#include "views/inspector_panel.h"
+#include "views/layer_registry.h"
+#include "views/layers_panel.h"
+#include "views/lifecycle_board.h"
+#include "views/lifecycle_layer.h"
 #include "views/rail_layer.h"
+#include "views/storage_panel.h"
 #include "views/timeline_panel.h"
-#include "model/lifecycle.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
-#include <QSettings>
-
-#include <QApplication>
 #include <QDir>
+#include <QSettings>
 #include <QSurfaceFormat>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
 
@@ -45,7 +43,8 @@ struct ImageDiff {
 };
 
 ImageDiff compareImages(const QImage& a0, const QImage& b0) {
-    const QImage a = a0.convertToFormat(QImage::Format_RGB32), b = b0.convertToFormat(QImage::Format_RGB32);
+    const QImage a = a0.convertToFormat(QImage::Format_RGB32),
+                 b = b0.convertToFormat(QImage::Format_RGB32);
     ImageDiff d;
     d.diff = QImage(a.size(), QImage::Format_RGB32);
     double sum = 0;
@@ -53,7 +52,8 @@ ImageDiff compareImages(const QImage& a0, const QImage& b0) {
     for (int y = 0; y < a.height(); ++y)
         for (int x = 0; x < a.width(); ++x) {
             const QRgb p = a.pixel(x, y), q = b.pixel(x, y);
-            const int dr = std::abs(qRed(p) - qRed(q)), dg = std::abs(qGreen(p) - qGreen(q)), db = std::abs(qBlue(p) - qBlue(q));
+            const int dr = std::abs(qRed(p) - qRed(q)), dg = std::abs(qGreen(p) - qGreen(q)),
+                      db = std::abs(qBlue(p) - qBlue(q));
             sum += dr + dg + db;
             const int m = std::max({dr, dg, db});
             if (m > 32) ++off;
@@ -84,11 +84,13 @@ std::shared_ptr<const model::Snapshot> patternSnapshot(const model::Topology& t)
     for (std::size_t g = 0; g < temps.size(); ++g) {
         const float rack = static_cast<float>(t.gpus.rack[g]);
         const float tray = static_cast<float>(t.computeTrays.indexInRack[t.gpus.tray[g]]);
-        temps[g] = 48.0f + 2.5f * rack + 0.6f * tray + 1.5f * static_cast<float>(t.gpus.indexInTray[g]);
+        temps[g] =
+            48.0f + 2.5f * rack + 0.6f * tray + 1.5f * static_cast<float>(t.gpus.indexInTray[g]);
     }
     for (std::size_t r = 0; r < t.count(EntityKind::Rack); ++r) {
         float hottest = 0;
-        for (std::size_t g = r * 72; g < (r + 1) * 72; ++g) hottest = std::max(hottest, temps[g]);
+        for (std::size_t g = r * 72; g < (r + 1) * 72; ++g)
+            hottest = std::max(hottest, temps[g]);
         s->values[model::ch::RackGpuTempMax][r] = hottest;
     }
     // A floor mid bring-up: row B walks through the stages, one rack failed its NVLink check.
@@ -98,15 +100,19 @@ std::shared_ptr<const model::Snapshot> patternSnapshot(const model::Topology& t)
         const auto stage = static_cast<model::RackLifecycle>(1 + (r - 8) % 6);
         s->rackLifecycle[r] = r == 13 ? model::RackLifecycle::Troubleshooting : stage;
         s->values[model::ch::RackLifecycleProgress][r] = 12.5f * static_cast<float>(r - 7);
-        model::TimeNs when = s->time - 6 * 3600LL * model::kNsPerSecond + (r - 8) * 1200LL * model::kNsPerSecond;
+        model::TimeNs when =
+            s->time - 6 * 3600LL * model::kNsPerSecond + (r - 8) * 1200LL * model::kNsPerSecond;
         for (int k = 0; k < static_cast<int>(stage); ++k, when += 1800LL * model::kNsPerSecond)
-            history->push_back({when, r, static_cast<model::RackLifecycle>(k), static_cast<model::RackLifecycle>(k + 1), false, "step"});
+            history->push_back({when, r, static_cast<model::RackLifecycle>(k),
+                                static_cast<model::RackLifecycle>(k + 1), false, "step"});
         if (r == 13)
-            history->push_back({when, r, stage, model::RackLifecycle::Troubleshooting, true, "B06: NVLink 150 TB/s, below the expected range"});
+            history->push_back({when, r, stage, model::RackLifecycle::Troubleshooting, true,
+                                "B06: NVLink 150 TB/s, below the expected range"});
     }
     std::ranges::sort(*history, {}, &model::LifecycleTransition::time);
     s->lifecycleHistory = history;
-    s->alarms.push_back({"GPU over temperature", EntityKind::Rack, 15, model::ch::RackGpuTempMax, model::Severity::Critical, 91.3f, 88.0f, s->time});
+    s->alarms.push_back({"GPU over temperature", EntityKind::Rack, 15, model::ch::RackGpuTempMax,
+                         model::Severity::Critical, 91.3f, 88.0f, s->time});
     return s;
 }
 
@@ -120,15 +126,20 @@ void checkBaseline(const QImage& actual, const QString& name) {
     const QImage baseline(baselines + name + ".png");
     if (baseline.isNull()) {
         actual.save(out + name + ".actual.png");
-        QFAIL(qPrintable("no baseline; wrote " + out + name + ".actual.png — look at it, then copy it to " + baselines + name + ".png"));
+        QFAIL(qPrintable("no baseline; wrote " + out + name +
+                         ".actual.png — look at it, then copy it to " + baselines + name + ".png"));
     }
     QCOMPARE(baseline.size(), actual.size());
     const auto d = compareImages(actual, baseline);
     if (d.meanAbs > 1.5 || d.fractionOff > 0.005) {
         actual.save(out + name + ".actual.png");
         d.diff.save(out + name + ".diff.png");
-        QFAIL(qPrintable(QString("%1 differs from its baseline: mean %2, %3 % of pixels off; wrote .actual.png and .diff.png in %4")
-                             .arg(name).arg(d.meanAbs).arg(d.fractionOff * 100).arg(out)));
+        QFAIL(qPrintable(QString("%1 differs from its baseline: mean %2, %3 % of pixels off; wrote "
+                                 ".actual.png and .diff.png in %4")
+                             .arg(name)
+                             .arg(d.meanAbs)
+                             .arg(d.fractionOff * 100)
+                             .arg(out)));
     }
 }
 
@@ -139,7 +150,8 @@ public:
     static constexpr views::LayerInfo kInfo{"probe", "Probe layer (test)", false, "storageDock"};
     ProbeLayer(const model::Topology&, vtkRenderer*) : Layer(kInfo) {}
     void update(const model::Snapshot&) override { ++updates; }
-    void drawHud(const views::ImGuiOverlay&, const views::HudInput&, views::HudColumns&) const override {
+    void drawHud(const views::ImGuiOverlay&, const views::HudInput&,
+                 views::HudColumns&) const override {
         if (visible()) ++hudDraws;
     }
     static inline int updates = 0, hudDraws = 0;
@@ -186,7 +198,8 @@ private slots:
         // Not a blank frame: the floor has many distinct colours.
         QSet<QRgb> colours;
         for (int y = 0; y < actual.height(); y += 4)
-            for (int x = 0; x < actual.width(); x += 4) colours.insert(actual.pixel(x, y));
+            for (int x = 0; x < actual.width(); x += 4)
+                colours.insert(actual.pixel(x, y));
         QVERIFY(colours.size() > 200);
     }
 
@@ -274,7 +287,8 @@ private slots:
         s->values[model::ch::LeafUtilization][quiet] = 4;
         s->values[model::ch::LeafUtilization][busy] = 92;
         // Quiet, healthy links elsewhere: thin bundles that do not hide the switches.
-        for (auto c : {model::ch::FabricTx, model::ch::FabricUtilization, model::ch::FabricState, model::ch::FabricDrops, model::ch::LeafState})
+        for (auto c : {model::ch::FabricTx, model::ch::FabricUtilization, model::ch::FabricState,
+                       model::ch::FabricDrops, model::ch::LeafState})
             std::ranges::fill(s->writable(c), 0.0f);
         views::FloorView view(m_topology, [s] { return s; });
         view.setShowFrameStats(false);
@@ -289,15 +303,19 @@ private slots:
         auto pixelAt = [&](model::EntityId leaf) {
             auto p = t.leaves.position[leaf];
             const auto half = views::FabricGeometry::leafHalfOn(t);
-            p.z += half.z;          // the top face, lit from above
-            p.x += 0.5f * half.x;   // beside the trunks that leave its centre
+            p.z += half.z;        // the top face, lit from above
+            p.x += 0.5f * half.x; // beside the trunks that leave its centre
             const auto sp = view.project(p);
             return sp ? img.pixel(static_cast<int>(sp->x), static_cast<int>(sp->y)) : 0u;
         };
         const QRgb a = pixelAt(quiet), b = pixelAt(busy);
-        const int d = std::abs(qRed(a) - qRed(b)) + std::abs(qGreen(a) - qGreen(b)) + std::abs(qBlue(a) - qBlue(b));
+        const int d = std::abs(qRed(a) - qRed(b)) + std::abs(qGreen(a) - qGreen(b)) +
+                      std::abs(qBlue(a) - qBlue(b));
         QVERIFY2(d > 120, qPrintable(QString("quiet %1, busy %2").arg(a, 0, 16).arg(b, 0, 16)));
-        QVERIFY2(qRed(b) > qRed(a), qPrintable(QString("quiet %1, busy %2").arg(a, 0, 16).arg(b, 0, 16))); // the busy one toward the red end
+        QVERIFY2(qRed(b) > qRed(a),
+                 qPrintable(QString("quiet %1, busy %2")
+                                .arg(a, 0, 16)
+                                .arg(b, 0, 16))); // the busy one toward the red end
         // Above the floor: from the side, every leaf projects higher on screen than the rack
         // tops below it.
         view.resetCamera();
@@ -349,7 +367,9 @@ private slots:
         // The inspector shows a leaf's ports and uplinks as links to follow.
         views::InspectorPanel inspector(view.get());
         view->setSelection(leaf);
-        QVERIFY(!inspector.tree()->findItems("up to Spine", Qt::MatchRecursive | Qt::MatchStartsWith, 0).isEmpty());
+        QVERIFY(!inspector.tree()
+                     ->findItems("up to Spine", Qt::MatchRecursive | Qt::MatchStartsWith, 0)
+                     .isEmpty());
         QVERIFY(!panel.grab().isNull());
     }
 
@@ -384,11 +404,13 @@ private slots:
         view->setSelection(model::EntityRef{EntityKind::Gpu, 10 * 72 + 5}); // a GPU of B03
         QVERIFY(board.lanes()->laneTop(10) >= 0);
         // Filtering the board filters the floor too.
-        const int troubleshooting = board.filter()->findData(static_cast<int>(model::RackLifecycle::Troubleshooting));
+        const int troubleshooting =
+            board.filter()->findData(static_cast<int>(model::RackLifecycle::Troubleshooting));
         board.filter()->setCurrentIndex(troubleshooting);
         QCOMPARE(board.lanes()->lanes().size(), 1u);
         QCOMPARE(board.lanes()->lanes().front(), 13u);
-        QVERIFY(view->layer<views::LifecycleLayer>()->filter() == model::RackLifecycle::Troubleshooting);
+        QVERIFY(view->layer<views::LifecycleLayer>()->filter() ==
+                model::RackLifecycle::Troubleshooting);
         board.filter()->setCurrentIndex(0);
         QVERIFY(!view->layer<views::LifecycleLayer>()->filter());
         QVERIFY(!board.grab().isNull());
@@ -454,11 +476,13 @@ private slots:
         window.show();
         QCoreApplication::processEvents();
         auto& replay = *(*session)->replay;
-        const auto written = window.exportFrames(dir.filePath("frames"), replay.beginTime(), replay.beginTime() + 5 * model::kNsPerSecond,
-                                                 model::kNsPerSecond);
+        const auto written =
+            window.exportFrames(dir.filePath("frames"), replay.beginTime(),
+                                replay.beginTime() + 5 * model::kNsPerSecond, model::kNsPerSecond);
         QVERIFY2(written, written ? "" : written.error().c_str());
         QCOMPARE(*written, 6);
-        const QImage first(dir.filePath("frames/frame_00001.png")), last(dir.filePath("frames/frame_00006.png"));
+        const QImage first(dir.filePath("frames/frame_00001.png")),
+            last(dir.filePath("frames/frame_00006.png"));
         QVERIFY(!first.isNull() && !last.isNull());
         QVERIFY(compareImages(first, last).fractionOff > 0.0001); // time moved on the HUD at least
         // Keys drive the replay: step, jump, home.
@@ -535,14 +559,18 @@ private slots:
         const model::EntityId gpu = 100;
         view->setSelection(model::EntityRef{EntityKind::Gpu, gpu});
         const std::string host = m_topology->hostName(m_topology->gpus.tray[gpu]);
-        const auto items = inspector.tree()->findItems(QString::fromStdString(host), Qt::MatchRecursive | Qt::MatchExactly, 1);
+        const auto items = inspector.tree()->findItems(QString::fromStdString(host),
+                                                       Qt::MatchRecursive | Qt::MatchExactly, 1);
         QCOMPARE(items.size(), 1);
-        const auto temps = inspector.tree()->findItems("GPU die temperature", Qt::MatchRecursive | Qt::MatchExactly, 0);
+        const auto temps = inspector.tree()->findItems("GPU die temperature",
+                                                       Qt::MatchRecursive | Qt::MatchExactly, 0);
         QCOMPARE(temps.size(), 1);
         QVERIFY(temps[0]->text(1).endsWith("°C"));
         // Clicking the rack row in "Related" selects the rack.
-        const auto rackRows = inspector.tree()->findItems(QString("Rack %1").arg(QString::fromStdString(m_topology->racks.name[m_topology->gpus.rack[gpu]])),
-                                                          Qt::MatchRecursive | Qt::MatchExactly, 0);
+        const auto rackRows =
+            inspector.tree()->findItems(QString("Rack %1").arg(QString::fromStdString(
+                                            m_topology->racks.name[m_topology->gpus.rack[gpu]])),
+                                        Qt::MatchRecursive | Qt::MatchExactly, 0);
         QCOMPARE(rackRows.size(), 1);
         emit inspector.tree()->itemActivated(rackRows[0], 0);
         QVERIFY(view->selection());
@@ -553,7 +581,8 @@ private slots:
     void colourScale() {
         const views::ColorScale scale(model::ch::GpuTemperature);
         const float span = scale.max() - scale.min();
-        const auto cold = scale.map(scale.min() + 0.15f * span), hot = scale.map(scale.max() - 0.1f * span);
+        const auto cold = scale.map(scale.min() + 0.15f * span),
+                   hot = scale.map(scale.max() - 0.1f * span);
         QVERIFY(cold.b > cold.r); // blue end
         QVERIFY(hot.r > hot.b);   // red end
         // Out-of-range values clamp, missing values are grey.
@@ -564,7 +593,9 @@ private slots:
 
     void aRegisteredLayerIsEverywhere() {
         // Last: views built from here on carry the probe (hidden, it draws nothing).
-        views::registerLayerType({ProbeLayer::kInfo, [](const model::Topology& t, vtkRenderer* r) { return std::make_unique<ProbeLayer>(t, r); }});
+        views::registerLayerType({ProbeLayer::kInfo, [](const model::Topology& t, vtkRenderer* r) {
+                                      return std::make_unique<ProbeLayer>(t, r);
+                                  }});
         QVERIFY(views::findLayerInfo("probe"));
         QCOMPARE(views::layerIds().back(), std::string("probe"));
         // --layers knows it, and --help lists it.
