@@ -90,8 +90,8 @@ std::expected<importers::MappingRules, std::string> rulesFor(const Options& o,
 }
 
 std::expected<std::vector<std::unique_ptr<importers::LiveSource>>, std::string>
-makeLiveSources(const Options& o, std::shared_ptr<const model::Topology> topology,
-                importers::SubmitFn submit) {
+makeLiveSources(const Options& o, const std::shared_ptr<const model::Topology>& topology,
+                const importers::SubmitFn& submit) {
     std::vector<std::unique_ptr<importers::LiveSource>> sources;
     auto http = httpOptions(o);
     if (!http) return std::unexpected(http.error());
@@ -194,7 +194,7 @@ json sourcesJson(const std::vector<std::unique_ptr<importers::LiveSource>>& sour
 }
 
 std::expected<json, std::string>
-importFileToRecording(const Options& o, std::shared_ptr<const model::Topology> topology,
+importFileToRecording(const Options& o, const std::shared_ptr<const model::Topology>& topology,
                       const std::string& file, const std::string& outPath,
                       const std::function<void(double)>& progress,
                       const std::atomic<bool>* cancel) {
@@ -215,13 +215,13 @@ importFileToRecording(const Options& o, std::shared_ptr<const model::Topology> t
     request.rules = rules ? &*rules : nullptr;
     request.progress = progress;
     request.cancel = cancel;
-    auto summary = importers::importFileToRecording(loader, std::move(topology), request);
+    auto summary = importers::importFileToRecording(loader, topology, request);
     if (!summary) return std::unexpected(summary.error().toString());
     return *summary;
 }
 
 std::expected<json, std::string>
-importWindowToRecording(const Options& o, std::shared_ptr<const model::Topology> topology,
+importWindowToRecording(const Options& o, const std::shared_ptr<const model::Topology>& topology,
                         const std::string& window, const std::string& outPath,
                         const std::function<void(double)>& progress,
                         const std::atomic<bool>* cancel) {

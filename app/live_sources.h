@@ -26,8 +26,8 @@ std::expected<importers::MappingRules, std::string> rulesFor(const Options& o,
                                                              const std::string& kind);
 
 std::expected<std::vector<std::unique_ptr<importers::LiveSource>>, std::string>
-makeLiveSources(const Options& o, std::shared_ptr<const model::Topology> topology,
-                importers::SubmitFn submit);
+makeLiveSources(const Options& o, const std::shared_ptr<const model::Topology>& topology,
+                const importers::SubmitFn& submit);
 
 // Every target of every source, for the HUD (detail: rate and age, or the last error).
 std::vector<views::SourceStatus>
@@ -39,12 +39,12 @@ nlohmann::json sourcesJson(const std::vector<std::unique_ptr<importers::LiveSour
 // Offline imports into a recording. `progress` gets 0..1; `cancel` stops (the partial file is
 // removed). The summary JSON is what a headless run prints.
 std::expected<nlohmann::json, std::string>
-importFileToRecording(const Options& o, std::shared_ptr<const model::Topology> topology,
+importFileToRecording(const Options& o, const std::shared_ptr<const model::Topology>& topology,
                       const std::string& file, const std::string& outPath,
                       const std::function<void(double)>& progress = {},
                       const std::atomic<bool>* cancel = nullptr);
 std::expected<nlohmann::json, std::string>
-importWindowToRecording(const Options& o, std::shared_ptr<const model::Topology> topology,
+importWindowToRecording(const Options& o, const std::shared_ptr<const model::Topology>& topology,
                         const std::string& window, const std::string& outPath,
                         const std::function<void(double)>& progress = {},
                         const std::atomic<bool>* cancel = nullptr);

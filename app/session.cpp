@@ -5,6 +5,7 @@
 #include "live_sources.h"
 
 #include <chrono>
+#include <cstddef>
 #include <filesystem>
 
 namespace ft::app {
@@ -32,7 +33,7 @@ makeSimSession(const Options& o, bool realtimeStart, bool blockingRecorder) {
         // Live telemetry: the twin runs on the wall clock, keeps each measured value until the
         // next one arrives, and calls a rack stale when its data stops.
         realtimeStart = true;
-        config.measurementHold = 24 * 3600 * model::kNsPerSecond;
+        config.measurementHold = static_cast<model::TimeNs>(24) * 3600 * model::kNsPerSecond;
         config.staleAfter = 15 * model::kNsPerSecond;
         if (!o.staleAfter.empty() &&
             (!model::parseDuration(o.staleAfter, config.staleAfter) || config.staleAfter <= 0))

@@ -114,13 +114,13 @@ std::expected<BmsMessage, Error> parseBmsMessage(std::string_view topic, std::st
     // BMS / v1 / publisher / Value|Metadata / objectType / pointType / tagPath...
     std::array<std::string_view, 6> parts;
     std::string_view rest = topic;
-    for (std::size_t i = 0; i < parts.size(); ++i) {
+    for (auto& part : parts) {
         const std::size_t slash = rest.find('/');
         if (slash == std::string_view::npos)
             return topicError(
                 topic, "expected a topic "
                        "BMS/v1/{publisher}/{Value|Metadata}/{objectType}/{pointType}/{tagPath}");
-        parts[i] = rest.substr(0, slash);
+        part = rest.substr(0, slash);
         rest.remove_prefix(slash + 1);
     }
     if (parts[0] != "BMS" || parts[1] != "v1")

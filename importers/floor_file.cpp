@@ -152,7 +152,7 @@ std::expected<model::FloorSpec, Error> parseFloorFile(std::string_view text,
     std::string format;
     FT_TRY(top.text("format", format));
     if (const JsonValue* f = top.get("format"); f && format != "floortwin-floor/1")
-        return top.fail(*f, "format", "expected \"floortwin-floor/1\", got \"" + format + "\"");
+        return top.fail(*f, "format", R"(expected "floortwin-floor/1", got ")" + format + "\"");
     FT_TRY(top.text("name", spec.name));
     FT_TRY(top.text("host_pattern", spec.hostPattern));
 

@@ -15,6 +15,14 @@ class JsonValue {
 public:
     enum class Type { Null, Bool, Number, String, Array, Object };
 
+    // Out of line: `object` holds pairs of this very type, complete only after the class.
+    JsonValue();
+    JsonValue(const JsonValue&);
+    JsonValue(JsonValue&&) noexcept;
+    JsonValue& operator=(const JsonValue&);
+    JsonValue& operator=(JsonValue&&) noexcept;
+    ~JsonValue();
+
     Type type = Type::Null;
     int line = 0;
     int column = 0;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <fstream>
 #include <sstream>
@@ -211,7 +212,7 @@ private:
         if (!doc) return bad(doc.error().column, {}, doc.error().message);
         if (doc->type != JsonValue::Type::Object)
             return bad(doc->column, {},
-                       "expected a JSON object {\"time\", \"entity\", \"channel\", \"value\"}");
+                       R"(expected a JSON object {"time", "entity", "channel", "value"})");
         const JsonValue *time = doc->find("time"), *entity = doc->find("entity"),
                         *channel = doc->find("channel"), *value = doc->find("value");
         for (auto [v, key] :
@@ -354,7 +355,8 @@ std::optional<TimeNs> parseRfc3339(std::string_view t) {
             if (!fixedDigits(t, pos + 1, 2, oh) || pos + 3 >= t.size() || t[pos + 3] != ':' ||
                 !fixedDigits(t, pos + 4, 2, om) || oh > 23 || om > 59)
                 return std::nullopt;
-            offsetSeconds = (t[pos] == '-' ? -1 : 1) * (oh * 3600 + om * 60);
+            offsetSeconds =
+                static_cast<std::int64_t>((t[pos] == '-' ? -1 : 1) * (oh * 3600 + om * 60));
             pos += 6;
         } else {
             return std::nullopt;
@@ -364,7 +366,8 @@ std::optional<TimeNs> parseRfc3339(std::string_view t) {
     // A leap second (:60) lands on the next second's first instant.
     const std::int64_t seconds =
         daysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day)) * 86400 +
-        hour * 3600 + minute * 60 + second - offsetSeconds;
+        static_cast<std::int64_t>(hour) * 3600 + static_cast<std::int64_t>(minute) * 60 + second -
+        offsetSeconds;
     return seconds * model::kNsPerSecond + fraction;
 }
 

@@ -403,7 +403,7 @@ private:
         }
         if (rate && counter)
             return fail(*rateAt, path + ".rate",
-                        "a rule is either \"rate\" or \"counter\", not both");
+                        R"(a rule is either "rate" or "counter", not both)");
         rule.transform = rate      ? ValueTransform::Rate
                          : counter ? ValueTransform::Counter
                                    : ValueTransform::Gauge;

@@ -86,7 +86,7 @@ bool fastDecimal(const char* p, const char* e, double& out) {
         scale += negativeExp ? -exp : exp;
     }
     if (p != e || mantissa > (std::uint64_t{1} << 53) || scale < -22 || scale > 22) return false;
-    double v = static_cast<double>(mantissa);
+    auto v = static_cast<double>(mantissa);
     v = scale < 0 ? v / kPow10[static_cast<std::size_t>(-scale)]
                   : v * kPow10[static_cast<std::size_t>(scale)];
     out = negative ? -v : v;
@@ -678,7 +678,7 @@ Parser::FamilyEntry* Parser::resolve(std::string_view name) {
     }
     if (exact != m_families.end()) return m_last = &*exact;
     // Only names that live in the text: a view into the scratch buffer changes under us.
-    const std::less<const char*> before;
+    const std::less<> before;
     if (!before(name.data(), m_text.data()) && before(name.data(), m_text.data() + m_text.size()))
         m_lastUnknown = name;
     return nullptr;

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <ranges>
 #include <regex>
 #include <thread>
 #include <unordered_set>
@@ -326,9 +327,10 @@ std::vector<PromqlQuery> buildQuerySet(const MappingRules& rules, const model::T
             if (std::isfinite(rule->validMax))
                 inner = "(" + inner + " <= " + std::to_string(rule->validMax) + ")";
             std::string keyed = inner;
-            for (auto it = options.hostLabels.rbegin(); it != options.hostLabels.rend(); ++it)
+            for (const auto& hostLabel : std::ranges::reverse_view(options.hostLabels))
                 keyed = "label_replace(" + keyed + ", \"" + std::string(kRackLabel) +
-                        "\", \"$1\", " + promqlString(*it) + ", " + promqlString(keyRegex) + ")";
+                        R"(", "$1", )" + promqlString(hostLabel) + ", " + promqlString(keyRegex) +
+                        ")";
             PromqlQuery q;
             q.name = std::string(a.name);
             q.expr = std::string(a.op) + " by (" + std::string(kRackLabel) + ") (" + keyed + ")";
@@ -518,11 +520,11 @@ void PromqlSource::startRound() {
     options.timeout = m_config.timeout;
     for (std::size_t i = 0; i < m_config.queries.size(); ++i) {
         const ApiCall c = apiCall(m_config.url, "query", {{"query", m_config.queries[i].expr}});
-        issue(*m_http, c, options, [this, i](HttpResult r) { finished(i, std::move(r)); });
+        issue(*m_http, c, options, [this, i](const HttpResult& r) { finished(i, r); });
     }
 }
 
-void PromqlSource::finished(std::size_t index, HttpResult r) {
+void PromqlSource::finished(std::size_t index, const HttpResult& r) {
     const PromqlQuery& query = m_config.queries[index];
     std::optional<PromqlResult> result;
     if (r.ok() && !r.truncated) {
@@ -604,9 +606,9 @@ void PromqlSource::endRound() {
 std::expected<IncidentImportStats, Error>
 importIncidentWindow(const PromqlConfig& server, model::TimeNs from, model::TimeNs to,
                      model::TimeNs step, const MappingRules& rules,
-                     std::shared_ptr<const model::Topology> topology, const std::string& outPath,
-                     const std::function<void(double)>& progress, const std::atomic<bool>* cancel,
-                     const IncidentImportOptions& options) {
+                     const std::shared_ptr<const model::Topology>& topology,
+                     const std::string& outPath, const std::function<void(double)>& progress,
+                     const std::atomic<bool>* cancel, const IncidentImportOptions& options) {
     auto fail = [&](std::string message) {
         return std::unexpected(Error{std::move(message), outPath, 0, 0, {}});
     };

@@ -122,7 +122,7 @@ private:
     void setupOnThread();
     void teardownOnThread();
     void startRound();
-    void finished(std::size_t query, HttpResult result);
+    void finished(std::size_t query, const HttpResult& result);
     void endRound();
 
     PromqlConfig m_config;
@@ -174,7 +174,7 @@ struct IncidentImportStats {
 // in the stats; an import in which every request failed is an error.
 std::expected<IncidentImportStats, Error> importIncidentWindow(
     const PromqlConfig& server, model::TimeNs from, model::TimeNs to, model::TimeNs step,
-    const MappingRules& rules, std::shared_ptr<const model::Topology> topology,
+    const MappingRules& rules, const std::shared_ptr<const model::Topology>& topology,
     const std::string& outPath, const std::function<void(double)>& progress = {},
     const std::atomic<bool>* cancel = nullptr, const IncidentImportOptions& options = {});
 

@@ -21,12 +21,11 @@ void removeRecording(const std::string& path) {
 
 } // namespace
 
-std::expected<std::uint64_t, Error> recordSamples(std::shared_ptr<const model::Topology> topology,
-                                                  const std::vector<model::Sample>& samples,
-                                                  model::TimeNs tick, const std::string& source,
-                                                  const std::string& outPath,
-                                                  const std::function<void(double)>& progress,
-                                                  const std::atomic<bool>* cancel) {
+std::expected<std::uint64_t, Error>
+recordSamples(const std::shared_ptr<const model::Topology>& topology,
+              const std::vector<model::Sample>& samples, model::TimeNs tick,
+              const std::string& source, const std::string& outPath,
+              const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
     if (samples.empty())
         return std::unexpected(
             Error{"nothing to record: no sample mapped onto this floor", {}, 0, 0, {}});
@@ -69,9 +68,10 @@ std::expected<std::uint64_t, Error> recordSamples(std::shared_ptr<const model::T
     return ticks;
 }
 
-std::expected<json, Error> importFileToRecording(const TelemetryLoader& loader,
-                                                 std::shared_ptr<const model::Topology> topology,
-                                                 const FileImportRequest& request) {
+std::expected<json, Error>
+importFileToRecording(const TelemetryLoader& loader,
+                      const std::shared_ptr<const model::Topology>& topology,
+                      const FileImportRequest& request) {
     // Reading is the first half of the progress bar, recording the second.
     auto half = [&](double base) {
         return [progress = request.progress, base](double p) {

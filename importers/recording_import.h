@@ -20,12 +20,12 @@ namespace ft::importers {
 
 // Drives a SimModel through `samples` (sorted by time) at `tick` and records every tick into
 // `outPath`. `progress` gets 0..1; returns the ticks written.
-std::expected<std::uint64_t, Error> recordSamples(std::shared_ptr<const model::Topology> topology,
-                                                  const std::vector<model::Sample>& samples,
-                                                  model::TimeNs tick, const std::string& source,
-                                                  const std::string& outPath,
-                                                  const std::function<void(double)>& progress = {},
-                                                  const std::atomic<bool>* cancel = nullptr);
+std::expected<std::uint64_t, Error>
+recordSamples(const std::shared_ptr<const model::Topology>& topology,
+              const std::vector<model::Sample>& samples, model::TimeNs tick,
+              const std::string& source, const std::string& outPath,
+              const std::function<void(double)>& progress = {},
+              const std::atomic<bool>* cancel = nullptr);
 
 struct FileImportRequest {
     std::string path;
@@ -41,7 +41,7 @@ struct FileImportRequest {
 // recorded_samples, first_time, last_time, recording}.
 std::expected<nlohmann::json, Error>
 importFileToRecording(const TelemetryLoader& loader,
-                      std::shared_ptr<const model::Topology> topology,
+                      const std::shared_ptr<const model::Topology>& topology,
                       const FileImportRequest& request);
 
 } // namespace ft::importers

@@ -184,7 +184,7 @@ std::expected<void, Error> RecordingReader::load() {
             if (!get(&kind, 1) || !get(&a.entity, 4) || !get(&a.channel, 2) || !get(&severity, 1) ||
                 !get(&a.value, 4) || !get(&a.threshold, 4) || !get(&a.since, 8) || !get(&len, 2) ||
                 p + len > blob.size()) {
-                m_warnings.push_back("an alarm record is damaged");
+                m_warnings.emplace_back("an alarm record is damaged");
                 break;
             }
             const std::string title(reinterpret_cast<const char*>(blob.data() + p), len);

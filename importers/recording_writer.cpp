@@ -32,8 +32,8 @@ void appendAlarm(std::vector<std::uint8_t>& out, const model::Alarm& a) {
         const auto* b = static_cast<const std::uint8_t*>(p);
         out.insert(out.end(), b, b + n);
     };
-    const std::uint8_t kind = static_cast<std::uint8_t>(a.kind),
-                       severity = static_cast<std::uint8_t>(a.severity);
+    const auto kind = static_cast<std::uint8_t>(a.kind),
+               severity = static_cast<std::uint8_t>(a.severity);
     put(&kind, 1);
     put(&a.entity, 4);
     put(&a.channel, 2);

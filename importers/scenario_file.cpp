@@ -41,10 +41,10 @@ parseScenarioFile(std::string_view text, const std::string& file, const model::T
         const JsonValue* action = item.find("action");
         if (!at)
             return fail(item, path + ".at",
-                        "missing required key (a time such as \"90s\" or \"2m\")");
+                        R"(missing required key (a time such as "90s" or "2m"))");
         if (!action) return fail(item, path + ".action", "missing required key");
         if (at->type != Type::String || !model::parseDuration(at->string, ev.at))
-            return fail(*at, path + ".at", "expected a time such as \"90s\" or \"2m\"");
+            return fail(*at, path + ".at", R"(expected a time such as "90s" or "2m")");
         if (action->type != Type::String || !model::scenarioActionFromName(action->string)) {
             std::string known;
             for (auto name : model::kScenarioActionNames)
@@ -59,7 +59,7 @@ parseScenarioFile(std::string_view text, const std::string& file, const model::T
             if (key == "target") {
                 // "KIND:NAME" (rack:A03, cdu:CDU A1, pump:CDU A1 pump 2) or "all".
                 if (value.type != Type::String)
-                    return fail(value, k, "expected \"kind:name\" or \"all\"");
+                    return fail(value, k, R"(expected "kind:name" or "all")");
                 if (value.string == "all") continue;
                 const auto colon = value.string.find(':');
                 const std::string kindName =

@@ -192,10 +192,10 @@ void ScrapeSource::poll(std::size_t index) {
     // Prometheus' own preference: the classic text first; OpenMetrics parses too.
     options.headers.emplace_back("Accept", "text/plain;version=0.0.4;q=0.9,application/"
                                            "openmetrics-text;version=1.0.0;q=0.5,*/*;q=0.1");
-    m_http->request(t.url, options, [this, index](HttpResult r) { finished(index, std::move(r)); });
+    m_http->request(t.url, options, [this, index](const HttpResult& r) { finished(index, r); });
 }
 
-void ScrapeSource::finished(std::size_t index, HttpResult r) {
+void ScrapeSource::finished(std::size_t index, const HttpResult& r) {
     Target& t = m_targets[index];
     t.inFlight = false;
     if (!r.ok()) {

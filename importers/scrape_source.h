@@ -71,7 +71,7 @@ private:
     void setupOnThread();
     void teardownOnThread();
     void poll(std::size_t index);
-    void finished(std::size_t index, HttpResult result);
+    void finished(std::size_t index, const HttpResult& result);
     void schedule(std::size_t index, std::chrono::milliseconds delay);
 
     ScrapeConfig m_config;

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <ranges>
 #include <string_view>
 
 namespace ft::model {
@@ -296,6 +297,12 @@ inline constexpr std::array<ChannelInfo, ch::Count> kChannels{{
     {"rack.nvlink_disabled", "", EntityKind::Rack, 0, 0, 0, 1,
      "NVLink disabled: in-rack traffic forced onto the rails"},
 }};
+
+// Every channel id, for loops over the catalog (a ChannelId counter compared with a size_t
+// bound would be a narrower loop variable).
+constexpr auto allChannels() {
+    return std::views::iota(ChannelId{0}, static_cast<ChannelId>(kChannels.size()));
+}
 
 constexpr const ChannelInfo& channelInfo(ChannelId id) {
     return kChannels[id];

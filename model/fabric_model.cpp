@@ -399,7 +399,7 @@ void FabricModel::step(Snapshot& state, const Holds& held, float dt,
     }
 
     if (detail && m_now >= m_nextDetail) {
-        const float interval = static_cast<float>(toSeconds(m_counterInterval));
+        const auto interval = static_cast<float>(toSeconds(m_counterInterval));
         writeDetail(state, m_nextDetail == 0 ? 0.0f : interval);
         // Refresh on whole intervals of wall time, as exporters scraped on a schedule do.
         m_nextDetail = (m_now / m_counterInterval + 1) * m_counterInterval;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
 
 namespace ft::model {
@@ -11,8 +12,8 @@ using S = RackLifecycle;
 namespace {
 constexpr double kMinute = 60.0;
 constexpr int kNodeChecks = 5;
-constexpr float kTrayPending = 0, kTrayPassed = 10,
-                kTrayFailedBase = 20; // running: 1 + check index
+constexpr float kTrayPassed = 10, // 0: not validating
+    kTrayFailedBase = 20;         // running: 1 + check index
 constexpr std::uint32_t kFlapLimit = 3;
 constexpr float kMaxSmClockMhz = 2600.0f;
 
@@ -24,7 +25,7 @@ std::string fmt(const char* format, auto... args) {
 } // namespace
 
 LifecycleModel::LifecycleModel(const Topology& topology, std::uint64_t seed)
-    : m_topology(topology), m_seed(seed), m_rng(mix64(seed ^ 0x6c6966656379636cULL)),
+    : m_topology(topology), m_rng(mix64(seed ^ 0x6c6966656379636cULL)),
       m_machine(topology.count(EntityKind::Rack)), m_rack(topology.count(EntityKind::Rack)),
       m_gpuCooling(topology.count(EntityKind::Gpu), 1.0f),
       m_pendingStart(topology.count(EntityKind::Rack), 0) {}
@@ -66,7 +67,7 @@ double LifecycleModel::stageDuration(RackLifecycle s) {
     return base * kMinute * m_rng.uniform(0.75, 1.25);
 }
 
-void LifecycleModel::enter(EntityId rack, RackLifecycle to, TimeNs now, std::string reason,
+void LifecycleModel::enter(EntityId rack, RackLifecycle to, TimeNs now, const std::string& reason,
                            bool failure, std::vector<Event>& events) {
     const RackLifecycle from = m_machine.state(rack);
     if (auto ok = m_machine.request(rack, to, now, reason, failure); !ok) {
@@ -91,10 +92,10 @@ void LifecycleModel::enter(EntityId rack, RackLifecycle to, TimeNs now, std::str
                           (reason.empty() ? "" : " (" + reason + ")")});
 }
 
-void LifecycleModel::fail(EntityId rack, TimeNs now, std::string reason,
+void LifecycleModel::fail(EntityId rack, TimeNs now, const std::string& reason,
                           std::vector<Event>& events) {
     m_rack[rack].failedAt = m_machine.state(rack);
-    enter(rack, S::Troubleshooting, now, std::move(reason), true, events);
+    enter(rack, S::Troubleshooting, now, reason, true, events);
 }
 
 void LifecycleModel::apply(const ScenarioEvent& ev, TimeNs now, std::vector<Event>& events) {
@@ -132,7 +133,7 @@ void LifecycleModel::apply(const ScenarioEvent& ev, TimeNs now, std::vector<Even
         run.stageStart = now;
         m_pendingStart[r] = now + static_cast<TimeNs>(stagger * static_cast<double>(i) * 1e9) + 1;
         for (std::size_t g = 0; g < static_cast<std::size_t>(rk.computeTrays) * rk.gpusPerTray; ++g)
-            m_gpuCooling[r * rk.computeTrays * rk.gpusPerTray + g] = 1.0f;
+            m_gpuCooling[static_cast<std::size_t>(r) * rk.computeTrays * rk.gpusPerTray + g] = 1.0f;
     }
     for (std::size_t k = 0; k < faulty && k < order.size(); ++k) {
         RackRun& run = m_rack[order[k]];
@@ -212,7 +213,7 @@ void LifecycleModel::step(Snapshot& s, float dt, std::vector<Event>& events) {
     const auto& rk = m_topology.spec().rack;
     auto& v = s.values;
     const TimeNs now = s.time;
-    const float limit = static_cast<float>(rk.gpuMaxTempC);
+    const auto limit = static_cast<float>(rk.gpuMaxTempC);
     const int trays = rk.computeTrays, gpt = rk.gpusPerTray;
     for (EntityId r = 0; r < m_rack.size(); ++r) {
         RackRun& run = m_rack[r];
@@ -238,7 +239,7 @@ void LifecycleModel::step(Snapshot& s, float dt, std::vector<Event>& events) {
             // Checks run one after another on every tray at once.
             const int check = std::min(kNodeChecks - 1, static_cast<int>(frac * kNodeChecks));
             for (int t = 0; t < trays; ++t) {
-                const EntityId tray = static_cast<EntityId>(r * trays + t);
+                const auto tray = static_cast<EntityId>(r * trays + t);
                 if (v[ch::TrayValidation][tray] >= kTrayFailedBase) continue;
                 v[ch::TrayValidation][tray] =
                     frac >= 1.0 ? kTrayPassed : static_cast<float>(1 + check);

@@ -59,12 +59,11 @@ private:
         bool lastFlapping = false;
     };
     double stageDuration(RackLifecycle s);
-    void enter(EntityId rack, RackLifecycle to, TimeNs now, std::string reason, bool failure,
+    void enter(EntityId rack, RackLifecycle to, TimeNs now, const std::string& reason, bool failure,
                std::vector<Event>& events);
-    void fail(EntityId rack, TimeNs now, std::string reason, std::vector<Event>& events);
+    void fail(EntityId rack, TimeNs now, const std::string& reason, std::vector<Event>& events);
 
     const Topology& m_topology;
-    std::uint64_t m_seed;
     Rng m_rng;
     LifecycleMachine m_machine;
     std::vector<RackRun> m_rack;

@@ -56,14 +56,14 @@ SimModel::SimModel(std::shared_ptr<const Topology> topology, SimConfig config, S
     m_trayJobStarted.assign(t.count(EntityKind::ComputeTray), 0);
     m_rackJobStart.assign(t.count(EntityKind::Rack), 0);
 
-    const float supply = static_cast<float>(t.spec().cooling.supplySetpointC);
+    const auto supply = static_cast<float>(t.spec().cooling.supplySetpointC);
     m_thermal.initialize(m_state);
     std::ranges::fill(m_state.values[ch::GpuTemperature], supply + 5.0f);
     std::ranges::fill(m_state.values[ch::CpuTemperature], supply + 4.0f);
     std::ranges::fill(m_state.values[ch::GpuSmClock], kMaxSmClockMhz);
 
-    const float limit = static_cast<float>(t.spec().rack.gpuMaxTempC);
-    const float designFlow =
+    const auto limit = static_cast<float>(t.spec().rack.gpuMaxTempC);
+    const auto designFlow =
         static_cast<float>(t.spec().rack.ratedPowerKw * t.spec().cooling.flowLpmPerKw);
     m_alarmRules = {
         {"GPU over temperature", ch::RackGpuTempMax, limit - 3.0f, limit, 2.0f},
@@ -155,7 +155,7 @@ void SimModel::apply(const SampleBatch& batch) {
 }
 
 void SimModel::step() {
-    const float dt = static_cast<float>(toSeconds(m_config.step));
+    const auto dt = static_cast<float>(toSeconds(m_config.step));
     m_state.time += m_config.step;
     ++m_state.tick;
     runScenario();
@@ -225,16 +225,16 @@ void SimModel::stepComputeTrays(float dt) {
     auto& v = m_state.values;
     const float gpuAlpha = lagAlpha(dt, kGpuTau);
     const float utilAlpha = lagAlpha(dt, 0.4f);
-    const float gpuIdle = static_cast<float>(rk.gpuIdleW);
-    const float gpuSpan = static_cast<float>(rk.gpuTdpW - rk.gpuIdleW);
-    const float cpuIdle = static_cast<float>(rk.cpuIdleW);
-    const float cpuSpan = static_cast<float>(rk.cpuTdpW - rk.cpuIdleW);
-    const float limit = static_cast<float>(rk.gpuMaxTempC);
-    const float nvlinkPeak = static_cast<float>(rk.nvlinkTBpsPerGpu);
+    const auto gpuIdle = static_cast<float>(rk.gpuIdleW);
+    const auto gpuSpan = static_cast<float>(rk.gpuTdpW - rk.gpuIdleW);
+    const auto cpuIdle = static_cast<float>(rk.cpuIdleW);
+    const auto cpuSpan = static_cast<float>(rk.cpuTdpW - rk.cpuIdleW);
+    const auto limit = static_cast<float>(rk.gpuMaxTempC);
+    const auto nvlinkPeak = static_cast<float>(rk.nvlinkTBpsPerGpu);
     const int gpt = rk.gpusPerTray;
     const int cpt = rk.cpusPerTray;
     const std::size_t nTrays = t.count(EntityKind::ComputeTray);
-    const std::uint64_t noiseTick =
+    const auto noiseTick =
         static_cast<std::uint64_t>(m_state.time / (500 * kNsPerMs)); // noise changes twice a second
     std::ranges::fill(m_rackMinThrottle, 1.0f);
     // Most runs hold nothing: check the per-entity holds only for channels that have any.
@@ -377,7 +377,7 @@ void SimModel::stepComputeTrays(float dt) {
 void SimModel::stepFabric(float dt) {
     // Who each rack's traffic talks to decides how much of it stays under one leaf.
     const Topology& t = *m_topology;
-    const std::uint32_t tpr = static_cast<std::uint32_t>(t.spec().rack.computeTrays);
+    const auto tpr = static_cast<std::uint32_t>(t.spec().rack.computeTrays);
     const auto nTrays = static_cast<std::uint32_t>(t.count(EntityKind::ComputeTray));
     for (std::size_t r = 0; r < m_fabricRacks.size(); ++r) {
         const auto rack = static_cast<EntityId>(r);

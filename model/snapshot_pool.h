@@ -22,13 +22,13 @@ public:
     }
     std::shared_ptr<const Snapshot> wrap(std::unique_ptr<Snapshot> s) {
         std::weak_ptr<SnapshotPool> weak = weak_from_this();
-        return std::shared_ptr<const Snapshot>(s.release(), [weak](const Snapshot* p) {
-            auto* mutableSnapshot = const_cast<Snapshot*>(p);
-            if (auto pool = weak.lock())
-                pool->give(std::unique_ptr<Snapshot>(mutableSnapshot));
-            else
-                delete mutableSnapshot;
-        });
+        return {s.release(), [weak](const Snapshot* p) {
+                    auto* mutableSnapshot = const_cast<Snapshot*>(p);
+                    if (auto pool = weak.lock())
+                        pool->give(std::unique_ptr<Snapshot>(mutableSnapshot));
+                    else
+                        delete mutableSnapshot;
+                }};
     }
 
 private:

@@ -125,12 +125,8 @@ void ThermalModel::apply(const ScenarioEvent& ev, Snapshot& state, std::vector<E
             m_rack[id].powered = true;
             m_rack[id].overTemp = 0;
             break;
-        case ScenarioAction::BringUp:
-        case ScenarioAction::Drain:
-        case ScenarioAction::RegionLink:
-        case ScenarioAction::CacheLoss:
-        case ScenarioAction::CacheRestore:
-            break; // other models'
+        default:
+            break; // the other models' actions
         }
     }
     const std::string what = ev.note.empty() ? std::string(scenarioActionName(ev.action)) : ev.note;
@@ -148,7 +144,7 @@ void ThermalModel::step(Snapshot& s, const Holds& held, float dt, std::vector<Ev
     // Rooms: a little warmer where the rows carry more load (what the liquid does not take).
     auto& v = s.values;
     const auto& spec = m_topology.spec();
-    const float tSec = static_cast<float>(toSeconds(s.time % (86400 * kNsPerSecond)));
+    const auto tSec = static_cast<float>(toSeconds(s.time % (86400 * kNsPerSecond)));
     for (EntityId row = 0; row < m_topology.count(EntityKind::Row); ++row) {
         float kw = 0;
         const EntityId first = m_topology.rows.firstRack[row];
@@ -230,7 +226,7 @@ void ThermalModel::stepCdu(EntityId c, Snapshot& s, const Holds& held, float dt,
 
     // Racks: flow, coolant, valves, leaks and protections.
     const float cduSupply = v[ch::CduSupplyTemperature][c];
-    const float limit = static_cast<float>(spec.rack.gpuMaxTempC);
+    const auto limit = static_cast<float>(spec.rack.gpuMaxTempC);
     float flowSum = 0, returnMix = 0, heatSum = 0;
     for (std::uint32_t i = 0; i < nRacks; ++i) {
         const EntityId r = firstRack + i;

@@ -7,7 +7,7 @@
 namespace ft::model {
 
 std::string formatUtc(TimeNs t, bool withMillis) {
-    const std::time_t secs = static_cast<std::time_t>(t / kNsPerSecond);
+    const auto secs = static_cast<std::time_t>(t / kNsPerSecond);
     std::tm tm{};
     gmtime_r(&secs, &tm);
     char buf[64];

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
 
 namespace ft::model {
@@ -149,7 +150,8 @@ std::expected<Topology, std::string> Topology::build(const FloorSpec& spec) {
     t.nvlinkLinks.switchTray.resize(nNvlink);
     for (std::size_t l = 0; l < nNvlink; ++l) {
         const std::size_t gpu = l / rk.switchTrays;
-        const std::size_t sw = t.gpus.rack[gpu] * rk.switchTrays + l % rk.switchTrays;
+        const std::size_t sw =
+            static_cast<std::size_t>(t.gpus.rack[gpu]) * rk.switchTrays + l % rk.switchTrays;
         t.nvlinkLinks.gpu[l] = static_cast<EntityId>(gpu);
         t.nvlinkLinks.switchTray[l] = static_cast<EntityId>(sw);
     }
@@ -159,7 +161,7 @@ std::expected<Topology, std::string> Topology::build(const FloorSpec& spec) {
     // most k^2/2 endpoints, needs ceil(N/(k/2)) leaves (counted per rail, since leaves are
     // rail-dedicated) and ceil(N/k) spines.
     const int planes = spec.fabric.planes;
-    const std::uint32_t k = static_cast<std::uint32_t>(spec.fabric.switchRadix);
+    const auto k = static_cast<std::uint32_t>(spec.fabric.switchRadix);
     const std::size_t nNics = nGpus * rk.nicsPerGpu;
     const std::size_t perRail = nTrays; // one NIC of each tray per rail
     const std::size_t perPlane = nNics / planes;
@@ -171,8 +173,8 @@ std::expected<Topology, std::string> Topology::build(const FloorSpec& spec) {
             " endpoints per plane exceed k^2/2 = " +
             std::to_string(t.fabricSizing.maxEndpointsPerPlane) + " for switch radix " +
             std::to_string(k) + "; raise fabric.switch_radix or fabric.planes");
-    const std::uint32_t leavesPerRail = static_cast<std::uint32_t>((perRail + k / 2 - 1) / (k / 2));
-    const std::uint32_t spinesPerPlane = static_cast<std::uint32_t>((perPlane + k - 1) / k);
+    const auto leavesPerRail = static_cast<std::uint32_t>((perRail + k / 2 - 1) / (k / 2));
+    const auto spinesPerPlane = static_cast<std::uint32_t>((perPlane + k - 1) / k);
     t.fabricSizing.leavesPerPlane =
         leavesPerRail * static_cast<std::uint32_t>(nicsPerTray / planes);
     t.fabricSizing.spinesPerPlane = spinesPerPlane;
@@ -413,7 +415,8 @@ std::optional<EntityId> Topology::find(EntityKind kind, const std::string& nameO
                 const auto gpu = find(EntityKind::Gpu, nameOrId.substr(0, at));
                 const auto k = std::stoul(tail);
                 if (gpu && k >= 1 && k <= static_cast<unsigned long>(rk.switchTrays))
-                    return static_cast<EntityId>(*gpu * rk.switchTrays + k - 1);
+                    return static_cast<EntityId>(static_cast<unsigned long>(*gpu) * rk.switchTrays +
+                                                 k - 1);
             }
         }
     }

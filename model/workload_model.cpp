@@ -10,7 +10,7 @@ constexpr float kTwoPi = 2.0f * std::numbers::pi_v<float>;
 }
 
 WorkloadModel::WorkloadModel(const Topology& topology, std::uint64_t seed, TimeNs start)
-    : m_topology(topology), m_seed(seed), m_rng(mix64(seed ^ 0x776f726b6c6f6164ULL)) {
+    : m_topology(topology), m_rng(mix64(seed ^ 0x776f726b6c6f6164ULL)) {
     const std::size_t nRacks = topology.count(EntityKind::Rack);
     m_rackJob.resize(nRacks);
     // Carve the floor into jobs of 1..8 neighbouring racks (training jobs span rows the way a
@@ -72,7 +72,7 @@ WorkloadModel::TrafficShare WorkloadModel::trayTraffic(EntityId tray, TimeNs now
     case JobKind::Idle:
         return {0.002f, 0.001f};
     case JobKind::Training: {
-        const float age = static_cast<float>(toSeconds(now - job.start));
+        const auto age = static_cast<float>(toSeconds(now - job.start));
         const float ramp = std::clamp(age / 60.0f, 0.05f, 1.0f);
         // Checkpoints stream state out over the network to storage.
         if (std::fmod(age, job.checkpointEveryS) > job.checkpointEveryS - 40.0f)
@@ -98,15 +98,15 @@ WorkloadModel::TrafficShare WorkloadModel::trayTraffic(EntityId tray, TimeNs now
 bool WorkloadModel::checkpointing(EntityId tray, TimeNs now) const {
     const Job& job = m_jobs[m_rackJob[m_topology.computeTrays.rack[tray]]];
     if (job.kind != JobKind::Training) return false;
-    const float age = static_cast<float>(toSeconds(now - job.start));
+    const auto age = static_cast<float>(toSeconds(now - job.start));
     return std::fmod(age, job.checkpointEveryS) > job.checkpointEveryS - 40.0f;
 }
 
 float WorkloadModel::trayUtilization(EntityId tray, TimeNs now) const {
     const EntityId rack = m_topology.computeTrays.rack[tray];
     const Job& job = m_jobs[m_rackJob[rack]];
-    const float age = static_cast<float>(toSeconds(now - job.start));
-    const float t = static_cast<float>(toSeconds(now % (86400 * kNsPerSecond)));
+    const auto age = static_cast<float>(toSeconds(now - job.start));
+    const auto t = static_cast<float>(toSeconds(now % (86400 * kNsPerSecond)));
     switch (job.kind) {
     case JobKind::Idle:
         return 0.03f;

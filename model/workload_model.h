@@ -50,7 +50,6 @@ private:
     void plan(Job& job, TimeNs now);
 
     const Topology& m_topology;
-    std::uint64_t m_seed;
     Rng m_rng;
     std::vector<Job> m_jobs;
     std::vector<std::uint32_t> m_rackJob;

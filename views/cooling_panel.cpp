@@ -187,7 +187,7 @@ void CoolingPanel::paintEvent(QPaintEvent*) {
     y += lh + 8;
 
     // Racks: flow bar (against design flow), valve, ΔT, heat.
-    const float design =
+    const auto design =
         static_cast<float>(t.spec().rack.ratedPowerKw * t.spec().cooling.flowLpmPerKw);
     p.setFont(bold);
     p.setPen(kMutedText);

@@ -58,7 +58,7 @@ FabricGeometry FabricGeometry::build(const model::Topology& t) {
         static_cast<std::uint32_t>(std::max(1, t.spec().fabric.switchRadix / 2));
     const int npt = rk.gpusPerTray * rk.nicsPerGpu;
     const bool perRack = nRacks <= kPerRackBundlesUpTo;
-    const float top = static_cast<float>(rk.heightM);
+    const auto top = static_cast<float>(rk.heightM);
     // Segments of consecutive trays in one row (one rack on small floors) under one leaf group.
     struct Segment {
         model::EntityId firstTray;

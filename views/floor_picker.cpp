@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 
 namespace ft::views {
@@ -32,7 +33,7 @@ std::optional<float> hitBox(const Ray& ray, const model::Vec3& lo, const model::
 std::optional<PickResult> pickFloor(const model::Topology& t, const Ray& ray) {
     const auto& rk = t.spec().rack;
     const float hw = static_cast<float>(rk.widthM) / 2, hd = static_cast<float>(rk.depthM) / 2;
-    const float h = static_cast<float>(rk.heightM);
+    const auto h = static_cast<float>(rk.heightM);
     float best = std::numeric_limits<float>::max();
     std::optional<model::EntityId> bestRack;
     for (model::EntityId r = 0; r < t.count(EntityKind::Rack); ++r) {
@@ -72,7 +73,8 @@ std::optional<PickResult> pickFloor(const model::Topology& t, const Ray& ray) {
     for (std::size_t i = 0; i < t.computeSlots.size(); ++i) {
         const auto& s = t.computeSlots[i];
         if (z < s.bottomU || z >= s.bottomU + s.heightU) continue;
-        const auto tray = static_cast<model::EntityId>(*bestRack * rk.computeTrays + i);
+        const auto tray =
+            static_cast<model::EntityId>(static_cast<std::size_t>(*bestRack) * rk.computeTrays + i);
         const float fx = std::clamp((result.point.x - (c.x - hw)) / (2 * hw), 0.0f, 0.9999f);
         const int gpu = static_cast<int>(fx * static_cast<float>(rk.gpusPerTray));
         result.entity = {EntityKind::Gpu,
@@ -83,7 +85,8 @@ std::optional<PickResult> pickFloor(const model::Topology& t, const Ray& ray) {
         const auto& s = t.switchSlots[i];
         if (z >= s.bottomU && z < s.bottomU + s.heightU) {
             result.entity = {EntityKind::SwitchTray,
-                             static_cast<model::EntityId>(*bestRack * rk.switchTrays + i)};
+                             static_cast<model::EntityId>(
+                                 static_cast<std::size_t>(*bestRack) * rk.switchTrays + i)};
             return result;
         }
     }

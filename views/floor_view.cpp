@@ -28,8 +28,7 @@ using model::EntityKind;
 
 FloorView::FloorView(std::shared_ptr<const model::Topology> topology, SnapshotSource source,
                      QWidget* parent)
-    : QOpenGLWidget(parent), m_topology(std::move(topology)), m_source(std::move(source)),
-      m_metric(model::ch::GpuTemperature) {
+    : QOpenGLWidget(parent), m_topology(std::move(topology)), m_source(std::move(source)) {
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
     setMinimumSize(320, 200);

@@ -44,7 +44,7 @@ public:
     ~FloorView() override;
 
     void setMetric(model::ChannelId channel);
-    model::ChannelId metric() const { return m_metric; }
+    model::ChannelId colourMetric() const { return m_metric; }
 
     // The layers, built from the registry (layer_registry.h) in its order. Each layer owns its
     // visibility; switch it here so the view reframes and the panels hear of it.
@@ -132,7 +132,7 @@ private:
     CameraRig m_rig;
     bool m_cameraSet = false; // the user (or a caller) placed the camera: keep it
     QSize m_fittedFor;        // widget size the automatic overview was framed for
-    model::ChannelId m_metric;
+    model::ChannelId m_metric{model::ch::GpuTemperature};
     bool m_animated = true;
     std::optional<model::EntityRef> m_selection;
     std::optional<model::EntityRef> m_hover;

@@ -127,6 +127,7 @@ float drawAlarmPanel(const ImGuiOverlay& ov, const HudInput& in) {
     ImGui::PopFont();
     // Critical first, then the oldest: what has been wrong longest stays on top.
     std::vector<const model::Alarm*> sorted;
+    sorted.reserve(alarms.size());
     for (const auto& a : alarms)
         sorted.push_back(&a);
     std::ranges::sort(sorted, [](const model::Alarm* a, const model::Alarm* b) {
@@ -266,7 +267,7 @@ void drawTooltip(const HudInput& in) {
     const auto ref = *in.hover;
     ImGui::BeginTooltip();
     ImGui::TextUnformatted(t.name(ref.kind, ref.id).c_str());
-    for (model::ChannelId c = 0; c < model::kChannels.size(); ++c)
+    for (const model::ChannelId c : model::allChannels())
         if (model::kChannels[c].kind == ref.kind)
             ImGui::TextColored(kMuted, "%s  %s",
                                std::string(model::kChannels[c].description).c_str(),

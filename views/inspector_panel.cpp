@@ -11,6 +11,7 @@
 #include <QScrollBar>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <ranges>
 
 namespace ft::views {
 
@@ -86,7 +87,7 @@ void InspectorPanel::addLink(QTreeWidgetItem* section, const QString& label, Ent
 
 void InspectorPanel::addChannels(QTreeWidgetItem* section, EntityRef ref,
                                  const model::Snapshot& snap) {
-    for (model::ChannelId c = 0; c < model::kChannels.size(); ++c) {
+    for (const model::ChannelId c : model::allChannels()) {
         const auto& info = model::kChannels[c];
         if (info.kind != ref.kind) continue;
         const float v = snap.value(c, ref.id);
@@ -131,7 +132,7 @@ void InspectorPanel::recordHistory(EntityRef ref, const model::Snapshot& snap) {
         // A new selection (or a seek back): start over.
         m_historyOf = ref;
         m_historyChannels.clear();
-        for (model::ChannelId c = 0; c < model::kChannels.size(); ++c)
+        for (const model::ChannelId c : model::allChannels())
             if (model::kChannels[c].kind == ref.kind) m_historyChannels.push_back(c);
         m_history.assign(m_historyChannels.size(), {});
         m_historyLast = 0;
@@ -243,8 +244,8 @@ void InspectorPanel::addFabricRelations(QTreeWidgetItem* related, EntityRef ref,
                                      .arg(t.fabricSizing.spinesPerPlane));
         // Its busiest NIC links and any that are down.
         std::vector<std::pair<float, model::EntityId>> links;
-        for (std::size_t n = static_cast<std::size_t>(t.leaves.rail[ref.id]);
-             n < t.count(EntityKind::Nic); n += static_cast<std::size_t>(npt))
+        for (auto n = static_cast<std::size_t>(t.leaves.rail[ref.id]); n < t.count(EntityKind::Nic);
+             n += static_cast<std::size_t>(npt))
             if (t.nics.leaf[n] == ref.id) {
                 const float key = s.value(ch::FabricState, static_cast<model::EntityId>(n)) >= 2
                                       ? 1e9f
@@ -316,11 +317,10 @@ void InspectorPanel::refresh() {
                         QString::fromUtf8(model::lifecycleTitle(snap->rackLifecycle[r]).data()));
             // The latest transition and why it happened (the failed check, for a failure).
             if (snap->lifecycleHistory)
-                for (auto it = snap->lifecycleHistory->rbegin();
-                     it != snap->lifecycleHistory->rend(); ++it)
-                    if (it->rack == r) {
-                        addIdentity(it->failure ? tr("Failed check") : tr("Last step"),
-                                    qs(it->reason));
+                for (const auto& it : std::ranges::reverse_view(*snap->lifecycleHistory))
+                    if (it.rack == r) {
+                        addIdentity(it.failure ? tr("Failed check") : tr("Last step"),
+                                    qs(it.reason));
                         break;
                     }
         }

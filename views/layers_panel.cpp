@@ -33,7 +33,7 @@ LayersPanel::LayersPanel(FloorView* view, model::Transport* transport, QWidget* 
     auto* colour = new QGroupBox(tr("Colour the floor by"), this);
     auto* colourLayout = new QVBoxLayout(colour);
     m_metric = new QComboBox(colour);
-    for (model::ChannelId c = 0; c < model::kChannels.size(); ++c) {
+    for (const model::ChannelId c : model::allChannels()) {
         const auto& info = model::kChannels[c];
         m_metric->addItem(
             QString::fromUtf8(info.description.data(), static_cast<int>(info.description.size())) +

@@ -29,7 +29,7 @@ void LifecycleLayer::update(const model::Snapshot& s) {
     const auto& rk = m_topology.spec().rack;
     const float hw = static_cast<float>(rk.widthM) / 2 * 0.9f,
                 hd = static_cast<float>(rk.depthM) / 2 * 0.9f;
-    const float top = static_cast<float>(rk.heightM);
+    const auto top = static_cast<float>(rk.heightM);
     for (std::size_t r = 0; r < m_topology.count(EntityKind::Rack) && r < s.rackLifecycle.size();
          ++r) {
         const auto c = m_topology.racks.position[r];

@@ -109,7 +109,7 @@ void NvlinkLayer::update(const model::Snapshot& s) {
         top = std::max(top, (slot.bottomU + slot.heightU) * u);
     }
     if (t.switchSlots.empty()) bottom = 0;
-    const float peak = static_cast<float>(rk.nvlinkTBpsPerRack);
+    const auto peak = static_cast<float>(rk.nvlinkTBpsPerRack);
     for (std::size_t r = 0; r < t.count(EntityKind::Rack); ++r) {
         const auto id = static_cast<model::EntityId>(r);
         const Vec3 c = t.racks.position[r];

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
 #include <vtkActor.h>
 #include <vtkCellArray.h>
@@ -35,8 +36,7 @@ constexpr double kMinPixelsPerUnit = 5.0; // a rack unit this tall on screen get
 } // namespace
 
 RackLayer::RackLayer(const model::Topology& topology, vtkRenderer* renderer)
-    : Layer(kInfo), m_topology(topology), m_renderer(renderer), m_metric(model::ch::GpuTemperature),
-      m_scale(model::ch::GpuTemperature) {
+    : Layer(kInfo), m_topology(topology), m_renderer(renderer), m_scale(model::ch::GpuTemperature) {
     const auto& rk = topology.spec().rack;
     m_cellW = rk.gpusPerTray;
     m_cellH = static_cast<int>(std::ceil(rk.heightM / model::Topology::kRackUnitM));
@@ -97,15 +97,15 @@ void RackLayer::buildGeometry() {
     const auto racks = static_cast<EntityId>(m_topology.count(EntityKind::Rack));
     const float hw = static_cast<float>(rk.widthM) / 2 * 0.96f; // a small gap between racks
     const float hd = static_cast<float>(rk.depthM) / 2;
-    const float h = static_cast<float>(rk.heightM);
+    const auto h = static_cast<float>(rk.heightM);
 
     vtkNew<vtkPoints> points;
     points->SetDataTypeToFloat();
-    points->Allocate(racks * 20);
+    points->Allocate(static_cast<vtkIdType>(racks) * 20);
     vtkNew<vtkFloatArray> tcoords;
     tcoords->SetNumberOfComponents(2);
     tcoords->SetName("tcoords");
-    tcoords->Allocate(racks * 40);
+    tcoords->Allocate(static_cast<vtkIdType>(racks) * 40);
     vtkNew<vtkFloatArray> normals;
     normals->SetNumberOfComponents(3);
     normals->SetName("normals");

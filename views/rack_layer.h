@@ -53,7 +53,7 @@ private:
 
     const model::Topology& m_topology;
     vtkRenderer* m_renderer;
-    model::ChannelId m_metric;
+    model::ChannelId m_metric{model::ch::GpuTemperature};
     ColorScale m_scale;
     bool m_aggregateMax = true;
 

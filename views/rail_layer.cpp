@@ -98,7 +98,7 @@ void RailLayer::update(const model::Snapshot& s) {
     if (s.detailStamp == m_detailStamp) return;
     m_detailStamp = s.detailStamp;
     const auto& rk = t.spec().rack;
-    const std::uint32_t npt = static_cast<std::uint32_t>(rk.gpusPerTray * rk.nicsPerGpu);
+    const auto npt = static_cast<std::uint32_t>(rk.gpusPerTray * rk.nicsPerGpu);
     const float port = static_cast<float>(t.spec().fabric.portGbps) / 8.0f;
     const float k = m_geometry.radiusScale;
     const auto tx = s.channel(ch::FabricTx);

@@ -65,7 +65,7 @@ void StorageLayer::applyVisibility(bool visible) {
 
 void StorageLayer::update(const model::Snapshot& s) {
     const auto& rk = m_topology.spec().rack;
-    const float top = static_cast<float>(rk.heightM);
+    const auto top = static_cast<float>(rk.heightM);
     const std::size_t nTiers = m_topology.spec().storage.tiers.size();
     const std::size_t regions = m_topology.count(EntityKind::Region);
     // Rack bars.

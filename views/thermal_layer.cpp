@@ -56,7 +56,7 @@ ThermalLayer::~ThermalLayer() = default;
 
 void ThermalLayer::build() {
     const auto& rk = m_topology.spec().rack;
-    const float top = static_cast<float>(rk.heightM);
+    const auto top = static_cast<float>(rk.heightM);
     const float headerZ = top + kHeaderRise;
     for (model::EntityId c = 0; c < m_topology.count(EntityKind::Cdu); ++c) {
         const Vec3 cdu = m_topology.cdus.position[c];

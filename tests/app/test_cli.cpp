@@ -43,7 +43,8 @@ public:
         sockaddr_in addr{};
         addr.sin_family = AF_INET;
         addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        ::bind(m_fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+        if (::bind(m_fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0)
+            qFatal("cannot bind a loopback port for the test exporter");
         socklen_t len = sizeof addr;
         ::getsockname(m_fd, reinterpret_cast<sockaddr*>(&addr), &len);
         m_port = ntohs(addr.sin_port);
@@ -175,8 +176,8 @@ private slots:
     void importFileIntoARecording() {
         QTemporaryDir dir;
         const QString out = dir.filePath("import.ftrec");
-        const Run r = floortwin({"--headless", "--import",
-                                 FT_TEST_DATA_DIR "/telemetry/long/samples.csv", "--record", out});
+        const QString samples = QString(FT_TEST_DATA_DIR) + "/telemetry/long/samples.csv";
+        const Run r = floortwin({"--headless", "--import", samples, "--record", out});
         QVERIFY2(r.code == 0, r.err.constData());
         const auto j = nlohmann::json::parse(r.out.toStdString());
         QVERIFY(j["sources"][0]["mapped"].get<int>() > 0);

@@ -64,7 +64,7 @@ private slots:
         QVERIFY(e.message.find("missing") != std::string::npos);
         const auto e2 = errorOf("{\"rows\": 3}");
         QCOMPARE(e2.key, std::string("racks_per_row"));
-        const auto e3 = errorOf("{\"rows\": [{\"name\": \"A\"}]}");
+        const auto e3 = errorOf(R"({"rows": [{"name": "A"}]})");
         QCOMPARE(e3.key, std::string("rows[0].racks"));
     }
 
@@ -74,13 +74,12 @@ private slots:
         QCOMPARE(e.line, 3);
         QCOMPARE(e.column, 19);
         QVERIFY(e.message.find("integer") != std::string::npos);
-        const auto e2 =
-            errorOf("{\"rows\": 1, \"racks_per_row\": 2, \"rack\": {\"gpu_tdp_w\": true}}");
+        const auto e2 = errorOf(R"({"rows": 1, "racks_per_row": 2, "rack": {"gpu_tdp_w": true}})");
         QCOMPARE(e2.key, std::string("rack.gpu_tdp_w"));
         QVERIFY(e2.message.find("a boolean") != std::string::npos);
-        const auto e3 = errorOf("{\"rows\": 1, \"racks_per_row\": 2, \"fabric\": [1]}");
+        const auto e3 = errorOf(R"({"rows": 1, "racks_per_row": 2, "fabric": [1]})");
         QCOMPARE(e3.key, std::string("fabric"));
-        const auto e4 = errorOf("{\"rows\": 1.5, \"racks_per_row\": 2}");
+        const auto e4 = errorOf(R"({"rows": 1.5, "racks_per_row": 2})");
         QCOMPARE(e4.key, std::string("rows"));
     }
 
@@ -104,11 +103,10 @@ private slots:
     }
 
     void unknownKeysAreNotIgnored() {
-        const auto e = errorOf("{\"rows\": 1, \"rack_per_row\": 2}");
+        const auto e = errorOf(R"({"rows": 1, "rack_per_row": 2})");
         // Missing racks_per_row is reported first; a typo elsewhere is named.
         QCOMPARE(e.key, std::string("racks_per_row"));
-        const auto e2 =
-            errorOf("{\"rows\": 1, \"racks_per_row\": 2, \"rack\": {\"gpus_per_try\": 4}}");
+        const auto e2 = errorOf(R"({"rows": 1, "racks_per_row": 2, "rack": {"gpus_per_try": 4}})");
         QCOMPARE(e2.key, std::string("rack.gpus_per_try"));
         QVERIFY(e2.message.find("unknown") != std::string::npos);
         QCOMPARE(errorOf("{\"format\": \"other/2\", \"rows\": 1, \"racks_per_row\": 1}").key,

@@ -30,6 +30,7 @@
 #include <mutex>
 #include <netinet/in.h>
 #include <poll.h>
+#include <ranges>
 #include <regex>
 #include <spawn.h>
 #include <sys/socket.h>
@@ -247,7 +248,7 @@ std::string dcgmPage(const std::vector<std::string>& hosts, double tempBase = 61
             for (int g = 0; g < 4; ++g)
                 out += std::string(name) + "{gpu=\"" + std::to_string(g) + "\",UUID=\"GPU-" + host +
                        "-" + std::to_string(g) + "\",device=\"nvidia" + std::to_string(g) +
-                       "\",modelName=\"NVIDIA Rubin\",Hostname=\"" + host + "\"} " +
+                       R"(",modelName="NVIDIA Rubin",Hostname=")" + host + "\"} " +
                        std::to_string(base + g) + "\n";
     };
     family("DCGM_FI_DEV_GPU_TEMP", "GPU temperature (in C).", tempBase);
@@ -280,8 +281,8 @@ public:
     // The newest value for (channel, entity); NaN when none came.
     float last(model::ChannelId channel, model::EntityId entity) const {
         std::lock_guard lock(m_mutex);
-        for (auto it = m_samples.rbegin(); it != m_samples.rend(); ++it)
-            if (it->channel == channel && it->entity == entity) return it->value;
+        for (const auto& m_sample : std::ranges::reverse_view(m_samples))
+            if (m_sample.channel == channel && m_sample.entity == entity) return m_sample.value;
         return std::nanf("");
     }
 
@@ -295,7 +296,8 @@ int freePort() {
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0)
+        qFatal("cannot bind a loopback port");
     socklen_t len = sizeof addr;
     ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
     ::close(fd);
@@ -332,6 +334,7 @@ public:
         for (const QString& a : m_args)
             args.push_back(a.toStdString());
         std::vector<char*> argv;
+        argv.reserve(args.size());
         for (auto& a : args)
             argv.push_back(a.data());
         argv.push_back(nullptr);
@@ -1000,7 +1003,7 @@ private slots:
                  payload(supply)},
                 {"BMS/v1/PUB/Value/Rack/RackLiquidFlow/" + tag + "/flow", payload(250)},
                 {"BMS/v1/PUB/Value/Rack/RackLiquidSupplyTemperature/" + tag + "/bad",
-                 "{\"value\": 1, \"timestamp\": 0, \"quality\": 0}"},
+                 R"({"value": 1, "timestamp": 0, "quality": 0})"},
                 {"BMS/v1/PUB/Value/Rack/RackLiquidFlow/" + tag + "/broken", "not json"},
             };
         };

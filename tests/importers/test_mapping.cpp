@@ -8,6 +8,7 @@
 
 #include <QTest>
 #include <cmath>
+#include <cstddef>
 #include <initializer_list>
 
 using namespace ft;
@@ -230,7 +231,7 @@ private slots:
                 R"({"metric": "DCGM_FI_DEV_GPU_TEMP", "channel": "gpu.temperature", "entity": {"kind": "gpu"}})")),
             *m_demo);
         for (int scrape = 0; scrape < 3; ++scrape) {
-            const model::TimeNs t = kT0 + scrape * 15 * kSecond;
+            const model::TimeNs t = kT0 + static_cast<model::TimeNs>(scrape) * 15 * kSecond;
             mapOne(m, "DCGM_FI_DEV_FB_USED", {{"hostname", "a01-n01"}, {"gpu", "0"}}, 1, t);
             mapOne(m, "DCGM_FI_DEV_FB_USED", {{"hostname", "a01-n01"}, {"gpu", "1"}}, 1, t);
             mapOne(m, "DCGM_FI_DEV_XID_ERRORS", {{"hostname", "a01-n01"}, {"gpu", "0"}}, 0, t);
@@ -483,7 +484,7 @@ private slots:
              1, "rules[0].entity.kind", "expected an entity kind"},
             {"{\"defaults\": {\"hots\": [\"h\"]},\n \"rules\": []}", 1, "defaults.hots",
              "unknown capture field"},
-            {"{\"format\": \"floortwin-mapping/2\", \"rules\": []}", 1, "format",
+            {R"({"format": "floortwin-mapping/2", "rules": []})", 1, "format",
              "floortwin-mapping/1"},
             {"{\"rules\": [\n]}", 1, "rules", "non-empty array"},
             {"{\"rules\": [{\"metric\": \"m\",\n \"channel\": \"gpu.power\" \"entity\": {}}]}", 2,
@@ -516,7 +517,8 @@ private slots:
             for (const auto& h : hosts)
                 for (const char* g : {"0", "1", "2", "3"}) {
                     const Label labels[] = {{"gpu", g}, {"Hostname", h}};
-                    m.map("DCGM_FI_DEV_GPU_UTIL", labels, scrape, kT0 + scrape * 15 * kSecond, out);
+                    m.map("DCGM_FI_DEV_GPU_UTIL", labels, scrape,
+                          kT0 + static_cast<model::TimeNs>(scrape) * 15 * kSecond, out);
                 }
         QCOMPARE(out.size(), 50u * 18 * 4);
         QCOMPARE(m.stats().series, 18u * 4);

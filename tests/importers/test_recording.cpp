@@ -16,6 +16,7 @@
 #include <atomic>
 #include <cmath>
 #include <csignal>
+#include <cstddef>
 #include <random>
 #include <sqlite3.h>
 
@@ -27,10 +28,9 @@ namespace {
 using testing::floorOf;
 
 // Runs the simulator for `ticks`, recording every snapshot; returns the snapshots too.
-std::vector<std::shared_ptr<const model::Snapshot>> record(const QString& path,
-                                                           std::shared_ptr<const model::Topology> t,
-                                                           int ticks,
-                                                           model::Scenario scenario = {}) {
+std::vector<std::shared_ptr<const model::Snapshot>>
+record(const QString& path, const std::shared_ptr<const model::Topology>& t, int ticks,
+       model::Scenario scenario = {}) {
     importers::RecordingInfo info;
     info.scenario = scenario.name;
     model::SimCore core(t, {}, std::move(scenario));
@@ -52,7 +52,8 @@ std::vector<std::shared_ptr<const model::Snapshot>> record(const QString& path,
 
 bool sameValues(const model::Snapshot& a, const model::Snapshot& b) {
     if (a.values.size() != b.values.size()) return false;
-    for (model::ChannelId c = 0; c < a.values.size(); ++c) {
+    for (std::size_t i = 0; i < a.values.size(); ++i) {
+        const auto c = static_cast<model::ChannelId>(i);
         const auto x = a.channel(c), y = b.channel(c);
         if (x.size() != y.size() || std::memcmp(x.data(), y.data(), x.size() * 4) != 0)
             return false;
@@ -71,7 +72,7 @@ private slots:
         std::mt19937 rng(7);
         std::normal_distribution<float> noise(0, 1);
         for (auto [rows, cols] : {std::pair{1u, 1u}, {10u, 1152u}, {3u, 7u}, {64u, 33u}}) {
-            std::vector<float> v(rows * cols);
+            std::vector<float> v(static_cast<std::size_t>(rows) * cols);
             for (std::size_t i = 0; i < v.size(); ++i)
                 v[i] = 45.0f + 10.0f * std::sin(0.01f * i) + noise(rng);
             v[0] = std::numeric_limits<float>::quiet_NaN();

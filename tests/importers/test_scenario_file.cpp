@@ -62,19 +62,17 @@ private slots:
     }
 
     void errors() {
-        auto e = errorOf("{\"events\": [{\"at\": \"soon\", \"action\": \"leak\"}]}");
+        auto e = errorOf(R"({"events": [{"at": "soon", "action": "leak"}]})");
         QCOMPARE(e.key, std::string("events[0].at"));
         e = errorOf("{\n\"events\": [\n {\"at\": \"1s\", \"action\": \"explode\"}]}");
         QCOMPARE(e.key, std::string("events[0].action"));
         QCOMPARE(e.line, 3);
         QVERIFY(e.message.find("pump_fail") != std::string::npos);
-        e = errorOf(
-            "{\"events\": [{\"at\": \"1s\", \"action\": \"leak\", \"target\": \"cdu:CDU A1\"}]}");
+        e = errorOf(R"({"events": [{"at": "1s", "action": "leak", "target": "cdu:CDU A1"}]})");
         QVERIFY(e.message.find("targets a rack") != std::string::npos);
-        e = errorOf(
-            "{\"events\": [{\"at\": \"1s\", \"action\": \"leak\", \"target\": \"rack:Q77\"}]}");
+        e = errorOf(R"({"events": [{"at": "1s", "action": "leak", "target": "rack:Q77"}]})");
         QVERIFY(e.message.find("Q77") != std::string::npos);
-        e = errorOf("{\"events\": [{\"at\": \"1s\", \"action\": \"leak\", \"colour\": 3}]}");
+        e = errorOf(R"({"events": [{"at": "1s", "action": "leak", "colour": 3}]})");
         QCOMPARE(e.key, std::string("events[0].colour"));
         QCOMPARE(errorOf("{\"name\": \"x\"}").key, std::string("events"));
         QCOMPARE(errorOf("{\"format\": \"v2\", \"events\": []}").key, std::string("format"));

@@ -59,9 +59,8 @@ private slots:
         auto built = model::Topology::build(spec);
         QVERIFY2(built.has_value(), built ? "" : built.error().c_str());
         const model::Topology& t = *built;
-        const std::size_t k = static_cast<std::size_t>(radix);
-        const std::size_t npt =
-            static_cast<std::size_t>(spec.rack.gpusPerTray * spec.rack.nicsPerGpu);
+        const auto k = static_cast<std::size_t>(radix);
+        const auto npt = static_cast<std::size_t>(spec.rack.gpusPerTray * spec.rack.nicsPerGpu);
         const std::size_t trays = t.count(EntityKind::ComputeTray);
         const std::size_t nics = t.count(EntityKind::Nic);
         QCOMPARE(nics, trays * npt);

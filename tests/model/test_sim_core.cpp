@@ -71,6 +71,7 @@ private slots:
         core.start(0.0);
         std::atomic<int> accepted{0};
         std::vector<std::thread> sources;
+        sources.reserve(3);
         for (int s = 0; s < 3; ++s)
             sources.emplace_back([&, s] {
                 for (int i = 0; i < 50; ++i) {

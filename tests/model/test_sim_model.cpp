@@ -6,6 +6,7 @@
 #include <QTest>
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <numeric>
 
 using namespace ft;
@@ -121,13 +122,17 @@ private slots:
         warm.apply(batch);
         runTicks(warm, 600);
         runTicks(base, 600);
-        const double hot = mean(warm.state().channel(ch::GpuTemperature).subspan(3 * 72, 72));
-        const double ref = mean(base.state().channel(ch::GpuTemperature).subspan(3 * 72, 72));
+        const double hot = mean(
+            warm.state().channel(ch::GpuTemperature).subspan(static_cast<std::size_t>(3) * 72, 72));
+        const double ref = mean(
+            base.state().channel(ch::GpuTemperature).subspan(static_cast<std::size_t>(3) * 72, 72));
         QVERIFY2(hot - ref > 6.0 && hot - ref < 10.0,
                  qPrintable(QString("delta %1").arg(hot - ref)));
         // Other racks are unaffected.
-        const double other = mean(warm.state().channel(ch::GpuTemperature).subspan(5 * 72, 72));
-        const double otherRef = mean(base.state().channel(ch::GpuTemperature).subspan(5 * 72, 72));
+        const double other = mean(
+            warm.state().channel(ch::GpuTemperature).subspan(static_cast<std::size_t>(5) * 72, 72));
+        const double otherRef = mean(
+            base.state().channel(ch::GpuTemperature).subspan(static_cast<std::size_t>(5) * 72, 72));
         QVERIFY(std::abs(other - otherRef) < 0.01);
     }
 
@@ -200,7 +205,7 @@ private slots:
                     return a.severity == model::Severity::Critical ? 2 : 1;
             return 0;
         };
-        const float limit = static_cast<float>(
+        const auto limit = static_cast<float>(
             t->spec().rack.gpuMaxTempC); // critical above, warning above limit - 3
         set(limit - 5);
         QCOMPARE(levelOf(), 0);

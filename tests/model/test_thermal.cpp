@@ -8,6 +8,7 @@
 #include <QFile>
 #include <QTest>
 #include <cmath>
+#include <cstddef>
 #include <numeric>
 
 using namespace ft;
@@ -25,7 +26,8 @@ float at(const model::SimModel& m, model::ChannelId c, model::EntityId e) {
 }
 
 float rackMinClock(const model::SimModel& m, model::EntityId rack) {
-    const auto clocks = m.state().channel(ch::GpuSmClock).subspan(rack * 72, 72);
+    const auto clocks =
+        m.state().channel(ch::GpuSmClock).subspan(static_cast<std::size_t>(rack) * 72, 72);
     return *std::ranges::min_element(clocks);
 }
 

@@ -174,6 +174,7 @@ private slots:
         const auto t = build(importers::generateFloor(1778));
         const auto& rk = t.spec().rack;
         std::vector<std::pair<float, float>> pos;
+        pos.reserve(t.racks.position.size());
         for (const auto& p : t.racks.position)
             pos.emplace_back(p.x, p.y);
         std::ranges::sort(pos);

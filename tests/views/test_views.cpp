@@ -82,8 +82,8 @@ std::shared_ptr<const model::Snapshot> patternSnapshot(const model::Topology& t)
     }
     auto& temps = s->values[model::ch::GpuTemperature];
     for (std::size_t g = 0; g < temps.size(); ++g) {
-        const float rack = static_cast<float>(t.gpus.rack[g]);
-        const float tray = static_cast<float>(t.computeTrays.indexInRack[t.gpus.tray[g]]);
+        const auto rack = static_cast<float>(t.gpus.rack[g]);
+        const auto tray = static_cast<float>(t.computeTrays.indexInRack[t.gpus.tray[g]]);
         temps[g] =
             48.0f + 2.5f * rack + 0.6f * tray + 1.5f * static_cast<float>(t.gpus.indexInTray[g]);
     }
