@@ -55,6 +55,13 @@ const std::vector<OptionSpec>& optionTable() {
     static const std::vector<OptionSpec> table{
         {"--floor", "FILE|generate:racks=N", kFloor,
          "floor file (JSON) or a generated floor of N racks (1..1778)", store<&Options::floor>},
+        {"--inventory", "FILE.csv|FILE.tsv", kFloor,
+         "the floor from an inventory: one row per host with hostname, rack,\nrow (and tray, "
+         "position_u, hall, site, "
+         "gpu_uuids, bmc, serial, status)",
+         store<&Options::inventory>},
+        {"--write-floor", "OUT.json", kFloor, "with --inventory: write it as a floor file and exit",
+         store<&Options::writeFloor>},
         {"--seed", "N", kFloor, "simulator seed (default 1); same seed, same run",
          [](Options& o, const std::string& v) -> Result {
              auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), o.seed);
@@ -262,6 +269,11 @@ std::expected<Options, std::string> parseCommandLine(const std::vector<std::stri
         if (o.record.empty())
             return std::unexpected("--import-window writes a recording: add --record OUT.ftrec");
     }
+    if (!o.writeFloor.empty() && o.inventory.empty())
+        return std::unexpected(
+            "--write-floor writes an inventory's floor: add --inventory FILE.csv");
+    if (!o.inventory.empty() && !o.replay.empty())
+        return std::unexpected("--replay plays the floor that was recorded; drop --inventory");
     if (!o.importFile.empty() && o.record.empty() && o.headless)
         return std::unexpected("--import --headless writes a recording: add --record OUT.ftrec");
     for (const auto& layer : o.layers)

@@ -15,6 +15,8 @@ struct Options {
     bool describe = false;
     bool wall = false;
     std::string floor;         // empty: the bundled demo floor
+    std::string inventory;     // --inventory FILE.csv: the floor from an inventory
+    std::string writeFloor;    // --write-floor OUT.json: write the inventory's floor file and exit
     std::string forDuration;   // --for
     std::string dumpSnapshot;  // --dump-snapshot FILE
     std::string screenshot;    // --screenshot OUT.png

@@ -30,6 +30,18 @@ json describeFloor(const model::Topology& t) {
     j["gpus"] = n(EntityKind::Gpu);
     j["cpus"] = n(EntityKind::Cpu);
     j["compute_trays"] = n(EntityKind::ComputeTray);
+    j["hosts"] = t.hostCount();
+    {
+        std::size_t uuids = 0;
+        for (const auto& u : t.gpus.uuid)
+            uuids += u.empty() ? 0 : 1;
+        j["gpu_uuids"] = uuids;
+        std::size_t notProduction = 0;
+        for (auto st : t.racks.initialLifecycle)
+            notProduction +=
+                st != static_cast<std::uint8_t>(model::RackLifecycle::Production) ? 1 : 0;
+        j["racks_not_in_production"] = notProduction;
+    }
     j["switch_trays"] = n(EntityKind::SwitchTray);
     j["nics"] = n(EntityKind::Nic);
     j["dpus"] = n(EntityKind::Dpu);

@@ -2,6 +2,7 @@
 
 #include "floor_loading.h"
 #include "headless_run.h"
+#include "importers/floor_file.h"
 #include "live_sources.h"
 #include "main_window.h"
 #include "views/floor_view.h"
@@ -17,6 +18,7 @@
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <sys/resource.h>
 #include <thread>
@@ -92,6 +94,7 @@ int Launcher::run() {
 
     // Everything that can be wrong with the arguments is checked before any window exists, so
     // errors need no display.
+    if (!o.writeFloor.empty()) return writeFloor();
     if (!o.importFile.empty() || !o.importWindow.empty()) return runImport();
     // The live demo starts at the wall clock; screenshots and headless runs are repeatable. A
     // paced headless recorder behaves like a live one: it drops rather than stalls.
@@ -255,11 +258,27 @@ void Launcher::openRecording(const QString& path) {
                        });
 }
 
+int Launcher::writeFloor() {
+    const Options& o = m_options;
+    nlohmann::ordered_json summary;
+    auto spec = loadInventory(o.inventory, o.floor, &summary);
+    if (!spec) return fail(spec.error());
+    // The floor must build: a host table that names a rack twice fails here, not on load.
+    if (auto topology = model::Topology::build(*spec); !topology)
+        return fail(o.inventory + ": " + topology.error());
+    std::ofstream out(o.writeFloor, std::ios::binary);
+    out << importers::floorSpecToJson(*spec) << "\n";
+    if (!out) return fail("cannot write " + o.writeFloor);
+    summary["floor"] = o.writeFloor;
+    std::cout << summary.dump(2) << "\n";
+    return 0;
+}
+
 // --import FILE / --import-window FROM,TO: telemetry into a recording. Headless: print the
 // summary. With a window: a progress dialog, then the recording opens for replay.
 int Launcher::runImport() {
     const Options& o = m_options;
-    auto topology = loadTopology(o.floor);
+    auto topology = loadTopology(o.floor, o.inventory);
     if (!topology) return fail(topology.error());
     std::string out = o.record;
     if (out.empty())

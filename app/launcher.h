@@ -26,6 +26,8 @@ public:
 
 private:
     int runImport();
+    // --inventory FILE --write-floor OUT.json: the floor file, and a summary on stdout.
+    int writeFloor();
     int runScreenshot(Session& session);
     int runWindow(std::unique_ptr<Session> session);
     // The window on the current session (a new one after File > Open recording).

@@ -114,7 +114,8 @@ std::optional<EntityId> EntityNameIndex::trayOfHost(std::string_view host) {
         const std::size_t n = m_topology.count(EntityKind::ComputeTray);
         m_hosts->reserve(n);
         for (EntityId t = 0; t < n; ++t)
-            m_hosts->emplace(toLowerAscii(m_topology.hostName(t)), t);
+            if (std::string host = m_topology.hostName(t); !host.empty())
+                m_hosts->emplace(toLowerAscii(host), t);
     }
     std::string lower = toLowerAscii(trim(host));
     if (auto it = m_hosts->find(lower); it != m_hosts->end()) return it->second;
@@ -122,6 +123,18 @@ std::optional<EntityId> EntityNameIndex::trayOfHost(std::string_view host) {
         lower.resize(dot);
         if (auto it = m_hosts->find(lower); it != m_hosts->end()) return it->second;
     }
+    return std::nullopt;
+}
+
+std::optional<EntityId> EntityNameIndex::gpuOfUuid(std::string_view uuid) {
+    if (!m_uuids) {
+        m_uuids = std::make_unique<Table>();
+        const auto& all = m_topology.gpus.uuid;
+        for (EntityId g = 0; g < all.size(); ++g)
+            if (!all[g].empty()) m_uuids->emplace(toLowerAscii(all[g]), g);
+    }
+    if (m_uuids->empty()) return std::nullopt;
+    if (auto it = m_uuids->find(toLowerAscii(trim(uuid))); it != m_uuids->end()) return it->second;
     return std::nullopt;
 }
 

@@ -29,6 +29,8 @@ public:
     // The compute tray whose host name is `host`; a host name with a domain ("a03-n02.dc1.example")
     // also matches by its first label.
     std::optional<model::EntityId> trayOfHost(std::string_view host);
+    // The GPU with this UUID in the floor's host table (dcgm-exporter's UUID label), ignoring case.
+    std::optional<model::EntityId> gpuOfUuid(std::string_view uuid);
 
     // "kind:name", e.g. "gpu:A03 tray 02 GPU 1", "rack:A03", "cdu:CDU A1", "gpu:17". The error
     // says what was wrong in words (unknown kind, no such entity).
@@ -45,6 +47,7 @@ private:
     const model::Topology& m_topology;
     std::array<std::unique_ptr<Table>, model::kEntityKindCount> m_tables;
     std::unique_ptr<Table> m_hosts;
+    std::unique_ptr<Table> m_uuids;
 };
 
 // ASCII lower case; names and labels here are ASCII.

@@ -1,6 +1,7 @@
 #include "floor_file.h"
 
 #include "json_document.h"
+#include "model/lifecycle.h"
 
 #include <charconv>
 #include <cmath>
@@ -132,6 +133,13 @@ std::expected<ObjectReader, Error> section(ObjectReader& parent, const std::stri
 
 } // namespace
 
+static std::string lifecycleNames() {
+    std::string out;
+    for (auto n : model::kLifecycleNames)
+        out += (out.empty() ? "" : ", ") + std::string(n);
+    return out;
+}
+
 std::string rowName(int index) {
     std::string name;
     for (int i = index + 1; i > 0; i = (i - 1) / 26)
@@ -185,10 +193,59 @@ std::expected<model::FloorSpec, Error> parseFloorFile(std::string_view text,
             FT_TRY(row.text("name", rs.name));
             FT_TRY(row.real("x", rs.x, -1e5, 1e5));
             FT_TRY(row.real("y", rs.y, -1e5, 1e5));
-            if (!row.get("racks"))
+            const JsonValue* racks = row.get("racks");
+            if (!racks)
                 return std::unexpected(
                     Error{"missing required key", file, item.line, item.column, path + ".racks"});
-            FT_TRY(row.integer("racks", rs.racks, 1, 1000));
+            if (racks->type == Type::Array) {
+                // Rack by rack: a name, null for an empty slot, or an object with overrides.
+                if (racks->array.empty())
+                    return row.fail(*racks, "racks", "expected at least one rack");
+                int slot = 0;
+                for (std::size_t k = 0; k < racks->array.size(); ++k, ++slot) {
+                    const JsonValue& r = racks->array[k];
+                    const std::string rpath = path + ".racks[" + std::to_string(k) + "]";
+                    if (r.type == Type::Null) continue; // a gap
+                    model::RackSpec rack;
+                    rack.slot = slot;
+                    if (r.type == Type::String) {
+                        rack.name = r.string;
+                    } else if (r.type == Type::Object) {
+                        ObjectReader ro(r, rpath, file);
+                        if (!ro.get("name"))
+                            return std::unexpected(Error{"missing required key", file, r.line,
+                                                         r.column, rpath + ".name"});
+                        FT_TRY(ro.text("name", rack.name));
+                        int position = slot + 1;
+                        FT_TRY(ro.integer("position", position, 1, 1000));
+                        rack.slot = slot = position - 1;
+                        FT_TRY(ro.integer("compute_trays", rack.computeTrays, 0, 64));
+                        FT_TRY(ro.real("rated_power_kw", rack.ratedPowerKw, 1, 2000));
+                        FT_TRY(ro.text("model", rack.model));
+                        FT_TRY(ro.text("lifecycle", rack.lifecycle));
+                        if (const JsonValue* lc = ro.get("lifecycle");
+                            lc && !model::lifecycleFromName(rack.lifecycle))
+                            return ro.fail(*lc, "lifecycle",
+                                           "expected a lifecycle state (" + lifecycleNames() +
+                                               "), got \"" + rack.lifecycle + "\"");
+                        FT_TRY(ro.rejectUnknown());
+                    } else {
+                        return std::unexpected(
+                            Error{"expected a rack name, null (an empty slot) or an object, got " +
+                                      ObjectReader::describe(r),
+                                  file, r.line, r.column, rpath});
+                    }
+                    if (rack.name.empty())
+                        return std::unexpected(
+                            Error{"expected a rack name", file, r.line, r.column, rpath});
+                    rs.rackList.push_back(std::move(rack));
+                }
+                if (rs.rackList.empty())
+                    return row.fail(*racks, "racks", "every slot of the row is empty");
+                rs.racks = static_cast<int>(rs.rackList.size());
+            } else {
+                FT_TRY(row.integer("racks", rs.racks, 1, 1000));
+            }
             FT_TRY(row.rejectUnknown());
             spec.rows.push_back(rs);
         }
@@ -264,6 +321,35 @@ std::expected<model::FloorSpec, Error> parseFloorFile(std::string_view text,
     FT_TRY(storage->real("inter_region_gbps", spec.storage.interRegionGbps, 0.001, 1e6));
     FT_TRY(storage->real("initial_petabytes", spec.storage.initialPetabytes, 0, 1e6));
     FT_TRY(storage->rejectUnknown());
+
+    // The host table: host -> rack and tray, the tray's GPU UUIDs, its BMC.
+    if (const JsonValue* hosts = top.get("hosts")) {
+        if (hosts->type != Type::Array)
+            return top.fail(*hosts, "hosts",
+                            "expected an array of hosts, got " + ObjectReader::describe(*hosts));
+        for (std::size_t i = 0; i < hosts->array.size(); ++i) {
+            const JsonValue& item = hosts->array[i];
+            const std::string path = "hosts[" + std::to_string(i) + "]";
+            if (item.type != Type::Object)
+                return std::unexpected(
+                    Error{"expected an object, got " + ObjectReader::describe(item), file,
+                          item.line, item.column, path});
+            ObjectReader h(item, path, file);
+            model::HostSpec host;
+            for (const char* key : {"name", "rack", "tray"})
+                if (!h.get(key))
+                    return std::unexpected(Error{"missing required key", file, item.line,
+                                                 item.column, path + "." + key});
+            FT_TRY(h.text("name", host.name));
+            FT_TRY(h.text("rack", host.rack));
+            FT_TRY(h.integer("tray", host.tray, 1, 64));
+            FT_TRY(h.textList("gpu_uuids", host.gpuUuids));
+            FT_TRY(h.text("bmc", host.bmc));
+            FT_TRY(h.text("serial", host.serial));
+            FT_TRY(h.rejectUnknown());
+            spec.hosts.push_back(std::move(host));
+        }
+    }
 
     FT_TRY(top.rejectUnknown());
     if (spec.name.empty()) spec.name = file;
@@ -355,8 +441,26 @@ std::string floorSpecToJson(const model::FloorSpec& s) {
     j["name"] = s.name;
     j["host_pattern"] = s.hostPattern;
     j["rows"] = nlohmann::ordered_json::array();
-    for (const auto& r : s.rows)
-        j["rows"].push_back({{"name", r.name}, {"x", r.x}, {"y", r.y}, {"racks", r.racks}});
+    for (const auto& r : s.rows) {
+        nlohmann::ordered_json row = {{"name", r.name}, {"x", r.x}, {"y", r.y}};
+        if (r.rackList.empty()) {
+            row["racks"] = r.racks;
+        } else {
+            row["racks"] = nlohmann::ordered_json::array();
+            int slot = 0;
+            for (const auto& rack : r.rackList) {
+                nlohmann::ordered_json one = {{"name", rack.name}};
+                if (rack.slot >= 0 && rack.slot != slot) one["position"] = rack.slot + 1;
+                slot = (rack.slot >= 0 ? rack.slot : slot) + 1;
+                if (rack.computeTrays >= 0) one["compute_trays"] = rack.computeTrays;
+                if (rack.ratedPowerKw > 0) one["rated_power_kw"] = rack.ratedPowerKw;
+                if (!rack.model.empty()) one["model"] = rack.model;
+                if (!rack.lifecycle.empty()) one["lifecycle"] = rack.lifecycle;
+                row["racks"].push_back(one.size() == 1 ? nlohmann::ordered_json(rack.name) : one);
+            }
+        }
+        j["rows"].push_back(row);
+    }
     const auto& k = s.rack;
     j["rack"] = {{"model", k.model},
                  {"compute_trays", k.computeTrays},
@@ -403,6 +507,16 @@ std::string floorSpecToJson(const model::FloorSpec& s) {
                     {"aging_days_per_minute", s.storage.agingDaysPerMinute},
                     {"inter_region_gbps", s.storage.interRegionGbps},
                     {"initial_petabytes", s.storage.initialPetabytes}};
+    if (!s.hosts.empty()) {
+        j["hosts"] = nlohmann::ordered_json::array();
+        for (const auto& h : s.hosts) {
+            nlohmann::ordered_json host = {{"name", h.name}, {"rack", h.rack}, {"tray", h.tray}};
+            if (!h.gpuUuids.empty()) host["gpu_uuids"] = h.gpuUuids;
+            if (!h.bmc.empty()) host["bmc"] = h.bmc;
+            if (!h.serial.empty()) host["serial"] = h.serial;
+            j["hosts"].push_back(host);
+        }
+    }
     return j.dump(2);
 }
 

@@ -1,5 +1,6 @@
 #include "long_format_import.h"
 
+#include "delimited_record.h"
 #include "entity_name_index.h"
 #include "json_document.h"
 
@@ -82,47 +83,11 @@ private:
 
     // Splits one CSV record (RFC 4180 quoting) into m_fields / m_columns.
     bool splitCsv(std::string_view text) {
-        m_fields.clear();
-        m_columns.clear();
-        std::size_t i = 0;
-        while (true) {
-            std::string field;
-            while (i < text.size() && (text[i] == ' ' || text[i] == '\t'))
-                ++i;
-            m_columns.push_back(static_cast<int>(i + 1));
-            if (i < text.size() && text[i] == '"') {
-                ++i;
-                while (true) {
-                    if (i >= text.size()) {
-                        bad(m_columns.back(), {}, "unterminated quoted field");
-                        return false;
-                    }
-                    if (text[i] == '"') {
-                        if (i + 1 < text.size() && text[i + 1] == '"') {
-                            field += '"';
-                            i += 2;
-                            continue;
-                        }
-                        ++i;
-                        break;
-                    }
-                    field += text[i++];
-                }
-                while (i < text.size() && (text[i] == ' ' || text[i] == '\t'))
-                    ++i;
-                if (i < text.size() && text[i] != ',') {
-                    bad(static_cast<int>(i + 1), {}, "expected ',' after a quoted field");
-                    return false;
-                }
-            } else {
-                const std::size_t end = std::min(text.find(',', i), text.size());
-                field = std::string(trim(text.substr(i, end - i)));
-                i = end;
-            }
-            m_fields.push_back(std::move(field));
-            if (i >= text.size()) return true;
-            ++i; // the comma
+        if (auto problem = splitDelimited(text, ',', m_fields, m_columns)) {
+            bad(problem->column, {}, problem->message);
+            return false;
         }
+        return true;
     }
 
     bool csvLine(std::string_view text) {

@@ -46,9 +46,9 @@ std::vector<Fields> waysToName(EntityKind kind) {
     using F = CaptureField;
     switch (kind) {
     case EntityKind::Gpu:
-        return {{F::Host, F::Gpu}};
+        return {{F::Host, F::Gpu}, {F::Uuid}};
     case EntityKind::NvlinkLink:
-        return {{F::Host, F::Gpu, F::Link}};
+        return {{F::Host, F::Gpu, F::Link}, {F::Uuid, F::Link}};
     case EntityKind::ComputeTray:
         return {{F::Host}};
     case EntityKind::Nic:

@@ -76,11 +76,12 @@ enum class CaptureField : std::uint8_t {
     Rail,
     Port,
     Cdu,
-    Pump
+    Pump,
+    Uuid // a GPU's UUID (dcgm-exporter's UUID label), looked up in the floor's host table
 };
-inline constexpr std::size_t kCaptureFieldCount = 11;
+inline constexpr std::size_t kCaptureFieldCount = 12;
 inline constexpr std::array<std::string_view, kCaptureFieldCount> kCaptureFieldNames{
-    "name", "host", "gpu", "link", "nic", "rack", "leaf", "rail", "port", "cdu", "pump"};
+    "name", "host", "gpu", "link", "nic", "rack", "leaf", "rail", "port", "cdu", "pump", "uuid"};
 std::optional<CaptureField> captureFieldFromName(std::string_view name);
 
 // Where a capture field's value comes from: the whole value of a label, or a pattern over it

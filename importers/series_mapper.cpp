@@ -82,21 +82,35 @@ public:
         const auto nicsPerTray = static_cast<std::uint64_t>(rk.gpusPerTray * rk.nicsPerGpu);
         const auto switchTrays = static_cast<std::uint64_t>(rk.switchTrays);
         const auto outOfRange = [&](F f, std::uint64_t limit) {
-            return std::unexpected(std::string(get(F::Host)) + " " +
-                                   std::string(kCaptureFieldNames[static_cast<std::size_t>(f)]) +
-                                   " " + std::string(get(f)) + " (the floor has " +
-                                   std::to_string(limit) + ")");
+            return std::unexpected(
+                std::string(has(F::Host)   ? get(F::Host)
+                            : has(F::Uuid) ? get(F::Uuid)
+                                           : "") +
+                " " + std::string(kCaptureFieldNames[static_cast<std::size_t>(f)]) + " " +
+                std::string(get(f)) + " (the floor has " + std::to_string(limit) + ")");
         };
 
         switch (spec.kind) {
         case EntityKind::Gpu:
         case EntityKind::NvlinkLink: {
-            auto t = tray();
-            if (!t) return std::unexpected(t.error());
-            auto g = index(F::Gpu);
-            if (!g) return std::unexpected(g.error());
-            if (*g >= gpusPerTray) return outOfRange(F::Gpu, gpusPerTray);
-            const std::uint64_t gpu = *t * gpusPerTray + *g;
+            // The GPU's UUID names it whatever the host label says (a missing or wrong host
+            // label still lands on the right GPU); else host and index.
+            std::optional<std::uint64_t> byUuid;
+            if (has(F::Uuid))
+                if (auto g = m_names.gpuOfUuid(get(F::Uuid))) byUuid = *g;
+            if (!byUuid && !(has(F::Host) && has(F::Gpu)))
+                return std::unexpected("GPU UUID " + std::string(get(F::Uuid)));
+            std::uint64_t gpu = 0;
+            if (byUuid) {
+                gpu = *byUuid;
+            } else {
+                auto t = tray();
+                if (!t) return std::unexpected(t.error());
+                auto g = index(F::Gpu);
+                if (!g) return std::unexpected(g.error());
+                if (*g >= gpusPerTray) return outOfRange(F::Gpu, gpusPerTray);
+                gpu = *t * gpusPerTray + *g;
+            }
             if (spec.kind == EntityKind::Gpu) return Resolved{static_cast<EntityId>(gpu)};
             auto l = index(F::Link);
             if (!l) return std::unexpected(l.error());
@@ -214,9 +228,9 @@ bool canName(const EntitySpec& spec, const Captures& c) {
     if (has(F::Name)) return true;
     switch (spec.kind) {
     case EntityKind::Gpu:
-        return has(F::Host) && has(F::Gpu);
+        return (has(F::Host) && has(F::Gpu)) || has(F::Uuid);
     case EntityKind::NvlinkLink:
-        return has(F::Host) && has(F::Gpu) && has(F::Link);
+        return ((has(F::Host) && has(F::Gpu)) || has(F::Uuid)) && has(F::Link);
     case EntityKind::ComputeTray:
         return has(F::Host);
     case EntityKind::Nic:

@@ -6,12 +6,35 @@
 
 namespace ft::model {
 
-// A row of racks: racks stand side by side along +x from (x, y), fronts facing -y.
+// One rack of a row given rack by rack, as a real floor is: its name, the slot it stands in
+// along the row (slots no rack takes are gaps), and what differs from the floor's rack model.
+struct RackSpec {
+    std::string name;
+    int slot = -1;           // 0-based position along the row; -1: the slot after the previous rack
+    int computeTrays = -1;   // trays installed (a rack still being filled has fewer); -1: all
+    double ratedPowerKw = 0; // 0: the rack model's
+    std::string model;       // "": the floor's rack model
+    std::string lifecycle;   // state at start by name ("delivered", ...); "": production
+};
+
+// A row of racks: racks stand side by side along +x from (x, y), fronts facing -y. Either a
+// count of racks named row + 01, 02, ... (generated floors), or the racks one by one.
 struct RowSpec {
     std::string name;
     double x = 0.0;
     double y = 0.0;
-    int racks = 0;
+    int racks = 0;                  // with rackList: its size
+    std::vector<RackSpec> rackList; // empty: `racks` racks named by position
+};
+
+// A host of the inventory: which compute tray it is, and what identifies it to telemetry.
+struct HostSpec {
+    std::string name;                  // as provisioning knows it ("gpu-node-1", "dh2-r14-c07-n03")
+    std::string rack;                  // rack name
+    int tray = 0;                      // compute tray slot, 1 = the top compute tray
+    std::vector<std::string> gpuUuids; // GPU 0, 1, ... of the tray ("GPU-20c56d28-...")
+    std::string bmc;                   // BMC address (Redfish)
+    std::string serial;
 };
 
 // One rack model for the whole floor (Vera Rubin NVL72 by default).
@@ -85,8 +108,11 @@ struct FloorSpec {
     CoolingSpec cooling;
     StorageSpec storage;
     // Host name of a compute tray. Tokens: {row} {row_lc} {rack} {rack_global} {tray}, with an
-    // optional zero-pad width as in {tray:02}. {rack} and {tray} are 1-based.
+    // optional zero-pad width as in {tray:02}. {rack} and {tray} are 1-based. Used for trays the
+    // host table does not name, unless the floor has a host table (real floors): then a tray the
+    // table does not name has no host.
     std::string hostPattern = "{row_lc}{rack:02}-n{tray:02}";
+    std::vector<HostSpec> hosts;
 };
 
 } // namespace ft::model

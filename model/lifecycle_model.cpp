@@ -28,7 +28,13 @@ LifecycleModel::LifecycleModel(const Topology& topology, std::uint64_t seed)
     : m_topology(topology), m_rng(mix64(seed ^ 0x6c6966656379636cULL)),
       m_machine(topology.count(EntityKind::Rack)), m_rack(topology.count(EntityKind::Rack)),
       m_gpuCooling(topology.count(EntityKind::Gpu), 1.0f),
-      m_pendingStart(topology.count(EntityKind::Rack), 0) {}
+      m_pendingStart(topology.count(EntityKind::Rack), 0) {
+    // Racks the floor file (an inventory) says are not in production start where they are.
+    for (EntityId r = 0; r < topology.count(EntityKind::Rack); ++r)
+        if (const auto st = static_cast<RackLifecycle>(topology.racks.initialLifecycle[r]);
+            st != S::Production)
+            m_machine.reset(r, st, 0);
+}
 
 double LifecycleModel::stageDuration(RackLifecycle s) {
     // Typical durations for an NVL72 rack (minutes), with +-25 % spread.

@@ -30,12 +30,16 @@ SimModel::SimModel(std::shared_ptr<const Topology> topology, SimConfig config, S
     for (ChannelId c = 0; c < ch::Count; ++c)
         if (!isDetailChannel(c)) m_state.values[c].assign(t.count(kChannels[c].kind), 0.0f);
     m_state.detail = m_fabric.detail();
-    m_state.rackLifecycle.assign(t.count(EntityKind::Rack), RackLifecycle::Production);
+    m_state.rackLifecycle.resize(t.count(EntityKind::Rack));
+    for (EntityId r = 0; r < m_state.rackLifecycle.size(); ++r)
+        m_state.rackLifecycle[r] = static_cast<RackLifecycle>(t.racks.initialLifecycle[r]);
     m_state.rackMeasuredAt.assign(t.count(EntityKind::Rack), 0);
     m_state.staleAfter = config.staleAfter;
-    std::ranges::fill(m_state.values[ch::RackLifecycleProgress], 100.0f);
-    std::ranges::fill(m_state.values[ch::RackLifecycleState],
-                      static_cast<float>(RackLifecycle::Production));
+    for (EntityId r = 0; r < m_state.rackLifecycle.size(); ++r) {
+        const bool production = m_state.rackLifecycle[r] == RackLifecycle::Production;
+        m_state.values[ch::RackLifecycleProgress][r] = production ? 100.0f : 0.0f;
+        m_state.values[ch::RackLifecycleState][r] = static_cast<float>(m_state.rackLifecycle[r]);
+    }
     m_state.events = std::make_shared<const std::vector<Event>>();
     m_state.scenario = m_scenario.name;
     m_heldUntil.resize(ch::Count);

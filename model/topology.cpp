@@ -1,10 +1,14 @@
 #include "topology.h"
 
+#include "lifecycle.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstddef>
 #include <cstdio>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace ft::model {
 namespace {
@@ -17,8 +21,17 @@ std::string padded(std::uint64_t value, int width) {
 
 std::string validate(const FloorSpec& s) {
     if (s.rows.empty()) return "the floor has no rows";
-    for (const auto& r : s.rows)
-        if (r.racks <= 0) return "row '" + r.name + "' has no racks";
+    for (const auto& r : s.rows) {
+        if (r.racks <= 0 && r.rackList.empty()) return "row '" + r.name + "' has no racks";
+        for (const auto& rack : r.rackList) {
+            if (rack.name.empty()) return "row '" + r.name + "' has a rack without a name";
+            if (rack.computeTrays > s.rack.computeTrays)
+                return "rack '" + rack.name + "' has " + std::to_string(rack.computeTrays) +
+                       " compute trays; the rack model has " + std::to_string(s.rack.computeTrays);
+            if (!rack.lifecycle.empty() && !lifecycleFromName(rack.lifecycle))
+                return "rack '" + rack.name + "': unknown lifecycle state '" + rack.lifecycle + "'";
+        }
+    }
     const auto& k = s.rack;
     if (k.computeTrays <= 0 || k.computeTrays > 255) return "rack.compute_trays must be 1..255";
     if (k.computeTraysAboveSwitches < 0 || k.computeTraysAboveSwitches > k.computeTrays)
@@ -47,7 +60,61 @@ std::string validate(const FloorSpec& s) {
     return {};
 }
 
+std::string lower(std::string s) {
+    for (auto& c : s)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
 } // namespace
+
+// The host table onto the trays: each host names its rack and tray slot; no two hosts share a
+// name (as DNS would have it, ignoring case), a tray, or a GPU UUID.
+std::string Topology::placeHosts(const FloorSpec& spec, Topology& t) {
+    if (spec.hosts.empty()) return {};
+    const auto& rk = spec.rack;
+    const std::size_t nTrays = t.computeTrays.rack.size();
+    t.computeTrays.host.assign(nTrays, {});
+    t.computeTrays.bmc.assign(nTrays, {});
+    t.gpus.uuid.assign(t.gpus.tray.size(), {});
+    std::unordered_map<std::string, EntityId> rackByName;
+    for (EntityId r = 0; r < t.racks.name.size(); ++r)
+        rackByName.emplace(t.racks.name[r], r);
+    std::unordered_map<std::string, std::string> hostNames, uuids;
+    for (const auto& h : spec.hosts) {
+        if (h.name.empty()) return "a host without a name (rack '" + h.rack + "')";
+        if (auto [it, fresh] = hostNames.emplace(lower(h.name), h.name); !fresh)
+            return "host '" + h.name + "' is listed twice";
+        const auto rack = rackByName.find(h.rack);
+        if (rack == rackByName.end())
+            return "host '" + h.name + "': no rack '" + h.rack + "' on this floor";
+        if (h.tray < 1 || h.tray > rk.computeTrays)
+            return "host '" + h.name + "': tray " + std::to_string(h.tray) + " is outside rack '" +
+                   h.rack + "' (compute trays 1.." + std::to_string(rk.computeTrays) + ")";
+        const std::size_t tray =
+            static_cast<std::size_t>(rack->second) * rk.computeTrays + (h.tray - 1);
+        if (!t.computeTrays.host[tray].empty())
+            return "hosts '" + t.computeTrays.host[tray] + "' and '" + h.name +
+                   "' both sit in rack '" + h.rack + "' tray " + std::to_string(h.tray);
+        t.computeTrays.host[tray] = h.name;
+        t.computeTrays.bmc[tray] = h.bmc;
+        if (h.gpuUuids.size() > static_cast<std::size_t>(rk.gpusPerTray))
+            return "host '" + h.name + "' lists " + std::to_string(h.gpuUuids.size()) +
+                   " GPU UUIDs; a tray has " + std::to_string(rk.gpusPerTray) + " GPUs";
+        for (std::size_t g = 0; g < h.gpuUuids.size(); ++g) {
+            if (h.gpuUuids[g].empty()) continue;
+            if (auto [it, fresh] = uuids.emplace(lower(h.gpuUuids[g]), h.name); !fresh)
+                return "GPU UUID '" + h.gpuUuids[g] + "' is listed for hosts '" + it->second +
+                       "' and '" + h.name + "'";
+            t.gpus.uuid[tray * rk.gpusPerTray + g] = h.gpuUuids[g];
+        }
+    }
+    return {};
+}
+
+std::size_t Topology::hostCount() const {
+    return m_spec.hosts.empty() ? computeTrays.rack.size() : m_spec.hosts.size();
+}
 
 std::expected<Topology, std::string> Topology::build(const FloorSpec& spec) {
     if (auto err = validate(spec); !err.empty()) return std::unexpected(err);
@@ -77,19 +144,43 @@ std::expected<Topology, std::string> Topology::build(const FloorSpec& spec) {
         take(t.powerShelfSlots, bottomShelves);
     }
 
-    // Rows and racks.
+    // Rows and racks: generated rows count their racks; explicit rows name them and may leave
+    // slots empty.
     EntityId rackId = 0;
+    std::unordered_map<std::string, std::string> rowOfRack; // rack name -> row (duplicates)
     for (std::size_t r = 0; r < spec.rows.size(); ++r) {
         const auto& row = spec.rows[r];
         t.rows.name.push_back(row.name);
         t.rows.firstRack.push_back(rackId);
-        t.rows.rackCount.push_back(static_cast<std::uint32_t>(row.racks));
-        for (int i = 0; i < row.racks; ++i, ++rackId) {
-            t.racks.name.push_back(row.name + padded(static_cast<std::uint64_t>(i) + 1, 2));
+        std::vector<RackSpec> list = row.rackList;
+        if (list.empty())
+            for (int i = 0; i < row.racks; ++i)
+                list.push_back({row.name + padded(static_cast<std::uint64_t>(i) + 1, 2), i});
+        t.rows.rackCount.push_back(static_cast<std::uint32_t>(list.size()));
+        int slot = -1;
+        std::unordered_set<int> taken;
+        for (std::size_t i = 0; i < list.size(); ++i, ++rackId) {
+            const RackSpec& rs = list[i];
+            if (auto [it, fresh] = rowOfRack.emplace(rs.name, row.name); !fresh)
+                return std::unexpected("rack '" + rs.name + "' is named twice (rows '" +
+                                       it->second + "' and '" + row.name + "')");
+            slot = rs.slot >= 0 ? rs.slot : slot + 1;
+            if (!taken.insert(slot).second)
+                return std::unexpected("row '" + row.name + "': rack '" + rs.name +
+                                       "' stands in slot " + std::to_string(slot + 1) +
+                                       ", which another rack already takes");
+            t.racks.name.push_back(rs.name);
             t.racks.row.push_back(static_cast<EntityId>(r));
             t.racks.indexInRow.push_back(static_cast<std::uint32_t>(i));
             t.racks.position.push_back(
-                {static_cast<float>(row.x + i * rk.widthM), static_cast<float>(row.y), 0.0f});
+                {static_cast<float>(row.x + slot * rk.widthM), static_cast<float>(row.y), 0.0f});
+            t.racks.traysInstalled.push_back(static_cast<std::uint8_t>(
+                rs.computeTrays >= 0 ? rs.computeTrays : rk.computeTrays));
+            t.racks.ratedPowerKw.push_back(
+                static_cast<float>(rs.ratedPowerKw > 0 ? rs.ratedPowerKw : rk.ratedPowerKw));
+            t.racks.initialLifecycle.push_back(
+                static_cast<std::uint8_t>(rs.lifecycle.empty() ? RackLifecycle::Production
+                                                               : *lifecycleFromName(rs.lifecycle)));
         }
     }
     const std::size_t nRacks = rackId;
@@ -130,6 +221,7 @@ std::expected<Topology, std::string> Topology::build(const FloorSpec& spec) {
                                     rp.y + faceY, z};
         }
     }
+    if (auto err = placeHosts(spec, t); !err.empty()) return std::unexpected(err);
     t.cpus.tray.resize(nTrays * rk.cpusPerTray);
     for (std::size_t i = 0; i < t.cpus.tray.size(); ++i)
         t.cpus.tray[i] = static_cast<EntityId>(i / rk.cpusPerTray);
@@ -336,6 +428,7 @@ std::size_t Topology::count(EntityKind kind) const {
 }
 
 std::string Topology::hostName(EntityId tray) const {
+    if (!computeTrays.host.empty()) return computeTrays.host[tray];
     const EntityId rack = computeTrays.rack[tray];
     const EntityId row = racks.row[rack];
     std::string out;

@@ -30,7 +30,11 @@ public:
     std::size_t count(EntityKind kind) const;
     std::string name(EntityKind kind, EntityId id) const;
     Vec3 position(EntityKind kind, EntityId id) const;
+    // The tray's host: the host table's name on floors that have one (empty when the table
+    // names no host for the tray), else the floor's host pattern.
     std::string hostName(EntityId computeTray) const;
+    // Hosts the floor names: the host table's size, or every compute tray by the pattern.
+    std::size_t hostCount() const;
     // An entity by its display name or its numeric id ("A03", "CDU A1", "A1", "17").
     std::optional<EntityId> find(EntityKind kind, const std::string& nameOrId) const;
     static constexpr float kRackUnitM = 0.04445f;
@@ -47,6 +51,11 @@ public:
         std::vector<std::uint32_t> indexInRow;
         std::vector<EntityId> cdu;
         std::vector<Vec3> position;
+        // From the floor file (defaults for generated floors): compute trays installed, rated
+        // power and the lifecycle state the rack starts in (a RackLifecycle value).
+        std::vector<std::uint8_t> traysInstalled;
+        std::vector<float> ratedPowerKw;
+        std::vector<std::uint8_t> initialLifecycle;
     } racks;
 
     // Per-rack layout, shared by every rack (one rack model per floor).
@@ -57,6 +66,9 @@ public:
     struct ComputeTrays {
         std::vector<EntityId> rack;
         std::vector<std::uint8_t> indexInRack;
+        // The host table's entry for the tray (empty on generated floors: see hostName).
+        std::vector<std::string> host;
+        std::vector<std::string> bmc;
     } computeTrays;
 
     struct Gpus {
@@ -64,6 +76,7 @@ public:
         std::vector<EntityId> rack;
         std::vector<std::uint8_t> indexInTray;
         std::vector<Vec3> position;
+        std::vector<std::string> uuid; // from the host table; empty when not known
     } gpus;
 
     struct Cpus {
@@ -153,6 +166,8 @@ public:
     } fabricSizing;
 
 private:
+    static std::string placeHosts(const FloorSpec& spec, Topology& t);
+
     FloorSpec m_spec;
 };
 
