@@ -356,6 +356,7 @@ std::expected<Inventory, Error> parseInventoryCsv(std::string_view text, const s
             std::ranges::sort(racks, naturalLess);
             // Rack names that end in distinct numbers stand in those slots; missing ones are gaps.
             std::vector<std::optional<int>> numbers;
+            numbers.reserve(racks.size());
             for (const auto& name : racks)
                 numbers.push_back(trailingNumber(name));
             bool bySlot = std::ranges::all_of(

@@ -63,7 +63,7 @@ private slots:
         const auto x = [&](const char* rack) {
             return t.racks.position[*t.find(EntityKind::Rack, rack)].x;
         };
-        const float w = static_cast<float>(t.spec().rack.widthM);
+        const auto w = static_cast<float>(t.spec().rack.widthM);
         QCOMPARE(x("DH2-R12-C05") - x("DH2-R12-C03"), 2 * w);
         QCOMPARE(x("DH2-R14-C02") - x("DH2-R11-C01"), w);
         // Hosts by their provisioning names, top down by rack unit; the explicit tray column too.
