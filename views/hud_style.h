@@ -2,6 +2,7 @@
 // The HUD's look, shared by the HUD and the layers that draw panels into it: text colours,
 // the panel window flags, and Rgb -> ImGui colour. UI thread, inside an ImGui frame.
 #include "color_scale.h"
+#include "layer.h"
 
 #include <imgui.h>
 
@@ -32,6 +33,17 @@ template <class ColourAt> void colourBar(float width, float height, int steps, C
             toImColor(colourAt((static_cast<float>(i) + 0.5f) / static_cast<float>(steps))));
     }
     ImGui::Dummy(ImVec2(width, height + 2));
+}
+
+// A panel in the HUD's right column, under what is already stacked there; end it with
+// endRightPanel, which moves the column's top below it.
+inline void beginRightPanel(const char* id, float screenWidth, const HudColumns& columns) {
+    ImGui::SetNextWindowPos(ImVec2(screenWidth - 16, columns.rightTop + 8), 0, ImVec2(1, 0));
+    ImGui::Begin(id, nullptr, kPanel);
+}
+inline void endRightPanel(HudColumns& columns) {
+    columns.rightTop = ImGui::GetWindowPos().y + ImGui::GetWindowHeight();
+    ImGui::End();
 }
 
 } // namespace ft::views::hud

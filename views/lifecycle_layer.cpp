@@ -87,8 +87,7 @@ void LifecycleLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in,
     for (auto st : in.snapshot->rackLifecycle)
         ++counts[static_cast<std::size_t>(st)];
     // Under the alarm list, top right, in the small font: it is a key, not news.
-    ImGui::SetNextWindowPos(ImVec2(in.width - 16, columns.rightTop + 8), 0, ImVec2(1, 0));
-    ImGui::Begin("##lifecycle", nullptr, hud::kPanel);
+    hud::beginRightPanel("##lifecycle", in.width, columns);
     ImGui::TextUnformatted("Rack lifecycle");
     ImGui::PushFont(ov.smallFont());
     if (m_filter)
@@ -109,8 +108,7 @@ void LifecycleLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in,
     }
     ImGui::TextColored(hud::kMuted, "cap over each rack: state; bright part = stage progress");
     ImGui::PopFont();
-    columns.rightTop = ImGui::GetWindowPos().y + ImGui::GetWindowHeight();
-    ImGui::End();
+    hud::endRightPanel(columns);
 }
 
 } // namespace ft::views

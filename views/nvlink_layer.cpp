@@ -152,8 +152,7 @@ void NvlinkLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumns
     namespace ch = model::ch;
     using model::EntityKind;
     const float scale0 = ImGui::GetIO().FontGlobalScale;
-    ImGui::SetNextWindowPos(ImVec2(in.width - 16, columns.rightTop + 8), 0, ImVec2(1, 0));
-    ImGui::Begin("##nvlink", nullptr, hud::kPanel);
+    hud::beginRightPanel("##nvlink", in.width, columns);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     float nv = 0, errors = 0;
     int disabled = 0;
@@ -184,8 +183,7 @@ void NvlinkLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumns
                        "switch-tray glow: 0 - %.0f TB/s per rack; select a rack for its links",
                        t.spec().rack.nvlinkTBpsPerRack);
     ImGui::PopFont();
-    columns.rightTop = ImGui::GetWindowPos().y + ImGui::GetWindowHeight();
-    ImGui::End();
+    hud::endRightPanel(columns);
 }
 
 } // namespace ft::views

@@ -160,8 +160,7 @@ void RailLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumns& 
     namespace ch = model::ch;
     using model::EntityKind;
     const float scale0 = ImGui::GetIO().FontGlobalScale;
-    ImGui::SetNextWindowPos(ImVec2(in.width - 16, columns.rightTop + 8), 0, ImVec2(1, 0));
-    ImGui::Begin("##rails", nullptr, hud::kPanel);
+    hud::beginRightPanel("##rails", in.width, columns);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     float total = 0;
     for (model::EntityId p = 0; p < t.count(EntityKind::Plane); ++p)
@@ -215,8 +214,7 @@ void RailLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumns& 
     ImGui::TextColored(hud::kMuted,
                        "link utilization 0 - 100 %%; width = load, bands = direction, red = down");
     ImGui::PopFont();
-    columns.rightTop = ImGui::GetWindowPos().y + ImGui::GetWindowHeight();
-    ImGui::End();
+    hud::endRightPanel(columns);
 }
 
 } // namespace ft::views

@@ -207,8 +207,7 @@ void StorageLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumn
     float p99 = 0;
     for (model::EntityId tray = 0; tray < t.count(model::EntityKind::ComputeTray); ++tray)
         p99 = std::max(p99, s.value(ch::CacheLatencyP99, tray));
-    ImGui::SetNextWindowPos(ImVec2(in.width - 16, columns.rightTop + 8), 0, ImVec2(1, 0));
-    ImGui::Begin("##storage", nullptr, hud::kPanel);
+    hud::beginRightPanel("##storage", in.width, columns);
     ImGui::TextUnformatted("Object storage");
     ImGui::PushFont(ov.smallFont());
     ImGui::Text("dataset reads %.1f GB/s   cache hit %.2f %%", read,
@@ -225,8 +224,7 @@ void StorageLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumn
     }
     ImGui::TextColored(hud::kMuted, "bars on racks: read rate, colour = cache hit ratio");
     ImGui::PopFont();
-    columns.rightTop = ImGui::GetWindowPos().y + ImGui::GetWindowHeight();
-    ImGui::End();
+    hud::endRightPanel(columns);
 }
 
 } // namespace ft::views
