@@ -108,6 +108,18 @@ json snapshotToJson(const model::Topology& t, const model::Snapshot& snap) {
                     std::vector<float>(v.begin(), v.end());
             }
         if (!channels.empty()) entry["channels"] = channels;
+        if (snap.telemetry && t.count(kind) > 0) {
+            // Seconds since each entity's newest measured value; null: never measured.
+            json ages = json::array();
+            for (model::EntityId e = 0; e < t.count(kind); ++e) {
+                const model::TimeNs at = snap.measuredTime(kind, e);
+                if (at > 0)
+                    ages.push_back(std::max(0.0, model::toSeconds(snap.time - at)));
+                else
+                    ages.push_back(nullptr);
+            }
+            entry["measured_age_s"] = std::move(ages);
+        }
         kinds[std::string(model::entityKindName(kind))] = entry;
     }
     j["entities"] = kinds;
@@ -254,8 +266,8 @@ int runHeadless(const Options& o, Session& session) {
     if (!session.sources.empty()) {
         summary["sources"] = sourcesJson(session.sources);
         std::size_t measured = 0, stale = 0;
-        for (model::EntityId r = 0; r < snap->rackMeasuredAt.size(); ++r) {
-            measured += snap->rackMeasuredAt[r] > 0 ? 1 : 0;
+        for (model::EntityId r = 0; r < topology->count(EntityKind::Rack); ++r) {
+            measured += snap->measuredTime(EntityKind::Rack, r) > 0 ? 1 : 0;
             stale += snap->rackStale(r) ? 1 : 0;
         }
         summary["racks_measured"] = measured;

@@ -33,6 +33,7 @@ makeSimSession(const Options& o, bool realtimeStart, bool blockingRecorder) {
         // Live telemetry: the twin runs on the wall clock, keeps each measured value until the
         // next one arrives, and calls a rack stale when its data stops.
         realtimeStart = true;
+        config.telemetry = true;
         config.measurementHold = static_cast<model::TimeNs>(24) * 3600 * model::kNsPerSecond;
         config.staleAfter = 15 * model::kNsPerSecond;
         if (!o.staleAfter.empty() &&
@@ -66,6 +67,8 @@ makeSimSession(const Options& o, bool realtimeStart, bool blockingRecorder) {
         info.seed = o.seed;
         info.scenario = scenarioName;
         info.tick = config.step;
+        info.telemetry = config.telemetry;
+        info.staleAfter = config.staleAfter;
         auto writer = importers::RecordingWriter::create(o.record, *topology, info);
         if (!writer) return std::unexpected(writer.error().toString());
         session->recorder = std::move(*writer);

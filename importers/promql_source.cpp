@@ -628,6 +628,9 @@ importIncidentWindow(const PromqlConfig& server, model::TimeNs from, model::Time
         "prometheus " + server.url + ", " + model::formatUtc(from) + " to " + model::formatUtc(to);
     info.floorJson = floorSpecToJson(topology->spec());
     info.tick = options.tick;
+    info.telemetry = true;
+    // A measured value must hold until the next point arrives, however coarse the step.
+    info.staleAfter = std::max<model::TimeNs>(30 * model::kNsPerSecond, 3 * step);
     // A short queue: the writer blocks the import rather than holding many floor-sized snapshots.
     auto created = RecordingWriter::create(outPath, topology, info, 8);
     if (!created) return std::unexpected(created.error());
@@ -643,8 +646,9 @@ importIncidentWindow(const PromqlConfig& server, model::TimeNs from, model::Time
     model::SimConfig config;
     config.startTime = from;
     config.step = options.tick;
-    // A measured value must hold until the next point arrives, however coarse the step.
-    config.measurementHold = std::max<model::TimeNs>(30 * model::kNsPerSecond, 3 * step);
+    config.telemetry = true;
+    config.measurementHold = info.staleAfter;
+    config.staleAfter = info.staleAfter;
     model::SimModel sim(topology, config);
 
     HttpOptions http = server.http;

@@ -33,13 +33,18 @@ recordSamples(const std::shared_ptr<const model::Topology>& topology,
     info.source = source;
     info.floorJson = floorSpecToJson(topology->spec());
     info.tick = tick;
+    info.telemetry = true;
+    // Imported data goes stale when the model would take over again.
+    info.staleAfter = std::max<model::TimeNs>(30 * model::kNsPerSecond, 3 * tick);
     auto writer = RecordingWriter::create(outPath, topology, info);
     if (!writer) return std::unexpected(writer.error());
     (*writer)->setBlocking(true);
     model::SimConfig config;
     config.startTime = samples.front().time / tick * tick;
     config.step = tick;
-    config.measurementHold = std::max<model::TimeNs>(30 * model::kNsPerSecond, 3 * tick);
+    config.telemetry = true;
+    config.measurementHold = info.staleAfter;
+    config.staleAfter = info.staleAfter;
     model::SimModel sim(topology, config);
     const model::TimeNs end = samples.back().time;
     std::size_t cursor = 0;

@@ -72,12 +72,14 @@ std::expected<void, Error> RecordingReader::load() {
     m_info.scenario = meta["scenario"];
     m_info.seed = meta.contains("seed") ? std::stoull(meta["seed"]) : 0;
     m_info.tick = meta.contains("tick_ns") ? std::stoll(meta["tick_ns"]) : 100 * model::kNsPerMs;
+    m_info.telemetry = meta["telemetry"] == "1";
+    m_info.staleAfter = meta.contains("stale_after_ns") ? std::stoll(meta["stale_after_ns"]) : 0;
     if (m_info.tick <= 0) return std::unexpected(error("the recording's tick is not positive"));
 
     // Channels: recorded by name, mapped onto this build's catalog.
-    std::map<std::int64_t, model::ChannelId> byRecordedId;
-    m_chunks.assign(model::ch::Count, {});
-    m_cache.assign(model::ch::Count, {});
+    std::map<std::int64_t, std::size_t> byRecordedId; // -> stream
+    m_chunks.assign(kStreamCount, {});
+    m_cache.assign(kStreamCount, {});
     sqlite3_prepare_v2(m_db, "SELECT id, name, entities FROM channels", -1, &st, nullptr);
     while (sqlite3_step(st) == SQLITE_ROW) {
         const std::string name = reinterpret_cast<const char*>(sqlite3_column_text(st, 1));
@@ -89,6 +91,12 @@ std::expected<void, Error> RecordingReader::load() {
                 continue;
             }
             byRecordedId[sqlite3_column_int64(st, 0)] = *c;
+        } else if (name.starts_with(kMeasuredAgePrefix) && m_info.telemetry) {
+            const auto kind =
+                model::entityKindFromName(std::string_view(name).substr(kMeasuredAgePrefix.size()));
+            if (kind &&
+                static_cast<std::size_t>(sqlite3_column_int64(st, 2)) == m_topology->count(*kind))
+                byRecordedId[sqlite3_column_int64(st, 0)] = measuredAgeStream(*kind);
         }
     }
     sqlite3_finalize(st);
@@ -208,6 +216,48 @@ std::expected<void, Error> RecordingReader::load() {
     return {};
 }
 
+std::expected<void, Error> RecordingReader::readStream(std::size_t stream, model::TimeNs time,
+                                                       std::span<float> column) {
+    const auto& chunks = m_chunks[stream];
+    const std::size_t columns = column.size();
+    const std::string what =
+        stream < model::ch::Count ? std::string(model::kChannels[stream].name) : "measured ages";
+    if (chunks.empty() || columns == 0) {
+        std::ranges::fill(column, std::numeric_limits<float>::quiet_NaN());
+        return {};
+    }
+    auto it = std::ranges::upper_bound(chunks, time, {}, &ChunkRef::t0);
+    if (it == chunks.begin()) it = chunks.begin() + 1;
+    const ChunkRef& chunk = *(it - 1);
+    ChannelCache& cache = m_cache[stream];
+    if (cache.rowid != chunk.rowid) {
+        sqlite3_blob* blob = nullptr;
+        if (sqlite3_blob_open(m_db, "main", "chunks", "data", chunk.rowid, 0, &blob) != SQLITE_OK)
+            return std::unexpected(
+                error("cannot read a chunk of '" + what + "': " + sqlite3_errmsg(m_db)));
+        std::vector<std::uint8_t> bytes(static_cast<std::size_t>(sqlite3_blob_bytes(blob)));
+        const int rc = sqlite3_blob_read(blob, bytes.data(), static_cast<int>(bytes.size()), 0);
+        sqlite3_blob_close(blob);
+        if (rc != SQLITE_OK)
+            return std::unexpected(
+                error(std::string("a chunk is unreadable: ") + sqlite3_errmsg(m_db)));
+        auto decoded = decodeSampleBlock(bytes);
+        if (!decoded)
+            return std::unexpected(
+                error("a chunk of '" + what + "' is corrupt: " + decoded.error()));
+        if (decoded->columns != columns)
+            return std::unexpected(error("a chunk has the wrong number of entities"));
+        cache.rowid = chunk.rowid;
+        cache.columns = decoded->columns;
+        cache.values = std::move(decoded->values);
+    }
+    const auto row = std::min<std::size_t>(
+        static_cast<std::size_t>((time - chunk.t0) / m_info.tick), chunk.rows - 1);
+    std::copy_n(cache.values.begin() + static_cast<std::ptrdiff_t>(row * columns), columns,
+                column.begin());
+    return {};
+}
+
 std::expected<void, Error> RecordingReader::snapshotAt(model::TimeNs time, model::Snapshot& out) {
     time = std::clamp(time, m_start, m_end);
     time = m_start + (time - m_start) / m_info.tick * m_info.tick;
@@ -215,46 +265,28 @@ std::expected<void, Error> RecordingReader::snapshotAt(model::TimeNs time, model
     out.tick = static_cast<std::uint64_t>((time - m_start) / m_info.tick);
     out.values.resize(model::ch::Count);
     for (model::ChannelId c = 0; c < model::ch::Count; ++c) {
-        const auto& chunks = m_chunks[c];
-        const std::size_t columns = m_topology->count(model::kChannels[c].kind);
         auto& column = out.writable(c);
-        column.resize(columns);
-        if (chunks.empty() || columns == 0) {
-            std::ranges::fill(column, std::numeric_limits<float>::quiet_NaN());
+        column.resize(m_topology->count(model::kChannels[c].kind));
+        if (auto ok = readStream(c, time, column); !ok) return ok;
+    }
+    out.telemetry = m_info.telemetry;
+    out.staleAfter = m_info.staleAfter;
+    for (std::size_t k = 0; k < model::kEntityKindCount; ++k) {
+        auto& at = out.measuredAt[k];
+        if (!m_info.telemetry) {
+            at.clear();
             continue;
         }
-        auto it = std::ranges::upper_bound(chunks, time, {}, &ChunkRef::t0);
-        if (it == chunks.begin()) it = chunks.begin() + 1;
-        const ChunkRef& chunk = *(it - 1);
-        ChannelCache& cache = m_cache[c];
-        if (cache.rowid != chunk.rowid) {
-            sqlite3_blob* blob = nullptr;
-            if (sqlite3_blob_open(m_db, "main", "chunks", "data", chunk.rowid, 0, &blob) !=
-                SQLITE_OK)
-                return std::unexpected(error(std::string("cannot read a chunk of '") +
-                                             std::string(model::kChannels[c].name) +
-                                             "': " + sqlite3_errmsg(m_db)));
-            std::vector<std::uint8_t> bytes(static_cast<std::size_t>(sqlite3_blob_bytes(blob)));
-            const int rc = sqlite3_blob_read(blob, bytes.data(), static_cast<int>(bytes.size()), 0);
-            sqlite3_blob_close(blob);
-            if (rc != SQLITE_OK)
-                return std::unexpected(
-                    error(std::string("a chunk is unreadable: ") + sqlite3_errmsg(m_db)));
-            auto decoded = decodeSampleBlock(bytes);
-            if (!decoded)
-                return std::unexpected(error("a chunk of '" +
-                                             std::string(model::kChannels[c].name) +
-                                             "' is corrupt: " + decoded.error()));
-            if (decoded->columns != columns)
-                return std::unexpected(error("a chunk has the wrong number of entities"));
-            cache.rowid = chunk.rowid;
-            cache.columns = decoded->columns;
-            cache.values = std::move(decoded->values);
-        }
-        const auto row = std::min<std::size_t>(
-            static_cast<std::size_t>((time - chunk.t0) / m_info.tick), chunk.rows - 1);
-        std::copy_n(cache.values.begin() + static_cast<std::ptrdiff_t>(row * columns), columns,
-                    column.begin());
+        const auto kind = static_cast<model::EntityKind>(k);
+        m_ages.resize(m_topology->count(kind));
+        if (auto ok = readStream(measuredAgeStream(kind), time, m_ages); !ok) return ok;
+        at.resize(m_ages.size());
+        for (std::size_t e = 0; e < m_ages.size(); ++e)
+            at[e] = std::isfinite(m_ages[e])
+                        ? std::max<model::TimeNs>(
+                              1, time - static_cast<model::TimeNs>(static_cast<double>(m_ages[e]) *
+                                                                   model::kNsPerSecond))
+                        : 0;
     }
     // Lifecycle states from their channel; alarms from the last set at or before `time`.
     const auto& states = out.values[model::ch::RackLifecycleState];

@@ -13,6 +13,7 @@
 
 #include <expected>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,9 @@ private:
         std::vector<float> values;
     };
     std::expected<void, Error> load();
+    // One stream's row at `time` into `column` (NaN when the recording lacks it).
+    std::expected<void, Error> readStream(std::size_t stream, model::TimeNs time,
+                                          std::span<float> column);
     Error error(const std::string& message) const { return Error{message, m_path, 0, 0, {}}; }
 
     std::string m_path;
@@ -79,8 +83,9 @@ private:
     model::TimeNs m_start = 0, m_end = 0;
     std::vector<std::string> m_warnings;
     std::uint64_t m_chunkCount = 0;
-    std::vector<std::vector<ChunkRef>> m_chunks; // per current channel id
+    std::vector<std::vector<ChunkRef>> m_chunks; // per stream (channel id, then measured ages)
     std::vector<ChannelCache> m_cache;
+    std::vector<float> m_ages; // scratch for a kind's measured ages
     std::vector<model::Event> m_events;
     std::vector<model::LifecycleTransition> m_transitions;
     std::vector<std::pair<model::TimeNs, std::vector<model::Alarm>>> m_alarmSets;

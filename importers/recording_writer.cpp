@@ -4,6 +4,7 @@
 #include "sample_codec.h"
 
 #include <cstring>
+#include <limits>
 #include <sqlite3.h>
 
 namespace ft::importers {
@@ -90,6 +91,10 @@ RecordingWriter::create(const std::string& path, std::shared_ptr<const model::To
     meta("seed", std::to_string(info.seed));
     meta("scenario", info.scenario);
     meta("tick_ns", std::to_string(info.tick));
+    if (info.telemetry) {
+        meta("telemetry", "1");
+        meta("stale_after_ns", std::to_string(info.staleAfter));
+    }
     meta("rows_per_chunk", std::to_string(kRowsPerChunk));
     sqlite3_finalize(st);
     sqlite3_prepare_v2(
@@ -108,15 +113,34 @@ RecordingWriter::create(const std::string& path, std::shared_ptr<const model::To
         sqlite3_step(st);
         sqlite3_reset(st);
     }
+    w->m_telemetry = info.telemetry;
+    for (std::size_t k = 0; info.telemetry && k < model::kEntityKindCount; ++k) {
+        const auto kind = static_cast<model::EntityKind>(k);
+        const std::string name =
+            std::string(kMeasuredAgePrefix) + std::string(model::entityKindName(kind));
+        sqlite3_bind_int64(st, 1, static_cast<sqlite3_int64>(measuredAgeStream(kind)));
+        sqlite3_bind_text(st, 2, name.c_str(), -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 3, "s", -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 4, model::entityKindName(kind).data(), -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(st, 5, static_cast<sqlite3_int64>(w->m_topology->count(kind)));
+        sqlite3_step(st);
+        sqlite3_reset(st);
+    }
     sqlite3_finalize(st);
     if (sqlite3_exec(w->m_db, "COMMIT", nullptr, nullptr, nullptr) != SQLITE_OK)
         return fail("cannot write the recording header");
-    w->m_rows.resize(model::ch::Count);
-    w->m_openChunkRow.assign(model::ch::Count, -1);
-    for (model::ChannelId c = 0; c < model::ch::Count; ++c)
-        w->m_rows[c].reserve(kRowsPerChunk * w->m_topology->count(model::kChannels[c].kind));
+    w->m_rows.resize(kStreamCount);
+    w->m_openChunkRow.assign(kStreamCount, -1);
+    for (std::size_t c = 0; c < kStreamCount; ++c)
+        w->m_rows[c].reserve(kRowsPerChunk * w->columnsOf(c));
     w->m_thread = std::thread([raw = w.get()] { raw->threadMain(); });
     return w;
+}
+
+std::size_t RecordingWriter::columnsOf(std::size_t stream) const {
+    if (stream < model::ch::Count) return m_topology->count(model::kChannels[stream].kind);
+    if (!m_telemetry) return 0;
+    return m_topology->count(static_cast<model::EntityKind>(stream - model::ch::Count));
 }
 
 RecordingWriter::~RecordingWriter() {
@@ -182,6 +206,16 @@ void RecordingWriter::append(const model::Snapshot& s) {
     for (model::ChannelId c = 0; c < model::ch::Count && c < s.values.size(); ++c) {
         const auto v = s.channel(c);
         m_rows[c].insert(m_rows[c].end(), v.begin(), v.end());
+    }
+    for (std::size_t k = 0; m_telemetry && k < model::kEntityKindCount; ++k) {
+        const auto kind = static_cast<model::EntityKind>(k);
+        auto& rows = m_rows[measuredAgeStream(kind)];
+        const auto n = static_cast<model::EntityId>(m_topology->count(kind));
+        for (model::EntityId e = 0; e < n; ++e) {
+            const model::TimeNs at = s.measuredTime(kind, e);
+            rows.push_back(at > 0 ? static_cast<float>(model::toSeconds(s.time - at))
+                                  : std::numeric_limits<float>::quiet_NaN());
+        }
     }
     ++m_rowCount;
     m_lastTime = s.time;
@@ -257,14 +291,13 @@ void RecordingWriter::flushChunk() {
                        nullptr);
     std::uint64_t bytes = 0;
     const bool complete = m_rowCount == kRowsPerChunk;
-    for (model::ChannelId c = 0; c < model::ch::Count; ++c) {
-        const auto columns =
-            static_cast<std::uint32_t>(m_topology->count(model::kChannels[c].kind));
+    for (std::size_t c = 0; c < kStreamCount; ++c) {
+        const auto columns = static_cast<std::uint32_t>(columnsOf(c));
         if (columns == 0) continue;
         const auto blob = encodeSampleBlock(m_rows[c], m_rowCount, columns);
         if (complete) bytes += blob.size();
         if (m_openChunkRow[c] < 0) {
-            sqlite3_bind_int(insert, 1, c);
+            sqlite3_bind_int(insert, 1, static_cast<int>(c));
             sqlite3_bind_int64(insert, 2, m_chunkStart);
             sqlite3_bind_int(insert, 3, static_cast<int>(m_rowCount));
             sqlite3_bind_blob(insert, 4, blob.data(), static_cast<int>(blob.size()), SQLITE_STATIC);

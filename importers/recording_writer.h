@@ -34,7 +34,21 @@ struct RecordingInfo {
     std::uint64_t seed = 0;
     std::string scenario;
     model::TimeNs tick = 100 * model::kNsPerMs;
+    // Recorded from telemetry (live or imported): the file also keeps, per entity, the age of
+    // its newest measured value, so a replay tells measured values from the model's.
+    bool telemetry = false;
+    model::TimeNs staleAfter = 0;
 };
+
+// The measured-age streams of a telemetry recording are stored as extra channels, one per
+// entity kind, named this prefix + the kind's name; seconds since the newest measured value per
+// entity, NaN while never measured.
+inline constexpr std::string_view kMeasuredAgePrefix = "measured_age.";
+// Stream index of a kind's measured ages among the writer's and reader's channels.
+constexpr std::size_t measuredAgeStream(model::EntityKind kind) {
+    return model::ch::Count + static_cast<std::size_t>(kind);
+}
+inline constexpr std::size_t kStreamCount = model::ch::Count + model::kEntityKindCount;
 
 class RecordingWriter {
 public:
@@ -83,7 +97,9 @@ private:
     std::string m_error;
 
     // Writer-thread state.
-    std::vector<std::vector<float>> m_rows; // per channel: rows * entities of the open chunk
+    std::size_t columnsOf(std::size_t stream) const;
+    bool m_telemetry = false;
+    std::vector<std::vector<float>> m_rows; // per stream: rows * entities of the open chunk
     std::uint32_t m_rowCount = 0;
     std::vector<std::int64_t> m_openChunkRow; // per channel: rowid of the growing chunk, -1 none
     model::TimeNs m_chunkStart = 0, m_lastTime = 0;

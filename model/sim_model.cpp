@@ -33,7 +33,10 @@ SimModel::SimModel(std::shared_ptr<const Topology> topology, SimConfig config, S
     m_state.rackLifecycle.resize(t.count(EntityKind::Rack));
     for (EntityId r = 0; r < m_state.rackLifecycle.size(); ++r)
         m_state.rackLifecycle[r] = static_cast<RackLifecycle>(t.racks.initialLifecycle[r]);
-    m_state.rackMeasuredAt.assign(t.count(EntityKind::Rack), 0);
+    m_state.telemetry = config.telemetry;
+    if (config.telemetry)
+        for (std::size_t k = 0; k < kEntityKindCount; ++k)
+            m_state.measuredAt[k].assign(t.count(static_cast<EntityKind>(k)), 0);
     m_state.staleAfter = config.staleAfter;
     for (EntityId r = 0; r < m_state.rackLifecycle.size(); ++r) {
         const bool production = m_state.rackLifecycle[r] == RackLifecycle::Production;
@@ -51,6 +54,7 @@ SimModel::SimModel(std::shared_ptr<const Topology> topology, SimConfig config, S
         m_gpuBias[g] = hashNoise(config.seed, 0x6770, g);
     m_gpuThrottle.assign(nGpus, 1.0f);
     m_rackMinThrottle.assign(t.count(EntityKind::Rack), 1.0f);
+    m_rackGpuTempMeasured.assign(t.count(EntityKind::Rack), 0);
     m_rackPowered.assign(t.count(EntityKind::Rack), 1);
     m_jobPace.assign(m_workload.jobs().size(), 1.0f);
     m_fabricTrays.resize(t.count(EntityKind::ComputeTray));
@@ -135,12 +139,43 @@ EntityId SimModel::rackOf(EntityKind kind, EntityId e) const {
     }
 }
 
+EntityId SimModel::trayOf(EntityKind kind, EntityId e) const {
+    const Topology& t = *m_topology;
+    if (e >= t.count(kind)) return kNoRack;
+    switch (kind) {
+    case EntityKind::ComputeTray:
+        return e;
+    case EntityKind::Gpu:
+        return t.gpus.tray[e];
+    case EntityKind::Cpu:
+        return t.cpus.tray[e];
+    case EntityKind::Dpu:
+        return t.dpus.tray[e];
+    case EntityKind::Nic:
+        return t.gpus.tray[t.nics.gpu[e]];
+    default:
+        return kNoRack;
+    }
+}
+
+void SimModel::noteMeasured(EntityKind kind, EntityId e, TimeNs at) {
+    auto raise = [at](std::vector<TimeNs>& v, EntityId i) {
+        if (i < v.size()) v[i] = std::max(v[i], at);
+    };
+    auto& m = m_state.measuredAt;
+    raise(m[static_cast<std::size_t>(kind)], e);
+    if (const EntityId tray = trayOf(kind, e); tray != kNoRack && kind != EntityKind::ComputeTray)
+        raise(m[static_cast<std::size_t>(EntityKind::ComputeTray)], tray);
+    if (const EntityId rack = rackOf(kind, e); rack != kNoRack && kind != EntityKind::Rack)
+        raise(m[static_cast<std::size_t>(EntityKind::Rack)], rack);
+}
+
 void SimModel::apply(const SampleBatch& batch) {
     for (const Sample& s : batch.samples) {
         if (s.channel >= ch::Count) continue;
-        if (const EntityId rack = rackOf(kChannels[s.channel].kind, s.entity); rack != kNoRack)
-            m_state.rackMeasuredAt[rack] = std::max(m_state.rackMeasuredAt[rack],
-                                                    std::min(s.time, m_state.time + m_config.step));
+        if (m_state.telemetry)
+            noteMeasured(kChannels[s.channel].kind, s.entity,
+                         std::min(s.time, m_state.time + m_config.step));
         if (isDetailChannel(s.channel)) {
             // Per-link values go into the next refresh of the shared per-link block, held there.
             if (s.entity >= m_topology->count(kChannels[s.channel].kind)) continue;
@@ -440,6 +475,25 @@ void SimModel::stepRackTotals() {
             tSum += v[ch::GpuTemperature][g];
         }
         util /= static_cast<float>(gpr);
+        float tCount = static_cast<float>(gpr);
+        if (m_state.telemetry && !m_heldUntil[ch::GpuTemperature].empty()) {
+            // The rack's hottest GPU is the hottest measured one, never a modelled guess.
+            float mMax = 0, mSum = 0;
+            int n = 0;
+            for (int i = 0; i < gpr; ++i) {
+                const auto g = static_cast<EntityId>(r * gpr + i);
+                if (!held(ch::GpuTemperature, g)) continue;
+                mMax = std::max(mMax, v[ch::GpuTemperature][g]);
+                mSum += v[ch::GpuTemperature][g];
+                ++n;
+            }
+            m_rackGpuTempMeasured[r] = n > 0 ? 1 : 0;
+            if (n > 0) {
+                tMax = mMax;
+                tSum = mSum;
+                tCount = static_cast<float>(n);
+            }
+        }
         for (int s = 0; s < rk.switchTrays; ++s) {
             const std::size_t sw = r * rk.switchTrays + s;
             // NVLink switch power follows the traffic through it.
@@ -453,11 +507,18 @@ void SimModel::stepRackTotals() {
         if (!held(ch::RackPower, id)) v[ch::RackPower][r] = power / 1000.0f;
         if (!held(ch::RackGpuUtilization, id)) v[ch::RackGpuUtilization][r] = util;
         if (!held(ch::RackGpuTempMax, id)) v[ch::RackGpuTempMax][r] = tMax;
-        if (!held(ch::RackGpuTempMean, id))
-            v[ch::RackGpuTempMean][r] = tSum / static_cast<float>(gpr);
+        if (!held(ch::RackGpuTempMean, id)) v[ch::RackGpuTempMean][r] = tSum / tCount;
         if (!held(ch::RackNvlinkThroughput, id)) v[ch::RackNvlinkThroughput][r] = nvlink;
         if (!held(ch::RackRailThroughput, id)) v[ch::RackRailThroughput][r] = rail;
     }
+}
+
+bool SimModel::alarmFromMeasurement(ChannelId channel, EntityId e) const {
+    if (held(channel, e)) return true;
+    // Rack totals the sim computes from measured GPU temperatures.
+    if (channel == ch::RackGpuTempMax || channel == ch::RackGpuTempMean)
+        return e < m_rackGpuTempMeasured.size() && m_rackGpuTempMeasured[e] != 0;
+    return false;
 }
 
 void SimModel::evaluateAlarms() {
@@ -469,6 +530,10 @@ void SimModel::evaluateAlarms() {
         auto& since = m_alarmSince[r];
         const float sign = rule.below ? -1.0f : 1.0f; // "below" rules mirror the thresholds
         for (std::size_t e = 0; e < values.size(); ++e) {
+            // No alarm from a modelled value: with telemetry only measured ones count.
+            const bool modelled =
+                m_state.telemetry && !alarmFromMeasurement(rule.channel, static_cast<EntityId>(e));
+            if (modelled && level[e] == 0) continue;
             const float x = sign * values[e];
             const float warn = sign * rule.warnAbove, crit = sign * rule.criticalAbove;
             // Raise at once; clear only past the threshold minus the hysteresis.
@@ -477,6 +542,7 @@ void SimModel::evaluateAlarms() {
                 want = 2;
             else if (x > warn || (level[e] >= 1 && x > warn - rule.hysteresis))
                 want = 1;
+            if (modelled) want = 0;
             const EntityRef ref{kChannels[rule.channel].kind, static_cast<EntityId>(e)};
             if (want != level[e] && !m_settling) {
                 if (want > level[e])
@@ -525,7 +591,9 @@ void SimModel::copyTo(Snapshot& out) const {
     out.detail = m_state.detail; // shared, never copied
     out.detailStamp = m_state.detailStamp;
     out.rackLifecycle.assign(m_state.rackLifecycle.begin(), m_state.rackLifecycle.end());
-    out.rackMeasuredAt.assign(m_state.rackMeasuredAt.begin(), m_state.rackMeasuredAt.end());
+    out.telemetry = m_state.telemetry;
+    for (std::size_t k = 0; k < kEntityKindCount; ++k)
+        out.measuredAt[k].assign(m_state.measuredAt[k].begin(), m_state.measuredAt[k].end());
     out.staleAfter = m_state.staleAfter;
     out.alarms.assign(m_state.alarms.begin(), m_state.alarms.end());
     out.events = m_state.events;

@@ -29,6 +29,9 @@ struct SimConfig {
     TimeNs counterInterval = kNsPerSecond;
     // A rack whose measurements are older than this is stale (its source went quiet).
     TimeNs staleAfter = 30 * kNsPerSecond;
+    // The values come from telemetry (live, or an import of measured data): track per entity
+    // when it was last measured, and raise alarms only from measured values.
+    bool telemetry = false;
 };
 
 class SimModel {
@@ -57,7 +60,10 @@ private:
     void stepComputeTrays(float dt);
     void stepFabric(float dt);
     EntityId rackOf(EntityKind kind, EntityId entity) const; // kNoRack for floor-level entities
+    EntityId trayOf(EntityKind kind, EntityId entity) const; // kNoRack outside compute trays
     static constexpr EntityId kNoRack = ~EntityId{0};
+    void noteMeasured(EntityKind kind, EntityId entity, TimeNs at);
+    bool alarmFromMeasurement(ChannelId channel, EntityId entity) const;
     void stepRackTotals();
     void updateJobPace();
     void evaluateAlarms();
@@ -80,10 +86,11 @@ private:
     std::vector<std::uint8_t> m_trayJobStarted;
     std::vector<TimeNs> m_rackJobStart; // to notice a rack's job changing
     Snapshot m_state;
-    std::vector<std::vector<TimeNs>> m_heldUntil; // [channel][entity], allocated on first use
-    std::vector<float> m_gpuBias;                 // per-GPU silicon variation, fixed
-    std::vector<float> m_gpuThrottle;             // 1 = full clocks
-    std::vector<float> m_rackMinThrottle;         // slowest GPU of each rack, last tick
+    std::vector<std::vector<TimeNs>> m_heldUntil;    // [channel][entity], allocated on first use
+    std::vector<float> m_gpuBias;                    // per-GPU silicon variation, fixed
+    std::vector<float> m_gpuThrottle;                // 1 = full clocks
+    std::vector<float> m_rackMinThrottle;            // slowest GPU of each rack, last tick
+    std::vector<std::uint8_t> m_rackGpuTempMeasured; // telemetry: any GPU temperature held
     std::vector<std::uint8_t> m_rackPowered; // this tick: not tripped and not held off by its stage
     std::vector<float> m_jobPace;            // per job: the pace of its slowest member
     std::vector<Event> m_newEvents;

@@ -5,6 +5,7 @@
 #include "channel_catalog.h"
 #include "timestamp.h"
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -81,15 +82,31 @@ struct Snapshot {
     // Counts the refreshes of `detail` (views redo per-link work only when it changes).
     std::uint64_t detailStamp = 0;
     std::vector<RackLifecycle> rackLifecycle;
-    // Live telemetry: when anything of each rack (its GPUs, trays, links, manifold) was last
-    // measured (0: never, the model's own values), and how old a measurement may get before the
-    // rack is shown as stale rather than healthy.
-    std::vector<TimeNs> rackMeasuredAt;
+    // Telemetry (a live source, or a recording of live or imported data): the values come from
+    // measurements and the model only fills the gaps between them. False for the demo.
+    bool telemetry = false;
+    // [entity kind][entity]: when the entity's newest measured value was taken, 0 = never. Sized
+    // for every kind when `telemetry`, empty otherwise. A compute tray counts as measured when
+    // anything in it is, a rack when anything in it or its manifold is: their totals are made of
+    // those values.
+    std::array<std::vector<TimeNs>, kEntityKindCount> measuredAt;
+    // How old a measurement may get before its entity is shown as stale rather than healthy.
     TimeNs staleAfter = 0;
-    bool rackStale(EntityId rack) const {
-        return rack < rackMeasuredAt.size() && rackMeasuredAt[rack] > 0 &&
-               time - rackMeasuredAt[rack] > staleAfter;
+
+    TimeNs measuredTime(EntityKind kind, EntityId e) const {
+        const auto& at = measuredAt[static_cast<std::size_t>(kind)];
+        return e < at.size() ? at[e] : 0;
     }
+    // True when the entity's values come from a measurement (always, in the demo).
+    bool measured(EntityKind kind, EntityId e) const {
+        return !telemetry || measuredTime(kind, e) > 0;
+    }
+    // Measured once, but not for longer than staleAfter: its source went quiet.
+    bool stale(EntityKind kind, EntityId e) const {
+        const TimeNs at = measuredTime(kind, e);
+        return telemetry && at > 0 && time - at > staleAfter;
+    }
+    bool rackStale(EntityId rack) const { return stale(EntityKind::Rack, rack); }
     std::vector<Alarm> alarms;
     // Every event so far (bounded), shared between snapshots until a new one happens.
     std::shared_ptr<const std::vector<Event>> events;

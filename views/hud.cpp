@@ -72,7 +72,7 @@ void drawSourcePanel(const ImGuiOverlay& ov, const HudInput& in) {
         std::size_t stale = 0, measured = 0;
         for (model::EntityId r = 0; r < t.count(EntityKind::Rack); ++r) {
             stale += s.rackStale(r) ? 1 : 0;
-            measured += r < s.rackMeasuredAt.size() && s.rackMeasuredAt[r] > 0 ? 1 : 0;
+            measured += s.measuredTime(EntityKind::Rack, r) > 0 ? 1 : 0;
         }
         if (stale > 0)
             ImGui::TextColored(kCritical, "%zu of %zu racks STALE (no data for %.0f s)", stale,
@@ -88,7 +88,7 @@ void drawSourcePanel(const ImGuiOverlay& ov, const HudInput& in) {
 void drawStaleBadges(const ImGuiOverlay& ov, const HudInput& in) {
     const auto& s = *in.snapshot;
     const auto& t = *in.topology;
-    if (s.rackMeasuredAt.empty()) return;
+    if (!s.telemetry) return;
     ImDrawList* dl = ImGui::GetBackgroundDrawList();
     ImGui::PushFont(ov.smallFont());
     int drawn = 0;
@@ -100,7 +100,7 @@ void drawStaleBadges(const ImGuiOverlay& ov, const HudInput& in) {
         if (!sp) continue;
         char label[48];
         std::snprintf(label, sizeof label, "STALE %.0f s",
-                      model::toSeconds(s.time - s.rackMeasuredAt[r]));
+                      model::toSeconds(s.time - s.measuredTime(EntityKind::Rack, r)));
         const ImVec2 size = ImGui::CalcTextSize(label);
         dl->AddRectFilled(ImVec2(sp->x - size.x / 2 - 4, sp->y - size.y - 3),
                           ImVec2(sp->x + size.x / 2 + 4, sp->y + 1), IM_COL32(60, 62, 70, 230), 3);

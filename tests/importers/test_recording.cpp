@@ -6,6 +6,7 @@
 #include "importers/replay_transport.h"
 #include "importers/sample_codec.h"
 #include "model/sim_core.h"
+#include "model/sim_model.h"
 #include "support/test_floors.h"
 
 #include <QElapsedTimer>
@@ -202,6 +203,62 @@ private slots:
         replay.setSpeed(10);
         QCOMPARE(changes.load(), 2);
         replay.stop();
+    }
+
+    void telemetryRecordingsKeepMeasuredAges() {
+        // A telemetry run measures rack 1's GPUs only: the replay must tell them from the rest.
+        const auto t = floorOf(3);
+        const QString path = m_dir.filePath("telemetry.ftrec");
+        importers::RecordingInfo info;
+        info.floorJson = importers::floorSpecToJson(t->spec());
+        info.telemetry = true;
+        info.staleAfter = 2 * model::kNsPerSecond;
+        model::SimConfig config;
+        config.telemetry = true;
+        config.staleAfter = info.staleAfter;
+        model::SimModel sim(t, config);
+        auto writer = importers::RecordingWriter::create(path.toStdString(), t, info);
+        QVERIFY(writer.has_value());
+        (*writer)->setBlocking(true);
+        std::vector<std::shared_ptr<const model::Snapshot>> written;
+        for (int tick = 0; tick < 45; ++tick) {
+            if (tick < 10) { // measured for the first second, then the source goes quiet
+                model::SampleBatch b;
+                for (model::EntityId g = 72; g < 144; ++g)
+                    b.samples.push_back({sim.time(), ch::GpuTemperature, g, 50.0f});
+                sim.apply(b);
+            }
+            sim.step();
+            auto snap = std::make_shared<model::Snapshot>();
+            sim.copyTo(*snap);
+            (*writer)->push(snap);
+            written.push_back(std::move(snap));
+        }
+        (*writer)->close();
+        auto reader = importers::RecordingReader::open(path.toStdString());
+        QVERIFY2(reader.has_value(), reader ? "" : reader.error().toString().c_str());
+        QVERIFY((*reader)->info().telemetry);
+        model::Snapshot out;
+        for (const std::size_t i :
+             {std::size_t{0}, std::size_t{9}, std::size_t{31}, std::size_t{44}}) {
+            const auto& w = *written[i];
+            QVERIFY((*reader)->snapshotAt(w.time, out).has_value());
+            QVERIFY(out.telemetry);
+            QCOMPARE(out.staleAfter, info.staleAfter);
+            for (const auto kind : {model::EntityKind::Gpu, model::EntityKind::ComputeTray,
+                                    model::EntityKind::Rack, model::EntityKind::Cdu}) {
+                for (model::EntityId e = 0; e < t->count(kind); ++e) {
+                    const model::TimeNs a = w.measuredTime(kind, e), b = out.measuredTime(kind, e);
+                    QCOMPARE(b > 0, a > 0);
+                    QVERIFY2(std::abs(a - b) < model::kNsPerMs, qPrintable(QString::number(a - b)));
+                }
+            }
+            QVERIFY(out.measured(model::EntityKind::Gpu, 100));
+            QVERIFY(!out.measured(model::EntityKind::Gpu, 10));
+            QVERIFY(out.measured(model::EntityKind::Rack, 1));
+            QVERIFY(!out.measured(model::EntityKind::Rack, 0));
+            QCOMPARE(out.rackStale(1), i >= 31);
+        }
     }
 
     void olderRecordingsMissChannelsSafely() {

@@ -159,6 +159,7 @@ private slots:
         const auto t = floorOf(4);
         model::SimConfig config;
         config.staleAfter = 5 * model::kNsPerSecond;
+        config.telemetry = true;
         config.measurementHold = 3600 * model::kNsPerSecond; // live: keep the last measured value
         model::SimModel m(t, config);
         // Never measured: modelled, not stale.
@@ -171,7 +172,8 @@ private slots:
                                  42.0f}); // a NIC link of rack 2
         m.apply(batch);
         runTicks(m, 10);
-        QVERIFY(m.state().rackMeasuredAt[1] > 0 && m.state().rackMeasuredAt[2] > 0);
+        QVERIFY(m.state().measuredTime(EntityKind::Rack, 1) > 0 &&
+                m.state().measuredTime(EntityKind::Rack, 2) > 0);
         QVERIFY(!m.state().rackStale(1) && !m.state().rackStale(2));
         QCOMPARE(m.state().value(ch::FabricTx, 2 * 18 * 8 + 5),
                  42.0f); // a measured per-link value holds
@@ -186,6 +188,43 @@ private slots:
         m.step();
         QVERIFY(!m.state().rackStale(1));
         QVERIFY(m.state().rackStale(2));
+    }
+
+    void telemetryNeverAlarmsOnModelledValues() {
+        // With telemetry only measured values count: a modelled hot GPU raises nothing, the
+        // rack's hottest GPU is its hottest measured one, and what was measured is tracked per
+        // entity and for the tray and rack it sits in.
+        const auto t = floorOf(3);
+        model::SimConfig config;
+        config.telemetry = true;
+        config.measurementHold = 3600LL * model::kNsPerSecond;
+        model::SimModel m(t, config);
+        QVERIFY(m.state().telemetry);
+        QVERIFY(!m.state().measured(EntityKind::Gpu, 0));
+        model::SampleBatch b;
+        b.samples.push_back({m.time(), ch::GpuTemperature, 72 + 5, 52.0f});   // rack 1, tray 1
+        b.samples.push_back({m.time(), ch::RackSupplyTemperature, 2, 70.0f}); // rack 2: hot
+        m.apply(b);
+        m.step();
+        const auto& s = m.state();
+        QVERIFY(s.measured(EntityKind::Gpu, 77));
+        QVERIFY(!s.measured(EntityKind::Gpu, 76));
+        QVERIFY(s.measured(EntityKind::ComputeTray, 77 / 4));
+        QVERIFY(!s.measured(EntityKind::ComputeTray, 0));
+        QVERIFY(s.measured(EntityKind::Rack, 1) && s.measured(EntityKind::Rack, 2));
+        QVERIFY(!s.measured(EntityKind::Rack, 0));
+        QCOMPARE(s.value(ch::RackGpuTempMax, 1), 52.0f);
+        QCOMPARE(s.value(ch::RackGpuTempMean, 1), 52.0f);
+        // The measured hot supply alarms; nothing modelled does.
+        QVERIFY(!s.alarms.empty());
+        for (const auto& a : s.alarms)
+            QVERIFY2(a.kind == EntityKind::Rack && a.entity == 2 &&
+                         a.channel == ch::RackSupplyTemperature,
+                     a.title.data());
+        // The same run without telemetry marks everything measured (the demo draws it all).
+        model::SimModel demo(t, model::SimConfig{});
+        QVERIFY(demo.state().measured(EntityKind::Gpu, 0));
+        QVERIFY(!demo.state().stale(EntityKind::Rack, 0));
     }
 
     void alarmsRaiseAndClearWithHysteresis() {
