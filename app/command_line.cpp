@@ -143,6 +143,10 @@ const std::vector<OptionSpec>& optionTable() {
 
         {"--wall", "", kWindow, "wall-display mode: full screen, no panels, large HUD",
          flag<&Options::wall>},
+        {"--fill-modelled", "", kWindow,
+         "with telemetry: draw what was never measured with the model's values,\ndesaturated "
+         "and hatched (default: drawn as no data)",
+         flag<&Options::fillModelled>},
         {"--screenshot", "OUT.png", kWindow, "render one frame to OUT.png and exit",
          store<&Options::screenshot>},
         {"--size", "WxH", kWindow,

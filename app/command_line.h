@@ -14,6 +14,7 @@ struct Options {
     bool headless = false;
     bool describe = false;
     bool wall = false;
+    bool fillModelled = false; // --fill-modelled: draw never-measured entities with the model
     std::string floor;         // empty: the bundled demo floor
     std::string inventory;     // --inventory FILE.csv: the floor from an inventory
     std::string writeFloor;    // --write-floor OUT.json: write the inventory's floor file and exit

@@ -58,6 +58,7 @@ std::expected<model::EntityRef, std::string> resolveSelection(const model::Topol
 
 // --layers: exactly the layers named show.
 void applyLayers(const Options& o, views::FloorView& view) {
+    view.setFillModelled(o.fillModelled);
     if (o.layers.empty()) return;
     for (const auto& layer : view.layers())
         view.setLayerVisible(layer->id(), std::ranges::find(o.layers, std::string(layer->id())) !=

@@ -206,6 +206,16 @@ void MainWindow::buildMenus() {
     for (auto* d : findChildren<QDockWidget*>())
         view->addAction(d->toggleViewAction());
     view->addSeparator();
+    QAction* fill = view->addAction(tr("Fill gaps with the &model"));
+    fill->setCheckable(true);
+    fill->setChecked(m_view->fillModelled());
+    fill->setToolTip(tr("With telemetry: draw what was never measured with the model's values, "
+                        "desaturated and hatched"));
+    connect(fill, &QAction::toggled, m_view, &views::FloorView::setFillModelled);
+    connect(m_view, &views::FloorView::fillModelledChanged, fill, [fill](bool on) {
+        const QSignalBlocker block(fill);
+        fill->setChecked(on);
+    });
     QAction* wall = view->addAction(tr("&Wall display mode"), QKeySequence(Qt::Key_F11));
     wall->setCheckable(true);
     connect(wall, &QAction::toggled, this, &MainWindow::setWallMode);

@@ -57,6 +57,12 @@ public:
         std::vector<float> ratedPowerKw;
         std::vector<std::uint8_t> initialLifecycle;
     } racks;
+    // Whether a compute tray's slot holds a tray (a rack still being filled has fewer).
+    bool trayInstalled(EntityId tray) const {
+        const auto perRack = static_cast<EntityId>(m_spec.rack.computeTrays);
+        const EntityId rack = tray / perRack;
+        return rack < racks.traysInstalled.size() && tray % perRack < racks.traysInstalled[rack];
+    }
 
     // Per-rack layout, shared by every rack (one rack model per floor).
     std::vector<RackSlot> computeSlots; // index = tray index within the rack, top first

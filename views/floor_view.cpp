@@ -223,6 +223,7 @@ void FloorView::paintGL() {
         in.speed = speed;
         in.paused = paused;
         in.replay = m_transport && m_transport->isReplay();
+        in.fillModelled = m_fillModelled;
         if (m_showFrameStats && m_frameTimes.size() > 2) {
             std::vector<double> sorted(m_frameTimes.begin(), m_frameTimes.end());
             std::ranges::sort(sorted);
@@ -390,6 +391,15 @@ void FloorView::setMetric(model::ChannelId channel) {
     m_metric = channel;
     for (const auto& l : m_layers)
         l->setMetric(channel);
+    refreshLayers();
+}
+
+void FloorView::setFillModelled(bool fill) {
+    if (fill == m_fillModelled) return;
+    m_fillModelled = fill;
+    for (const auto& l : m_layers)
+        l->setFillModelled(fill);
+    emit fillModelledChanged(fill);
     refreshLayers();
 }
 

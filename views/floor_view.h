@@ -44,6 +44,10 @@ public:
     ~FloorView() override;
 
     void setMetric(model::ChannelId channel);
+    // With telemetry: draw never-measured entities with the model's values, marked modelled
+    // (desaturated, hatched), instead of as no data.
+    void setFillModelled(bool fill);
+    bool fillModelled() const { return m_fillModelled; }
     model::ChannelId colourMetric() const { return m_metric; }
 
     // The layers, built from the registry (layer_registry.h) in its order. Each layer owns its
@@ -96,6 +100,7 @@ signals:
     void selectionChanged();
     void snapshotChanged();
     void firstFrame();
+    void fillModelledChanged(bool fill);
 
 protected:
     void initializeGL() override;
@@ -119,6 +124,7 @@ private:
     std::shared_ptr<const model::Topology> m_topology;
     SnapshotSource m_source;
     std::shared_ptr<const model::Snapshot> m_snapshot;
+    bool m_fillModelled = false;
     FloorSummary m_summary;
 
     vtkSmartPointer<vtkGenericOpenGLRenderWindow> m_renderWindow;

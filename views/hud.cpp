@@ -51,10 +51,32 @@ void drawSourcePanel(const ImGuiOverlay& ov, const HudInput& in) {
     }
     ImGui::Separator();
     const auto& t = *in.topology;
-    ImGui::Text("%zu racks   %zu GPUs   %.2f MW IT", t.count(EntityKind::Rack),
-                t.count(EntityKind::Gpu), sum.itPowerMw);
-    ImGui::Text("GPU util %.0f %%   hottest GPU %.1f °C", sum.meanGpuUtilization, sum.hottestGpuC);
-    ImGui::TextColored(kMuted, "  %s", t.name(EntityKind::Gpu, sum.hottestGpu).c_str());
+    if (!sum.telemetry) {
+        ImGui::Text("%zu racks   %zu GPUs   %.2f MW IT", t.count(EntityKind::Rack),
+                    t.count(EntityKind::Gpu), sum.itPowerMw);
+        ImGui::Text("GPU util %.0f %%   hottest GPU %.1f °C", sum.meanGpuUtilization,
+                    sum.hottestGpuC);
+        ImGui::TextColored(kMuted, "  %s", t.name(EntityKind::Gpu, sum.hottestGpu).c_str());
+    } else {
+        // Telemetry: coverage first, then totals over what was measured.
+        const bool none = sum.gpusMeasured == 0;
+        ImGui::Text("%zu of %zu racks measured   %zu of %zu GPUs", sum.racksMeasured,
+                    t.count(EntityKind::Rack), sum.gpusMeasured, t.count(EntityKind::Gpu));
+        if (sum.racksStale > 0)
+            ImGui::TextColored(kCritical, "%zu of %zu racks STALE (no data for %.0f s)",
+                               sum.racksStale, sum.racksMeasured, model::toSeconds(s.staleAfter));
+        if (none)
+            ImGui::TextColored(kMuted, "no GPU measured yet: totals have no data");
+        else {
+            ImGui::Text("measured GPUs: %.0f kW   util %.0f %%   hottest %.1f °C",
+                        sum.itPowerMw * 1000.0, sum.meanGpuUtilization, sum.hottestGpuC);
+            ImGui::TextColored(kMuted, "  hottest: %s",
+                               t.name(EntityKind::Gpu, sum.hottestGpu).c_str());
+        }
+        ImGui::TextColored(kMuted, "%s",
+                           in.fillModelled ? "unmeasured: model values, hatched"
+                                           : "unmeasured: no data (grey, hatched)");
+    }
     if (!in.sources.empty()) {
         // Each live source with its health: an operator must see at once which feed is dead.
         ImGui::Separator();
@@ -69,17 +91,7 @@ void drawSourcePanel(const ImGuiOverlay& ov, const HudInput& in) {
             ImGui::SameLine();
             ImGui::TextColored(kMuted, " %s", src.detail.c_str());
         }
-        std::size_t stale = 0, measured = 0;
-        for (model::EntityId r = 0; r < t.count(EntityKind::Rack); ++r) {
-            stale += s.rackStale(r) ? 1 : 0;
-            measured += s.measuredTime(EntityKind::Rack, r) > 0 ? 1 : 0;
-        }
-        if (stale > 0)
-            ImGui::TextColored(kCritical, "%zu of %zu racks STALE (no data for %.0f s)", stale,
-                               measured, model::toSeconds(s.staleAfter));
-        else
-            ImGui::TextColored(kMuted, "%zu racks measured, %zu modelled", measured,
-                               t.count(EntityKind::Rack) - measured);
+
         ImGui::PopFont();
     }
     ImGui::End();
@@ -281,21 +293,50 @@ void drawTooltip(const HudInput& in) {
 
 FloorSummary summarize(const model::Topology& t, const model::Snapshot& s) {
     FloorSummary sum;
-    for (float kw : s.channel(model::ch::RackPower))
-        sum.itPowerMw += kw / 1000.0;
+    sum.telemetry = s.telemetry;
     const auto temps = s.channel(model::ch::GpuTemperature);
-    if (!temps.empty()) {
-        const auto it = std::ranges::max_element(temps);
-        sum.hottestGpuC = *it;
-        sum.hottestGpu = static_cast<model::EntityId>(it - temps.begin());
+    const auto util = s.channel(model::ch::GpuUtilization);
+    const auto power = s.channel(model::ch::GpuPower);
+    if (!s.telemetry) {
+        for (float kw : s.channel(model::ch::RackPower))
+            sum.itPowerMw += kw / 1000.0;
+        if (!temps.empty()) {
+            const auto it = std::ranges::max_element(temps);
+            sum.hottestGpuC = *it;
+            sum.hottestGpu = static_cast<model::EntityId>(it - temps.begin());
+        }
+        const auto rackUtil = s.channel(model::ch::RackGpuUtilization);
+        for (float u : rackUtil)
+            sum.meanGpuUtilization += u;
+        if (!rackUtil.empty()) sum.meanGpuUtilization /= static_cast<float>(rackUtil.size());
+        sum.gpusMeasured = t.count(EntityKind::Gpu);
+        sum.racksMeasured = t.count(EntityKind::Rack);
+    } else {
+        // Over what was measured, and only that.
+        sum.hottestGpuC = NAN;
+        double watts = 0, utilSum = 0;
+        for (model::EntityId g = 0; g < temps.size(); ++g) {
+            if (s.measuredTime(EntityKind::Gpu, g) == 0) continue;
+            ++sum.gpusMeasured;
+            if (std::isfinite(temps[g]) && !(temps[g] <= sum.hottestGpuC)) {
+                sum.hottestGpuC = temps[g];
+                sum.hottestGpu = g;
+            }
+            if (g < power.size() && std::isfinite(power[g])) watts += power[g];
+            if (g < util.size() && std::isfinite(util[g])) utilSum += util[g];
+        }
+        sum.itPowerMw = sum.gpusMeasured > 0 ? watts / 1e6 : NAN;
+        sum.meanGpuUtilization =
+            sum.gpusMeasured > 0
+                ? static_cast<float>(utilSum / static_cast<double>(sum.gpusMeasured))
+                : NAN;
+        for (model::EntityId r = 0; r < t.count(EntityKind::Rack); ++r) {
+            sum.racksMeasured += s.measuredTime(EntityKind::Rack, r) > 0 ? 1 : 0;
+            sum.racksStale += s.rackStale(r) ? 1 : 0;
+        }
     }
-    const auto util = s.channel(model::ch::RackGpuUtilization);
-    for (float u : util)
-        sum.meanGpuUtilization += u;
-    if (!util.empty()) sum.meanGpuUtilization /= static_cast<float>(util.size());
     for (const auto& a : s.alarms)
         (a.severity == model::Severity::Critical ? sum.criticalAlarms : sum.warningAlarms)++;
-    (void)t;
     return sum;
 }
 

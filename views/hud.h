@@ -18,11 +18,16 @@ namespace ft::views {
 class ImGuiOverlay;
 class Layer;
 
+// The floor's totals. With telemetry they are taken over measured entities only (a modelled GPU
+// is never the hottest one, a modelled rack adds no power); `telemetry` says so, and NaN means
+// nothing was measured.
 struct FloorSummary {
-    double itPowerMw = 0;
+    bool telemetry = false;
+    double itPowerMw = 0; // racks' IT power (the demo) or measured GPU power (telemetry)
     float hottestGpuC = 0;
     model::EntityId hottestGpu = 0;
     float meanGpuUtilization = 0;
+    std::size_t gpusMeasured = 0, racksMeasured = 0, racksStale = 0;
     std::size_t criticalAlarms = 0;
     std::size_t warningAlarms = 0;
 };
@@ -49,6 +54,7 @@ struct HudInput {
     float width = 0, height = 0;
     double cameraDistance = 0;
     bool wall = false;
+    bool fillModelled = false;         // telemetry gaps drawn with the model's values
     std::vector<SourceStatus> sources; // live sources and their health (empty: simulator/replay)
     std::function<std::optional<ScreenPoint>(const model::Vec3&)> project;
 };

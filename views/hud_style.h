@@ -2,6 +2,7 @@
 // The HUD's look, shared by the HUD and the layers that draw panels into it: text colours,
 // the panel window flags, and Rgb -> ImGui colour. UI thread, inside an ImGui frame.
 #include "color_scale.h"
+#include "coverage.h"
 #include "layer.h"
 
 #include <imgui.h>
@@ -33,6 +34,22 @@ template <class ColourAt> void colourBar(float width, float height, int steps, C
             toImColor(colourAt((static_cast<float>(i) + 0.5f) / static_cast<float>(steps))));
     }
     ImGui::Dummy(ImVec2(width, height + 2));
+}
+
+// A legend swatch painted as `coverage` paints `sample` (hatched stripes), then its label on the
+// same line: how a legend says what no data, stale and modelled look like.
+inline void coverageSwatch(Coverage coverage, Rgb sample, float size, const char* label) {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    constexpr int kStripes = 6;
+    for (int i = 0; i < kStripes; ++i) {
+        const float a = p.x + size * static_cast<float>(i) / kStripes;
+        dl->AddRectFilled(ImVec2(a, p.y), ImVec2(a + size / kStripes + 0.5f, p.y + size),
+                          toImColor(paintCoverage(sample, coverage, i % 2 == 0)));
+    }
+    ImGui::Dummy(ImVec2(size, size));
+    ImGui::SameLine();
+    ImGui::TextColored(kMuted, "%s", label);
 }
 
 // A panel in the HUD's right column, under what is already stacked there; end it with

@@ -102,6 +102,11 @@ public:
         return std::nullopt;
     }
 
+    // With telemetry, draw never-measured entities with the model's values (marked modelled)
+    // instead of as no data. The view calls update() again after changing it.
+    void setFillModelled(bool fill) { m_fillModelled = fill; }
+    bool fillModelled() const { return m_fillModelled; }
+
     // The view calls this when a layer's own settings change what other layers draw.
     void setChangedCallback(std::function<void()> changed) { m_changed = std::move(changed); }
 
@@ -114,6 +119,7 @@ protected:
 private:
     const LayerInfo& m_info;
     bool m_visible;
+    bool m_fillModelled = false;
     std::function<void()> m_changed;
 };
 

@@ -31,6 +31,7 @@ constexpr Rgb kCabinet{28, 31, 36};
 constexpr Rgb kPowerShelf{52, 56, 62};
 constexpr Rgb kSwitchTray{58, 76, 112}; // NVLink switch trays: steel blue when not the metric
 constexpr Rgb kNoData{90, 90, 90};
+constexpr Rgb kEmptySlot{14, 15, 18}; // a compute slot without a tray: a dark gap
 constexpr int kMaxDetailRacks = 48;
 constexpr double kMinPixelsPerUnit = 5.0; // a rack unit this tall on screen gets outlines
 } // namespace
@@ -84,7 +85,7 @@ RackLayer::RackLayer(const model::Topology& topology, vtkRenderer* renderer)
     for (EntityId r = 0; r < static_cast<EntityId>(racks); ++r)
         for (int row = 0; row < m_cellH; ++row)
             for (int c = 0; c < m_cellW; ++c)
-                setTexel(r, c, row, kCabinet);
+                setTexel(r, c, row, kCabinet, Coverage::Measured);
 }
 
 RackLayer::~RackLayer() {
@@ -154,27 +155,20 @@ void RackLayer::buildGeometry() {
     m_racks->GetPointData()->SetNormals(normals);
 }
 
-void RackLayer::setTexel(EntityId rack, int column, int row, Rgb color) {
+void RackLayer::setTexel(EntityId rack, int column, int row, Rgb color, Coverage coverage) {
     const int x = static_cast<int>(rack % m_cellsPerRow) * m_cellW + column;
     const int y = static_cast<int>(rack / m_cellsPerRow) * m_cellH + row;
     unsigned char* p = m_texels->GetPointer(0) + (static_cast<std::size_t>(y) * m_atlasW + x) * 3;
-    if (m_paintStale) {
-        // Stale data is not healthy data: washed-out grey, hatched, whatever the value said.
-        const float grey = 0.3f * color.r + 0.59f * color.g + 0.11f * color.b;
-        const float v = ((column + row) % 2 == 0 ? 0.35f : 0.22f) * grey + 38.0f;
-        p[0] = p[1] = static_cast<unsigned char>(v);
-        p[2] = static_cast<unsigned char>(v + 10.0f);
-        return;
-    }
+    color = paintCoverage(color, coverage, (column + row) % 2 == 0);
     p[0] = static_cast<unsigned char>(static_cast<float>(color.r) * m_paintScale);
     p[1] = static_cast<unsigned char>(static_cast<float>(color.g) * m_paintScale);
     p[2] = static_cast<unsigned char>(static_cast<float>(color.b) * m_paintScale);
 }
 
-void RackLayer::fillRows(EntityId rack, int rowBegin, int rowEnd, Rgb color) {
+void RackLayer::fillRows(EntityId rack, int rowBegin, int rowEnd, Rgb color, Coverage coverage) {
     for (int row = std::max(0, rowBegin); row < std::min(rowEnd, m_cellH); ++row)
         for (int c = 0; c < m_cellW; ++c)
-            setTexel(rack, c, row, color);
+            setTexel(rack, c, row, color, coverage);
 }
 
 void RackLayer::setMetric(model::ChannelId channel) {
@@ -188,14 +182,15 @@ void RackLayer::applyVisibility(bool visible) {
     if (!visible) m_detailActor->VisibilityOff();
 }
 
-float RackLayer::rackValue(const model::Snapshot& s, EntityId rack) const {
+std::pair<float, Coverage> RackLayer::rackValue(const model::Snapshot& s, EntityId rack) const {
     const auto& info = model::kChannels[m_metric];
     const auto& rk = m_topology.spec().rack;
     const auto values = s.channel(m_metric);
-    std::size_t first = 0, count = 0;
+    const bool fill = fillModelled();
+    std::size_t count = 0;
     switch (info.kind) {
     case EntityKind::Rack:
-        return values[rack];
+        return {values[rack], coverageOf(s, EntityKind::Rack, rack, fill)};
     case EntityKind::Gpu:
         count = static_cast<std::size_t>(rk.computeTrays) * rk.gpusPerTray;
         break;
@@ -208,67 +203,98 @@ float RackLayer::rackValue(const model::Snapshot& s, EntityId rack) const {
     case EntityKind::SwitchTray:
         count = static_cast<std::size_t>(rk.switchTrays);
         break;
-    case EntityKind::Cdu:
-        return values[m_topology.racks.cdu[rack]];
-    default:
-        return NAN;
+    case EntityKind::Cdu: {
+        const EntityId cdu = m_topology.racks.cdu[rack];
+        return {values[cdu], coverageOf(s, EntityKind::Cdu, cdu, fill)};
     }
-    first = rack * count;
-    float acc = m_aggregateMax ? -1e30f : 0.0f;
-    for (std::size_t i = first; i < first + count; ++i)
-        acc = m_aggregateMax ? std::max(acc, values[i]) : acc + values[i];
-    return m_aggregateMax ? acc : acc / static_cast<float>(count);
+    default:
+        return {NAN, Coverage::NoData};
+    }
+    // The rack's max or mean over its measured members; over the model's values only when
+    // none was measured and the user asked for them.
+    const std::size_t first = rack * count;
+    auto fold = [&](Coverage want) -> std::optional<float> {
+        float acc = m_aggregateMax ? -1e30f : 0.0f;
+        std::size_t n = 0;
+        for (std::size_t i = first; i < first + count; ++i) {
+            const Coverage c = coverageOf(s, info.kind, static_cast<EntityId>(i), fill);
+            if (c != want) continue;
+            acc = m_aggregateMax ? std::max(acc, values[i]) : acc + values[i];
+            ++n;
+        }
+        if (n == 0) return std::nullopt;
+        return m_aggregateMax ? acc : acc / static_cast<float>(n);
+    };
+    for (const Coverage c : {Coverage::Measured, Coverage::Stale, Coverage::Modelled})
+        if (auto v = fold(c)) return {*v, c};
+    return {NAN, Coverage::NoData};
 }
 
 void RackLayer::paintRack(const model::Snapshot& s, EntityId rack) {
     const auto& rk = m_topology.spec().rack;
     const auto& info = model::kChannels[m_metric];
     const auto values = s.channel(m_metric);
-    const Rgb aggregate = m_scale.map(rackValue(s, rack));
-    const Rgb uniform =
-        info.kind == EntityKind::Rack || info.kind == EntityKind::Cdu ? aggregate : kNoData;
+    const bool fill = fillModelled();
+    const auto [rackV, rackCov] = rackValue(s, rack);
+    const Rgb aggregate = m_scale.map(rackV);
+    const bool uniformMetric = info.kind == EntityKind::Rack || info.kind == EntityKind::Cdu;
+    auto cov = [&](EntityKind kind, std::size_t e) {
+        return coverageOf(s, kind, static_cast<EntityId>(e), fill);
+    };
 
     for (int t = 0; t < rk.computeTrays; ++t) {
         const int row = static_cast<int>(m_topology.computeSlots[t].bottomU);
         const std::size_t tray = static_cast<std::size_t>(rack) * rk.computeTrays + t;
         for (int c = 0; c < m_cellW; ++c) {
-            Rgb color = uniform;
-            if (info.kind == EntityKind::Gpu)
-                color = m_scale.map(values[tray * rk.gpusPerTray + c]);
-            else if (info.kind == EntityKind::Cpu && rk.cpusPerTray > 0)
-                color = m_scale.map(
-                    values[tray * rk.cpusPerTray + c * rk.cpusPerTray / rk.gpusPerTray]);
-            else if (info.kind == EntityKind::ComputeTray)
+            Rgb color = kNoData;
+            Coverage coverage = Coverage::Measured;
+            if (uniformMetric) {
+                color = aggregate;
+                coverage = rackCov;
+            } else if (info.kind == EntityKind::Gpu) {
+                const std::size_t g = tray * rk.gpusPerTray + c;
+                color = m_scale.map(values[g]);
+                coverage = cov(EntityKind::Gpu, g);
+            } else if (info.kind == EntityKind::Cpu && rk.cpusPerTray > 0) {
+                const std::size_t cpu = tray * rk.cpusPerTray + c * rk.cpusPerTray / rk.gpusPerTray;
+                color = m_scale.map(values[cpu]);
+                coverage = cov(EntityKind::Cpu, cpu);
+            } else if (info.kind == EntityKind::ComputeTray) {
                 color = m_scale.map(values[tray]);
-            else if (info.kind == EntityKind::SwitchTray)
+                coverage = cov(EntityKind::ComputeTray, tray);
+            } else if (info.kind == EntityKind::SwitchTray)
                 color = kCabinet;
-            setTexel(rack, c, row, color);
+            if (!m_topology.trayInstalled(static_cast<EntityId>(tray))) {
+                color = kEmptySlot; // no tray in this slot: nothing to measure or model
+                coverage = Coverage::Measured;
+            }
+            setTexel(rack, c, row, color, coverage);
         }
     }
     for (int sw = 0; sw < rk.switchTrays; ++sw) {
         const int row = static_cast<int>(m_topology.switchSlots[sw].bottomU);
-        Rgb color = info.kind == EntityKind::SwitchTray
-                        ? m_scale.map(values[rack * rk.switchTrays + sw])
-                        : kSwitchTray;
-        if (info.kind == EntityKind::Rack || info.kind == EntityKind::Cdu) color = uniform;
-        fillRows(rack, row, row + 1, color);
+        const std::size_t id = static_cast<std::size_t>(rack) * rk.switchTrays + sw;
+        if (uniformMetric)
+            fillRows(rack, row, row + 1, aggregate, rackCov);
+        else if (info.kind == EntityKind::SwitchTray)
+            fillRows(rack, row, row + 1, m_scale.map(values[id]), cov(EntityKind::SwitchTray, id));
+        else
+            fillRows(rack, row, row + 1, kSwitchTray, Coverage::Measured);
     }
     for (const auto& slot : m_topology.powerShelfSlots) {
         const int row = static_cast<int>(slot.bottomU);
-        fillRows(rack, row, row + 1, kPowerShelf);
+        fillRows(rack, row, row + 1, kPowerShelf, Coverage::Measured);
     }
-    fillRows(rack, m_beaconBegin, m_beaconEnd, aggregate);
+    fillRows(rack, m_beaconBegin, m_beaconEnd, aggregate, rackCov);
 }
 
 void RackLayer::update(const model::Snapshot& snapshot) {
     const auto racks = static_cast<EntityId>(m_topology.count(EntityKind::Rack));
     for (EntityId r = 0; r < racks; ++r) {
         m_paintScale = r < m_emphasis.size() ? m_emphasis[r] : 1.0f;
-        m_paintStale = snapshot.rackStale(r);
         paintRack(snapshot, r);
     }
     m_paintScale = 1.0f;
-    m_paintStale = false;
     m_texels->Modified();
     m_atlas->Modified();
 }
@@ -383,6 +409,18 @@ void RackLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumns& 
     ImGui::Dummy(ImVec2(barW, ImGui::GetTextLineHeight()));
     ImGui::TextColored(hud::kMuted, "white mark: normal limit %s",
                        formatValue(info.normalMax, channel).c_str());
+    if (in.snapshot && in.snapshot->telemetry) {
+        // What is not a fresh measurement, keyed next to the scale it is never drawn in.
+        const float sw = ImGui::GetTextLineHeight();
+        const Rgb mid = ColorScale::palette(0.7f);
+        hud::coverageSwatch(Coverage::NoData, mid, sw, "no data (never measured)");
+        ImGui::SameLine(0, 18);
+        hud::coverageSwatch(Coverage::Stale, mid, sw, "stale");
+        if (fillModelled()) {
+            ImGui::SameLine(0, 18);
+            hud::coverageSwatch(Coverage::Modelled, mid, sw, "modelled, not measured");
+        }
+    }
     ImGui::PopFont();
     columns.leftBottom -= ImGui::GetWindowHeight() + 8;
     ImGui::End();

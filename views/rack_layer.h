@@ -4,6 +4,7 @@
 // and GPUs for a single draw call; rack tops show the rack's aggregate. Near the camera a detail
 // actor adds tray and GPU outlines. Owned by FloorView; UI thread only.
 #include "color_scale.h"
+#include "coverage.h"
 #include "layer.h"
 #include "model/snapshot.h"
 #include "model/topology.h"
@@ -39,8 +40,10 @@ public:
     void drawHud(const ImGuiOverlay& overlay, const HudInput& in,
                  HudColumns& columns) const override;
 
-    // The rack aggregate of the metric (max for temperatures, mean otherwise).
-    float rackValue(const model::Snapshot& snapshot, model::EntityId rack) const;
+    // The rack aggregate of the metric (max for temperatures, mean otherwise) over its measured
+    // members, with the coverage it is drawn with.
+    std::pair<float, Coverage> rackValue(const model::Snapshot& snapshot,
+                                         model::EntityId rack) const;
     const ColorScale& scale() const { return m_scale; }
     bool aggregatesByMax() const { return m_aggregateMax; }
 
@@ -48,8 +51,8 @@ private:
     void applyVisibility(bool visible) override;
     void buildGeometry();
     void paintRack(const model::Snapshot& snapshot, model::EntityId rack);
-    void fillRows(model::EntityId rack, int rowBegin, int rowEnd, Rgb color);
-    void setTexel(model::EntityId rack, int column, int row, Rgb color);
+    void fillRows(model::EntityId rack, int rowBegin, int rowEnd, Rgb color, Coverage coverage);
+    void setTexel(model::EntityId rack, int column, int row, Rgb color, Coverage coverage);
 
     const model::Topology& m_topology;
     vtkRenderer* m_renderer;
@@ -69,7 +72,6 @@ private:
     vtkNew<vtkActor> m_detailActor;
     std::vector<model::EntityId> m_detailRacks;
     std::vector<float> m_emphasis;
-    bool m_paintStale = false;
     float m_paintScale = 1.0f; // emphasis of the rack being painted
     std::vector<float> m_scratch;
 };
