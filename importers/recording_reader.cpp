@@ -74,6 +74,13 @@ std::expected<void, Error> RecordingReader::load() {
     m_info.tick = meta.contains("tick_ns") ? std::stoll(meta["tick_ns"]) : 100 * model::kNsPerMs;
     m_info.telemetry = meta["telemetry"] == "1";
     m_info.staleAfter = meta.contains("stale_after_ns") ? std::stoll(meta["stale_after_ns"]) : 0;
+    for (std::size_t from = 0; m_info.telemetry && from < meta["measured_channels"].size();) {
+        const std::string& list = meta["measured_channels"];
+        const std::size_t to = std::min(list.find(',', from), list.size());
+        if (auto c = model::findChannel(std::string_view(list).substr(from, to - from)))
+            m_measuredChannels.set(*c);
+        from = to + 1;
+    }
     if (m_info.tick <= 0) return std::unexpected(error("the recording's tick is not positive"));
 
     // Channels: recorded by name, mapped onto this build's catalog.
@@ -270,6 +277,7 @@ std::expected<void, Error> RecordingReader::snapshotAt(model::TimeNs time, model
         if (auto ok = readStream(c, time, column); !ok) return ok;
     }
     out.telemetry = m_info.telemetry;
+    out.measuredChannels = m_measuredChannels;
     out.staleAfter = m_info.staleAfter;
     for (std::size_t k = 0; k < model::kEntityKindCount; ++k) {
         auto& at = out.measuredAt[k];

@@ -11,6 +11,7 @@
 #include "model/topology.h"
 #include "recording_writer.h"
 
+#include <bitset>
 #include <expected>
 #include <memory>
 #include <span>
@@ -86,6 +87,7 @@ private:
     std::vector<std::vector<ChunkRef>> m_chunks; // per stream (channel id, then measured ages)
     std::vector<ChannelCache> m_cache;
     std::vector<float> m_ages; // scratch for a kind's measured ages
+    std::bitset<model::ch::Count> m_measuredChannels;
     std::vector<model::Event> m_events;
     std::vector<model::LifecycleTransition> m_transitions;
     std::vector<std::pair<model::TimeNs, std::vector<model::Alarm>>> m_alarmSets;

@@ -219,6 +219,7 @@ void RecordingWriter::append(const model::Snapshot& s) {
     }
     ++m_rowCount;
     m_lastTime = s.time;
+    m_measuredChannels |= s.measuredChannels;
 
     // Events, lifecycle transitions and alarm changes go into the same transaction as the chunk.
     const bool firstOfCommit = m_rowCount % kRowsPerCommit == 1;
@@ -323,6 +324,21 @@ void RecordingWriter::flushChunk() {
     sqlite3_bind_text(end, 1, endText.c_str(), -1, SQLITE_TRANSIENT);
     sqlite3_step(end);
     sqlite3_finalize(end);
+    if (m_telemetry && m_measuredChannels != m_measuredWritten) {
+        // The channels measurements reached so far, by name (a replay marks the rest modelled).
+        std::string names;
+        for (model::ChannelId c = 0; c < model::ch::Count; ++c)
+            if (m_measuredChannels.test(c))
+                names += (names.empty() ? "" : ",") + std::string(model::kChannels[c].name);
+        sqlite3_stmt* st = nullptr;
+        sqlite3_prepare_v2(m_db,
+                           "INSERT OR REPLACE INTO meta(key, value) VALUES('measured_channels', ?)",
+                           -1, &st, nullptr);
+        sqlite3_bind_text(st, 1, names.c_str(), -1, SQLITE_TRANSIENT);
+        sqlite3_step(st);
+        sqlite3_finalize(st);
+        m_measuredWritten = m_measuredChannels;
+    }
     const int rc = sqlite3_exec(m_db, "COMMIT", nullptr, nullptr, nullptr);
     std::lock_guard lock(m_mutex);
     if (rc != SQLITE_OK && m_error.empty())

@@ -10,6 +10,7 @@
 #include "model/topology.h"
 
 #include <atomic>
+#include <bitset>
 #include <condition_variable>
 #include <deque>
 #include <expected>
@@ -99,6 +100,7 @@ private:
     // Writer-thread state.
     std::size_t columnsOf(std::size_t stream) const;
     bool m_telemetry = false;
+    std::bitset<model::ch::Count> m_measuredChannels, m_measuredWritten;
     std::vector<std::vector<float>> m_rows; // per stream: rows * entities of the open chunk
     std::uint32_t m_rowCount = 0;
     std::vector<std::int64_t> m_openChunkRow; // per channel: rowid of the growing chunk, -1 none

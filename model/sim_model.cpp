@@ -170,12 +170,55 @@ void SimModel::noteMeasured(EntityKind kind, EntityId e, TimeNs at) {
         raise(m[static_cast<std::size_t>(EntityKind::Rack)], rack);
 }
 
+void SimModel::markChannelMeasured(ChannelId c) {
+    auto& m = m_state.measuredChannels;
+    if (m.test(c)) return;
+    m.set(c);
+    // The totals the sim makes of this channel are measured too.
+    switch (c) {
+    case ch::GpuTemperature:
+        m.set(ch::RackGpuTempMax);
+        m.set(ch::RackGpuTempMean);
+        break;
+    case ch::GpuUtilization:
+        m.set(ch::RackGpuUtilization);
+        break;
+    case ch::GpuPower:
+    case ch::CpuPower:
+        m.set(ch::TrayPower);
+        m.set(ch::RackPower);
+        break;
+    case ch::TrayPower:
+    case ch::SwitchTrayPower:
+        m.set(ch::RackPower);
+        break;
+    case ch::RackReturnTemperature:
+        m.set(ch::RackDeltaTemperature);
+        m.set(ch::RackHeatRemoved);
+        break;
+    case ch::NvlinkTx:
+    case ch::NvlinkRx:
+    case ch::GpuNvlinkTx:
+    case ch::GpuNvlinkRx:
+        m.set(ch::RackNvlinkThroughput);
+        break;
+    case ch::FabricTx:
+    case ch::FabricRx:
+        m.set(ch::RackRailThroughput);
+        break;
+    default:
+        break;
+    }
+}
+
 void SimModel::apply(const SampleBatch& batch) {
     for (const Sample& s : batch.samples) {
         if (s.channel >= ch::Count) continue;
-        if (m_state.telemetry)
+        if (m_state.telemetry) {
             noteMeasured(kChannels[s.channel].kind, s.entity,
                          std::min(s.time, m_state.time + m_config.step));
+            markChannelMeasured(s.channel);
+        }
         if (isDetailChannel(s.channel)) {
             // Per-link values go into the next refresh of the shared per-link block, held there.
             if (s.entity >= m_topology->count(kChannels[s.channel].kind)) continue;
@@ -592,6 +635,7 @@ void SimModel::copyTo(Snapshot& out) const {
     out.detailStamp = m_state.detailStamp;
     out.rackLifecycle.assign(m_state.rackLifecycle.begin(), m_state.rackLifecycle.end());
     out.telemetry = m_state.telemetry;
+    out.measuredChannels = m_state.measuredChannels;
     for (std::size_t k = 0; k < kEntityKindCount; ++k)
         out.measuredAt[k].assign(m_state.measuredAt[k].begin(), m_state.measuredAt[k].end());
     out.staleAfter = m_state.staleAfter;

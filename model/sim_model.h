@@ -63,6 +63,7 @@ private:
     EntityId trayOf(EntityKind kind, EntityId entity) const; // kNoRack outside compute trays
     static constexpr EntityId kNoRack = ~EntityId{0};
     void noteMeasured(EntityKind kind, EntityId entity, TimeNs at);
+    void markChannelMeasured(ChannelId channel);
     bool alarmFromMeasurement(ChannelId channel, EntityId entity) const;
     void stepRackTotals();
     void updateJobPace();

@@ -6,6 +6,7 @@
 #include "timestamp.h"
 
 #include <array>
+#include <bitset>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -90,6 +91,9 @@ struct Snapshot {
     // anything in it is, a rack when anything in it or its manifold is: their totals are made of
     // those values.
     std::array<std::vector<TimeNs>, kEntityKindCount> measuredAt;
+    // Telemetry: the channels any measurement has reached (a rack total counts when the values it
+    // is made of do). A measured entity's other channels are still the model's.
+    std::bitset<ch::Count> measuredChannels;
     // How old a measurement may get before its entity is shown as stale rather than healthy.
     TimeNs staleAfter = 0;
 
@@ -100,6 +104,11 @@ struct Snapshot {
     // True when the entity's values come from a measurement (always, in the demo).
     bool measured(EntityKind kind, EntityId e) const {
         return !telemetry || measuredTime(kind, e) > 0;
+    }
+    // True when this channel's value for the entity comes from a measurement.
+    bool measured(ChannelId channel, EntityId e) const {
+        return !telemetry || (channel < ch::Count && measuredChannels.test(channel) &&
+                              measuredTime(kChannels[channel].kind, e) > 0);
     }
     // Measured once, but not for longer than staleAfter: its source went quiet.
     bool stale(EntityKind kind, EntityId e) const {

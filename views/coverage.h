@@ -27,6 +27,16 @@ inline Coverage coverageOf(const model::Snapshot& s, model::EntityKind kind, mod
     return s.time - at > s.staleAfter ? Coverage::Stale : Coverage::Measured;
 }
 
+// The same for one channel's value: a channel no measurement ever reached is the model's on
+// every entity, however fresh the entity's other values are.
+inline Coverage coverageOf(const model::Snapshot& s, model::ChannelId channel, model::EntityId e,
+                           bool fillModelled) {
+    if (!s.telemetry) return Coverage::Measured;
+    if (channel >= model::ch::Count || !s.measuredChannels.test(channel))
+        return fillModelled ? Coverage::Modelled : Coverage::NoData;
+    return coverageOf(s, model::kChannels[channel].kind, e, fillModelled);
+}
+
 // "No data": two close neutral greys, alternated by the hatch.
 inline constexpr Rgb kNoDataLight{70, 73, 80};
 inline constexpr Rgb kNoDataDark{50, 52, 58};

@@ -1,5 +1,6 @@
 #include "hud.h"
 
+#include "coverage.h"
 #include "hud_style.h"
 #include "imgui_overlay.h"
 #include "layer.h"
@@ -279,11 +280,14 @@ void drawTooltip(const HudInput& in) {
     const auto ref = *in.hover;
     ImGui::BeginTooltip();
     ImGui::TextUnformatted(t.name(ref.kind, ref.id).c_str());
+    if (const std::string where = describeCoverage(s, ref.kind, ref.id); !where.empty())
+        ImGui::TextColored(s.measuredTime(ref.kind, ref.id) > 0 ? kGood : kWarning, "%s",
+                           where.c_str());
     for (const model::ChannelId c : model::allChannels())
         if (model::kChannels[c].kind == ref.kind)
             ImGui::TextColored(kMuted, "%s  %s",
                                std::string(model::kChannels[c].description).c_str(),
-                               formatValue(s.value(c, ref.id), c).c_str());
+                               formatCoveredValue(s, c, ref.id, in.fillModelled).c_str());
     if (ref.kind == EntityKind::Gpu)
         ImGui::TextColored(kMuted, "host %s", t.hostName(t.gpus.tray[ref.id]).c_str());
     ImGui::EndTooltip();
@@ -372,6 +376,57 @@ std::string formatValue(float value, model::ChannelId channel) {
     const int decimals = mag >= 1000 ? 0 : (mag >= 100 ? 0 : 1);
     std::snprintf(buf, sizeof buf, "%.*f %s", decimals, value, std::string(info.unit).c_str());
     return buf;
+}
+
+std::string formatCoveredValue(const model::Snapshot& s, model::ChannelId channel,
+                               model::EntityId entity, bool fillModelled) {
+    const float v = s.value(channel, entity);
+    switch (coverageOf(s, channel, entity, fillModelled)) {
+    case Coverage::Measured:
+        return formatValue(v, channel);
+    case Coverage::Stale:
+        return formatValue(v, channel) + " (stale)";
+    case Coverage::NoData:
+        return "no data";
+    case Coverage::Modelled:
+        return "≈ " + formatValue(v, channel) + " (modelled)";
+    }
+    return formatValue(v, channel);
+}
+
+std::string describeCoverage(const model::Snapshot& s, model::EntityKind kind,
+                             model::EntityId entity) {
+    if (!s.telemetry) return {};
+    const model::TimeNs at = s.measuredTime(kind, entity);
+    if (at == 0) return "never measured: any value shown is the model's";
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%s %.0f s ago",
+                  s.stale(kind, entity) ? "STALE, last measured" : "measured",
+                  std::max(0.0, model::toSeconds(s.time - at)));
+    return buf;
+}
+
+bool drawCoverageNote(const HudInput& in, model::ChannelId channel, const char* what) {
+    const auto& s = *in.snapshot;
+    if (!s.telemetry) return true;
+    if (!s.measuredChannels.test(channel)) {
+        if (in.fillModelled) {
+            ImGui::TextColored(kWarning, "MODELLED: %s not measured", what);
+            return true;
+        }
+        ImGui::TextColored(kMuted, "no data: %s not measured", what);
+        return false;
+    }
+    const auto kind = model::kChannels[channel].kind;
+    const auto n = static_cast<model::EntityId>(in.topology->count(kind));
+    std::size_t measured = 0;
+    for (model::EntityId e = 0; e < n; ++e)
+        measured += s.measuredTime(kind, e) > 0 ? 1 : 0;
+    ImGui::TextColored(measured == n ? kGood : kWarning, "measured: %zu of %u %ss%s", measured,
+                       static_cast<unsigned>(n), std::string(model::entityKindName(kind)).c_str(),
+                       measured == n ? ""
+                                     : (in.fillModelled ? " (rest modelled)" : " (rest no data)"));
+    return true;
 }
 
 void drawHud(const ImGuiOverlay& overlay, const HudInput& in) {

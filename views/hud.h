@@ -34,6 +34,16 @@ struct FloorSummary {
 
 FloorSummary summarize(const model::Topology& topology, const model::Snapshot& snapshot);
 
+// A channel's value for display as its coverage says: the value when measured ("… (stale)" when
+// its source went quiet), "no data" when never measured, "≈ … (modelled)" when the model fills
+// the gap. The demo shows plain values.
+std::string formatCoveredValue(const model::Snapshot& snapshot, model::ChannelId channel,
+                               model::EntityId entity, bool fillModelled);
+// Where an entity's values come from, in words ("measured 3 s ago", "never measured: the model's
+// values" ...); empty in the demo.
+std::string describeCoverage(const model::Snapshot& snapshot, model::EntityKind kind,
+                             model::EntityId entity);
+
 struct ScreenPoint {
     float x = 0, y = 0;
 };
@@ -60,6 +70,11 @@ struct HudInput {
 };
 
 void drawHud(const ImGuiOverlay& overlay, const HudInput& in);
+
+// For a HUD panel whose figures are made of `channel`: with telemetry, a line saying how much of
+// it was measured, or that it has no data ("no data: `what` not measured"). Returns whether the
+// panel should show its figures (always in the demo; when measured, or modelled on request).
+bool drawCoverageNote(const HudInput& in, model::ChannelId channel, const char* what);
 
 // "74.2 °C", "1.84 kW": a value with its channel's unit, for labels and the inspector.
 std::string formatValue(float value, model::ChannelId channel);

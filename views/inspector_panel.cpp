@@ -1,5 +1,6 @@
 #include "inspector_panel.h"
 
+#include "coverage.h"
 #include "floor_view.h"
 #include "hud.h"
 #include "model/lifecycle.h"
@@ -91,10 +92,19 @@ void InspectorPanel::addChannels(QTreeWidgetItem* section, EntityRef ref,
         const auto& info = model::kChannels[c];
         if (info.kind != ref.kind) continue;
         const float v = snap.value(c, ref.id);
+        const Coverage coverage = coverageOf(snap, c, ref.id, m_view->fillModelled());
         auto* item = new QTreeWidgetItem(
             section,
             {QString::fromUtf8(info.description.data(), static_cast<int>(info.description.size())),
-             qs(formatValue(v, c))});
+             qs(formatCoveredValue(snap, c, ref.id, m_view->fillModelled()))});
+        if (coverage != Coverage::Measured) {
+            // Not a fresh measurement: grey, and say why.
+            item->setForeground(1, QColor(150, 156, 168));
+            item->setToolTip(1, coverage == Coverage::Stale
+                                    ? tr("The last measured value; its source went quiet")
+                                    : tr("Never measured: this value is the model's"));
+            continue; // no sparkline or alarm colour from what was not measured
+        }
         item->setToolTip(0,
                          QString::fromUtf8(info.name.data(), static_cast<int>(info.name.size())));
         if (const auto* h = history(c); h && h->size() > 1) {
@@ -154,15 +164,15 @@ void InspectorPanel::addFabricRelations(QTreeWidgetItem* related, EntityRef ref,
     const int npt = rk.gpusPerTray * rk.nicsPerGpu;
     auto linkValue = [&](model::EntityId link) {
         const float st = s.value(ch::FabricState, link);
-        return qs(formatValue(s.value(ch::FabricTx, link), ch::FabricTx)) + "  " +
-               qs(formatValue(s.value(ch::FabricUtilization, link), ch::FabricUtilization)) +
+        return qs(formatCoveredValue(s, ch::FabricTx, link, m_view->fillModelled())) + "  " +
+               qs(formatCoveredValue(s, ch::FabricUtilization, link, m_view->fillModelled())) +
                (st >= 2   ? tr("  DOWN")
                 : st >= 1 ? tr("  degraded")
                           : QString());
     };
     auto nvValue = [&](model::EntityId link) {
         const float st = s.value(ch::NvlinkState, link);
-        return qs(formatValue(s.value(ch::NvlinkTx, link), ch::NvlinkTx)) +
+        return qs(formatCoveredValue(s, ch::NvlinkTx, link, m_view->fillModelled())) +
                (st >= 3   ? tr("  disabled")
                 : st >= 2 ? tr("  DOWN")
                 : st >= 1 ? tr("  degraded")
@@ -301,6 +311,8 @@ void InspectorPanel::refresh() {
     addSection(tr("Identity"));
     addIdentity(tr("Kind"), qs(std::string(model::entityKindName(sel->kind))));
     addIdentity(tr("Id"), QString::number(sel->id));
+    if (const std::string where = describeCoverage(*snap, sel->kind, sel->id); !where.empty())
+        addIdentity(tr("Data"), qs(where));
     auto* live = addSection(tr("Live values"));
     addChannels(live, *sel, *snap);
     auto* related = addSection(tr("Related"));
@@ -328,9 +340,9 @@ void InspectorPanel::refresh() {
                                      qs(t.hostName((r + 1) * rk.computeTrays - 1)));
         for (int i = 0; i < rk.computeTrays; ++i) {
             const auto tray = static_cast<model::EntityId>(r * rk.computeTrays + i);
-            addLink(related, qs(t.name(EntityKind::ComputeTray, tray)),
-                    {EntityKind::ComputeTray, tray},
-                    qs(formatValue(snap->value(model::ch::TrayPower, tray), model::ch::TrayPower)));
+            addLink(
+                related, qs(t.name(EntityKind::ComputeTray, tray)), {EntityKind::ComputeTray, tray},
+                qs(formatCoveredValue(*snap, model::ch::TrayPower, tray, m_view->fillModelled())));
         }
         addLink(related, qs(t.name(EntityKind::Cdu, t.racks.cdu[r])),
                 {EntityKind::Cdu, t.racks.cdu[r]});
@@ -347,21 +359,20 @@ void InspectorPanel::refresh() {
         for (int g = 0; g < rk.gpusPerTray; ++g) {
             const auto gpu = static_cast<model::EntityId>(tray * rk.gpusPerTray + g);
             addLink(related, tr("GPU %1").arg(g), {EntityKind::Gpu, gpu},
-                    qs(formatValue(snap->value(model::ch::GpuTemperature, gpu),
-                                   model::ch::GpuTemperature)) +
+                    qs(formatCoveredValue(*snap, model::ch::GpuTemperature, gpu,
+                                          m_view->fillModelled())) +
                         "  " +
-                        qs(formatValue(snap->value(model::ch::GpuUtilization, gpu),
-                                       model::ch::GpuUtilization)));
+                        qs(formatCoveredValue(*snap, model::ch::GpuUtilization, gpu,
+                                              m_view->fillModelled())));
         }
         for (int c = 0; c < rk.cpusPerTray; ++c) {
             const auto cpu = static_cast<model::EntityId>(tray * rk.cpusPerTray + c);
-            new QTreeWidgetItem(
-                related,
-                {tr("CPU %1").arg(c),
-                 qs(formatValue(snap->value(model::ch::CpuTemperature, cpu),
-                                model::ch::CpuTemperature)) +
-                     "  " +
-                     qs(formatValue(snap->value(model::ch::CpuPower, cpu), model::ch::CpuPower))});
+            new QTreeWidgetItem(related, {tr("CPU %1").arg(c),
+                                          qs(formatCoveredValue(*snap, model::ch::CpuTemperature,
+                                                                cpu, m_view->fillModelled())) +
+                                              "  " +
+                                              qs(formatCoveredValue(*snap, model::ch::CpuPower, cpu,
+                                                                    m_view->fillModelled()))});
         }
         break;
     }
@@ -404,8 +415,8 @@ void InspectorPanel::refresh() {
         for (std::uint32_t i = 0; i < t.cdus.rackCount[cdu]; ++i) {
             const auto r = t.cdus.firstRack[cdu] + i;
             addLink(related, tr("Rack %1").arg(qs(t.racks.name[r])), {EntityKind::Rack, r},
-                    qs(formatValue(snap->value(model::ch::RackReturnTemperature, r),
-                                   model::ch::RackReturnTemperature)));
+                    qs(formatCoveredValue(*snap, model::ch::RackReturnTemperature, r,
+                                          m_view->fillModelled())));
         }
         break;
     }

@@ -1,5 +1,6 @@
 #include "nvlink_layer.h"
 
+#include "coverage.h"
 #include "hud.h"
 #include "hud_style.h"
 #include "imgui_overlay.h"
@@ -116,15 +117,18 @@ void NvlinkLayer::update(const model::Snapshot& s) {
         const float front = c.y - static_cast<float>(rk.depthM) / 2;
         Rgb color = s.value(ch::RackNvlinkDisabled, id) > 0.5f
                         ? kDisabled
-                        : loadColor(s.value(ch::RackNvlinkThroughput, id) / peak);
+                        : paintCoverage(loadColor(s.value(ch::RackNvlinkThroughput, id) / peak),
+                                        coverageOf(s, ch::RackNvlinkThroughput, id, fillModelled()),
+                                        r % 2 == 0);
         const float errors = s.value(ch::RackNvlinkErrors, id);
         if (errors > m_lastErrors[r]) color = {255, 60, 50};
         if (s.detailStamp != m_detailStamp) m_lastErrors[r] = errors;
         m_glow.set(r, {c.x - hw, front - 0.035f, bottom}, {c.x + hw, front - 0.006f, top}, color);
     }
     m_glow.commit();
-    if (!m_focus || s.detailStamp == m_detailStamp) return;
+    if (!m_focus || (s.detailStamp == m_detailStamp && m_paintedFill == fillModelled())) return;
     m_detailStamp = s.detailStamp;
+    m_paintedFill = fillModelled();
     const std::size_t first =
         static_cast<std::size_t>(*m_focus) * rk.computeTrays * rk.gpusPerTray * rk.switchTrays;
     const float linkPeak =
@@ -133,9 +137,17 @@ void NvlinkLayer::update(const model::Snapshot& s) {
         const auto link = static_cast<model::EntityId>(first + i);
         const float state = s.value(ch::NvlinkState, link);
         const float tx = s.value(ch::NvlinkTx, link);
-        const Rgb color = state >= 3.0f ? kDisabled : loadColor(tx / linkPeak);
-        const std::uint8_t alarm = state >= 3.0f ? 0 : state >= 2.0f ? 2 : state >= 1.0f ? 1 : 0;
-        m_links.set(i, color, 0.05f + 0.6f * tx / linkPeak, alarm);
+        const Coverage coverage = coverageOf(s, ch::NvlinkTx, link, fillModelled());
+        const bool shown = coverage == Coverage::Measured || coverage == Coverage::Modelled;
+        const Rgb color = state >= 3.0f
+                              ? kDisabled
+                              : paintCoverage(loadColor(tx / linkPeak), coverage, i % 2 == 0);
+        const std::uint8_t alarm = coverage != Coverage::Measured ? 0
+                                   : state >= 3.0f                ? 0
+                                   : state >= 2.0f                ? 2
+                                   : state >= 1.0f                ? 1
+                                                                  : 0;
+        m_links.set(i, color, shown ? 0.05f + 0.6f * tx / linkPeak : 0.0f, alarm);
     }
     m_links.commit();
 }
@@ -161,8 +173,18 @@ void NvlinkLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumns
         errors += s.value(ch::RackNvlinkErrors, r);
         disabled += s.value(ch::RackNvlinkDisabled, r) > 0.5f ? 1 : 0;
     }
-    ImGui::Text("NVLink  %.0f TB/s inside racks", nv);
+    const bool noData =
+        s.telemetry && !s.measuredChannels.test(ch::RackNvlinkThroughput) && !in.fillModelled;
+    if (noData)
+        ImGui::TextUnformatted("NVLink inside racks");
+    else
+        ImGui::Text("NVLink  %.0f TB/s inside racks", nv);
     ImGui::PushFont(ov.smallFont());
+    if (!drawCoverageNote(in, ch::RackNvlinkThroughput, "NVLink counters")) {
+        ImGui::PopFont();
+        hud::endRightPanel(columns);
+        return;
+    }
     if (disabled > 0)
         ImGui::TextColored(hud::kWarning, "%d racks with NVLink disabled (traffic on the rails)",
                            disabled);

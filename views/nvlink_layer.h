@@ -47,6 +47,7 @@ private:
     FlowPipes m_links;
     std::vector<float> m_lastErrors; // per rack, to flash while errors grow
     std::uint64_t m_detailStamp = ~0ULL;
+    bool m_paintedFill = false;
 };
 
 } // namespace ft::views

@@ -190,7 +190,7 @@ std::pair<float, Coverage> RackLayer::rackValue(const model::Snapshot& s, Entity
     std::size_t count = 0;
     switch (info.kind) {
     case EntityKind::Rack:
-        return {values[rack], coverageOf(s, EntityKind::Rack, rack, fill)};
+        return {values[rack], coverageOf(s, m_metric, rack, fill)};
     case EntityKind::Gpu:
         count = static_cast<std::size_t>(rk.computeTrays) * rk.gpusPerTray;
         break;
@@ -205,7 +205,7 @@ std::pair<float, Coverage> RackLayer::rackValue(const model::Snapshot& s, Entity
         break;
     case EntityKind::Cdu: {
         const EntityId cdu = m_topology.racks.cdu[rack];
-        return {values[cdu], coverageOf(s, EntityKind::Cdu, cdu, fill)};
+        return {values[cdu], coverageOf(s, m_metric, cdu, fill)};
     }
     default:
         return {NAN, Coverage::NoData};
@@ -217,7 +217,7 @@ std::pair<float, Coverage> RackLayer::rackValue(const model::Snapshot& s, Entity
         float acc = m_aggregateMax ? -1e30f : 0.0f;
         std::size_t n = 0;
         for (std::size_t i = first; i < first + count; ++i) {
-            const Coverage c = coverageOf(s, info.kind, static_cast<EntityId>(i), fill);
+            const Coverage c = coverageOf(s, m_metric, static_cast<EntityId>(i), fill);
             if (c != want) continue;
             acc = m_aggregateMax ? std::max(acc, values[i]) : acc + values[i];
             ++n;
@@ -238,8 +238,8 @@ void RackLayer::paintRack(const model::Snapshot& s, EntityId rack) {
     const auto [rackV, rackCov] = rackValue(s, rack);
     const Rgb aggregate = m_scale.map(rackV);
     const bool uniformMetric = info.kind == EntityKind::Rack || info.kind == EntityKind::Cdu;
-    auto cov = [&](EntityKind kind, std::size_t e) {
-        return coverageOf(s, kind, static_cast<EntityId>(e), fill);
+    auto cov = [&](std::size_t e) {
+        return coverageOf(s, m_metric, static_cast<EntityId>(e), fill);
     };
 
     for (int t = 0; t < rk.computeTrays; ++t) {
@@ -254,14 +254,14 @@ void RackLayer::paintRack(const model::Snapshot& s, EntityId rack) {
             } else if (info.kind == EntityKind::Gpu) {
                 const std::size_t g = tray * rk.gpusPerTray + c;
                 color = m_scale.map(values[g]);
-                coverage = cov(EntityKind::Gpu, g);
+                coverage = cov(g);
             } else if (info.kind == EntityKind::Cpu && rk.cpusPerTray > 0) {
                 const std::size_t cpu = tray * rk.cpusPerTray + c * rk.cpusPerTray / rk.gpusPerTray;
                 color = m_scale.map(values[cpu]);
-                coverage = cov(EntityKind::Cpu, cpu);
+                coverage = cov(cpu);
             } else if (info.kind == EntityKind::ComputeTray) {
                 color = m_scale.map(values[tray]);
-                coverage = cov(EntityKind::ComputeTray, tray);
+                coverage = cov(tray);
             } else if (info.kind == EntityKind::SwitchTray)
                 color = kCabinet;
             if (!m_topology.trayInstalled(static_cast<EntityId>(tray))) {
@@ -277,7 +277,7 @@ void RackLayer::paintRack(const model::Snapshot& s, EntityId rack) {
         if (uniformMetric)
             fillRows(rack, row, row + 1, aggregate, rackCov);
         else if (info.kind == EntityKind::SwitchTray)
-            fillRows(rack, row, row + 1, m_scale.map(values[id]), cov(EntityKind::SwitchTray, id));
+            fillRows(rack, row, row + 1, m_scale.map(values[id]), cov(id));
         else
             fillRows(rack, row, row + 1, kSwitchTray, Coverage::Measured);
     }

@@ -1,5 +1,6 @@
 #include "rail_layer.h"
 
+#include "coverage.h"
 #include "hud.h"
 #include "hud_style.h"
 #include "imgui_overlay.h"
@@ -68,6 +69,7 @@ void RailLayer::updateDetail(const CameraView& camera) {
 
 void RailLayer::update(const model::Snapshot& s) {
     const model::Topology& t = m_topology;
+    const bool fill = fillModelled();
     const std::size_t nLeaves = t.count(EntityKind::Leaf);
     auto stateColor = [](float state, float util) {
         if (state >= 2.0f) return kDown;
@@ -81,22 +83,25 @@ void RailLayer::update(const model::Snapshot& s) {
     for (std::size_t l = 0; l < nLeaves; ++l) {
         const auto id = static_cast<model::EntityId>(l);
         const Vec3 p = t.leaves.position[l];
-        m_switches.set(l, {p.x - lh.x, p.y - lh.y, p.z - lh.z},
-                       {p.x + lh.x, p.y + lh.y, p.z + lh.z},
-                       stateColor(s.value(ch::LeafState, id), s.value(ch::LeafUtilization, id)));
+        m_switches.set(
+            l, {p.x - lh.x, p.y - lh.y, p.z - lh.z}, {p.x + lh.x, p.y + lh.y, p.z + lh.z},
+            paintCoverage(stateColor(s.value(ch::LeafState, id), s.value(ch::LeafUtilization, id)),
+                          coverageOf(s, ch::LeafUtilization, id, fill), l % 2 == 0));
     }
     for (std::size_t sp = 0; sp < t.count(EntityKind::Spine); ++sp) {
         const auto id = static_cast<model::EntityId>(sp);
         const Vec3 p = t.spines.position[sp];
         m_switches.set(nLeaves + sp, {p.x - sh.x, p.y - sh.y, p.z - sh.z},
                        {p.x + sh.x, p.y + sh.y, p.z + sh.z},
-                       utilizationColor(s.value(ch::SpineUtilization, id)));
+                       paintCoverage(utilizationColor(s.value(ch::SpineUtilization, id)),
+                                     coverageOf(s, ch::SpineUtilization, id, fill), sp % 2 == 0));
     }
     m_switches.commit();
 
     // Bundles follow the per-link counters, which refresh once a second.
-    if (s.detailStamp == m_detailStamp) return;
+    if (s.detailStamp == m_detailStamp && m_paintedFill == fill) return;
     m_detailStamp = s.detailStamp;
+    m_paintedFill = fill;
     const auto& rk = t.spec().rack;
     const auto npt = static_cast<std::uint32_t>(rk.gpusPerTray * rk.nicsPerGpu);
     const float port = static_cast<float>(t.spec().fabric.portGbps) / 8.0f;
@@ -106,20 +111,34 @@ void RailLayer::update(const model::Snapshot& s) {
     const auto drops = s.channel(ch::FabricDrops);
     for (std::size_t i = 0; i < m_geometry.access.size(); ++i) {
         const auto& a = m_geometry.access[i];
+        // Over the bundle's measured links only; the model's when none was and the user asks.
         float carried = 0, worst = 0, dropped = 0;
-        for (std::uint32_t j = 0; j < a.trays; ++j) {
-            const std::size_t nic = (a.firstTray + j) * npt + a.rail;
-            carried += tx[nic];
-            worst = std::max(worst, state[nic]);
-            dropped += drops[nic];
+        std::uint32_t links = 0;
+        Coverage coverage = Coverage::NoData;
+        for (const Coverage want : {Coverage::Measured, Coverage::Stale, Coverage::Modelled}) {
+            for (std::uint32_t j = 0; j < a.trays; ++j) {
+                const std::size_t nic = (a.firstTray + j) * npt + a.rail;
+                if (coverageOf(s, ch::FabricTx, static_cast<model::EntityId>(nic), fill) != want)
+                    continue;
+                carried += tx[nic];
+                worst = std::max(worst, state[nic]);
+                dropped += drops[nic];
+                ++links;
+            }
+            if (links > 0) {
+                coverage = want;
+                break;
+            }
         }
-        const float util = 100.0f * carried / (port * static_cast<float>(a.trays));
+        const float util = links > 0 ? 100.0f * carried / (port * static_cast<float>(links)) : 0.0f;
         // Drops are counters: flash while they grow.
         const float newDrops = m_accessDrops[i] >= 0 ? dropped - m_accessDrops[i] : 0.0f;
         m_accessDrops[i] = dropped;
+        const bool shown = coverage == Coverage::Measured || coverage == Coverage::Modelled;
         for (std::size_t p = 2 * i; p < 2 * i + 2; ++p) {
-            m_access.set(p, stateColor(worst, util), 0.25f + 3.5f * util / 100.0f,
-                         alarmOf(worst, newDrops));
+            m_access.set(p, paintCoverage(stateColor(worst, util), coverage, p % 2 == 0),
+                         shown ? 0.25f + 3.5f * util / 100.0f : 0.0f,
+                         coverage == Coverage::Measured ? alarmOf(worst, newDrops) : 0);
             m_access.setRadius(p,
                                kAccessRadius * k * (0.45f + 1.8f * std::min(1.0f, util / 100.0f)));
         }
@@ -128,18 +147,24 @@ void RailLayer::update(const model::Snapshot& s) {
     for (std::size_t i = 0; i < m_geometry.trunks.size(); ++i) {
         const auto& tr = m_geometry.trunks[i];
         float util = 0, st = 0, dropped = 0;
+        Coverage coverage = Coverage::Measured;
         if (tr.wholeLeaf) {
             const float cap = static_cast<float>(t.leaves.downlinks[tr.leaf]) * port;
             util = cap > 0 ? 100.0f * s.value(ch::LeafUplink, tr.leaf) / cap : 0.0f;
             st = s.value(ch::LeafState, tr.leaf);
+            coverage = coverageOf(s, ch::LeafUplink, tr.leaf, fill);
         } else {
             util = s.value(ch::FabricUtilization, tr.link);
             st = state[tr.link];
             dropped = drops[tr.link];
+            coverage = coverageOf(s, ch::FabricTx, tr.link, fill);
         }
         const float newDrops = m_trunkDrops[i] >= 0 ? dropped - m_trunkDrops[i] : 0.0f;
         m_trunkDrops[i] = dropped;
-        m_trunks.set(i, stateColor(st, util), 0.4f + 4.0f * util / 100.0f, alarmOf(st, newDrops));
+        const bool shown = coverage == Coverage::Measured || coverage == Coverage::Modelled;
+        m_trunks.set(i, paintCoverage(stateColor(st, util), coverage, i % 2 == 0),
+                     shown ? 0.4f + 4.0f * util / 100.0f : 0.0f,
+                     coverage == Coverage::Measured ? alarmOf(st, newDrops) : 0);
         m_trunks.setRadius(i, kTrunkRadius * k * (tr.wholeLeaf ? 1.6f : 1.0f) *
                                   (0.45f + 1.8f * std::min(1.0f, util / 100.0f)));
     }
@@ -165,8 +190,17 @@ void RailLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumns& 
     float total = 0;
     for (model::EntityId p = 0; p < t.count(EntityKind::Plane); ++p)
         total += s.value(ch::PlaneThroughput, p);
-    ImGui::Text("Rail fabric  %.1f Tb/s", total);
+    if (in.snapshot->telemetry && !in.snapshot->measuredChannels.test(ch::FabricTx) &&
+        !in.fillModelled)
+        ImGui::TextUnformatted("Rail fabric");
+    else
+        ImGui::Text("Rail fabric  %.1f Tb/s", total);
     ImGui::PushFont(ov.smallFont());
+    if (!drawCoverageNote(in, ch::FabricTx, "NIC link counters")) {
+        ImGui::PopFont();
+        hud::endRightPanel(columns);
+        return;
+    }
     // One cell per rail: its load on the utilization scale, with the figure inside.
     const float cell = (in.wall ? 76.0f : 52.0f) * scale0, h = ImGui::GetTextLineHeight() + 6;
     ImVec2 p = ImGui::GetCursorScreenPos();

@@ -50,6 +50,7 @@ private:
     BoxSet m_switches; // leaves, then spines
     FlowPipes m_access, m_trunks;
     std::uint64_t m_detailStamp = ~0ULL;
+    bool m_paintedFill = false;                     // fillModelled() the bundles were painted with
     std::vector<float> m_accessDrops, m_trunkDrops; // drop counters at the last refresh
 };
 

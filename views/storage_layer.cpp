@@ -1,5 +1,6 @@
 #include "storage_layer.h"
 
+#include "coverage.h"
 #include "hud.h"
 #include "hud_style.h"
 #include "imgui_overlay.h"
@@ -63,19 +64,39 @@ void StorageLayer::applyVisibility(bool visible) {
     m_flows.setVisible(visible);
 }
 
+namespace {
+struct Flow {
+    Rgb color;
+    float speed;
+    std::uint8_t alarm;
+};
+} // namespace
+
 void StorageLayer::update(const model::Snapshot& s) {
     const auto& rk = m_topology.spec().rack;
     const auto top = static_cast<float>(rk.heightM);
     const std::size_t nTiers = m_topology.spec().storage.tiers.size();
     const std::size_t regions = m_topology.count(EntityKind::Region);
+    const bool fill = fillModelled();
+    // With telemetry: a flow or tier nobody measured is drawn as no data (thin, grey, still).
+    auto paintFlow = [&](Flow f, Coverage c) {
+        f.color = paintCoverage(f.color, c, false);
+        if (c == Coverage::NoData || c == Coverage::Stale) f.speed = 0;
+        if (c != Coverage::Measured) f.alarm = 0;
+        return f;
+    };
     // Rack bars.
     for (model::EntityId r = 0; r < m_topology.count(EntityKind::Rack); ++r) {
         const Vec3 c = m_topology.racks.position[r];
         const float read = s.value(ch::RackStorageRead, r);
         const float h = 0.04f + 1.4f * std::min(1.0f, read / kBarFullGBps);
+        const Coverage coverage = coverageOf(s, ch::RackStorageRead, r, fill);
+        const bool shown = coverage == Coverage::Measured || coverage == Coverage::Modelled ||
+                           coverage == Coverage::Stale;
         m_bars.set(r, {c.x - 0.12f, c.y + 0.15f, top + 0.02f},
-                   {c.x + 0.12f, c.y + 0.39f, top + 0.02f + h},
-                   hitRatioColor(s.value(ch::RackCacheHitRatio, r)));
+                   {c.x + 0.12f, c.y + 0.39f, top + 0.02f + (shown ? h : 0.04f)},
+                   paintCoverage(hitRatioColor(s.value(ch::RackCacheHitRatio, r)),
+                                 coverageOf(s, ch::RackCacheHitRatio, r, fill), r % 2 == 0));
     }
     m_bars.commit();
     // Tier blocks: height by bytes, on one scale for both regions.
@@ -89,9 +110,12 @@ void StorageLayer::update(const model::Snapshot& s) {
             m_tierHeight[id] =
                 0.15f + kMaxBlockHeight * s.value(ch::TierBytes, static_cast<model::EntityId>(id)) /
                             maxBytes;
-            m_tiers.set(id, {b.x - kBlock / 2, b.y - kBlock / 2, 0},
-                        {b.x + kBlock / 2, b.y + kBlock / 2, m_tierHeight[id]},
-                        tierColor(static_cast<int>(k)));
+            m_tiers.set(
+                id, {b.x - kBlock / 2, b.y - kBlock / 2, 0},
+                {b.x + kBlock / 2, b.y + kBlock / 2, m_tierHeight[id]},
+                paintCoverage(tierColor(static_cast<int>(k)),
+                              coverageOf(s, ch::TierBytes, static_cast<model::EntityId>(id), fill),
+                              id % 2 == 0));
         }
     m_tiers.commit();
 
@@ -103,11 +127,6 @@ void StorageLayer::update(const model::Snapshot& s) {
         return ColorScale::palette(0.15f + 0.85f * std::clamp(rate / full, 0.0f, 1.0f));
     };
     m_flows.clear();
-    struct Flow {
-        Rgb color;
-        float speed;
-        std::uint8_t alarm;
-    };
     std::vector<Flow> flows;
     const Vec3 hot0 = tierBase(0, 0);
     for (model::EntityId row = 0; row < m_topology.count(EntityKind::Row); ++row) {
@@ -120,7 +139,8 @@ void StorageLayer::update(const model::Snapshot& s) {
         const float full = 40.0f * static_cast<float>(m_topology.rows.rackCount[row]);
         m_flows.add({end.x + 0.45f, end.y, 0.25f}, {hot0.x - kBlock / 2, hot0.y, 0.25f},
                     radius(rate, full));
-        flows.push_back({rateColor(rate, full), 0.3f + rate / 20.0f, 0});
+        flows.push_back(paintFlow({rateColor(rate, full), 0.3f + rate / 20.0f, 0},
+                                  coverageOf(s, ch::RackStorageRead, first, fill)));
     }
     for (model::EntityId region = 0; region < regions; ++region)
         for (std::size_t k = 0; k + 1 < nTiers; ++k) {
@@ -131,7 +151,10 @@ void StorageLayer::update(const model::Snapshot& s) {
                        b = tierBase(region, static_cast<int>(k + 1));
             m_flows.add({a.x, a.y + kBlock / 2, 0.2f}, {b.x, b.y - kBlock / 2, 0.2f},
                         radius(inflow, 500.0f));
-            flows.push_back({tierColor(static_cast<int>(k + 1)), 0.2f + inflow / 200.0f, 0});
+            flows.push_back(
+                paintFlow({tierColor(static_cast<int>(k + 1)), 0.2f + inflow / 200.0f, 0},
+                          coverageOf(s, ch::TierInflow,
+                                     static_cast<model::EntityId>(region * nTiers + k + 1), fill)));
         }
     if (regions > 1) {
         // Local to remote: the background migration, coloured by how far behind it is.
@@ -144,10 +167,11 @@ void StorageLayer::update(const model::Snapshot& s) {
         const Rgb colour = backlog < 2    ? Rgb{90, 210, 120}
                            : backlog < 10 ? Rgb{245, 185, 60}
                                           : Rgb{240, 80, 60};
-        flows.push_back({colour, 0.2f + 2.0f * migration / capacity,
-                         static_cast<std::uint8_t>(backlog >= 10  ? 2
-                                                   : backlog >= 5 ? 1
-                                                                  : 0)});
+        flows.push_back(paintFlow({colour, 0.2f + 2.0f * migration / capacity,
+                                   static_cast<std::uint8_t>(backlog >= 10  ? 2
+                                                             : backlog >= 5 ? 1
+                                                                            : 0)},
+                                  coverageOf(s, ch::RegionMigration, 0, fill)));
     }
     m_flows.finish();
     for (std::size_t i = 0; i < flows.size(); ++i)
@@ -176,10 +200,19 @@ void StorageLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumn
             const auto sp = in.project(p);
             if (!sp) continue;
             char label[96];
-            const float tb =
-                s.value(ch::TierBytes, static_cast<model::EntityId>(region * nTiers + k));
-            std::snprintf(label, sizeof label, "%s %.1f PB", t.spec().storage.tiers[k].c_str(),
-                          tb / 1000.0f);
+            const auto tier = static_cast<model::EntityId>(region * nTiers + k);
+            const float tb = s.value(ch::TierBytes, tier);
+            const Coverage coverage = coverageOf(s, ch::TierBytes, tier, in.fillModelled);
+            if (coverage == Coverage::NoData)
+                std::snprintf(label, sizeof label, "%s: no data",
+                              t.spec().storage.tiers[k].c_str());
+            else
+                std::snprintf(label, sizeof label, "%s %s%.1f PB%s",
+                              t.spec().storage.tiers[k].c_str(),
+                              coverage == Coverage::Modelled ? "≈ " : "", tb / 1000.0f,
+                              coverage == Coverage::Modelled ? " (modelled)"
+                              : coverage == Coverage::Stale  ? " (stale)"
+                                                             : "");
             const ImVec2 size = ImGui::CalcTextSize(label);
             dl->AddRectFilled(ImVec2(sp->x - size.x / 2 - 3, sp->y - size.y - 2),
                               ImVec2(sp->x + size.x / 2 + 3, sp->y + 1), IM_COL32(8, 12, 18, 180),
@@ -210,6 +243,11 @@ void StorageLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumn
     hud::beginRightPanel("##storage", in.width, columns);
     ImGui::TextUnformatted("Object storage");
     ImGui::PushFont(ov.smallFont());
+    if (!drawCoverageNote(in, ch::RackStorageRead, "storage clients")) {
+        ImGui::PopFont();
+        hud::endRightPanel(columns);
+        return;
+    }
     ImGui::Text("dataset reads %.1f GB/s   cache hit %.2f %%", read,
                 read > 0 ? hitWeighted / read : 0.0f);
     ImGui::Text("bucket reads %.1f GB/s   worst read p99 %.1f ms", s.value(ch::RegionRead, 0), p99);

@@ -1,5 +1,6 @@
 #include "thermal_layer.h"
 
+#include "coverage.h"
 #include "hud.h"
 #include "hud_style.h"
 #include "imgui_overlay.h"
@@ -100,6 +101,13 @@ void ThermalLayer::updateDetail(const CameraView& camera) {
     m_drops->setVisible(visible() && m_showDrops);
 }
 
+float ThermalLayer::shownFlow(const model::Snapshot& s, model::ChannelId channel, model::EntityId e,
+                              float flow) const {
+    // Bands move only with a flow that was measured (or that the user asked the model for).
+    const Coverage c = coverageOf(s, channel, e, fillModelled());
+    return c == Coverage::Measured || c == Coverage::Modelled ? flow : 0.0f;
+}
+
 void ThermalLayer::update(const model::Snapshot& s) {
     std::vector<std::uint8_t> rackAlarm(m_topology.count(EntityKind::Rack), 0);
     for (const auto& a : s.alarms)
@@ -117,14 +125,25 @@ void ThermalLayer::update(const model::Snapshot& s) {
             s.value(seg.supply ? ch::CduSupplyTemperature : ch::CduReturnTemperature, seg.cdu);
         const float perDesign =
             m_designRackFlow * static_cast<float>(std::min(4u, m_topology.cdus.rackCount[seg.cdu]));
-        m_mains->set(i, coolantColor(temp), 0.4f * flow / perDesign);
+        const model::ChannelId tempChannel =
+            seg.supply ? ch::CduSupplyTemperature : ch::CduReturnTemperature;
+        m_mains->set(i,
+                     paintCoverage(coolantColor(temp),
+                                   coverageOf(s, tempChannel, seg.cdu, fillModelled()), i % 2 == 0),
+                     shownFlow(s, ch::CduFlow, seg.cdu, flow) * 0.4f / perDesign);
     }
     for (std::size_t i = 0; i < m_dropSegments.size(); ++i) {
         const Segment& seg = m_dropSegments[i];
         const float flow = s.value(ch::RackFlow, seg.rack);
-        const float temp =
-            s.value(seg.supply ? ch::RackSupplyTemperature : ch::RackReturnTemperature, seg.rack);
-        m_drops->set(i, coolantColor(temp), 0.4f * flow / m_designRackFlow, rackAlarm[seg.rack]);
+        const model::ChannelId tempChannel =
+            seg.supply ? ch::RackSupplyTemperature : ch::RackReturnTemperature;
+        const float temp = s.value(tempChannel, seg.rack);
+        m_drops->set(i,
+                     paintCoverage(coolantColor(temp),
+                                   coverageOf(s, tempChannel, seg.rack, fillModelled()),
+                                   i % 2 == 0),
+                     shownFlow(s, ch::RackFlow, seg.rack, flow) * 0.4f / m_designRackFlow,
+                     rackAlarm[seg.rack]);
     }
     m_mains->commit();
     m_drops->commit();
@@ -146,6 +165,7 @@ void ThermalLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumn
     ImGui::Begin("##coolant", nullptr, hud::kPanel);
     ImGui::TextUnformatted("Coolant temperature (°C)");
     ImGui::TextColored(hud::kMuted, "pipes: supply front, return back; bands move with the flow");
+    drawCoverageNote(in, ch::RackSupplyTemperature, "rack coolant temperatures");
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 p = ImGui::GetCursorScreenPos();
     constexpr int kSteps = 48;
@@ -178,11 +198,12 @@ void ThermalLayer::decorateRackLabel(const HudInput& in, model::EntityId rack,
                                      std::string& label) const {
     if (!visible() || in.cameraDistance >= 30.0) return;
     // ΔT and heat at a glance.
-    char badge[64];
-    std::snprintf(badge, sizeof badge, "  ΔT %.1f K  %.0f kW",
-                  in.snapshot->value(ch::RackDeltaTemperature, rack),
-                  in.snapshot->value(ch::RackHeatRemoved, rack));
-    label += badge;
+    const auto& s = *in.snapshot;
+    if (!s.measured(ch::RackDeltaTemperature, rack) && !s.measured(ch::RackHeatRemoved, rack) &&
+        !in.fillModelled)
+        return; // nothing measured to show
+    label += "  ΔT " + formatCoveredValue(s, ch::RackDeltaTemperature, rack, in.fillModelled) +
+             "  " + formatCoveredValue(s, ch::RackHeatRemoved, rack, in.fillModelled);
 }
 
 } // namespace ft::views

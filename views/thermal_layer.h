@@ -47,6 +47,8 @@ public:
     static constexpr float kScaleMax = 70.0f;
 
 private:
+    float shownFlow(const model::Snapshot& s, model::ChannelId channel, model::EntityId e,
+                    float flow) const;
     struct Segment {
         enum Kind : std::uint8_t { Riser, Header, Drop };
         Kind kind = Header;

@@ -128,10 +128,27 @@ private slots:
 
     void liveScrapeLightsUpTheMatchingRacks() {
         ExporterStub exporter;
+        QTemporaryDir dir;
+        const QString dump = dir.filePath("live.json");
         const Run r = floortwin({"--headless", "--source",
                                  QString("scrape=http://127.0.0.1:%1/metrics").arg(exporter.port()),
-                                 "--for", "3s", "--interval", "500ms"});
+                                 "--for", "3s", "--interval", "500ms", "--dump-snapshot", dump});
         QVERIFY2(r.code == 0, r.err.constData());
+        {
+            // Live: measured ages exactly for the 144 GPUs the page covers (racks A01, A02).
+            QFile f(dump);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const auto snap = nlohmann::json::parse(f.readAll().toStdString());
+            int gpus = 0, racks = 0;
+            for (const auto& age : snap["entities"]["gpu"]["measured_age_s"])
+                gpus += age.is_null() ? 0 : 1;
+            const auto& rackAges = snap["entities"]["rack"]["measured_age_s"];
+            for (const auto& age : rackAges)
+                racks += age.is_null() ? 0 : 1;
+            QCOMPARE(gpus, 144);
+            QCOMPARE(racks, 2);
+            QVERIFY(!rackAges[0].is_null() && !rackAges[1].is_null() && rackAges[2].is_null());
+        }
         const auto j = nlohmann::json::parse(r.out.toStdString());
         const auto& src = j["sources"][0];
         QVERIFY(src["mapped"].get<int>() >= 144);    // one poll of 2 racks x 72 GPUs at least
@@ -146,6 +163,52 @@ private slots:
         QCOMPARE(d["sources"][0]["mapped"].get<int>(), 0);
         QVERIFY(d["sources"][0]["errors"].get<int>() >= 1);
         QCOMPARE(d["sources"][0]["state"].get<std::string>(), std::string("down"));
+    }
+
+    void aRealDcgmPageOnAnInventoryFloor() {
+        // A hall from its inventory and four dcgm-exporter scrapes (Kubernetes labels) of its R11
+        // hosts; one host reports a pod name, so only its GPU UUIDs place it.
+        QTemporaryDir dir;
+        const QString inventory = QString(FT_TEST_DATA_DIR) + "/inventory/hall-dh2.csv";
+        const QString page = QString(FT_TEST_DATA_DIR) + "/inventory/hall-dh2-dcgm.prom";
+        const QString rec = dir.filePath("dh2.ftrec");
+        const Run r =
+            floortwin({"--headless", "--inventory", inventory, "--import", page, "--record", rec});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["sources"][0]["samples"].get<int>(), 768); // 4 scrapes x 4 metrics x 48 GPUs
+        QCOMPARE(j["sources"][0]["mapped"].get<int>(), 768);
+        QCOMPARE(j["sources"][0]["unmapped"].get<int>(), 0);
+        // Replayed, exactly what the page covered is measured: R11's 48 GPUs, their 12 trays and
+        // 3 racks; everything else is null (never measured), and not modelled as if it were.
+        const QString dump = dir.filePath("snap.json");
+        const Run replay =
+            floortwin({"--headless", "--replay", rec, "--at", "20s", "--dump-snapshot", dump});
+        QVERIFY2(replay.code == 0, replay.err.constData());
+        QFile f(dump);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const auto snap = nlohmann::json::parse(f.readAll().toStdString());
+        auto measured = [&](const char* kind) {
+            int n = 0;
+            for (const auto& age : snap["entities"][kind]["measured_age_s"]) {
+                if (age.is_null()) continue;
+                if (age.get<double>() < 0 || age.get<double>() > 60) return -1;
+                ++n;
+            }
+            return n;
+        };
+        QCOMPARE(measured("gpu"), 48);
+        QCOMPARE(measured("compute_tray"), 12);
+        QCOMPARE(measured("rack"), 3);
+        QCOMPARE(measured("cpu"), 0);
+        QCOMPARE(measured("cdu"), 0);
+        QCOMPARE(measured("fabric_link"), 0);
+        // The racks measured are R11's (ids 0-2: the first row in the file).
+        const auto& rackAges = snap["entities"]["rack"]["measured_age_s"];
+        QVERIFY(!rackAges[0].is_null() && !rackAges[1].is_null() && !rackAges[2].is_null());
+        // No alarm from a modelled value.
+        for (const auto& a : snap["alarms"])
+            QVERIFY2(a["entity_kind"] == "rack" && a["entity"].get<int>() < 3, a.dump().c_str());
     }
 
     void deadSourceMakesItsRacksStaleAndRecoveryClearsIt() {

@@ -552,6 +552,83 @@ private slots:
         QVERIFY(!view->pickAt(2, 538));
     }
 
+    void telemetryGapsAreDrawnAsNoData() {
+        // Telemetry covering rack 0's GPU temperatures only: rack 0 in the palette, every other
+        // rack as neutral no data; with "fill gaps" the others change but stay desaturated.
+        auto base = patternSnapshot(*m_topology);
+        auto snap = std::make_shared<model::Snapshot>(*base);
+        snap->telemetry = true;
+        snap->staleAfter = 30 * model::kNsPerSecond;
+        for (std::size_t k = 0; k < model::kEntityKindCount; ++k)
+            snap->measuredAt[k].assign(m_topology->count(static_cast<EntityKind>(k)), 0);
+        const auto gpr = static_cast<model::EntityId>(72);
+        for (model::EntityId g = 0; g < gpr; ++g)
+            snap->measuredAt[static_cast<std::size_t>(EntityKind::Gpu)][g] = snap->time;
+        snap->measuredAt[static_cast<std::size_t>(EntityKind::Rack)][0] = snap->time;
+        snap->measuredChannels.set(model::ch::GpuTemperature);
+        snap->measuredChannels.set(model::ch::RackGpuTempMax);
+        std::shared_ptr<const model::Snapshot> shared = snap;
+        views::FloorView view(m_topology, [shared] { return shared; });
+        view.setShowFrameStats(false);
+        view.setAnimated(false);
+        view.setAttribute(Qt::WA_DontShowOnScreen, true);
+        view.resize(960, 540);
+        view.show();
+        QCoreApplication::processEvents();
+        view.grabFramebuffer(); // lays out the camera
+        const auto& t = *m_topology;
+        const auto& rk = t.spec().rack;
+        auto pixelAtGpu = [&](const QImage& image, model::EntityId rack) {
+            const model::EntityId tray = rack * rk.computeTrays + 4;
+            model::Vec3 p = t.gpus.position[tray * rk.gpusPerTray + 1];
+            p.y = t.racks.position[rack].y - static_cast<float>(rk.depthM) / 2;
+            const auto sp = view.project(p);
+            if (!sp) qFatal("GPU not on screen");
+            return image.pixel(static_cast<int>(sp->x), static_cast<int>(sp->y));
+        };
+        auto spread = [](QRgb c) {
+            return std::max({qRed(c), qGreen(c), qBlue(c)}) -
+                   std::min({qRed(c), qGreen(c), qBlue(c)});
+        };
+        const QImage gaps = view.grabFramebuffer();
+        QVERIFY2(spread(pixelAtGpu(gaps, 0)) > 60, "a measured GPU is drawn in the palette");
+        for (const model::EntityId rack : {3u, 9u}) {
+            const QRgb c = pixelAtGpu(gaps, rack);
+            QVERIFY2(spread(c) < 16 && qGreen(c) < 110,
+                     qPrintable(QString("rack %1 never measured but drawn %2,%3,%4")
+                                    .arg(rack)
+                                    .arg(qRed(c))
+                                    .arg(qGreen(c))
+                                    .arg(qBlue(c))));
+        }
+        view.setFillModelled(true);
+        const QImage filled = view.grabFramebuffer();
+        QCOMPARE(pixelAtGpu(filled, 0), pixelAtGpu(gaps, 0));
+        QVERIFY(pixelAtGpu(filled, 9) != pixelAtGpu(gaps, 9));
+        QVERIFY2(spread(pixelAtGpu(filled, 9)) < spread(pixelAtGpu(gaps, 0)) / 2,
+                 "modelled values are desaturated");
+        // The inspector says which is which.
+        views::InspectorPanel inspector(&view);
+        view.setFillModelled(false);
+        view.setSelection(model::EntityRef{EntityKind::Gpu, 9 * gpr + 5});
+        inspector.refresh();
+        auto valueOf = [&](const char* label) {
+            const auto items =
+                inspector.tree()->findItems(label, Qt::MatchRecursive | Qt::MatchExactly, 0);
+            return items.isEmpty() ? QString() : items[0]->text(1);
+        };
+        QCOMPARE(valueOf("GPU die temperature"), QString("no data"));
+        QVERIFY(valueOf("Data").startsWith("never measured"));
+        view.setSelection(model::EntityRef{EntityKind::Gpu, 5});
+        inspector.refresh();
+        QVERIFY(valueOf("GPU die temperature").endsWith("°C"));
+        QVERIFY(valueOf("Data").startsWith("measured"));
+        // The floor's totals only count what was measured.
+        const auto sum = views::summarize(t, *snap);
+        QCOMPARE(sum.gpusMeasured, std::size_t{72});
+        QVERIFY(t.gpus.rack[sum.hottestGpu] == 0);
+    }
+
     void selectionShowsInTheInspector() {
         auto view = makeView(800, 450);
         views::InspectorPanel inspector(view.get());
