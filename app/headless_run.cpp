@@ -264,7 +264,9 @@ int runHeadless(const Options& o, Session& session) {
     }
     json summary;
     if (!session.sources.empty()) {
-        summary["sources"] = sourcesJson(session.sources);
+        summary["sources"] = sourcesJson(session.sources, session.suggester.get());
+        summary["unmapped_hosts"] =
+            unmappedHostsJson(unknownHostsOf(session.sources), session.suggester.get());
         std::size_t measured = 0, stale = 0;
         for (model::EntityId r = 0; r < topology->count(EntityKind::Rack); ++r) {
             measured += snap->measuredTime(EntityKind::Rack, r) > 0 ? 1 : 0;

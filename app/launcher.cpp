@@ -156,7 +156,7 @@ int Launcher::runScreenshot(Session& session) {
         window.floorView()->setShowFrameStats(false);
         if (!session.sources.empty())
             window.floorView()->setSourceStatus(
-                [&session] { return sourceStatus(session.sources); });
+                [&session] { return sourceStatus(session.sources, session.suggester.get()); });
         window.floorView()->setAnimated(false);
         window.setAttribute(Qt::WA_DontShowOnScreen, true);
         window.resize(w, h);
@@ -174,7 +174,8 @@ int Launcher::runScreenshot(Session& session) {
         view.setSourceLabel(session.sourceLabel);
         view.setTransport(&transport);
         if (!session.sources.empty())
-            view.setSourceStatus([&session] { return sourceStatus(session.sources); });
+            view.setSourceStatus(
+                [&session] { return sourceStatus(session.sources, session.suggester.get()); });
         view.setMetric(m_metric);
         applyLayers(o, view);
         view.setWallMode(o.wall);
@@ -214,8 +215,9 @@ void Launcher::showWindow() {
     const Options& o = m_options;
     m_window = std::make_unique<MainWindow>(*m_session);
     if (!m_session->sources.empty())
-        m_window->floorView()->setSourceStatus(
-            [session = m_session.get()] { return sourceStatus(session->sources); });
+        m_window->floorView()->setSourceStatus([session = m_session.get()] {
+            return sourceStatus(session->sources, session->suggester.get());
+        });
     if (!o.metric.empty()) m_window->setMetric(m_metric);
     if (m_selection) m_window->floorView()->setSelection(m_selection);
     applyLayers(o, *m_window->floorView());

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <sstream>
 
@@ -142,11 +143,37 @@ makeLiveSources(const Options& o, const std::shared_ptr<const model::Topology>& 
     return sources;
 }
 
+std::vector<importers::NameCount>
+unknownHostsOf(const std::vector<std::unique_ptr<importers::LiveSource>>& sources) {
+    std::map<std::string, std::uint64_t> merged;
+    for (const auto& source : sources)
+        for (const auto& h : source->unknownHosts())
+            merged[h.name] += h.count;
+    std::vector<importers::NameCount> out;
+    for (auto& [name, count] : merged)
+        out.push_back({name, count});
+    std::ranges::stable_sort(out, [](const auto& a, const auto& b) { return a.count > b.count; });
+    return out;
+}
+
+json unmappedHostsJson(const std::vector<importers::NameCount>& hosts,
+                       importers::HostSuggester* suggester, std::size_t limit) {
+    json out = json::array();
+    for (std::size_t i = 0; i < hosts.size() && i < limit; ++i) {
+        json one = {{"host", hosts[i].name}, {"samples", hosts[i].count}};
+        if (suggester) one["suggestions"] = suggester->suggest(hosts[i].name);
+        out.push_back(std::move(one));
+    }
+    return out;
+}
+
 std::vector<views::SourceStatus>
-sourceStatus(const std::vector<std::unique_ptr<importers::LiveSource>>& sources) {
+sourceStatus(const std::vector<std::unique_ptr<importers::LiveSource>>& sources,
+             importers::HostSuggester* suggester) {
     std::vector<views::SourceStatus> out;
     const model::TimeNs now = wallNow();
-    for (const auto& source : sources)
+    for (const auto& source : sources) {
+        const std::size_t first = out.size();
         for (const auto& h : source->health()) {
             views::SourceStatus s;
             s.name = h.name;
@@ -171,12 +198,20 @@ sourceStatus(const std::vector<std::unique_ptr<importers::LiveSource>>& sources)
             if (s.detail.size() > 90) s.detail = s.detail.substr(0, 87) + "...";
             out.push_back(std::move(s));
         }
+        if (out.size() > first)
+            for (const auto& h : source->unknownHosts())
+                out[first].unknownHosts.push_back(
+                    {h.name, h.count,
+                     suggester ? suggester->suggest(h.name) : std::vector<std::string>{}});
+    }
     return out;
 }
 
-json sourcesJson(const std::vector<std::unique_ptr<importers::LiveSource>>& sources) {
+json sourcesJson(const std::vector<std::unique_ptr<importers::LiveSource>>& sources,
+                 importers::HostSuggester* suggester) {
     json out = json::array();
-    for (const auto& source : sources)
+    for (const auto& source : sources) {
+        const std::size_t first = out.size();
         for (const auto& h : source->health())
             out.push_back({{"name", h.name},
                            {"url", h.url},
@@ -190,6 +225,9 @@ json sourcesJson(const std::vector<std::unique_ptr<importers::LiveSource>>& sour
                            {"out_of_order", h.outOfOrder},
                            {"polls", h.polls},
                            {"last_error", h.lastError}});
+        if (out.size() > first)
+            out[first]["unmapped_hosts"] = unmappedHostsJson(source->unknownHosts(), suggester);
+    }
     return out;
 }
 

@@ -6,6 +6,7 @@
 #include "command_line.h"
 #include "importers/live_source.h"
 #include "importers/mapping_rules.h"
+#include "importers/name_suggest.h"
 #include "model/topology.h"
 #include "views/source_status.h"
 
@@ -29,12 +30,20 @@ std::expected<std::vector<std::unique_ptr<importers::LiveSource>>, std::string>
 makeLiveSources(const Options& o, const std::shared_ptr<const model::Topology>& topology,
                 const importers::SubmitFn& submit);
 
-// Every target of every source, for the HUD (detail: rate and age, or the last error).
+// Every target of every source, for the HUD (detail: rate and age, or the last error), with the
+// host names they carry that the floor lacks and the nearest floor names (when `suggester`).
 std::vector<views::SourceStatus>
-sourceStatus(const std::vector<std::unique_ptr<importers::LiveSource>>& sources);
+sourceStatus(const std::vector<std::unique_ptr<importers::LiveSource>>& sources,
+             importers::HostSuggester* suggester = nullptr);
 // The headless summary's per-source objects: {name, samples, mapped, unmapped, bad_lines, errors,
-// ...}.
-nlohmann::json sourcesJson(const std::vector<std::unique_ptr<importers::LiveSource>>& sources);
+// ..., unmapped_hosts on a source's first target}.
+nlohmann::json sourcesJson(const std::vector<std::unique_ptr<importers::LiveSource>>& sources,
+                           importers::HostSuggester* suggester = nullptr);
+// [{host, samples, suggestions}]: unknown host names over all sources, most samples first.
+nlohmann::json unmappedHostsJson(const std::vector<importers::NameCount>& hosts,
+                                 importers::HostSuggester* suggester, std::size_t limit = 10);
+std::vector<importers::NameCount>
+unknownHostsOf(const std::vector<std::unique_ptr<importers::LiveSource>>& sources);
 
 // Offline imports into a recording. `progress` gets 0..1; `cancel` stops (the partial file is
 // removed). The summary JSON is what a headless run prints.

@@ -8,6 +8,7 @@
 #include "views/inspector_panel.h"
 #include "views/layers_panel.h"
 #include "views/lifecycle_board.h"
+#include "views/sources_panel.h"
 #include "views/storage_panel.h"
 #include "views/timeline_panel.h"
 
@@ -73,6 +74,9 @@ MainWindow::MainWindow(Session& session, QWidget* parent, bool restoreLayout)
     m_fabric = new views::FabricPanel(m_view);
     auto* fabricDock = dock(tr("Fabric"), "fabricDock", m_fabric, Qt::RightDockWidgetArea);
     tabifyDockWidget(storageDock, fabricDock);
+    m_sources = new views::SourcesPanel(m_view);
+    auto* sourcesDock = dock(tr("Sources"), "sourcesDock", m_sources, Qt::RightDockWidgetArea);
+    tabifyDockWidget(fabricDock, sourcesDock);
     inspectorDock->raise();
     m_timeline = new views::TimelinePanel(m_transport);
     auto* timelineDock = dock(tr("Timeline"), "timelineDock", m_timeline, Qt::BottomDockWidgetArea);

@@ -16,6 +16,7 @@ class QLabel;
 namespace ft::views {
 class FloorView;
 class InspectorPanel;
+class SourcesPanel;
 class LayersPanel;
 class CoolingPanel;
 class LifecycleBoard;
@@ -72,6 +73,7 @@ private:
     views::FloorView* m_view;
     views::LayersPanel* m_layers;
     views::InspectorPanel* m_inspector;
+    views::SourcesPanel* m_sources = nullptr;
     views::CoolingPanel* m_cooling;
     views::LifecycleBoard* m_board;
     views::TimelinePanel* m_timeline;

@@ -57,6 +57,7 @@ makeSimSession(const Options& o, bool realtimeStart, bool blockingRecorder) {
             o, *topology, [core](model::SampleBatch b) { return core->submit(std::move(b)); });
         if (!sources) return std::unexpected(sources.error());
         session->sources = std::move(*sources);
+        session->suggester = std::make_unique<importers::HostSuggester>(**topology);
     }
     if (!o.record.empty()) {
         importers::RecordingInfo info;

@@ -3,6 +3,7 @@
 // a .ftrec) or a recording being replayed. Owned by main; the window borrows it.
 #include "command_line.h"
 #include "importers/live_source.h"
+#include "importers/name_suggest.h"
 #include "importers/recording_writer.h"
 #include "importers/replay_transport.h"
 #include "model/sim_core.h"
@@ -20,6 +21,8 @@ struct Session {
     std::unique_ptr<importers::RecordingWriter> recorder;
     // Live telemetry feeding the sim core (--source); started with startSources().
     std::vector<std::unique_ptr<importers::LiveSource>> sources;
+    // Nearest floor host names for the unknown hosts the sources report (UI thread).
+    std::unique_ptr<importers::HostSuggester> suggester;
     void startSources() {
         for (auto& s : sources)
             s->start();

@@ -5,6 +5,7 @@
 // counts when full). start()/stop() belong to the owner; any thread may call health() — a
 // NOC wall polls it to say which feed is dead, so it returns copies, never references.
 #include "model/sample.h"
+#include "name_count.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -70,6 +71,8 @@ public:
     virtual void start() = 0;
     virtual void stop() = 0;
     virtual std::vector<SourceHealth> health() const = 0; // one per target
+    // Host names in the telemetry that the floor does not know, most samples first (top 10).
+    virtual std::vector<NameCount> unknownHosts() const { return {}; }
 };
 
 // Where a source's batches go; false means the batch was refused (and is counted as dropped).

@@ -479,6 +479,11 @@ void PromqlSource::stop() {
     m_loop.stop([this] { teardownOnThread(); });
 }
 
+std::vector<NameCount> PromqlSource::unknownHosts() const {
+    std::lock_guard lock(m_mutex);
+    return m_unknownHosts;
+}
+
 std::vector<SourceHealth> PromqlSource::health() const {
     std::lock_guard lock(m_mutex);
     return {m_health};
@@ -554,6 +559,7 @@ void PromqlSource::finished(std::size_t index, const HttpResult& r) {
         const std::uint64_t dropped =
             submitInBatches(m_submit, m_config.sourceId, m_scratch, m_config.maxBatchSamples);
         std::lock_guard lock(m_mutex);
+        if (a.unmapped > 0) m_unknownHosts = m_mapper->topUnknownHosts(10);
         m_health.samples += a.points;
         m_health.mapped += mapped;
         m_health.unmapped += a.unmapped;

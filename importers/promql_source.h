@@ -117,6 +117,7 @@ public:
     void stop() override;
     // One entry: the server. targetsUp/targetsTotal count the queries that answered last round.
     std::vector<SourceHealth> health() const override;
+    std::vector<NameCount> unknownHosts() const override;
 
 private:
     void setupOnThread();
@@ -144,6 +145,8 @@ private:
     std::vector<model::Sample> m_scratch;
 
     mutable std::mutex m_mutex;
+
+    std::vector<NameCount> m_unknownHosts; // guarded by m_mutex
     SourceHealth m_health;
 };
 

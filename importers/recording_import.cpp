@@ -2,6 +2,7 @@
 
 #include "floor_file.h"
 #include "model/sim_model.h"
+#include "name_suggest.h"
 #include "recording_writer.h"
 
 #include <algorithm>
@@ -94,6 +95,20 @@ importFileToRecording(const TelemetryLoader& loader,
     if (loaded->report.cancelled || (request.cancel && request.cancel->load()))
         return std::unexpected(Error{"cancelled", {}, 0, 0, {}});
     auto& samples = loaded->samples;
+    if (samples.empty() && !loaded->report.unknownHosts.empty()) {
+        // Nothing landed: say which hosts the file names and what the floor calls them.
+        HostSuggester suggester(*topology);
+        std::string message = "nothing to record: no sample mapped onto this floor; hosts it "
+                              "does not know:";
+        for (std::size_t i = 0; i < loaded->report.unknownHosts.size() && i < 5; ++i) {
+            const auto& h = loaded->report.unknownHosts[i];
+            message += (i ? ", " : " ") + h.name + " (" + std::to_string(h.count) + " samples";
+            const auto& near = suggester.suggest(h.name);
+            if (!near.empty()) message += "; nearest " + near.front();
+            message += ")";
+        }
+        return std::unexpected(Error{message, request.path, 0, 0, {}});
+    }
     std::ranges::stable_sort(samples, {}, &model::Sample::time);
     auto ticks = recordSamples(topology, samples, request.tick, "import " + request.path,
                                request.outPath, half(0.5), request.cancel);
@@ -108,8 +123,16 @@ importFileToRecording(const TelemetryLoader& loader,
                    {"errors", 0},
                    {"problems", r.problems}};
     if (r.scrapes > 0) source["scrapes"] = r.scrapes;
+    // Hosts the floor lacks, with the names the operator probably meant.
+    HostSuggester suggester(*topology);
+    json hosts = json::array();
+    for (const auto& h : r.unknownHosts)
+        hosts.push_back(
+            {{"host", h.name}, {"samples", h.count}, {"suggestions", suggester.suggest(h.name)}});
+    source["unmapped_hosts"] = hosts;
     json summary;
     summary["sources"] = json::array({source});
+    summary["unmapped_hosts"] = hosts;
     summary["ticks"] = *ticks;
     summary["recorded_samples"] = samples.size();
     summary["first_time"] = model::formatUtc(samples.front().time);

@@ -143,6 +143,11 @@ void ScrapeSource::stop() {
     m_loop.stop([this] { teardownOnThread(); });
 }
 
+std::vector<NameCount> ScrapeSource::unknownHosts() const {
+    std::lock_guard lock(m_mutex);
+    return m_unknownHosts;
+}
+
 std::vector<SourceHealth> ScrapeSource::health() const {
     std::lock_guard lock(m_mutex);
     return m_health;
@@ -247,6 +252,7 @@ void ScrapeSource::finished(std::size_t index, const HttpResult& r) {
     {
         std::lock_guard lock(m_mutex);
         SourceHealth& h = m_health[index];
+        if (after.unresolved != before.unresolved) m_unknownHosts = m_mapper->topUnknownHosts(10);
         h.samples += sink.samples;
         h.mapped += mapped;
         h.unmapped += unmapped;

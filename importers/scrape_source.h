@@ -56,6 +56,7 @@ public:
     void start() override;
     void stop() override;
     std::vector<SourceHealth> health() const override;
+    std::vector<NameCount> unknownHosts() const override;
 
 private:
     // Loop-thread state of one target; its health lives in m_health (guarded by m_mutex).
@@ -84,6 +85,8 @@ private:
     std::vector<model::Sample> m_scratch; // loop thread
 
     mutable std::mutex m_mutex;
+
+    std::vector<NameCount> m_unknownHosts; // guarded by m_mutex
     std::vector<SourceHealth> m_health;
 };
 

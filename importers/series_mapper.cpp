@@ -350,8 +350,12 @@ SeriesMapper::CacheEntry SeriesMapper::resolve(std::string_view metric,
         auto resolved = resolver.resolve(rule.entity, values);
         if (!resolved) {
             if (!found.empty()) break; // an earlier "continue" rule mapped it
-            return {
+            CacheEntry e{
                 0, {}, EntryKind::Unresolved, 0, counterIndex(m_unresolvedNames, resolved.error())};
+            const auto& host = values[static_cast<std::size_t>(CaptureField::Host)];
+            if (host && !host->empty() && !m_names.trayOfHost(*host))
+                e.unknownHost = counterIndex(m_unknownHosts, *host);
+            return e;
         }
         const model::ChannelId channel =
             resolved->toEnd && rule.toEndChannel ? *rule.toEndChannel : rule.channel;
@@ -395,6 +399,7 @@ std::size_t SeriesMapper::map(std::string_view metric, std::span<const prom::Lab
     if (entry->kind == EntryKind::Unresolved) {
         ++m_stats.unresolved;
         ++m_unresolvedNames.counts[entry->index].count;
+        if (entry->unknownHost != kNoName) ++m_unknownHosts.counts[entry->unknownHost].count;
         return 0;
     }
     std::size_t produced = 0;

@@ -17,6 +17,7 @@
 #include "entity_name_index.h"
 #include "mapping_rules.h"
 #include "model/sample.h"
+#include "name_count.h"
 #include "prometheus_text.h"
 
 #include <cstdint>
@@ -39,11 +40,6 @@ struct MapperStats {
     std::uint64_t counterResets = 0;      // a rate rule's counter went down; the rate restarts
     std::uint64_t fallbackSuppressed = 0; // a fallback rule kept quiet while the primary speaks
     std::uint64_t series = 0;             // distinct series seen (since the last clearCache)
-};
-
-struct NameCount {
-    std::string name;
-    std::uint64_t count = 0;
 };
 
 class SeriesMapper {
@@ -72,6 +68,9 @@ public:
     // Most frequent first.
     std::vector<NameCount> topUnmapped(std::size_t n) const { return top(m_unmappedNames, n); }
     std::vector<NameCount> topUnresolved(std::size_t n) const { return top(m_unresolvedNames, n); }
+    // Host names the telemetry carries that the floor does not know, with their samples: what an
+    // operator fixes in the inventory (or the exporter's labels) first.
+    std::vector<NameCount> topUnknownHosts(std::size_t n) const { return top(m_unknownHosts, n); }
 
     const MappingRules& rules() const { return m_rules; }
     // Forget every resolved series (they resolve again on next sight); times and counters stay.
@@ -94,7 +93,9 @@ private:
         std::uint16_t targetCount = 0;
         std::uint32_t index =
             0; // more targets (m_targets) or the name counter (Unmapped, Unresolved)
+        std::uint32_t unknownHost = kNoName; // Unresolved for an unknown host: its counter
     };
+    static constexpr std::uint32_t kNoName = ~std::uint32_t{0};
     struct SeriesState {
         model::TimeNs lastTime = std::numeric_limits<model::TimeNs>::min();
         model::TimeNs lastPrimaryTime = std::numeric_limits<model::TimeNs>::min();
@@ -125,6 +126,7 @@ private:
     std::vector<SeriesState> m_states;
     NameCounter m_unmappedNames;
     NameCounter m_unresolvedNames;
+    NameCounter m_unknownHosts;
     MapperStats m_stats;
 };
 

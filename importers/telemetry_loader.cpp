@@ -132,6 +132,7 @@ public:
         out.report.badLines = sink.badLines;
         out.report.scrapes = sink.scrapes;
         out.report.problems = std::move(sink.problems);
+        out.report.unknownHosts = mapper.topUnknownHosts(10);
         if (r.progress) r.progress(1.0);
         return out;
     }

@@ -9,6 +9,7 @@
 #include "mapping_rules.h"
 #include "model/sample.h"
 #include "model/topology.h"
+#include "name_count.h"
 
 #include <atomic>
 #include <cstdint>
@@ -38,8 +39,9 @@ struct TelemetryLoadReport {
     std::uint64_t mapped = 0;   // ... that became twin samples
     std::uint64_t unmapped = 0; // ... that no rule matched or that named nothing on this floor
     std::uint64_t badLines = 0;
-    std::uint64_t scrapes = 0;         // exposition dumps: scrapes in the file
-    std::vector<std::string> problems; // the first bad lines: file:line:column, what was expected
+    std::uint64_t scrapes = 0;           // exposition dumps: scrapes in the file
+    std::vector<std::string> problems;   // the first bad lines: file:line:column, what was expected
+    std::vector<NameCount> unknownHosts; // host names the floor does not know, top 10
     bool cancelled = false;
 };
 

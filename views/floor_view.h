@@ -68,6 +68,10 @@ public:
     std::optional<model::EntityRef> selection() const { return m_selection; }
     void setSourceLabel(const std::string& label) { m_sourceLabel = label; }
     // Live sources' health for the HUD, asked once per frame.
+    // The same, for panels (empty without live sources).
+    std::vector<SourceStatus> sourceStatuses() const {
+        return m_sourceStatus ? m_sourceStatus() : std::vector<SourceStatus>{};
+    }
     void setSourceStatus(std::function<std::vector<SourceStatus>()> provider) {
         m_sourceStatus = std::move(provider);
     }

@@ -69,10 +69,19 @@ void drawSourcePanel(const ImGuiOverlay& ov, const HudInput& in) {
         if (none)
             ImGui::TextColored(kMuted, "no GPU measured yet: totals have no data");
         else {
-            ImGui::Text("measured GPUs: %.0f kW   util %.0f %%   hottest %.1f °C",
-                        sum.itPowerMw * 1000.0, sum.meanGpuUtilization, sum.hottestGpuC);
-            ImGui::TextColored(kMuted, "  hottest: %s",
-                               t.name(EntityKind::Gpu, sum.hottestGpu).c_str());
+            auto figure = [](double v, const char* fmt) {
+                if (!std::isfinite(v)) return std::string("no data");
+                char buf[32];
+                std::snprintf(buf, sizeof buf, fmt, v);
+                return std::string(buf);
+            };
+            ImGui::Text("measured GPUs: %s   util %s   hottest %s",
+                        figure(sum.itPowerMw * 1000.0, "%.0f kW").c_str(),
+                        figure(sum.meanGpuUtilization, "%.0f %%").c_str(),
+                        figure(sum.hottestGpuC, "%.1f °C").c_str());
+            if (std::isfinite(sum.hottestGpuC))
+                ImGui::TextColored(kMuted, "  hottest: %s",
+                                   t.name(EntityKind::Gpu, sum.hottestGpu).c_str());
         }
         ImGui::TextColored(kMuted, "%s",
                            in.fillModelled ? "unmeasured: model values, hatched"
@@ -91,6 +100,22 @@ void drawSourcePanel(const ImGuiOverlay& ov, const HudInput& in) {
                                src.name.c_str());
             ImGui::SameLine();
             ImGui::TextColored(kMuted, " %s", src.detail.c_str());
+            // Telemetry the floor cannot place: the inventory (or the exporter's labels) to fix.
+            for (std::size_t i = 0; i < src.unknownHosts.size() && i < 3; ++i) {
+                const auto& h = src.unknownHosts[i];
+                ImGui::TextColored(kWarning, "   unknown host %s (%llu samples)", h.host.c_str(),
+                                   static_cast<unsigned long long>(h.samples));
+                if (!h.suggestions.empty()) {
+                    std::string near;
+                    for (const auto& n : h.suggestions)
+                        near += (near.empty() ? "" : ", ") + n;
+                    ImGui::SameLine();
+                    ImGui::TextColored(kMuted, " did you mean %s?", near.c_str());
+                }
+            }
+            if (src.unknownHosts.size() > 3)
+                ImGui::TextColored(kMuted, "   … %zu more unknown hosts (Sources panel)",
+                                   src.unknownHosts.size() - 3);
         }
 
         ImGui::PopFont();
@@ -329,9 +354,13 @@ FloorSummary summarize(const model::Topology& t, const model::Snapshot& s) {
             if (g < power.size() && std::isfinite(power[g])) watts += power[g];
             if (g < util.size() && std::isfinite(util[g])) utilSum += util[g];
         }
-        sum.itPowerMw = sum.gpusMeasured > 0 ? watts / 1e6 : NAN;
+        // A GPU measured for its temperature only has the model's power: no data, not a total.
+        const bool powerMeasured = s.measuredChannels.test(model::ch::GpuPower);
+        const bool utilMeasured = s.measuredChannels.test(model::ch::GpuUtilization);
+        if (!s.measuredChannels.test(model::ch::GpuTemperature)) sum.hottestGpuC = NAN;
+        sum.itPowerMw = sum.gpusMeasured > 0 && powerMeasured ? watts / 1e6 : NAN;
         sum.meanGpuUtilization =
-            sum.gpusMeasured > 0
+            sum.gpusMeasured > 0 && utilMeasured
                 ? static_cast<float>(utilSum / static_cast<double>(sum.gpusMeasured))
                 : NAN;
         for (model::EntityId r = 0; r < t.count(EntityKind::Rack); ++r) {

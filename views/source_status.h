@@ -1,14 +1,25 @@
 #pragma once
 // SourceStatus: one live telemetry source as the HUD shows it. A plain struct so the app can
 // fill it from its sources without the views knowing about importers.
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace ft::views {
+
+// A host name the telemetry carries that the floor does not know, with the floor's nearest
+// names (what the operator probably meant).
+struct UnknownHostHint {
+    std::string host;
+    std::uint64_t samples = 0;
+    std::vector<std::string> suggestions;
+};
 
 struct SourceStatus {
     std::string name;   // "scrape 127.0.0.1:9400", "prometheus", "mqtt broker:1883"
     int level = 0;      // 0 up, 1 degraded or connecting, 2 down
     std::string detail; // "12,480 samples/s, 0.4 s ago" or the last error
+    std::vector<UnknownHostHint> unknownHosts; // on a source's first target only
 };
 
 } // namespace ft::views

@@ -209,6 +209,41 @@ private slots:
         // No alarm from a modelled value.
         for (const auto& a : snap["alarms"])
             QVERIFY2(a["entity_kind"] == "rack" && a["entity"].get<int>() < 3, a.dump().c_str());
+
+        // Host names the inventory lacks are listed with the names the operator meant; a
+        // domain on a known host still maps.
+        QFile k8s(dir.filePath("k8s.prom"));
+        QVERIFY(k8s.open(QIODevice::WriteOnly));
+        k8s.write("# TYPE DCGM_FI_DEV_GPU_TEMP gauge\n"
+                  "DCGM_FI_DEV_GPU_TEMP{gpu=\"0\",Hostname=\"gpu-node-1\"} 61 1796020400000\n"
+                  "DCGM_FI_DEV_GPU_TEMP{gpu=\"1\",Hostname=\"gpu-node-1\"} 62 1796020400000\n"
+                  "DCGM_FI_DEV_GPU_TEMP{gpu=\"0\",Hostname=\"gpu-node-0002.ams1.example.net\"} 63 "
+                  "1796020400000\n"
+                  "DCGM_FI_DEV_GPU_TEMP{gpu=\"0\",Hostname=\"login-01\"} 40 1796020400000\n");
+        k8s.close();
+        const Run named = floortwin({"--headless", "--inventory", inventory, "--import",
+                                     k8s.fileName(), "--record", dir.filePath("k8s.ftrec")});
+        QVERIFY2(named.code == 0, named.err.constData());
+        const auto n = nlohmann::json::parse(named.out.toStdString());
+        QCOMPARE(n["sources"][0]["mapped"].get<int>(), 1);
+        const auto& hosts = n["unmapped_hosts"];
+        QCOMPARE(hosts.size(), std::size_t{2});
+        QCOMPARE(hosts[0]["host"].get<std::string>(), std::string("gpu-node-1"));
+        QCOMPARE(hosts[0]["samples"].get<int>(), 2);
+        QVERIFY2(hosts[0]["suggestions"] == nlohmann::json::array({"gpu-node-0001"}),
+                 hosts.dump().c_str());
+        QCOMPARE(hosts[1]["host"].get<std::string>(), std::string("login-01"));
+        QVERIFY(hosts[1]["suggestions"].empty());
+        // When nothing lands the error says which hosts and what they are probably called.
+        QFile none(dir.filePath("none.prom"));
+        QVERIFY(none.open(QIODevice::WriteOnly));
+        none.write("DCGM_FI_DEV_GPU_TEMP{gpu=\"0\",Hostname=\"gpu-node-7\"} 61 1796020400000\n");
+        none.close();
+        const Run nothing = floortwin({"--headless", "--inventory", inventory, "--import",
+                                       none.fileName(), "--record", dir.filePath("none.ftrec")});
+        QVERIFY(nothing.code != 0);
+        QVERIFY2(nothing.err.contains("gpu-node-7 (1 samples; nearest gpu-node-0007)"),
+                 nothing.err.constData());
     }
 
     void deadSourceMakesItsRacksStaleAndRecoveryClearsIt() {

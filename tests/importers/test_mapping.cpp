@@ -3,6 +3,7 @@
 // unmapped and unresolved counts, the bundled presets, and rule-file errors with positions.
 #include "importers/label_pattern.h"
 #include "importers/mapping_rules.h"
+#include "importers/name_suggest.h"
 #include "importers/series_mapper.h"
 #include "support/test_floors.h"
 
@@ -272,6 +273,40 @@ private slots:
         QCOMPARE(top[0].count, 4u);
         QVERIFY(top[1].name.find("gpu 7") != std::string::npos ||
                 top[2].name.find("gpu 7") != std::string::npos);
+        // Unknown hosts by name (a GPU index past the tray is not an unknown host).
+        const auto hosts = m.topUnknownHosts(10);
+        QCOMPARE(hosts.size(), 2u);
+        QCOMPARE(hosts[0].name, std::string("424773df46e0"));
+        QCOMPARE(hosts[0].count, 4u);
+        QCOMPARE(hosts[1].name, std::string("z99-n01"));
+        QCOMPARE(hosts[1].count, 1u);
+    }
+
+    void nearestHostNames() {
+        using importers::normalizeHostName;
+        QCOMPARE(normalizeHostName("GPU-Node-0001.ams1.example.net:9400"),
+                 std::string("gpu-node-1"));
+        QCOMPARE(normalizeHostName("a03-n002"), std::string("a3-n2"));
+        QCOMPARE(normalizeHostName("r10-00"), std::string("r10-0"));
+        QCOMPARE(normalizeHostName("10.20.0.11:9400"), std::string("10.20.0.11"));
+        QCOMPARE(importers::boundedEditDistance("kitten", "sitting", 5), std::size_t{3});
+        QCOMPARE(importers::boundedEditDistance("kitten", "sitting", 2), std::size_t{3});
+        importers::HostSuggester s(*m_demo); // hosts a01-n01 ... p01-n18 style
+        const std::string host = m_demo->hostName(5);
+        // A zero-padding difference and a domain: the exact host, alone.
+        std::string padded = host;
+        padded.insert(padded.size() - 2, "0");
+        const auto& exact = s.suggest(padded + ".cluster.local");
+        QCOMPARE(exact.size(), std::size_t{1});
+        QCOMPARE(exact.front(), host);
+        // One slip: the hosts one edit away.
+        std::string typo = host;
+        typo[0] = typo[0] == 'x' ? 'y' : 'x';
+        const auto& near = s.suggest(typo);
+        QVERIFY(!near.empty());
+        QVERIFY(std::ranges::find(near, host) != near.end());
+        // Nothing alike: no suggestion rather than a wild guess.
+        QVERIFY(s.suggest("login-node-frontend").empty());
     }
 
     void labelMatchers() {

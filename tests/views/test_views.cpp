@@ -17,6 +17,7 @@
 #include "views/lifecycle_board.h"
 #include "views/lifecycle_layer.h"
 #include "views/rail_layer.h"
+#include "views/sources_panel.h"
 #include "views/storage_panel.h"
 #include "views/timeline_panel.h"
 
@@ -627,6 +628,29 @@ private slots:
         const auto sum = views::summarize(t, *snap);
         QCOMPARE(sum.gpusMeasured, std::size_t{72});
         QVERIFY(t.gpus.rack[sum.hottestGpu] == 0);
+    }
+
+    void sourcesPanelListsUnknownHosts() {
+        auto view = makeView(640, 360);
+        view->setSourceStatus([] {
+            views::SourceStatus s;
+            s.name = "scrape 127.0.0.1:9400";
+            s.detail = "192 mapped, 12 unmapped";
+            s.unknownHosts.push_back({"gpu-node-21", 8, {"gpu-node-0021"}});
+            s.unknownHosts.push_back({"login-01", 4, {}});
+            return std::vector<views::SourceStatus>{s};
+        });
+        views::SourcesPanel panel(view.get());
+        panel.refresh();
+        const auto hosts =
+            panel.tree()->findItems("gpu-node-21", Qt::MatchRecursive | Qt::MatchExactly, 0);
+        QCOMPARE(hosts.size(), 1);
+        QVERIFY(hosts[0]->text(2).contains("did you mean gpu-node-0021"));
+        QCOMPARE(hosts[0]->text(1), QString("8 samples"));
+        const auto login =
+            panel.tree()->findItems("login-01", Qt::MatchRecursive | Qt::MatchExactly, 0);
+        QCOMPARE(login.size(), 1);
+        QVERIFY(login[0]->text(2).contains("nothing alike"));
     }
 
     void selectionShowsInTheInspector() {

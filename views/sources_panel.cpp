@@ -1,0 +1,103 @@
+#include "sources_panel.h"
+
+#include "floor_view.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace ft::views {
+
+namespace {
+
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+} // namespace
+
+SourcesPanel::SourcesPanel(FloorView* view, QWidget* parent) : QWidget(parent), m_view(view) {
+    auto* layout = new QVBoxLayout(this);
+    m_coverage = new QLabel(this);
+    m_coverage->setWordWrap(true);
+    m_coverage->setTextFormat(Qt::RichText);
+    layout->addWidget(m_coverage);
+    m_tree = new QTreeWidget(this);
+    m_tree->setColumnCount(3);
+    m_tree->setHeaderLabels({tr("Source / unknown host"), tr("State / samples"), tr("Detail")});
+    m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_tree->setRootIsDecorated(true);
+    layout->addWidget(m_tree, 1);
+    connect(&m_timer, &QTimer::timeout, this, &SourcesPanel::refresh);
+    m_timer.start(1000);
+    refresh();
+}
+
+void SourcesPanel::refresh() {
+    const auto snapshot = m_view->snapshot();
+    const model::Topology* topology = &m_view->topology();
+    // Coverage of the current snapshot.
+    if (!snapshot) {
+        m_coverage->setText(tr("No data yet."));
+    } else if (!snapshot->telemetry) {
+        m_coverage->setText(tr("<b>Simulator</b>: every value is the model's (no telemetry)."));
+    } else {
+        QString text = tr("<b>Measured</b> in this snapshot:");
+        for (const auto kind : {model::EntityKind::Rack, model::EntityKind::ComputeTray,
+                                model::EntityKind::Gpu, model::EntityKind::Cdu,
+                                model::EntityKind::FabricLink, model::EntityKind::NvlinkLink}) {
+            const auto n = static_cast<model::EntityId>(topology->count(kind));
+            if (n == 0) continue;
+            std::size_t measured = 0, stale = 0;
+            for (model::EntityId e = 0; e < n; ++e) {
+                measured += snapshot->measuredTime(kind, e) > 0 ? 1 : 0;
+                stale += snapshot->stale(kind, e) ? 1 : 0;
+            }
+            text += tr("<br>%1: %2 of %3").arg(qs(std::string(model::entityKindName(kind)))).arg(measured).arg(n);
+            if (stale > 0) text += tr(" (<span style='color:#e0603c'>%1 stale</span>)").arg(stale);
+        }
+        QStringList channels;
+        for (model::ChannelId c = 0; c < model::ch::Count; ++c)
+            if (snapshot->measuredChannels.test(c))
+                channels << qs(std::string(model::kChannels[c].name));
+        text += tr("<br>Channels measured: %1")
+                    .arg(channels.isEmpty() ? tr("none yet") : channels.join(", "));
+        text += m_view->fillModelled()
+                    ? tr("<br>The rest is the model's, drawn desaturated and hatched.")
+                    : tr("<br>The rest is drawn as no data (View → Fill gaps with the model).");
+        m_coverage->setText(text);
+    }
+
+    // Sources and what they could not place.
+    const auto sources = m_view->sourceStatuses();
+    m_tree->clear();
+    if (sources.empty()) {
+        new QTreeWidgetItem(m_tree, {tr("No live sources"), QString(),
+                                     snapshot && snapshot->telemetry ? tr("replay of telemetry")
+                                                                     : QString()});
+        return;
+    }
+    for (const auto& s : sources) {
+        auto* item = new QTreeWidgetItem(
+            m_tree, {qs(s.name), s.level == 0 ? tr("up") : s.level == 1 ? tr("degraded") : tr("down"),
+                     qs(s.detail)});
+        item->setForeground(1, s.level == 0   ? QColor(90, 200, 120)
+                               : s.level == 1 ? QColor(240, 180, 60)
+                                              : QColor(235, 90, 70));
+        item->setToolTip(2, qs(s.detail));
+        for (const auto& h : s.unknownHosts) {
+            QStringList near;
+            for (const auto& n : h.suggestions)
+                near << qs(n);
+            auto* host = new QTreeWidgetItem(
+                item, {qs(h.host), tr("%1 samples").arg(h.samples),
+                       near.isEmpty() ? tr("not on this floor, nothing alike")
+                                      : tr("not on this floor; did you mean %1?").arg(near.join(", "))});
+            host->setForeground(0, QColor(240, 180, 60));
+        }
+        item->setExpanded(true);
+    }
+}
+
+} // namespace ft::views
