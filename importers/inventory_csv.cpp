@@ -69,89 +69,7 @@ std::string normalise(std::string_view header) {
     return out;
 }
 
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (auto& c : out)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
-// NetBox-style statuses -> the lifecycle state a rack starts in, with how far from ready it is
-// (the rack takes its least ready host's).
-struct StatusMeaning {
-    std::string_view lifecycle;
-    int rank; // lower: further from production
-};
-std::optional<StatusMeaning> statusMeaning(std::string_view status) {
-    static const std::map<std::string, StatusMeaning, std::less<>> table{
-        {"", {"production", 9}},
-        {"active", {"production", 9}},
-        {"production", {"production", 9}},
-        {"planned", {"delivered", 1}},
-        {"delivered", {"delivered", 1}},
-        {"inventory", {"delivered", 1}},
-        {"staged", {"hardware_detection", 2}},
-        {"staging", {"hardware_detection", 2}},
-        {"failed", {"troubleshooting", 0}},
-        {"offline", {"troubleshooting", 0}},
-        {"decommissioning", {"maintenance", 3}},
-    };
-    const auto it = table.find(lower(status));
-    if (it == table.end()) return std::nullopt;
-    return it->second;
-}
-
-std::optional<int> trailingNumber(std::string_view name) {
-    std::size_t end = name.size();
-    std::size_t begin = end;
-    while (begin > 0 && std::isdigit(static_cast<unsigned char>(name[begin - 1])))
-        --begin;
-    if (begin == end || end - begin > 4) return std::nullopt;
-    int v = 0;
-    std::from_chars(name.data() + begin, name.data() + end, v);
-    return v;
-}
-
-struct HostRow {
-    std::string name, rack, row, hall, site, bmc, serial, status;
-    std::vector<std::string> uuids;
-    int tray = 0; // 0: not given
-    std::optional<double> positionU;
-    int line = 0;
-};
-
 } // namespace
-
-bool naturalLess(std::string_view a, std::string_view b) {
-    std::size_t i = 0, j = 0;
-    while (i < a.size() && j < b.size()) {
-        const bool da = std::isdigit(static_cast<unsigned char>(a[i])) != 0;
-        const bool db = std::isdigit(static_cast<unsigned char>(b[j])) != 0;
-        if (da && db) {
-            std::size_t ie = i, je = j;
-            while (ie < a.size() && std::isdigit(static_cast<unsigned char>(a[ie])))
-                ++ie;
-            while (je < b.size() && std::isdigit(static_cast<unsigned char>(b[je])))
-                ++je;
-            std::string_view na = a.substr(i, ie - i), nb = b.substr(j, je - j);
-            while (na.size() > 1 && na.front() == '0')
-                na.remove_prefix(1);
-            while (nb.size() > 1 && nb.front() == '0')
-                nb.remove_prefix(1);
-            if (na.size() != nb.size()) return na.size() < nb.size();
-            if (na != nb) return na < nb;
-            i = ie;
-            j = je;
-            continue;
-        }
-        const char ca = static_cast<char>(std::tolower(static_cast<unsigned char>(a[i])));
-        const char cb = static_cast<char>(std::tolower(static_cast<unsigned char>(b[j])));
-        if (ca != cb) return ca < cb;
-        ++i;
-        ++j;
-    }
-    return a.size() - i < b.size() - j;
-}
 
 std::expected<Inventory, Error> parseInventoryCsv(std::string_view text, const std::string& file,
                                                   const model::FloorSpec& base) {
@@ -226,9 +144,7 @@ std::expected<Inventory, Error> parseInventoryCsv(std::string_view text, const s
     }
 
     const int trays = base.rack.computeTrays;
-    std::vector<HostRow> hosts;
-    std::unordered_map<std::string, int> hostLine;                        // lower-case host -> line
-    std::unordered_map<std::string, std::pair<std::string, int>> rackRow; // rack -> (row key, line)
+    std::vector<InventoryHost> hosts;
     for (std::size_t k = 1; k < lines.size(); ++k) {
         const auto [number, line] = lines[k];
         if (auto p = splitDelimited(line, delimiter, fields, columns))
@@ -245,8 +161,10 @@ std::expected<Inventory, Error> parseInventoryCsv(std::string_view text, const s
                        ? columns[static_cast<std::size_t>(i)]
                        : 1;
         };
-        HostRow h;
-        h.line = number;
+        InventoryHost h;
+        h.origin = {file, number, 1, {}};
+        h.nameColumn = columnOf(Hostname);
+        h.rowColumn = columnOf(Row);
         h.name = field(Hostname);
         h.rack = field(Rack);
         h.row = field(Row);
@@ -260,7 +178,7 @@ std::expected<Inventory, Error> parseInventoryCsv(std::string_view text, const s
         h.bmc = field(Bmc);
         h.serial = field(Serial);
         h.status = field(Status);
-        if (!statusMeaning(h.status))
+        if (!lifecycleOfStatus(h.status))
             return fail(number, columnOf(Status),
                         "unknown status '" + h.status +
                             "' (planned, staged, active, failed, offline, decommissioning, ...)",
@@ -298,147 +216,16 @@ std::expected<Inventory, Error> parseInventoryCsv(std::string_view text, const s
                                 std::to_string(base.rack.gpusPerTray),
                             "gpu_uuids");
         }
-        if (auto [it, fresh] = hostLine.emplace(lower(h.name), number); !fresh)
-            return fail(number, columnOf(Hostname),
-                        "host '" + h.name + "' is listed twice (first on line " +
-                            std::to_string(it->second) + ")",
-                        "hostname");
-        const std::string rowKey = h.hall + "\x1f" + h.row;
-        if (auto [it, fresh] = rackRow.emplace(h.rack, std::pair{rowKey, number});
-            !fresh && it->second.first != rowKey)
-            return fail(number, columnOf(Row),
-                        "rack '" + h.rack + "' is in row '" + h.row +
-                            "' here but in another row on line " +
-                            std::to_string(it->second.second),
-                        "row");
         hosts.push_back(std::move(h));
     }
     if (hosts.empty())
         return fail(lines.front().first, 1, "the inventory has a header but no hosts");
 
-    // Halls, their rows and racks, in natural order.
-    std::vector<std::string> halls;
-    for (const auto& h : hosts)
-        if (std::ranges::find(halls, h.hall) == halls.end()) halls.push_back(h.hall);
-    std::ranges::sort(halls, naturalLess);
-    model::FloorSpec spec = base;
-    spec.rows.clear();
-    spec.hosts.clear();
-    std::string site;
-    for (const auto& h : hosts)
-        if (!h.site.empty()) site = h.site;
-    spec.name =
-        !site.empty()
-            ? site + (halls.size() == 1 && !halls.front().empty() ? " " + halls.front() : "")
-            : std::filesystem::path(file).stem().string();
-    constexpr double kRowPitch = 3.0, kHallGap = 12.0;
-    double hallX = 0;
-    for (const auto& hall : halls) {
-        std::vector<std::string> rows;
-        for (const auto& h : hosts)
-            if (h.hall == hall && std::ranges::find(rows, h.row) == rows.end())
-                rows.push_back(h.row);
-        std::ranges::sort(rows, naturalLess);
-        double longest = 0;
-        for (std::size_t r = 0; r < rows.size(); ++r) {
-            std::vector<std::string> racks;
-            std::map<std::string, int> status; // rack -> least ready rank seen
-            std::map<std::string, std::string> lifecycle;
-            for (const auto& h : hosts) {
-                if (h.hall != hall || h.row != rows[r]) continue;
-                if (std::ranges::find(racks, h.rack) == racks.end()) racks.push_back(h.rack);
-                const auto m = *statusMeaning(h.status);
-                if (!status.contains(h.rack) || m.rank < status[h.rack]) {
-                    status[h.rack] = m.rank;
-                    lifecycle[h.rack] = std::string(m.lifecycle);
-                }
-            }
-            std::ranges::sort(racks, naturalLess);
-            // Rack names that end in distinct numbers stand in those slots; missing ones are gaps.
-            std::vector<std::optional<int>> numbers;
-            numbers.reserve(racks.size());
-            for (const auto& name : racks)
-                numbers.push_back(trailingNumber(name));
-            bool bySlot = std::ranges::all_of(
-                numbers, [](const auto& n) { return n && *n >= 1 && *n <= 1000; });
-            for (std::size_t i = 1; bySlot && i < numbers.size(); ++i)
-                bySlot = *numbers[i] > *numbers[i - 1];
-            model::RowSpec row;
-            row.name = halls.size() > 1 && !hall.empty() ? hall + "-" + rows[r] : rows[r];
-            row.x = hallX;
-            row.y = static_cast<double>(r) * kRowPitch;
-            for (std::size_t i = 0; i < racks.size(); ++i) {
-                model::RackSpec rack;
-                rack.name = racks[i];
-                rack.slot = bySlot ? *numbers[i] - 1 : static_cast<int>(i);
-                if (lifecycle[racks[i]] != "production") rack.lifecycle = lifecycle[racks[i]];
-                row.rackList.push_back(std::move(rack));
-            }
-            row.racks = static_cast<int>(row.rackList.size());
-            longest = std::max(longest, static_cast<double>(row.rackList.back().slot + 1) *
-                                            base.rack.widthM);
-            spec.rows.push_back(std::move(row));
-        }
-        hallX += longest + kHallGap;
-    }
-
-    // Trays: given, or top down by rack unit (highest first), or by name.
-    std::map<std::string, std::vector<HostRow*>> byRack;
-    for (auto& h : hosts)
-        byRack[h.rack].push_back(&h);
-    for (auto& [rack, members] : byRack) {
-        std::map<int, const HostRow*> taken;
-        std::vector<HostRow*> placed;
-        for (HostRow* h : members) {
-            if (h->tray == 0) continue;
-            if (auto [it, fresh] = taken.emplace(h->tray, h); !fresh)
-                return fail(h->line, 1,
-                            "hosts '" + it->second->name + "' (line " +
-                                std::to_string(it->second->line) + ") and '" + h->name +
-                                "' are both in rack '" + rack + "' tray " + std::to_string(h->tray),
-                            "tray");
-        }
-        std::vector<HostRow*> open;
-        for (HostRow* h : members)
-            if (h->tray == 0) open.push_back(h);
-        const bool byU =
-            std::ranges::all_of(open, [](const HostRow* h) { return h->positionU.has_value(); });
-        std::ranges::sort(open, [byU](const HostRow* a, const HostRow* b) {
-            if (byU && *a->positionU != *b->positionU) return *a->positionU > *b->positionU;
-            return naturalLess(a->name, b->name);
-        });
-        if (byU)
-            for (std::size_t i = 1; i < open.size(); ++i)
-                if (*open[i]->positionU == *open[i - 1]->positionU)
-                    return fail(open[i]->line, 1,
-                                "hosts '" + open[i - 1]->name + "' (line " +
-                                    std::to_string(open[i - 1]->line) + ") and '" + open[i]->name +
-                                    "' are both at U" +
-                                    std::to_string(static_cast<int>(*open[i]->positionU)) +
-                                    " of rack '" + rack + "'",
-                                "position_u");
-        int next = 1;
-        for (HostRow* h : open) {
-            while (taken.contains(next))
-                ++next;
-            if (next > trays)
-                return fail(h->line, 1,
-                            "rack '" + rack + "' has more hosts than its " + std::to_string(trays) +
-                                " compute trays (host '" + h->name + "')",
-                            "rack");
-            h->tray = next;
-            taken.emplace(next, h);
-        }
-    }
-    for (const auto& h : hosts)
-        spec.hosts.push_back({h.name, h.rack, h.tray, h.uuids, h.bmc, h.serial});
-
-    inv.spec = std::move(spec);
-    inv.hosts = hosts.size();
-    inv.racks = rackRow.size();
-    inv.rows = inv.spec.rows.size();
-    inv.halls = halls.size();
-    return inv;
+    auto built =
+        buildInventory(std::move(hosts), {}, base, std::filesystem::path(file).stem().string());
+    if (!built) return std::unexpected(built.error());
+    built->columns = std::move(inv.columns);
+    return built;
 }
 
 std::expected<Inventory, Error> loadInventoryCsv(const std::string& path,

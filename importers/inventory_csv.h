@@ -10,6 +10,7 @@
 // Bad input is an Error with the file, line and column: a missing or unknown column, a duplicate
 // host, two hosts in one slot, a rack in two rows, a tray outside the rack. Pure; any thread.
 #include "error.h"
+#include "inventory.h"
 #include "model/floor_spec.h"
 
 #include <expected>
@@ -20,20 +21,10 @@
 
 namespace ft::importers {
 
-struct Inventory {
-    model::FloorSpec spec;
-    // Which header each column came from, in column order: {"hostname", "Host Name"}.
-    std::vector<std::pair<std::string, std::string>> columns;
-    std::size_t hosts = 0, racks = 0, rows = 0, halls = 0;
-};
-
 // `base` supplies the rack model, fabric, cooling and storage (the defaults when not given).
 std::expected<Inventory, Error> parseInventoryCsv(std::string_view text, const std::string& file,
                                                   const model::FloorSpec& base = {});
 std::expected<Inventory, Error> loadInventoryCsv(const std::string& path,
                                                  const model::FloorSpec& base = {});
-
-// "a2" < "a10": digit runs compare as numbers, the rest ignoring case.
-bool naturalLess(std::string_view a, std::string_view b);
 
 } // namespace ft::importers

@@ -47,7 +47,8 @@ std::size_t boundedEditDistance(std::string_view a, std::string_view b, std::siz
         std::size_t best = row[0];
         for (std::size_t j = 1; j <= b.size(); ++j) {
             const std::size_t up = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            row[j] =
+                std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
             diagonal = up;
             best = std::min(best, row[j]);
         }
@@ -60,7 +61,8 @@ const std::vector<std::string>& HostSuggester::suggest(std::string_view host, st
     const std::string key(host);
     if (auto it = m_cache.find(key); it != m_cache.end()) return it->second;
     if (m_names.empty()) {
-        const auto trays = static_cast<model::EntityId>(m_topology.count(model::EntityKind::ComputeTray));
+        const auto trays =
+            static_cast<model::EntityId>(m_topology.count(model::EntityKind::ComputeTray));
         for (model::EntityId tray = 0; tray < trays; ++tray) {
             std::string name = m_topology.hostName(tray);
             if (name.empty()) continue;

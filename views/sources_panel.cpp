@@ -54,7 +54,10 @@ void SourcesPanel::refresh() {
                 measured += snapshot->measuredTime(kind, e) > 0 ? 1 : 0;
                 stale += snapshot->stale(kind, e) ? 1 : 0;
             }
-            text += tr("<br>%1: %2 of %3").arg(qs(std::string(model::entityKindName(kind)))).arg(measured).arg(n);
+            text += tr("<br>%1: %2 of %3")
+                        .arg(qs(std::string(model::entityKindName(kind))))
+                        .arg(measured)
+                        .arg(n);
             if (stale > 0) text += tr(" (<span style='color:#e0603c'>%1 stale</span>)").arg(stale);
         }
         QStringList channels;
@@ -73,15 +76,17 @@ void SourcesPanel::refresh() {
     const auto sources = m_view->sourceStatuses();
     m_tree->clear();
     if (sources.empty()) {
-        new QTreeWidgetItem(m_tree, {tr("No live sources"), QString(),
-                                     snapshot && snapshot->telemetry ? tr("replay of telemetry")
-                                                                     : QString()});
+        new QTreeWidgetItem(
+            m_tree, {tr("No live sources"), QString(),
+                     snapshot && snapshot->telemetry ? tr("replay of telemetry") : QString()});
         return;
     }
     for (const auto& s : sources) {
-        auto* item = new QTreeWidgetItem(
-            m_tree, {qs(s.name), s.level == 0 ? tr("up") : s.level == 1 ? tr("degraded") : tr("down"),
-                     qs(s.detail)});
+        auto* item = new QTreeWidgetItem(m_tree, {qs(s.name),
+                                                  s.level == 0   ? tr("up")
+                                                  : s.level == 1 ? tr("degraded")
+                                                                 : tr("down"),
+                                                  qs(s.detail)});
         item->setForeground(1, s.level == 0   ? QColor(90, 200, 120)
                                : s.level == 1 ? QColor(240, 180, 60)
                                               : QColor(235, 90, 70));
@@ -91,9 +96,10 @@ void SourcesPanel::refresh() {
             for (const auto& n : h.suggestions)
                 near << qs(n);
             auto* host = new QTreeWidgetItem(
-                item, {qs(h.host), tr("%1 samples").arg(h.samples),
-                       near.isEmpty() ? tr("not on this floor, nothing alike")
-                                      : tr("not on this floor; did you mean %1?").arg(near.join(", "))});
+                item,
+                {qs(h.host), tr("%1 samples").arg(h.samples),
+                 near.isEmpty() ? tr("not on this floor, nothing alike")
+                                : tr("not on this floor; did you mean %1?").arg(near.join(", "))});
             host->setForeground(0, QColor(240, 180, 60));
         }
         item->setExpanded(true);

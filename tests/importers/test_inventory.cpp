@@ -125,7 +125,7 @@ private slots:
             {h + "n1,A01,A,3\nn2,A01,A,3\n",
              "bad.csv:3:1: key 'tray': hosts 'n1' (line 2) and 'n2' are both in rack 'A01' tray 3"},
             {h + "n1,A01,A,1\nn2,A01,B,2\n",
-             "bad.csv:3:8: key 'row': rack 'A01' is in row 'B' here but in another row on line 2"},
+             "bad.csv:3:8: key 'row': rack 'A01' is in row 'B' here but in row 'A' (line 2)"},
             {h + "n1,A01,A,19\n",
              "bad.csv:2:10: key 'tray': tray '19' is outside the rack (compute trays 1..18)"},
             {"hostname,rack,row,colour\nn1,A01,A,red\n",
