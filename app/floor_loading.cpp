@@ -2,11 +2,15 @@
 
 #include "importers/floor_file.h"
 #include "importers/inventory_csv.h"
+#include "importers/netbox_client.h"
 #include "importers/scenario_file.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <chrono>
+#include <optional>
 
 namespace ft::app {
 
@@ -28,18 +32,52 @@ std::expected<model::FloorSpec, importers::Error> floorSpecOf(const std::string&
 
 std::expected<model::FloorSpec, std::string> loadInventory(const std::string& inventory,
                                                            const std::string& floorArg,
-                                                           nlohmann::ordered_json* summary) {
-    if (inventory.starts_with("netbox=") || inventory.starts_with("netbox-dump="))
-        return std::unexpected("--inventory " + inventory.substr(0, inventory.find('=')) +
-                               "=: NetBox inventories are not built yet; export the devices as CSV "
-                               "and give that file");
+                                                           nlohmann::ordered_json* summary,
+                                                           const InventoryAccess& access) {
     model::FloorSpec base; // the NVL72 defaults, or --floor's rack model, fabric, cooling, storage
     if (!floorArg.empty()) {
         auto spec = importers::loadFloor(floorArg);
         if (!spec) return std::unexpected(spec.error().toString());
         base = *spec;
     }
-    auto inv = importers::loadInventoryCsv(inventory, base);
+    std::expected<importers::Inventory, importers::Error> inv;
+    std::optional<importers::NetboxReport> netbox;
+    if (inventory.starts_with("netbox=") || inventory.starts_with("netbox-dump=")) {
+        const bool dump = inventory.starts_with("netbox-dump=");
+        const std::string where = inventory.substr(inventory.find('=') + 1);
+        if (where.empty())
+            return std::unexpected("--inventory " + inventory +
+                                   ": expected netbox=https://netbox.example or netbox-dump=DIR");
+        std::expected<importers::NetboxObjects, importers::Error> objects;
+        if (dump) {
+            objects = importers::loadNetboxDump(where);
+        } else {
+            importers::NetboxFetchOptions fetch;
+            if (!access.tokenFile.empty()) {
+                QFile f(QString::fromStdString(access.tokenFile));
+                if (!f.open(QIODevice::ReadOnly))
+                    return std::unexpected("--token-file: cannot read " + access.tokenFile);
+                fetch.token = f.readAll().trimmed().toStdString();
+            }
+            fetch.http.caFile = access.caFile;
+            fetch.http.insecureSkipVerify = access.insecure;
+            fetch.http.timeout = std::chrono::milliseconds(30000);
+            fetch.progress = access.progress;
+            fetch.cancel = access.cancel;
+            // The HTTP client needs a Qt application; a command-line run may not have one yet.
+            std::optional<QCoreApplication> app;
+            static int argc = 1;
+            static char name[] = "floortwin";
+            static char* argv[] = {name, nullptr};
+            if (!QCoreApplication::instance()) app.emplace(argc, argv);
+            objects = importers::fetchNetbox(where, fetch);
+        }
+        if (!objects) return std::unexpected(objects.error().toString());
+        netbox.emplace();
+        inv = importers::netboxInventory(*objects, base, "netbox", &*netbox);
+    } else {
+        inv = importers::loadInventoryCsv(inventory, base);
+    }
     if (!inv) return std::unexpected(inv.error().toString());
     if (summary) {
         (*summary)["inventory"] = inventory;
@@ -47,19 +85,27 @@ std::expected<model::FloorSpec, std::string> loadInventory(const std::string& in
         (*summary)["racks"] = inv->racks;
         (*summary)["rows"] = inv->rows;
         (*summary)["halls"] = inv->halls;
-        nlohmann::ordered_json columns = nlohmann::ordered_json::object();
-        for (const auto& [column, header] : inv->columns)
-            columns[column] = header;
-        (*summary)["columns"] = columns;
+        if (netbox) {
+            (*summary)["devices"] = netbox->devices;
+            (*summary)["devices_not_compute"] = netbox->ignoredByRole;
+            (*summary)["devices_unracked"] = netbox->unracked;
+            (*summary)["racks_on_floor_plan"] = netbox->racksPlaced;
+        } else {
+            nlohmann::ordered_json columns = nlohmann::ordered_json::object();
+            for (const auto& [column, header] : inv->columns)
+                columns[column] = header;
+            (*summary)["columns"] = columns;
+        }
     }
     return inv->spec;
 }
 
 std::expected<std::shared_ptr<const model::Topology>, std::string>
-loadTopology(const std::string& floorArg, const std::string& inventory) {
+loadTopology(const std::string& floorArg, const std::string& inventory,
+             const InventoryAccess& access) {
     std::expected<model::FloorSpec, importers::Error> spec;
     if (!inventory.empty()) {
-        auto fromInventory = loadInventory(inventory, floorArg);
+        auto fromInventory = loadInventory(inventory, floorArg, nullptr, access);
         if (!fromInventory) return std::unexpected(fromInventory.error());
         auto topology = model::Topology::build(*fromInventory);
         if (!topology) return std::unexpected(inventory + ": " + topology.error());

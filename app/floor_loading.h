@@ -3,7 +3,9 @@
 #include "model/scenario.h"
 #include "model/topology.h"
 
+#include <atomic>
 #include <expected>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -11,14 +13,26 @@
 
 namespace ft::app {
 
-std::expected<std::shared_ptr<const model::Topology>, std::string>
-loadTopology(const std::string& floorArg, const std::string& inventory = {});
+// How to reach a NetBox server for --inventory netbox=URL.
+struct InventoryAccess {
+    std::string tokenFile; // --token-file: the API token
+    std::string caFile;    // --ca-file
+    bool insecure = false; // --insecure
+    std::function<void(double)> progress;
+    const std::atomic<bool>* cancel = nullptr;
+};
 
-// --inventory: an inventory (a CSV or TSV export) as a floor spec, with the rack model and the
-// rest from --floor when one is given. `columns` gets which header fed which column.
+std::expected<std::shared_ptr<const model::Topology>, std::string>
+loadTopology(const std::string& floorArg, const std::string& inventory = {},
+             const InventoryAccess& access = {});
+
+// --inventory: an inventory as a floor spec — a CSV or TSV export, netbox=URL (NetBox's REST
+// API, token from --token-file) or netbox-dump=DIR (the same pages saved as files) — with the
+// rack model and the rest from --floor when one is given. `summary` gets what was read (hosts,
+// racks, rows, halls; which header fed which column; devices left out by role).
 std::expected<model::FloorSpec, std::string>
 loadInventory(const std::string& inventory, const std::string& floorArg,
-              nlohmann::ordered_json* summary = nullptr);
+              nlohmann::ordered_json* summary = nullptr, const InventoryAccess& access = {});
 
 // A bundled scenario by name (pump-failure, leak, ...) or a scenario file by path, with its
 // targets resolved on `topology`. Empty name: no scenario.

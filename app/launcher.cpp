@@ -264,7 +264,7 @@ void Launcher::openRecording(const QString& path) {
 int Launcher::writeFloor() {
     const Options& o = m_options;
     nlohmann::ordered_json summary;
-    auto spec = loadInventory(o.inventory, o.floor, &summary);
+    auto spec = loadInventory(o.inventory, o.floor, &summary, {o.tokenFile, o.caFile, o.insecure});
     if (!spec) return fail(spec.error());
     // The floor must build: a host table that names a rack twice fails here, not on load.
     if (auto topology = model::Topology::build(*spec); !topology)
@@ -281,7 +281,7 @@ int Launcher::writeFloor() {
 // summary. With a window: a progress dialog, then the recording opens for replay.
 int Launcher::runImport() {
     const Options& o = m_options;
-    auto topology = loadTopology(o.floor, o.inventory);
+    auto topology = loadTopology(o.floor, o.inventory, {o.tokenFile, o.caFile, o.insecure});
     if (!topology) return fail(topology.error());
     std::string out = o.record;
     if (out.empty())

@@ -21,7 +21,7 @@ Session::~Session() {
 std::expected<std::unique_ptr<Session>, std::string>
 makeSimSession(const Options& o, bool realtimeStart, bool blockingRecorder) {
     auto session = std::make_unique<Session>();
-    auto topology = loadTopology(o.floor, o.inventory);
+    auto topology = loadTopology(o.floor, o.inventory, {o.tokenFile, o.caFile, o.insecure});
     if (!topology) return std::unexpected(topology.error());
     session->topology = *topology;
     auto scenario = loadScenario(o.scenario, **topology);

@@ -136,11 +136,13 @@ std::expected<Inventory, Error> buildInventory(std::vector<InventoryHost> hosts,
     };
     for (auto& r : rackList) {
         if (!statusMeaning(r.status))
-            return std::unexpected(errorAt(r.origin, "unknown status '" + r.status + "'", "status"));
+            return std::unexpected(
+                errorAt(r.origin, "unknown status '" + r.status + "'", "status"));
         auto [it, fresh] = racks.try_emplace(r.name);
         if (!fresh)
-            return std::unexpected(errorAt(r.origin, "rack '" + r.name + "' is listed twice (also " +
-                                                         mention(it->second.origin) + ")",
+            return std::unexpected(errorAt(r.origin,
+                                           "rack '" + r.name + "' is listed twice (also " +
+                                               mention(it->second.origin) + ")",
                                            "rack"));
         RackInfo& info = it->second;
         info.name = r.name;
@@ -207,10 +209,9 @@ std::expected<Inventory, Error> buildInventory(std::vector<InventoryHost> hosts,
         return std::unexpected(Error{"the inventory names no racks", name, 0, 0, {}});
     for (auto& [key, rack] : racks)
         if (rack.row.empty() && !rack.position)
-            return std::unexpected(errorAt(rack.origin,
-                                           "rack '" + rack.name +
-                                               "' has no row (and no floor-plan position)",
-                                           "row"));
+            return std::unexpected(
+                errorAt(rack.origin,
+                        "rack '" + rack.name + "' has no row (and no floor-plan position)", "row"));
 
     // Halls, in natural order; in each, rows by name or by floor-plan coordinates.
     std::vector<std::string> halls;
@@ -223,10 +224,10 @@ std::expected<Inventory, Error> buildInventory(std::vector<InventoryHost> hosts,
     std::string site;
     for (const auto& [key, r] : racks)
         if (!r.site.empty()) site = r.site;
-    spec.name = !site.empty() ? site + (halls.size() == 1 && !halls.front().empty()
-                                            ? " " + halls.front()
-                                            : "")
-                              : name;
+    spec.name =
+        !site.empty()
+            ? site + (halls.size() == 1 && !halls.front().empty() ? " " + halls.front() : "")
+            : name;
     constexpr double kRowPitch = 3.0, kHallGap = 12.0;
     double hallX = 0;
     auto rackSpecOf = [](const RackInfo& r, int slot) {
@@ -257,9 +258,8 @@ std::expected<Inventory, Error> buildInventory(std::vector<InventoryHost> hosts,
                 minX = std::min(minX, r->position->first);
             std::vector<std::vector<const RackInfo*>> rows;
             for (const RackInfo* r : members) {
-                if (rows.empty() ||
-                    std::abs(r->position->second - rows.back().front()->position->second) >
-                        rk.depthM / 2)
+                if (rows.empty() || std::abs(r->position->second -
+                                             rows.back().front()->position->second) > rk.depthM / 2)
                     rows.emplace_back();
                 rows.back().push_back(r);
             }
@@ -271,26 +271,24 @@ std::expected<Inventory, Error> buildInventory(std::vector<InventoryHost> hosts,
                 model::RowSpec row;
                 // The racks' own row when they agree on one, else the row's place in the hall.
                 const std::string common = members2.front()->row;
-                const bool agree = !common.empty() &&
-                                   std::ranges::all_of(members2, [&](const RackInfo* r) {
-                                       return r->row == common;
-                                   });
+                const bool agree =
+                    !common.empty() && std::ranges::all_of(members2, [&](const RackInfo* r) {
+                        return r->row == common;
+                    });
                 const std::string rowName = agree ? common : "row " + std::to_string(i + 1);
                 row.name = halls.size() > 1 && !hall.empty() ? hall + "-" + rowName : rowName;
                 row.x = hallX + (members2.front()->position->first - minX);
                 row.y = members2.front()->position->second;
                 int lastSlot = -1;
                 for (const RackInfo* r : members2) {
-                    const int slot = static_cast<int>(
-                        std::lround((r->position->first - members2.front()->position->first) /
-                                    rk.widthM));
+                    const int slot = static_cast<int>(std::lround(
+                        (r->position->first - members2.front()->position->first) / rk.widthM));
                     if (slot <= lastSlot)
                         return std::unexpected(errorAt(
                             r->origin,
-                            "rack '" + r->name + "' overlaps rack '" +
-                                row.rackList.back().name + "' on the floor plan (" +
-                                std::to_string(r->position->first) + ", " +
-                                std::to_string(r->position->second) + " m)",
+                            "rack '" + r->name + "' overlaps rack '" + row.rackList.back().name +
+                                "' on the floor plan (" + std::to_string(r->position->first) +
+                                ", " + std::to_string(r->position->second) + " m)",
                             "position"));
                     lastSlot = slot;
                     row.rackList.push_back(rackSpecOf(*r, slot));

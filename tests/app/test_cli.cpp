@@ -1,4 +1,6 @@
 // The command-line contract from DESIGN.md, exercised on the real binary.
+#include "support/page_server.h"
+
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -244,6 +246,95 @@ private slots:
         QVERIFY(nothing.code != 0);
         QVERIFY2(nothing.err.contains("gpu-node-7 (1 samples; nearest gpu-node-0007)"),
                  nothing.err.constData());
+    }
+
+    void netboxInventoryToAFloorFile() {
+        // NetBox served on loopback (its recorded pages) and the same pages as a dump: one floor.
+        const std::string dump = FT_TEST_DATA_DIR "/netbox/dh3";
+        std::atomic<bool> failHalfWay{false};
+        ft::testing::PageServer server([&](const ft::testing::PageServer::Request& r) {
+            ft::testing::PageServer::Response out;
+            if (r.headers.count("authorization") == 0 ||
+                r.headers.at("authorization") != "Token secret-token") {
+                out.status = 403;
+                out.body = R"({"detail": "Invalid token"})";
+                return out;
+            }
+            const std::string path = r.target.substr(0, r.target.find('?'));
+            std::string file;
+            if (path == "/api/dcim/devices/") {
+                const auto at = r.target.find("offset=");
+                const int page =
+                    at == std::string::npos ? 1 : std::stoi(r.target.substr(at + 7)) / 22 + 1;
+                if (page == 2 && failHalfWay) {
+                    out.status = 500;
+                    out.body = "<h1>Server Error (500)</h1>";
+                    return out;
+                }
+                file = "devices-" + std::to_string(page);
+            } else if (path == "/api/plugins/floorplan/floorplans/") {
+                file = "floorplans";
+            } else {
+                file = path.substr(path.find("/dcim/") + 6);
+                file.pop_back();
+            }
+            QFile f(QString::fromStdString(dump + "/" + file + ".json"));
+            if (!f.open(QIODevice::ReadOnly)) {
+                out.status = 404;
+                out.body = "{}";
+                return out;
+            }
+            out.body = f.readAll().toStdString();
+            for (std::size_t at = out.body.find("http://netbox.example"); at != std::string::npos;
+                 at = out.body.find("http://netbox.example", at))
+                out.body.replace(at, 21, server.base());
+            return out;
+        });
+        QTemporaryDir dir;
+        QFile token(dir.filePath("token"));
+        QVERIFY(token.open(QIODevice::WriteOnly));
+        token.write("secret-token\n");
+        token.close();
+        const QString live = dir.filePath("live.json"), offline = dir.filePath("dump.json");
+        const Run a = floortwin({"--inventory", QString::fromStdString("netbox=" + server.base()),
+                                 "--token-file", token.fileName(), "--write-floor", live});
+        QVERIFY2(a.code == 0, a.err.constData());
+        const auto summary = nlohmann::json::parse(a.out.toStdString());
+        QCOMPARE(summary["hosts"].get<int>(), 44);
+        QCOMPARE(summary["devices_not_compute"].get<int>(), 21);
+        const Run b = floortwin({"--inventory", QString::fromStdString("netbox-dump=" + dump),
+                                 "--write-floor", offline});
+        QVERIFY2(b.code == 0, b.err.constData());
+        QFile fa(live), fb(offline);
+        QVERIFY(fa.open(QIODevice::ReadOnly) && fb.open(QIODevice::ReadOnly));
+        QCOMPARE(fa.readAll(), fb.readAll());
+        // Its --describe counts.
+        const Run d = floortwin({"--headless", "--describe", "--inventory",
+                                 QString::fromStdString("netbox-dump=" + dump)});
+        QVERIFY2(d.code == 0, d.err.constData());
+        const auto desc = nlohmann::json::parse(d.out.toStdString());
+        QCOMPARE(desc["racks"].get<int>(), 8);
+        QCOMPARE(desc["hosts"].get<int>(), 44);
+        QCOMPARE(desc["racks_not_in_production"].get<int>(), 3);
+        // A failure half-way writes nothing, and says where it stopped.
+        failHalfWay = true;
+        const QString partial = dir.filePath("partial.json");
+        const Run c = floortwin({"--inventory", QString::fromStdString("netbox=" + server.base()),
+                                 "--token-file", token.fileName(), "--write-floor", partial});
+        QVERIFY(c.code != 0);
+        QVERIFY2(c.err.contains("HTTP 500 after 1 pages: the read is incomplete"),
+                 c.err.constData());
+        QVERIFY(!QFile::exists(partial));
+        // A wrong token: said in one line.
+        QVERIFY(token.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        token.write("stale-token\n");
+        token.close();
+        const Run refused =
+            floortwin({"--inventory", QString::fromStdString("netbox=" + server.base()),
+                       "--token-file", token.fileName(), "--write-floor", partial});
+        QVERIFY(refused.code != 0);
+        QVERIFY2(refused.err.contains("token was refused (HTTP 403)"), refused.err.constData());
+        QVERIFY(!QFile::exists(partial));
     }
 
     void deadSourceMakesItsRacksStaleAndRecoveryClearsIt() {
