@@ -156,9 +156,20 @@ BmsMapper::BmsMapper(MappingRules rules, const model::Topology& topology, bool a
     : m_mapper(std::move(rules), topology), m_acceptBadQuality(acceptBadQuality) {}
 
 BmsMapper::Outcome BmsMapper::apply(const BmsMessage& message, std::vector<model::Sample>& out) {
+    const std::string key = message.pointKey();
     if (message.kind == BmsMessageKind::Metadata) {
         ++m_stats.metadata;
-        m_metadata[message.pointKey()] = message.metadata;
+        BmsMetadata& md = m_metadata[key];
+        md = message.metadata;
+        if (auto it = m_held.find(key); it != m_held.end()) {
+            // Its value came first: place it now.
+            const BmsMessage waiting = std::move(it->second);
+            m_held.erase(it);
+            m_stats.held = m_held.size();
+            const std::size_t before = out.size();
+            if (mapValue(waiting, &md, out) == Outcome::Mapped && out.size() > before)
+                ++m_stats.released;
+        }
         return Outcome::Metadata;
     }
     ++m_stats.values;
@@ -170,21 +181,41 @@ BmsMapper::Outcome BmsMapper::apply(const BmsMessage& message, std::vector<model
         ++m_stats.badQuality;
         return Outcome::BadQuality;
     }
+    const auto it = m_metadata.find(key);
+    if (it != m_metadata.end()) return mapValue(message, &it->second, out);
+    // No metadata yet: a rule that places the point by its tag alone maps it now (or says the
+    // tag names something the floor lacks); a point no rule can place without metadata waits.
+    const Outcome now = mapValue(message, nullptr, out, /*count=*/false);
+    if (now != Outcome::Unmapped) {
+        if (now == Outcome::Unresolved) ++m_stats.unmapped;
+        return now;
+    }
+    if (m_held.size() >= kMaxHeld && !m_held.contains(key)) {
+        ++m_stats.heldDropped;
+        ++m_stats.unmapped;
+        return Outcome::Dropped;
+    }
+    m_held.insert_or_assign(key, message);
+    m_stats.held = m_held.size();
+    return Outcome::Held;
+}
+
+BmsMapper::Outcome BmsMapper::mapValue(const BmsMessage& message, const BmsMetadata* md,
+                                       std::vector<model::Sample>& out, bool count) {
     m_metric.assign(message.objectType).append("/").append(message.pointType);
     std::array<prom::Label, 9> labels;
     std::size_t n = 0;
     labels[n++] = {"tag", message.tagPath};
     labels[n++] = {"publisher", message.publisher};
-    if (auto it = m_metadata.find(message.pointKey()); it != m_metadata.end()) {
-        const BmsMetadata& md = it->second;
+    if (md) {
         m_processArea.clear();
-        for (const auto& p : md.processArea)
+        for (const auto& p : md->processArea)
             m_processArea.append(m_processArea.empty() ? "" : "/").append(p);
         for (const prom::Label& l :
-             {prom::Label{"rack", md.rackLocationName}, prom::Label{"rack_id", md.rackLocationId},
-              prom::Label{"object", md.objectName}, prom::Label{"object_id", md.objectId},
-              prom::Label{"associate", md.associateId}, prom::Label{"process_area", m_processArea},
-              prom::Label{"unit", md.engUnit}})
+             {prom::Label{"rack", md->rackLocationName}, prom::Label{"rack_id", md->rackLocationId},
+              prom::Label{"object", md->objectName}, prom::Label{"object_id", md->objectId},
+              prom::Label{"associate", md->associateId}, prom::Label{"process_area", m_processArea},
+              prom::Label{"unit", md->engUnit}})
             if (!l.value.empty()) labels[n++] = l;
     }
     const MapperStats before = m_mapper.stats();
@@ -192,9 +223,14 @@ BmsMapper::Outcome BmsMapper::apply(const BmsMessage& message, std::vector<model
         m_mapper.map(m_metric, std::span(labels.data(), n), *message.value, message.time, out);
     if (produced > 0) return Outcome::Mapped;
     const MapperStats& after = m_mapper.stats();
-    if (after.unmapped > before.unmapped) return Outcome::Unmapped;
-    if (after.unresolved > before.unresolved) return Outcome::Unresolved;
-    return Outcome::Dropped;
+    Outcome outcome = Outcome::Dropped;
+    if (after.unmapped > before.unmapped)
+        outcome = Outcome::Unmapped;
+    else if (after.unresolved > before.unresolved)
+        outcome = Outcome::Unresolved;
+    if (count && (outcome == Outcome::Unmapped || outcome == Outcome::Unresolved))
+        ++m_stats.unmapped;
+    return outcome;
 }
 
 namespace {

@@ -59,10 +59,14 @@ struct BmsMessage {
 std::expected<BmsMessage, Error> parseBmsMessage(std::string_view topic, std::string_view payload);
 
 struct BmsStats {
-    std::uint64_t values = 0;     // value messages seen
-    std::uint64_t metadata = 0;   // metadata messages seen
-    std::uint64_t badQuality = 0; // values flagged (quality != 1) and not mapped
-    std::uint64_t noValue = 0;    // values that were null
+    std::uint64_t values = 0;      // value messages seen
+    std::uint64_t metadata = 0;    // metadata messages seen
+    std::uint64_t badQuality = 0;  // values flagged (quality != 1) and not mapped
+    std::uint64_t noValue = 0;     // values that were null
+    std::uint64_t unmapped = 0;    // values no rule could place, even with their metadata
+    std::uint64_t held = 0;        // values waiting for their point's metadata now
+    std::uint64_t released = 0;    // values mapped when their metadata came after them
+    std::uint64_t heldDropped = 0; // values not held because kMaxHeld points were waiting
 };
 
 // Maps BMS messages to twin samples. Owned by one source (the MQTT client or a capture import)
@@ -71,6 +75,9 @@ class BmsMapper {
 public:
     BmsMapper(MappingRules rules, const model::Topology& topology, bool acceptBadQuality = false);
 
+    // Points whose values wait for metadata at most (the newest value of each is kept).
+    static constexpr std::size_t kMaxHeld = 65536;
+
     enum class Outcome : std::uint8_t {
         Mapped,
         Metadata,
@@ -78,9 +85,13 @@ public:
         NoValue,
         Unmapped,
         Unresolved,
-        Dropped
+        Dropped,
+        Held
     };
-    // Metadata is remembered; a value is mapped and its samples appended to out.
+    // Metadata is remembered; a value is mapped and its samples appended to out. A value that
+    // needs its point's metadata to be placed and arrives before it (the broker hands out
+    // retained values before retained metadata, whatever the subscription order) is held — the
+    // newest per point, bounded — and mapped into `out` when the metadata comes.
     Outcome apply(const BmsMessage& message, std::vector<model::Sample>& out);
 
     const BmsStats& stats() const { return m_stats; }
@@ -89,7 +100,11 @@ public:
 private:
     SeriesMapper m_mapper;
     bool m_acceptBadQuality;
+    // `count`: an unplaceable value counts as unmapped (not while it may still wait).
+    Outcome mapValue(const BmsMessage& message, const BmsMetadata* metadata,
+                     std::vector<model::Sample>& out, bool count = true);
     std::unordered_map<std::string, BmsMetadata> m_metadata; // by pointKey()
+    std::unordered_map<std::string, BmsMessage> m_held;      // by pointKey(): waiting values
     BmsStats m_stats;
     std::string m_metric;
     std::string m_processArea;

@@ -295,10 +295,11 @@ void MqttSource::onMessage(mosquitto*, void* self, const mosquitto_message* mess
         SourceHealth& h = b->health;
         ++h.polls;
         h.lastSuccess = wallNow();
+        // Metadata can release a value that waited for it: its samples count as mapped.
+        h.mapped += b->scratch.size();
+        h.dropped += dropped;
         if (outcome != BmsMapper::Outcome::Metadata) {
             ++h.samples;
-            h.mapped += b->scratch.size();
-            h.dropped += dropped;
             h.outOfOrder += outOfOrder;
             if (outcome == BmsMapper::Outcome::BadQuality ||
                 outcome == BmsMapper::Outcome::NoValue || outcome == BmsMapper::Outcome::Unmapped ||

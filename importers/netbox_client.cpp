@@ -9,7 +9,8 @@ std::expected<NetboxObjects, Error> fetchNetbox(const std::string& baseUrl,
         base.pop_back();
     if (base.ends_with("/api")) base.resize(base.size() - 4);
     HttpOptions http = options.http;
-    if (!options.token.empty()) http.headers.emplace_back("Authorization", "Token " + options.token);
+    if (!options.token.empty())
+        http.headers.emplace_back("Authorization", "Token " + options.token);
     http.headers.emplace_back("Accept", "application/json");
     HttpClient client;
     NetboxObjects out;
@@ -32,15 +33,22 @@ std::expected<NetboxObjects, Error> fetchNetbox(const std::string& baseUrl,
                                                  std::to_string(r.status) +
                                                  "): check --token-file and the token's "
                                                  "permissions to view dcim objects",
-                                             url, 0, 0, {}});
+                                             url,
+                                             0,
+                                             0,
+                                             {}});
             if (r.status != 200)
                 return std::unexpected(Error{"HTTP " + std::to_string(r.status) +
                                                  (pages > 0 ? " after " + std::to_string(pages) +
                                                                   " pages: the read is incomplete"
                                                             : std::string()),
-                                             url, 0, 0, {}});
+                                             url,
+                                             0,
+                                             0,
+                                             {}});
             if (r.truncated)
-                return std::unexpected(Error{"the page is larger than the body limit", url, 0, 0, {}});
+                return std::unexpected(
+                    Error{"the page is larger than the body limit", url, 0, 0, {}});
             auto page = readNetboxPage(r.body, url, objects);
             if (!page) return std::unexpected(page.error());
             if (!expected) expected = page->count;
@@ -54,16 +62,20 @@ std::expected<NetboxObjects, Error> fetchNetbox(const std::string& baseUrl,
                                  static_cast<double>(kNetboxEndpoints.size()));
             url = page->next.value_or(std::string());
             if (pages > 100000)
-                return std::unexpected(Error{"more than 100000 pages: the `next` links loop", url, 0, 0, {}});
+                return std::unexpected(
+                    Error{"more than 100000 pages: the `next` links loop", url, 0, 0, {}});
         }
         if (expected && objects.size() != *expected)
             return std::unexpected(Error{"the server counts " + std::to_string(*expected) + " " +
-                                             std::string(kNetboxDumpNames[k]) + " but its pages held " +
+                                             std::string(kNetboxDumpNames[k]) +
+                                             " but its pages held " +
                                              std::to_string(objects.size()) +
                                              ": the read is incomplete (objects changed while "
                                              "reading?), try again",
                                          base + "/api/" + std::string(kNetboxEndpoints[k]) + "/",
-                                         0, 0, {}});
+                                         0,
+                                         0,
+                                         {}});
     }
     return out;
 }

@@ -18,9 +18,9 @@
 namespace ft::importers {
 
 struct NetboxFetchOptions {
-    std::string token;              // the API token ("Token" scheme)
-    HttpOptions http;               // timeouts, CA file; the token header is added
-    std::size_t pageSize = 1000;    // ?limit= (NetBox caps it at MAX_PAGE_SIZE)
+    std::string token;                    // the API token ("Token" scheme)
+    HttpOptions http;                     // timeouts, CA file; the token header is added
+    std::size_t pageSize = 1000;          // ?limit= (NetBox caps it at MAX_PAGE_SIZE)
     std::function<void(double)> progress; // 0..1, after each page
     const std::atomic<bool>* cancel = nullptr;
 };

@@ -78,8 +78,8 @@ std::string objectLabel(std::string_view kind, const json& v) {
 }
 
 bool computeRole(const json& device) {
-    const json& role = field(device, "role").is_null() ? field(device, "device_role")
-                                                       : field(device, "role");
+    const json& role =
+        field(device, "role").is_null() ? field(device, "device_role") : field(device, "role");
     const std::string words = lower(text(role, "slug") + " " + text(role, "name") + " " +
                                     (role.is_string() ? role.get<std::string>() : ""));
     for (const char* k : {"compute", "gpu", "server", "node", "host"})
@@ -94,7 +94,8 @@ std::vector<std::string> uuidsOf(const json& device) {
         const json& f = field(cf, key);
         if (f.is_array()) {
             for (const auto& u : f)
-                if (u.is_string() && !u.get<std::string>().empty()) out.push_back(u.get<std::string>());
+                if (u.is_string() && !u.get<std::string>().empty())
+                    out.push_back(u.get<std::string>());
         } else if (f.is_string()) {
             // "GPU-a;GPU-b" or "GPU-a, GPU-b"
             std::string list = f.get<std::string>();
@@ -137,7 +138,8 @@ std::expected<NetboxPage, Error> readNetboxPage(std::string_view body, const std
             } else
                 ++column;
         }
-        return std::unexpected(Error{"not JSON: " + std::string(e.what()), source, line, column, {}});
+        return std::unexpected(
+            Error{"not JSON: " + std::string(e.what()), source, line, column, {}});
     }
     NetboxPage out;
     const json* results = nullptr;
@@ -148,13 +150,17 @@ std::expected<NetboxPage, Error> readNetboxPage(std::string_view body, const std
         if (page["next"].is_string()) out.next = page["next"].get<std::string>();
         if (page["count"].is_number_unsigned()) out.count = page["count"].get<std::size_t>();
     } else {
-        std::string detail = page.is_object() && page.contains("detail") && page["detail"].is_string()
-                                 ? " (the server says: " + page["detail"].get<std::string>() + ")"
-                                 : "";
+        std::string detail =
+            page.is_object() && page.contains("detail") && page["detail"].is_string()
+                ? " (the server says: " + page["detail"].get<std::string>() + ")"
+                : "";
         return std::unexpected(Error{"expected a NetBox API page ({count, next, results}) or an "
                                      "array of objects" +
                                          detail,
-                                     source, 0, 0, {}});
+                                     source,
+                                     0,
+                                     0,
+                                     {}});
     }
     for (const auto& o : *results) {
         if (!o.is_object())
@@ -172,7 +178,10 @@ std::expected<NetboxObjects, Error> loadNetboxDump(const std::string& dir) {
     if (!fs::is_directory(dir, ec))
         return std::unexpected(Error{"not a directory (a NetBox dump is a directory of the API's "
                                      "JSON pages: sites.json, racks.json, devices.json, ...)",
-                                     dir, 0, 0, {}});
+                                     dir,
+                                     0,
+                                     0,
+                                     {}});
     std::vector<fs::path> files;
     for (const auto& e : fs::directory_iterator(dir, ec))
         if (e.is_regular_file() && e.path().extension() == ".json") files.push_back(e.path());
@@ -203,7 +212,10 @@ std::expected<NetboxObjects, Error> loadNetboxDump(const std::string& dir) {
         if (found == 0 && (name == "racks" || name == "devices"))
             return std::unexpected(Error{"no " + std::string(name) + "*.json (the pages of /api/" +
                                              std::string(kNetboxEndpoints[k]) + "/)",
-                                         dir, 0, 0, {}});
+                                         dir,
+                                         0,
+                                         0,
+                                         {}});
     }
     return out;
 }
@@ -214,9 +226,8 @@ std::expected<Inventory, Error> netboxInventory(const NetboxObjects& objects,
     NetboxReport rep;
     auto fail = [](const NetboxObject& o, std::string_view kind, std::string message,
                    std::string key = {}) {
-        return std::unexpected(
-            Error{objectLabel(kind, o.value) + ": " + std::move(message), o.source, 0, 0,
-                  std::move(key)});
+        return std::unexpected(Error{objectLabel(kind, o.value) + ": " + std::move(message),
+                                     o.source, 0, 0, std::move(key)});
     };
     std::map<long long, std::string> siteName;
     for (const auto& s : objects.byEndpoint[0])
@@ -250,13 +261,11 @@ std::expected<Inventory, Error> netboxInventory(const NetboxObjects& objects,
                 boundary = &s;
         const double originX = boundary ? number(field(*boundary, "left")).value_or(0) : 0;
         const double originY = boundary ? number(field(*boundary, "top")).value_or(0) : 0;
-        const double canvasWidth =
-            boundary ? number(field(*boundary, "width")).value_or(0) *
-                           number(field(*boundary, "scaleX")).value_or(1)
-                     : 0;
+        const double canvasWidth = boundary ? number(field(*boundary, "width")).value_or(0) *
+                                                  number(field(*boundary, "scaleX")).value_or(1)
+                                            : 0;
         // Canvas units to metres: the boundary spans the floor plan's width.
-        const double scale =
-            width && canvasWidth > 0 ? *width * unit / canvasWidth : unit;
+        const double scale = width && canvasWidth > 0 ? *width * unit / canvasWidth : unit;
         for (const auto& s : shapes) {
             const json& meta = field(s, "custom_meta");
             if (text(meta, "object_type") != "rack") continue;
@@ -265,9 +274,11 @@ std::expected<Inventory, Error> netboxInventory(const NetboxObjects& objects,
             if (!id || !left || !top) continue;
             double x = *left, y = *top;
             if (text(s, "originX") != "center")
-                x += number(field(s, "width")).value_or(0) * number(field(s, "scaleX")).value_or(1) / 2;
+                x += number(field(s, "width")).value_or(0) *
+                     number(field(s, "scaleX")).value_or(1) / 2;
             if (text(s, "originY") != "center")
-                y += number(field(s, "height")).value_or(0) * number(field(s, "scaleY")).value_or(1) / 2;
+                y += number(field(s, "height")).value_or(0) *
+                     number(field(s, "scaleY")).value_or(1) / 2;
             planned[static_cast<long long>(*id)] = {(x - originX) * scale, (y - originY) * scale};
         }
     }

@@ -50,7 +50,7 @@ struct NetboxObjects {
 };
 
 struct NetboxPage {
-    std::optional<std::string> next; // the next page's URL
+    std::optional<std::string> next;  // the next page's URL
     std::optional<std::size_t> count; // the endpoint's total, as the server says
     std::size_t results = 0;
 };

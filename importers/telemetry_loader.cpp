@@ -78,7 +78,8 @@ public:
         const auto& st = mapper.mapper().stats();
         out.report.samples = mapper.stats().values;
         out.report.mapped = st.mapped;
-        out.report.unmapped = st.unmapped + st.unresolved;
+        // Values no rule placed, and those whose metadata never came.
+        out.report.unmapped = mapper.stats().unmapped + mapper.stats().held;
         takeProblems(*report, out.report);
         return out;
     }

@@ -301,23 +301,34 @@ private slots:
             return mapper.apply(*m, out);
         };
         using O = importers::BmsMapper::Outcome;
-        // A CDU temperature is only a number until its metadata says which loop it is.
+        // A CDU temperature is only a number until its metadata says which loop it is: it
+        // waits (the broker hands out retained values before retained metadata) and is placed
+        // when the metadata comes.
         const char* supply = "BMS/v1/PUB/Value/CDU/LiquidTemperature/DC01/CDU-B1/SecLoop/SupTemp";
+        QCOMPARE(apply(supply, R"({"value": 45.4, "timestamp": 1743620422000, "quality": 1})"),
+                 O::Held);
         QCOMPARE(apply(supply, R"({"value": 45.5, "timestamp": 1743620423000, "quality": 1})"),
-                 O::Unmapped);
+                 O::Held); // the newest value waits, one per point
+        QCOMPARE(mapper.stats().held, 1u);
+        QVERIFY(out.empty());
         QCOMPARE(
             apply(
                 "BMS/v1/PUB/Metadata/CDU/LiquidTemperature/DC01/CDU-B1/SecLoop/SupTemp",
                 R"({"objectType": "CDU", "pointType": "LiquidTemperature", "objectName": "CDU B1", "objectId": "B1",
                            "processArea": ["Secondary", "Supply"], "engUnit": "C"})"),
             O::Metadata);
-        QCOMPARE(apply(supply, R"({"value": 45.6, "timestamp": 1743620424000, "quality": 1})"),
-                 O::Mapped);
         QCOMPARE(out.size(), 1u);
         QCOMPARE(out[0].channel, model::ChannelId(model::ch::CduSupplyTemperature));
         QCOMPARE(out[0].entity, id(model::EntityKind::Cdu, "CDU B1"));
-        QCOMPARE(out[0].value, 45.6f);
-        QCOMPARE(out[0].time, 1'743'620'424'000 * kMs);
+        QCOMPARE(out[0].value, 45.5f);
+        QCOMPARE(out[0].time, 1'743'620'423'000 * kMs);
+        QCOMPARE(mapper.stats().held, 0u);
+        QCOMPARE(mapper.stats().released, 1u);
+        QCOMPARE(apply(supply, R"({"value": 45.6, "timestamp": 1743620424000, "quality": 1})"),
+                 O::Mapped);
+        QCOMPARE(out.size(), 2u);
+        QCOMPARE(out[1].value, 45.6f);
+        QCOMPARE(out[1].time, 1'743'620'424'000 * kMs);
         QCOMPARE(apply(supply, R"({"value": 99, "timestamp": 1743620425000, "quality": 0})"),
                  O::BadQuality);
         QCOMPARE(apply(supply, R"({"value": null, "timestamp": 1743620425000, "quality": 1})"),

@@ -424,7 +424,8 @@ model::TimeNs wallNow() {
 }
 
 // Publishes BMS messages to a broker with a short-lived client of its own.
-bool publish(int port, const std::vector<std::pair<std::string, std::string>>& messages) {
+bool publish(int port, const std::vector<std::pair<std::string, std::string>>& messages,
+             bool retain = false) {
     static std::once_flag init;
     std::call_once(init, [] { mosquitto_lib_init(); });
     mosquitto* m = mosquitto_new(nullptr, true, nullptr);
@@ -432,7 +433,7 @@ bool publish(int port, const std::vector<std::pair<std::string, std::string>>& m
     bool ok = mosquitto_connect(m, "127.0.0.1", port, 10) == MOSQ_ERR_SUCCESS;
     for (const auto& [topic, payload] : messages)
         ok = ok && mosquitto_publish(m, nullptr, topic.c_str(), static_cast<int>(payload.size()),
-                                     payload.data(), 0, false) == MOSQ_ERR_SUCCESS;
+                                     payload.data(), 0, retain) == MOSQ_ERR_SUCCESS;
     for (int i = 0; ok && i < 100 && mosquitto_want_write(m); ++i)
         mosquitto_loop(m, 20, 1);
     if (ok) mosquitto_disconnect(m);
@@ -978,6 +979,22 @@ private slots:
                                   kLong);
         QVERIFY2(broker.running(), qPrintable(broker.log()));
 
+        // Retained on the broker before the twin starts: a CDU value whose tag says nothing and
+        // the metadata that names its CDU and loop. The broker hands a new subscriber the value
+        // first; the value must still land once the metadata follows.
+        const std::string cduName = m_floor->name(model::EntityKind::Cdu, 1);
+        const std::string cduId = cduName.substr(cduName.find(' ') + 1);
+        const std::string point = "CDU/LiquidTemperature/plant/bldg2/AHU-7/pt-4412";
+        QVERIFY(publish(port,
+                        {{"BMS/v1/PUB/Value/" + point,
+                          "{\"value\": 45.7, \"timestamp\": " +
+                              std::to_string(wallNow() / model::kNsPerMs) + ", \"quality\": 1}"},
+                         {"BMS/v1/PUB/Metadata/" + point,
+                          "{\"objectName\": \"" + cduName + "\", \"objectId\": \"" + cduId +
+                              "\", \"processArea\": [\"Secondary\", \"Supply\"], \"engUnit\": "
+                              "\"C\"}"}},
+                        /*retain=*/true));
+
         importers::MqttConfig mc;
         mc.brokers = {{"127.0.0.1", port}};
         mc.reconnectDelayS = 1;
@@ -987,6 +1004,9 @@ private slots:
         source.start();
         QTRY_VERIFY2_WITH_TIMEOUT(healthOf(source).state == SourceState::Up,
                                   describe(healthOf(source)).c_str(), kLong);
+        QTRY_VERIFY2_WITH_TIMEOUT(sink.count(ch::CduSupplyTemperature, 1) > 0,
+                                  describe(healthOf(source)).c_str(), kLong);
+        QCOMPARE(sink.last(ch::CduSupplyTemperature, 1), 45.7f);
 
         const model::EntityId rack = 2; // the third rack of the floor
         const std::string rackName = m_floor->racks.name[rack];

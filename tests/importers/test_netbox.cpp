@@ -55,7 +55,8 @@ public:
 
 private:
     testing::PageServer::Response answer(const testing::PageServer::Request& r) {
-        if (auto it = r.headers.find("authorization"); it == r.headers.end() || it->second != "Token " + kToken)
+        if (auto it = r.headers.find("authorization");
+            it == r.headers.end() || it->second != "Token " + kToken)
             return {403, R"({"detail": "Invalid token"})"};
         if (m_fault)
             if (auto f = m_fault(r.target)) return *f;
@@ -72,7 +73,8 @@ private:
             const int page = offset.empty() ? 1 : std::stoi(offset) / 22 + 1;
             file = "devices-" + std::to_string(page);
         } else if (auto it = files.find(path); it != files.end()) {
-            if (it->second == "floorplans" && !m_floorplans) return {404, R"({"detail": "Not found."})"};
+            if (it->second == "floorplans" && !m_floorplans)
+                return {404, R"({"detail": "Not found."})"};
             file = it->second;
         } else {
             return {404, R"({"detail": "Not found."})"};
@@ -131,13 +133,14 @@ private slots:
         const auto& rowB = spec.rows[1].rackList;
         QCOMPARE(rowB.size(), std::size_t{4});
         QCOMPARE(rowB[2].name, std::string("DH3-B04"));
-        QCOMPARE(rowB[2].slot, 3); // B03 is a gap
+        QCOMPARE(rowB[2].slot, 3);                                      // B03 is a gap
         QCOMPARE(rowB[1].lifecycle, std::string("hardware_detection")); // staged
         QCOMPARE(rowB[3].lifecycle, std::string("delivered"));          // planned
-        QCOMPARE(rowB[3].computeTrays, 0);                               // nothing racked yet
-        QCOMPARE(spec.rows[0].rackList[3].lifecycle, std::string("troubleshooting")); // a failed tray
-        const auto host = std::ranges::find(spec.hosts, std::string("dh3-a01-n01"),
-                                            &model::HostSpec::name);
+        QCOMPARE(rowB[3].computeTrays, 0);                              // nothing racked yet
+        QCOMPARE(spec.rows[0].rackList[3].lifecycle,
+                 std::string("troubleshooting")); // a failed tray
+        const auto host =
+            std::ranges::find(spec.hosts, std::string("dh3-a01-n01"), &model::HostSpec::name);
         QVERIFY(host != spec.hosts.end());
         QCOMPARE(host->tray, 1); // the highest U is the top tray
         QCOMPARE(host->gpuUuids.size(), std::size_t{4});
@@ -165,12 +168,14 @@ private slots:
     }
 
     void anErrorHalfWayIsNotAnInventory() {
-        FakeNetbox netbox([](const std::string& target)
-                              -> std::optional<testing::PageServer::Response> {
-            if (target.find("/api/dcim/devices/") == 0 && target.find("offset=22") != std::string::npos)
-                return testing::PageServer::Response{500, "<h1>Server Error (500)</h1>", "text/html"};
-            return std::nullopt;
-        });
+        FakeNetbox netbox(
+            [](const std::string& target) -> std::optional<testing::PageServer::Response> {
+                if (target.find("/api/dcim/devices/") == 0 &&
+                    target.find("offset=22") != std::string::npos)
+                    return testing::PageServer::Response{500, "<h1>Server Error (500)</h1>",
+                                                         "text/html"};
+                return std::nullopt;
+            });
         const auto r = importers::fetchNetbox(netbox.url(), withToken());
         QVERIFY(!r);
         const std::string e = r.error().toString();
@@ -180,31 +185,34 @@ private slots:
     }
 
     void aPageThatIsNotJsonSaysWhere() {
-        FakeNetbox netbox([](const std::string& target)
-                              -> std::optional<testing::PageServer::Response> {
-            if (target.starts_with("/api/dcim/racks/"))
-                return testing::PageServer::Response{200, "{\"count\": 8,\n \"results\": [\n  {\"id\": 1,,}]}"};
-            return std::nullopt;
-        });
+        FakeNetbox netbox(
+            [](const std::string& target) -> std::optional<testing::PageServer::Response> {
+                if (target.starts_with("/api/dcim/racks/"))
+                    return testing::PageServer::Response{
+                        200, "{\"count\": 8,\n \"results\": [\n  {\"id\": 1,,}]}"};
+                return std::nullopt;
+            });
         const auto r = importers::fetchNetbox(netbox.url(), withToken());
         QVERIFY(!r);
-        QVERIFY2(r.error().line == 3 && r.error().file.find("/api/dcim/racks/") != std::string::npos,
+        QVERIFY2(r.error().line == 3 &&
+                     r.error().file.find("/api/dcim/racks/") != std::string::npos,
                  r.error().toString().c_str());
     }
 
     void aCountThatDoesNotAddUpIsRefused() {
         // The last page vanishes between reads: page 2 says there is no next.
-        FakeNetbox netbox([](const std::string& target)
-                              -> std::optional<testing::PageServer::Response> {
-            if (target.find("/api/dcim/devices/") == 0 && target.find("offset=22") != std::string::npos) {
-                std::string body = readFile(kDump + "/devices-2.json");
-                const auto at = body.find("\"next\": \"");
-                const auto end = body.find('"', at + 9);
-                body.replace(at, end - at + 1, "\"next\": null");
-                return testing::PageServer::Response{200, body};
-            }
-            return std::nullopt;
-        });
+        FakeNetbox netbox(
+            [](const std::string& target) -> std::optional<testing::PageServer::Response> {
+                if (target.find("/api/dcim/devices/") == 0 &&
+                    target.find("offset=22") != std::string::npos) {
+                    std::string body = readFile(kDump + "/devices-2.json");
+                    const auto at = body.find("\"next\": \"");
+                    const auto end = body.find('"', at + 9);
+                    body.replace(at, end - at + 1, "\"next\": null");
+                    return testing::PageServer::Response{200, body};
+                }
+                return std::nullopt;
+            });
         const auto r = importers::fetchNetbox(netbox.url(), withToken());
         QVERIFY(!r);
         QVERIFY2(r.error().message.find("the server counts 66 devices but its pages held 44") !=
@@ -221,7 +229,8 @@ private slots:
             for (const auto& e : fs::directory_iterator(kDump))
                 fs::copy_file(e.path(), dir / e.path().filename());
             std::string page = readFile(kDump + "/devices-1.json");
-            const auto [from, to] = std::pair{edit.substr(0, edit.find('|')), edit.substr(edit.find('|') + 1)};
+            const auto [from, to] =
+                std::pair{edit.substr(0, edit.find('|')), edit.substr(edit.find('|') + 1)};
             const auto at = page.find(from);
             if (at == std::string::npos) qFatal("no '%s' in devices-1.json", from.c_str());
             page.replace(at, from.size(), to);
@@ -238,12 +247,14 @@ private slots:
         // Two devices in one slot.
         auto slot = withDevices("\"position\": \"44.0\"|\"position\": 46.0");
         QVERIFY(!slot);
-        QVERIFY2(slot.error().message.find("are both at U46 of rack 'DH3-A01'") != std::string::npos,
+        QVERIFY2(slot.error().message.find("are both at U46 of rack 'DH3-A01'") !=
+                     std::string::npos,
                  slot.error().toString().c_str());
         // A position outside any rack.
         auto outside = withDevices("\"position\": 46.0|\"position\": 97.0");
         QVERIFY(!outside);
-        QVERIFY2(outside.error().message.find("position '97.0' is not a rack unit") != std::string::npos,
+        QVERIFY2(outside.error().message.find("position '97.0' is not a rack unit") !=
+                     std::string::npos,
                  outside.error().toString().c_str());
         fs::remove_all(dir);
         // Not a dump at all.

@@ -103,9 +103,10 @@ private:
                 m_targets.push_back(req.target);
             }
             const Response r = m_handler(req);
-            const std::string reply = "HTTP/1.1 " + std::to_string(r.status) + " X\r\nContent-Type: " +
-                                      r.contentType + "\r\nConnection: close\r\nContent-Length: " +
-                                      std::to_string(r.body.size()) + "\r\n\r\n" + r.body;
+            const std::string reply =
+                "HTTP/1.1 " + std::to_string(r.status) + " X\r\nContent-Type: " + r.contentType +
+                "\r\nConnection: close\r\nContent-Length: " + std::to_string(r.body.size()) +
+                "\r\n\r\n" + r.body;
             std::size_t sent = 0;
             while (sent < reply.size()) {
                 const auto n = ::send(c, reply.data() + sent, reply.size() - sent, MSG_NOSIGNAL);
