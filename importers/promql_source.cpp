@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <ranges>
 #include <regex>
@@ -176,6 +177,12 @@ bool parsePoint(const json& p, std::pair<model::TimeNs, double>& out) {
 // Rack key -> rack, by applying the key regex to each rack's first host.
 std::unordered_map<std::string, model::EntityId> rackKeysOf(const model::Topology& t) {
     std::unordered_map<std::string, model::EntityId> keys;
+    // Host-table floors key their aggregates by the rack's own name.
+    if (!t.spec().hosts.empty()) {
+        for (model::EntityId r = 0; r < t.count(EntityKind::Rack); ++r)
+            keys.emplace(t.racks.name[r], r);
+        return keys;
+    }
     const std::string re = rackKeyRegex(t.spec().hostPattern);
     if (re.empty()) return keys;
     const std::regex rx(re);
@@ -284,12 +291,43 @@ std::string rackKeyRegex(const std::string& hostPattern) {
            convert(hostPattern.substr(trayEnd + 1)) + "(?:[.:].*)?";
 }
 
+namespace {
+
+// One regex for a rack's hosts: their common prefix, then the alternatives, then an optional
+// domain or port ("dh2-r14-c07-n(?:01|02|...)(?:[.:].*)?").
+std::string hostsRegex(const std::vector<std::string>& hosts) {
+    std::string prefix = hosts.front();
+    for (const auto& h : hosts)
+        while (!h.starts_with(prefix))
+            prefix.pop_back();
+    std::string alternatives;
+    for (const auto& h : hosts)
+        alternatives += (alternatives.empty() ? "" : "|") + regexEscape(h.substr(prefix.size()));
+    return regexEscape(prefix) + "(?:" + alternatives + ")(?:[.:].*)?";
+}
+
+} // namespace
+
 std::vector<PromqlQuery> buildQuerySet(const MappingRules& rules, const model::Topology& topology,
                                        const QuerySetOptions& options) {
     std::vector<PromqlQuery> queries;
-    const std::string keyRegex = rackKeyRegex(topology.spec().hostPattern);
+    // A floor with a host table names its hosts freely: racks are found by host alternations
+    // (batched under the server's query length), not by cutting a key out of the host name.
+    const bool hostTable = !topology.spec().hosts.empty();
+    const std::string keyRegex =
+        hostTable ? std::string() : rackKeyRegex(topology.spec().hostPattern);
+    std::vector<std::pair<std::string, std::string>> rackHosts; // rack name -> hosts regex
+    if (hostTable) {
+        std::map<std::string, std::vector<std::string>> byRack;
+        for (const auto& h : topology.spec().hosts)
+            byRack[h.rack].push_back(h.name);
+        for (model::EntityId r = 0; r < topology.count(EntityKind::Rack); ++r)
+            if (auto it = byRack.find(topology.racks.name[r]); it != byRack.end())
+                rackHosts.emplace_back(it->first, hostsRegex(it->second));
+    }
 
-    if (options.rackOverview && !keyRegex.empty() && !options.hostLabels.empty()) {
+    if (options.rackOverview && (!keyRegex.empty() || !rackHosts.empty()) &&
+        !options.hostLabels.empty()) {
         struct Aggregate {
             std::string_view gpuChannel, op, rackChannel, name;
             double unit; // GPU channel unit -> rack channel unit
@@ -318,6 +356,52 @@ std::vector<PromqlQuery> buildQuerySet(const MappingRules& rules, const model::T
             if (a.op == "sum" && rule->offset != 0.0) continue;
             std::string extra = matchersOf(*rule);
             if (!options.selector.empty()) extra += (extra.empty() ? "" : ",") + options.selector;
+            if (hostTable) {
+                // Per rack: OP over its hosts' series (under any of the host labels), named by
+                // the rack; racks joined with `or`, as many per query as the length allows.
+                auto perRack = [&](const std::string& rackName, const std::string& hosts) {
+                    std::string any;
+                    for (const auto& label : options.hostLabels) {
+                        const std::string m =
+                            (extra.empty() ? "" : extra + ",") + label + "=~" + promqlString(hosts);
+                        std::string sel = selector(metricsRegex({rule}), m);
+                        if (rule->transform == ValueTransform::Rate) sel = "rate(" + sel + "[1m])";
+                        any += (any.empty() ? "" : " or ") + sel;
+                    }
+                    std::string in = "(" + any + ")";
+                    if (std::isfinite(rule->validMin))
+                        in = "(" + in + " >= " + std::to_string(rule->validMin) + ")";
+                    if (std::isfinite(rule->validMax))
+                        in = "(" + in + " <= " + std::to_string(rule->validMax) + ")";
+                    return "label_replace(" + std::string(a.op) + "(" + in + "), \"" +
+                           std::string(kRackLabel) + "\", " + promqlString(rackName) +
+                           ", \"\", \"\")";
+                };
+                std::string expr;
+                std::size_t first = 0;
+                auto flush = [&](std::size_t end) {
+                    if (expr.empty()) return;
+                    PromqlQuery q;
+                    q.name = std::string(a.name) + " (racks " + rackHosts[first].first + " to " +
+                             rackHosts[end - 1].first + ")";
+                    q.expr = expr;
+                    q.channel = *rackChannel;
+                    q.rackLabel = std::string(kRackLabel);
+                    q.scale = rule->scale * a.unit;
+                    q.offset = a.op == "sum" ? 0.0 : rule->offset * a.unit;
+                    queries.push_back(std::move(q));
+                    expr.clear();
+                    first = end;
+                };
+                for (std::size_t i = 0; i < rackHosts.size(); ++i) {
+                    const std::string one = perRack(rackHosts[i].first, rackHosts[i].second);
+                    if (!expr.empty() && expr.size() + 4 + one.size() > options.maxQueryBytes)
+                        flush(i);
+                    expr += (expr.empty() ? "" : " or ") + one;
+                }
+                flush(rackHosts.size());
+                continue;
+            }
             std::string inner = selector(metricsRegex({rule}), extra);
             if (rule->transform == ValueTransform::Rate) inner = "rate(" + inner + "[1m])";
             // The rule's valid range, applied by the server: out-of-range readings (DCGM's blank

@@ -7,8 +7,12 @@
 //
 // The query set is built from the mapping rules so that a big floor never pulls millions of raw
 // series (buildQuerySet):
-//   - rack overview, always: per-rack aggregates computed by the server. A rack key is cut from
-//     the host label with label_replace using the floor's host_pattern, then
+//   - rack overview, always: per-rack aggregates computed by the server. On a generated floor a
+//     rack key is cut from the host label with label_replace using the floor's host_pattern; on
+//     a floor with a host table (an inventory's free host names) each rack's hosts are one regex
+//     alternation (common prefix, then the rest) and the per-rack aggregates are joined with
+//     `or`, batched under maxQueryBytes (so 1,778 racks are a few dozen queries, still one series
+//     per rack; GPUs placed only by UUID are not in these aggregates). Then
 //       max by (ft_rack) (GPU temperature)  -> rack.gpu_temperature_max
 //       avg by (ft_rack) (GPU temperature)  -> rack.gpu_temperature_mean
 //       avg by (ft_rack) (GPU utilization)  -> rack.gpu_utilization
@@ -67,6 +71,9 @@ struct QuerySetOptions {
     bool perDevice = false;               // every host's raw device series (small floors only)
     std::vector<std::string> detailRacks; // raw device series of these racks' hosts
     std::string selector;                 // extra matchers for every selector, e.g. job="dcgm"
+    // Longest query the server takes (VictoriaMetrics: -search.maxQueryLen, 16 KiB by default):
+    // host-table floors split their per-rack aggregates into queries of at most this many bytes.
+    std::size_t maxQueryBytes = 16000;
 };
 
 std::vector<PromqlQuery> buildQuerySet(const MappingRules& rules, const model::Topology& topology,

@@ -9,7 +9,7 @@ packages=(
   libvtk9-dev libimgui-dev libstb-dev fonts-dejavu-core
   nlohmann-json3-dev libsqlite3-dev libzstd-dev libfmt-dev libmosquitto-dev
   xvfb xauth libgl1-mesa-dri
-  prometheus mosquitto clang libclang-rt-dev clang-format clang-tidy-16
+  prometheus victoria-metrics mosquitto clang libclang-rt-dev clang-format clang-tidy-16
 )
 
 missing=()

@@ -6,6 +6,7 @@
 // stopped by RAII guards, so a failing check never leaves one running. Waits are generous
 // (QTRY_*): machines are slow and noisy, and nothing here asserts on timing.
 #include "importers/http_client.h"
+#include "importers/inventory_csv.h"
 #include "importers/mapping_rules.h"
 #include "importers/mqtt_source.h"
 #include "importers/promql_source.h"
@@ -953,6 +954,101 @@ private slots:
                                       sink.count() > before,
                                   describe(healthOf(source)).c_str(), kLong);
         source.stop();
+    }
+
+    // (b2) a real VictoriaMetrics, fed through its import API: per-rack aggregates on the server
+    // for a generated floor (host_pattern keys) and for an inventory floor with provisioning
+    // host names (host alternations, batched under the query-length limit).
+    void victoriaMetricsAggregatesPerRack() {
+        const QString vm = QStandardPaths::findExecutable("victoria-metrics");
+        if (vm.isEmpty())
+            QSKIP("victoria-metrics is not installed (apt install victoria-metrics): the PromQL "
+                  "source is not tested against it");
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const int port = freePort();
+        ServerProcess server(vm,
+                             {QString("-httpListenAddr=127.0.0.1:%1").arg(port),
+                              "-storageDataPath=" + dir.filePath("vm"), "-search.latencyOffset=0s",
+                              "-retentionPeriod=10y", "-loggerLevel=ERROR"},
+                             dir.filePath("vm.log"));
+        const std::string base = "http://127.0.0.1:" + std::to_string(port);
+        importers::HttpOptions o;
+        o.timeout = std::chrono::milliseconds(5000);
+        QVERIFY(server.start());
+        QTRY_VERIFY2_WITH_TIMEOUT(importers::requestBlocking(base + "/health", o).status == 200 ||
+                                      !server.running(),
+                                  qPrintable(server.log()), kLong);
+        QVERIFY2(server.running(), qPrintable(server.log()));
+
+        // The inventory floor and the first scrape of its dcgm-exporter capture (Kubernetes
+        // labels; one host reports a pod name and is placed only by UUID, so it is not in the
+        // server's per-rack aggregates).
+        QFile csv(FT_TEST_DATA_DIR "/inventory/hall-dh2.csv");
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const auto inv = importers::parseInventoryCsv(csv.readAll().toStdString(), "hall-dh2.csv");
+        QVERIFY2(inv, inv ? "" : inv.error().toString().c_str());
+        auto built = model::Topology::build(inv->spec);
+        QVERIFY2(built, built ? "" : built.error().c_str());
+        const auto hall = std::make_shared<const model::Topology>(std::move(*built));
+        QFile capture(FT_TEST_DATA_DIR "/inventory/hall-dh2-dcgm.prom");
+        QVERIFY(capture.open(QIODevice::ReadOnly));
+        std::string page = capture.readAll().toStdString();
+        page = page.substr(0, page.find("# HELP DCGM_FI_DEV_GPU_TEMP", 10)); // the first scrape
+        const auto imported =
+            importers::requestBlocking(base + "/api/v1/import/prometheus", o, nullptr,
+                                       page + dcgmPage({"a01-n01", "a01-n02"}), "text/plain");
+        QVERIFY2(imported.status == 204 || imported.status == 200,
+                 imported.describeFailure().c_str());
+
+        auto run = [&](const std::shared_ptr<const model::Topology>& floor,
+                       const importers::QuerySetOptions& options, auto check) {
+            importers::PromqlConfig pc;
+            pc.url = base;
+            pc.interval = std::chrono::milliseconds(500);
+            pc.timeout = std::chrono::milliseconds(10000);
+            pc.queries = importers::buildQuerySet(m_dcgm, *floor, options);
+            for (const auto& q : pc.queries)
+                if (q.channel) QVERIFY2(q.expr.size() <= options.maxQueryBytes, q.name.c_str());
+            Collector sink;
+            importers::PromqlSource source(pc, m_dcgm, floor, sink.fn());
+            source.start();
+            check(sink, source, pc.queries);
+            source.stop();
+        };
+        // Generated floor: the host pattern cuts the rack key.
+        run(m_floor, {}, [&](Collector& sink, importers::PromqlSource& source, const auto&) {
+            const auto rack = m_floor->computeTrays.rack[trayOf(*m_floor, "a01-n01")];
+            QTRY_VERIFY2_WITH_TIMEOUT(sink.count(ch::RackGpuUtilization, rack) > 0,
+                                      describe(healthOf(source)).c_str(), kLong);
+            QCOMPARE(sink.last(ch::RackGpuTempMax, rack), 64.0f);
+            QCOMPARE(sink.last(ch::RackGpuTempMean, rack), 62.5f);
+            QCOMPARE(sink.last(ch::RackGpuUtilization, rack), 51.5f);
+        });
+        // Inventory floor: host alternations per rack, in queries of at most 2,000 bytes.
+        importers::QuerySetOptions small;
+        small.maxQueryBytes = 2000;
+        run(hall, small,
+            [&](Collector& sink, importers::PromqlSource& source, const auto& queries) {
+                std::size_t aggregates = 0;
+                for (const auto& q : queries)
+                    aggregates += q.channel ? 1 : 0;
+                QVERIFY2(aggregates > 4, "the racks did not split into several queries");
+                const auto c01 = *hall->find(model::EntityKind::Rack, "DH2-R11-C01");
+                const auto c03 = *hall->find(model::EntityKind::Rack, "DH2-R11-C03");
+                QTRY_VERIFY2_WITH_TIMEOUT(sink.count(ch::RackGpuTempMean, c03) > 0 &&
+                                              sink.count(ch::RackGpuTempMax, c01) > 0,
+                                          describe(healthOf(source)).c_str(), kLong);
+                // C01: gpu-node-0001..0003 (0004 names a pod): 52 + {0, 3, 6} + GPU 0..3.
+                QCOMPARE(sink.last(ch::RackGpuTempMax, c01), 61.0f);
+                QCOMPARE(sink.last(ch::RackGpuTempMean, c01), 56.5f);
+                QCOMPARE(sink.last(ch::RackGpuTempMean, c03), 57.25f);
+                // Racks without any series stay silent (no data), they are not zero.
+                const auto r12 = *hall->find(model::EntityKind::Rack, "DH2-R12-C01");
+                QCOMPARE(sink.count(ch::RackGpuTempMax, r12), std::size_t{0});
+                QTRY_VERIFY2_WITH_TIMEOUT(healthOf(source).state == SourceState::Up,
+                                          describe(healthOf(source)).c_str(), kLong);
+            });
     }
 
     // (c) a real mosquitto broker carrying BMS rack points.
