@@ -254,17 +254,18 @@ SeriesMapper::SeriesMapper(MappingRules rules, const model::Topology& topology)
     : m_rules(std::move(rules)), m_topology(topology), m_names(topology) {}
 
 void SeriesMapper::clearCache() {
-    m_cache.clear();
-    m_cacheCount = 0;
+    m_entries.clear();
+    m_index.clear();
+    m_next = 0;
     m_targets.clear();
     m_stats.series = 0;
 }
 
-SeriesMapper::CacheEntry& SeriesMapper::cacheSlot(std::uint64_t key) {
-    if (m_cache.empty()) m_cache.resize(1024);
-    std::size_t mask = m_cache.size() - 1;
+SeriesMapper::IndexSlot& SeriesMapper::indexSlot(std::uint64_t key) {
+    if (m_index.empty()) m_index.resize(1024);
+    const std::size_t mask = m_index.size() - 1;
     for (std::size_t i = key & mask;; i = (i + 1) & mask)
-        if (m_cache[i].key == key || m_cache[i].key == 0) return m_cache[i];
+        if (m_index[i].key == key || m_index[i].key == 0) return m_index[i];
 }
 
 std::uint32_t SeriesMapper::slotFor(model::ChannelId channel, EntityId entity) {
@@ -373,24 +374,31 @@ std::size_t SeriesMapper::map(std::string_view metric, std::span<const prom::Lab
                               double value, model::TimeNs time, std::vector<model::Sample>& out) {
     std::uint64_t key = seriesKey(metric, labels);
     key += key == 0;
-    CacheEntry* entry = &cacheSlot(key);
-    if (entry->key == 0) {
-        if (m_cacheCount >= kMaxCachedSeries) {
-            clearCache();
-            entry = &cacheSlot(key);
+    std::size_t at = m_next;
+    if (at >= m_entries.size() || m_entries[at].key != key) {
+        IndexSlot* slot = &indexSlot(key);
+        if (slot->key == 0) {
+            if (m_entries.size() >= kMaxCachedSeries) {
+                clearCache();
+                slot = &indexSlot(key);
+            }
+            CacheEntry resolved = resolve(metric, labels); // may not touch the cache
+            resolved.key = key;
+            *slot = {key, static_cast<std::uint32_t>(m_entries.size())};
+            m_entries.push_back(resolved);
+            m_stats.series = m_entries.size();
+            if (m_entries.size() * 4 > m_index.size() * 3) {
+                std::vector<IndexSlot> old(m_index.size() * 2);
+                old.swap(m_index);
+                for (const IndexSlot& e : old)
+                    if (e.key != 0) indexSlot(e.key) = e;
+                slot = &indexSlot(key);
+            }
         }
-        CacheEntry resolved = resolve(metric, labels); // may not touch m_cache
-        resolved.key = key;
-        *entry = resolved;
-        m_stats.series = ++m_cacheCount;
-        if (m_cacheCount * 4 > m_cache.size() * 3) {
-            std::vector<CacheEntry> old(m_cache.size() * 2);
-            old.swap(m_cache);
-            for (const CacheEntry& e : old)
-                if (e.key != 0) cacheSlot(e.key) = e;
-            entry = &cacheSlot(key);
-        }
+        at = slot->entry;
     }
+    m_next = at + 1;
+    const CacheEntry* entry = &m_entries[at];
     if (entry->kind == EntryKind::Unmapped) {
         ++m_stats.unmapped;
         ++m_unmappedNames.counts[entry->index].count;

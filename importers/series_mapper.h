@@ -84,8 +84,8 @@ private:
         model::ChannelId channel;
     };
     enum class EntryKind : std::uint8_t { Mapped, Unmapped, Unresolved };
-    // One series' answer, in an open-addressing table: a steady scrape touches one entry (with
-    // its first target inline) and one SeriesState per sample.
+    // One series' answer: a steady scrape touches one entry (with its first target inline) and
+    // one SeriesState per sample.
     struct CacheEntry {
         std::uint64_t key = 0; // 0: empty slot (a series hashing to 0 is stored as 1)
         Target first{};
@@ -109,7 +109,12 @@ private:
     };
 
     CacheEntry resolve(std::string_view metric, std::span<const prom::Label> labels);
-    CacheEntry& cacheSlot(std::uint64_t key);
+    // The index slot for `key`: its entry, or the empty slot where it goes.
+    struct IndexSlot {
+        std::uint64_t key = 0; // 0: empty
+        std::uint32_t entry = 0;
+    };
+    IndexSlot& indexSlot(std::uint64_t key);
     void applyTarget(const Target& t, double value, model::TimeNs time,
                      std::vector<model::Sample>& out, std::size_t& produced);
     std::uint32_t slotFor(model::ChannelId channel, model::EntityId entity);
@@ -119,8 +124,13 @@ private:
     MappingRules m_rules;
     const model::Topology& m_topology;
     EntityNameIndex m_names;
-    std::vector<CacheEntry> m_cache; // power-of-two size, at most 3/4 full
-    std::size_t m_cacheCount = 0;
+    // Resolved series, densely in the order first seen, found through an open-addressing index
+    // (power-of-two size, at most 3/4 full). An exporter writes its series in the same order
+    // every scrape, so the entry after the last one used is tried first: a steady scrape walks
+    // the entries (and their states) in memory order instead of hopping through a table.
+    std::vector<CacheEntry> m_entries;
+    std::vector<IndexSlot> m_index;
+    std::size_t m_next = 0;        // the entry expected next
     std::vector<Target> m_targets; // second and later targets of "continue" series
     std::unordered_map<std::uint64_t, std::uint32_t> m_slots; // (channel, entity) -> m_states
     std::vector<SeriesState> m_states;

@@ -6,6 +6,7 @@
 #include "importers/recording_reader.h"
 #include "importers/recording_writer.h"
 #include "importers/replay_transport.h"
+#include "inventory_bench.h"
 #include "model/sim_core.h"
 #include "model/thermal_model.h"
 #include "parse_bench.h"
@@ -402,6 +403,8 @@ int main(int argc, char** argv) {
     if (wanted("parse.prometheus.mb_per_s") || wanted("parse.prometheus.vs_promtool") ||
         wanted("parse.promtool"))
         ft::benchParse(figure, std::filesystem::temp_directory_path().string());
+    if (wanted("inventory.load_ms") || wanted("mapping."))
+        ft::benchInventory(figure, std::filesystem::temp_directory_path().string());
 
     // Render and start-up figures need a display; the rest do not.
     const bool gui = g_filter.empty() ||

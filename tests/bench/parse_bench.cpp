@@ -62,40 +62,52 @@ std::uint64_t splitmix(std::uint64_t& state) {
     return z ^ (z >> 31);
 }
 
-// One label block per GPU, shared by every metric, hostnames as the generated floor names them
-// ({row_lc}{rack:02}-n{tray:02}), so the scrape matches `generate:racks=1778`.
-std::vector<std::string> gpuLabels() {
+// One label block per GPU, shared by every metric: four GPUs per host, in host order.
+std::vector<std::string> gpuLabels(const std::vector<std::string>& hosts) {
     static constexpr int kBus[kGpusPerTray] = {0x18, 0x2A, 0x3A, 0x5D};
     std::vector<std::string> out;
-    out.reserve(static_cast<std::size_t>(kRacks) * kTraysPerRack * kGpusPerTray);
+    out.reserve(hosts.size() * kGpusPerTray);
     std::uint64_t seed = 7;
     char buf[512];
+    for (const std::string& host : hosts)
+        for (int gpu = 0; gpu < kGpusPerTray; ++gpu) {
+            const std::uint64_t a = splitmix(seed), b = splitmix(seed);
+            const int n = std::snprintf(
+                buf, sizeof buf,
+                "{gpu=\"%d\",UUID=\"GPU-%08x-%04x-%04x-%04x-%012llx\",pci_bus_id="
+                "\"00000000:%02X:00.0\","
+                "device=\"nvidia%d\",modelName=\"NVIDIA GB200\",Hostname=\"%s\"}",
+                gpu, static_cast<unsigned>(a >> 32), static_cast<unsigned>(a >> 16) & 0xFFFF,
+                static_cast<unsigned>(a) & 0xFFFF, static_cast<unsigned>(b >> 48),
+                static_cast<unsigned long long>(b & 0xFFFFFFFFFFFFULL), kBus[gpu], gpu,
+                host.c_str());
+            out.emplace_back(buf, static_cast<std::size_t>(n));
+        }
+    return out;
+}
+
+} // namespace
+
+// Host names as the generated floor names them ({row_lc}{rack:02}-n{tray:02}), so the scrape
+// matches `generate:racks=1778`.
+std::vector<std::string> generatedFloorHosts() {
+    std::vector<std::string> hosts;
+    char buf[64];
     for (const auto& row : importers::generateFloor(kRacks).rows) {
         std::string rowLc = row.name;
         for (char& c : rowLc)
             c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         for (int rack = 1; rack <= row.racks; ++rack)
-            for (int tray = 1; tray <= kTraysPerRack; ++tray)
-                for (int gpu = 0; gpu < kGpusPerTray; ++gpu) {
-                    const std::uint64_t a = splitmix(seed), b = splitmix(seed);
-                    const int n = std::snprintf(
-                        buf, sizeof buf,
-                        "{gpu=\"%d\",UUID=\"GPU-%08x-%04x-%04x-%04x-%012llx\",pci_bus_id="
-                        "\"00000000:%02X:00.0\","
-                        "device=\"nvidia%d\",modelName=\"NVIDIA GB200\",Hostname=\"%s%02d-n%02d\"}",
-                        gpu, static_cast<unsigned>(a >> 32),
-                        static_cast<unsigned>(a >> 16) & 0xFFFF, static_cast<unsigned>(a) & 0xFFFF,
-                        static_cast<unsigned>(b >> 48),
-                        static_cast<unsigned long long>(b & 0xFFFFFFFFFFFFULL), kBus[gpu], gpu,
-                        rowLc.c_str(), rack, tray);
-                    out.emplace_back(buf, static_cast<std::size_t>(n));
-                }
+            for (int tray = 1; tray <= kTraysPerRack; ++tray) {
+                std::snprintf(buf, sizeof buf, "%s%02d-n%02d", rowLc.c_str(), rack, tray);
+                hosts.emplace_back(buf);
+            }
     }
-    return out;
+    return hosts;
 }
 
-std::string dcgmScrape() {
-    const auto labels = gpuLabels();
+std::string dcgmScrape(const std::vector<std::string>& hosts) {
+    const auto labels = gpuLabels(hosts);
     std::string text;
     text.reserve(labels.size() * std::size(kMetrics) * 200);
     std::uint64_t seed = 42;
@@ -125,6 +137,8 @@ std::string dcgmScrape() {
     }
     return text;
 }
+
+namespace {
 
 double median(std::vector<double> v) {
     std::ranges::sort(v);
@@ -174,7 +188,7 @@ double timePromtool(const std::string& file) {
 void benchParse(
     const std::function<void(const std::string& name, double value, const char* unit)>& figure,
     const std::string& workDir) {
-    const std::string text = dcgmScrape();
+    const std::string text = dcgmScrape(generatedFloorHosts());
     const std::string file = workDir + "/dcgm_racks1778.prom";
     {
         std::ofstream out(file, std::ios::binary);
