@@ -47,7 +47,8 @@ Export inventoryExport() {
             for (int tray = 1; tray <= 18; ++tray) {
                 ++serial;
                 char host[64];
-                std::snprintf(host, sizeof host, "gpu-dh%d-r%02d-c%02d-n%02d", hall, row, rack, tray);
+                std::snprintf(host, sizeof host, "gpu-dh%d-r%02d-c%02d-n%02d", hall, row, rack,
+                              tray);
                 std::string uuids;
                 for (int g = 0; g < 4; ++g) {
                     char u[64];
@@ -57,8 +58,9 @@ Export inventoryExport() {
                     uuids += u;
                 }
                 const int n = std::snprintf(
-                    line, sizeof line, "%s,DH%d-R%02d-C%02d,R%02d,%d,DH%d,%s,10.%d.%d.%d,SN%llu,active\n",
-                    host, hall, row, rack, row, tray, hall, uuids.c_str(), hall, row, rack * 18 + tray,
+                    line, sizeof line,
+                    "%s,DH%d-R%02d-C%02d,R%02d,%d,DH%d,%s,10.%d.%d.%d,SN%llu,active\n", host, hall,
+                    row, rack, row, tray, hall, uuids.c_str(), hall, row, rack * 18 + tray,
                     static_cast<unsigned long long>(serial));
                 e.csv.append(line, static_cast<std::size_t>(n));
                 e.hosts.emplace_back(host);
@@ -168,8 +170,8 @@ void benchInventory(
     auto generated = model::Topology::build(importers::generateFloor(1778));
     if (generated) {
         std::size_t n = 0;
-        const double patternMb = mappingMbPerS(dcgmScrape(generatedFloorHosts()), *generated,
-                                               *rules, n);
+        const double patternMb =
+            mappingMbPerS(dcgmScrape(generatedFloorHosts()), *generated, *rules, n);
         figure("mapping.host_pattern.mb_per_s", patternMb, "MB/s");
     }
 }

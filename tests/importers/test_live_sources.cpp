@@ -1019,7 +1019,10 @@ private slots:
         // Generated floor: the host pattern cuts the rack key.
         run(m_floor, {}, [&](Collector& sink, importers::PromqlSource& source, const auto&) {
             const auto rack = m_floor->computeTrays.rack[trayOf(*m_floor, "a01-n01")];
-            QTRY_VERIFY2_WITH_TIMEOUT(sink.count(ch::RackGpuUtilization, rack) > 0,
+            // Each aggregate is its own query: wait until all have answered.
+            QTRY_VERIFY2_WITH_TIMEOUT(sink.count(ch::RackGpuUtilization, rack) > 0 &&
+                                          sink.count(ch::RackGpuTempMean, rack) > 0 &&
+                                          sink.count(ch::RackGpuTempMax, rack) > 0,
                                       describe(healthOf(source)).c_str(), kLong);
             QCOMPARE(sink.last(ch::RackGpuTempMax, rack), 64.0f);
             QCOMPARE(sink.last(ch::RackGpuTempMean, rack), 62.5f);
@@ -1037,6 +1040,7 @@ private slots:
                 const auto c01 = *hall->find(model::EntityKind::Rack, "DH2-R11-C01");
                 const auto c03 = *hall->find(model::EntityKind::Rack, "DH2-R11-C03");
                 QTRY_VERIFY2_WITH_TIMEOUT(sink.count(ch::RackGpuTempMean, c03) > 0 &&
+                                              sink.count(ch::RackGpuTempMean, c01) > 0 &&
                                               sink.count(ch::RackGpuTempMax, c01) > 0,
                                           describe(healthOf(source)).c_str(), kLong);
                 // C01: gpu-node-0001..0003 (0004 names a pod): 52 + {0, 3, 6} + GPU 0..3.
