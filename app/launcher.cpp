@@ -234,8 +234,34 @@ void Launcher::showWindow() {
     }
     QObject::connect(m_window.get(), &MainWindow::openRecordingRequested, qApp,
                      [this](const QString& path) { openRecording(path); });
+    QObject::connect(m_window.get(), &MainWindow::openFloorRequested, qApp,
+                     [this](const QString& path) { openFloor(path); });
     m_window->show();
     if (o.wall) m_window->setWallMode(true);
+}
+
+void Launcher::openFloor(const QString& path) {
+    // The same run on the new floor: its sources and options, the floor from the file.
+    Options o = m_options;
+    o.floor = path.toStdString();
+    o.inventory.clear();
+    o.scenario.clear(); // a scenario names racks of the old floor
+    auto next = makeSimSession(o, true, false);
+    if (!next) {
+        QMessageBox::warning(m_window.get(), QObject::tr("Open floor"),
+                             QString::fromStdString(next.error()));
+        return;
+    }
+    QTimer::singleShot(0, qApp,
+                       [this, o, fresh = std::shared_ptr<Session>(std::move(*next))]() mutable {
+                           m_window.reset();
+                           m_session = std::move(fresh);
+                           m_options = o;
+                           m_session->sim->start(m_session->sources.empty() ? o.speed : 1.0);
+                           m_session->startSources();
+                           m_selection.reset();
+                           showWindow();
+                       });
 }
 
 void Launcher::openRecording(const QString& path) {

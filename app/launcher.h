@@ -33,6 +33,7 @@ private:
     // The window on the current session (a new one after File > Open recording).
     void showWindow();
     void openRecording(const QString& path);
+    void openFloor(const QString& path);
 
     Options m_options;
     int& m_argc;

@@ -1,5 +1,7 @@
 #include "main_window.h"
 
+#include "floor_loading.h"
+#include "importers/floor_file.h"
 #include "importers/telemetry_loader.h"
 #include "live_sources.h"
 #include "views/cooling_panel.h"
@@ -15,11 +17,16 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QDateTime>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
 #include <QInputDialog>
 #include <QKeyEvent>
 #include <QLabel>
@@ -28,11 +35,13 @@
 #include <QMessageBox>
 #include <QProcess>
 #include <QProgressDialog>
+#include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QThread>
 #include <filesystem>
+#include <fstream>
 
 namespace ft::app {
 
@@ -173,6 +182,8 @@ void MainWindow::buildMenus() {
     file->addAction(tr("&Import telemetry file…"), this, &MainWindow::importFileDialog);
     file->addAction(tr("Import incident &window from Prometheus…"), this,
                     &MainWindow::importWindowDialog);
+    file->addAction(tr("Import in&ventory (CSV, NetBox)…"), this,
+                    &MainWindow::importInventoryDialog);
     file->addSeparator();
     file->addAction(tr("Export view as &PNG…"), this, &MainWindow::exportViewDialog);
     QAction* frames = file->addAction(tr("Export &frames…"), this, &MainWindow::exportFramesDialog);
@@ -350,6 +361,106 @@ void MainWindow::importFileDialog() {
                                          progress, cancel);
         },
         out);
+}
+
+void MainWindow::importInventoryDialog() {
+    QDialog ask(this);
+    ask.setWindowTitle(tr("Import inventory"));
+    auto* form = new QFormLayout(&ask);
+    auto* kind = new QComboBox(&ask);
+    kind->addItems({tr("CSV or TSV export"), tr("NetBox server (REST API)"),
+                    tr("NetBox dump (a folder of API pages)")});
+    QSettings settings;
+    kind->setCurrentIndex(settings.value("inventory/kind", 0).toInt());
+    auto* where = new QLineEdit(settings.value("inventory/where").toString(), &ask);
+    auto* browse = new QPushButton(tr("Browse…"), &ask);
+    auto* whereRow = new QHBoxLayout;
+    whereRow->addWidget(where, 1);
+    whereRow->addWidget(browse);
+    auto* token = new QLineEdit(settings.value("inventory/token_file").toString(), &ask);
+    token->setPlaceholderText(tr("a file holding the API token"));
+    auto* out = new QLineEdit(settings.value("inventory/floor", "floor.json").toString(), &ask);
+    form->addRow(tr("Inventory"), kind);
+    form->addRow(tr("File, URL or folder"), whereRow);
+    form->addRow(tr("Token file"), token);
+    form->addRow(tr("Write the floor to"), out);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &ask);
+    form->addRow(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, &ask, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &ask, &QDialog::reject);
+    auto update = [=] {
+        token->setEnabled(kind->currentIndex() == 1);
+        browse->setEnabled(kind->currentIndex() != 1);
+        where->setPlaceholderText(kind->currentIndex() == 1 ? "https://netbox.example" : QString());
+    };
+    connect(kind, &QComboBox::currentIndexChanged, &ask, update);
+    update();
+    connect(browse, &QPushButton::clicked, &ask, [=, &ask] {
+        const QString picked =
+            kind->currentIndex() == 0
+                ? QFileDialog::getOpenFileName(&ask, tr("Inventory export"), where->text(),
+                                               tr("Inventories (*.csv *.tsv *.txt);;All files (*)"))
+                : QFileDialog::getExistingDirectory(&ask, tr("NetBox dump folder"), where->text());
+        if (!picked.isEmpty()) where->setText(picked);
+    });
+    if (ask.exec() != QDialog::Accepted || where->text().isEmpty() || out->text().isEmpty()) return;
+    settings.setValue("inventory/kind", kind->currentIndex());
+    settings.setValue("inventory/where", where->text());
+    settings.setValue("inventory/token_file", token->text());
+    settings.setValue("inventory/floor", out->text());
+    const std::string inventory = (kind->currentIndex() == 1   ? "netbox="
+                                   : kind->currentIndex() == 2 ? "netbox-dump="
+                                                               : "") +
+                                  where->text().toStdString();
+    const std::string tokenFile = token->text().toStdString(), outPath = out->text().toStdString();
+
+    std::atomic<bool> cancel{false};
+    std::atomic<double> progress{0.0};
+    std::atomic<bool> finished{false};
+    std::expected<nlohmann::ordered_json, std::string> result =
+        std::unexpected(std::string("not run"));
+    QThread* worker = QThread::create([&] {
+        nlohmann::ordered_json summary;
+        InventoryAccess access{tokenFile, {}, false, [&](double p) { progress = p; }, &cancel};
+        auto spec = loadInventory(inventory, {}, &summary, access);
+        if (!spec) {
+            result = std::unexpected(spec.error());
+        } else if (auto t = model::Topology::build(*spec); !t) {
+            result = std::unexpected(inventory + ": " + t.error());
+        } else {
+            std::ofstream file(outPath, std::ios::binary);
+            file << importers::floorSpecToJson(*spec) << "\n";
+            result = file ? std::expected<nlohmann::ordered_json, std::string>(summary)
+                          : std::unexpected("cannot write " + outPath);
+        }
+        finished = true;
+    });
+    QProgressDialog dialog(tr("Reading %1…").arg(where->text()), tr("Cancel"), 0, 1000, this);
+    dialog.setWindowModality(Qt::WindowModal);
+    dialog.setMinimumDuration(0);
+    connect(&dialog, &QProgressDialog::canceled, this, [&] { cancel = true; });
+    worker->start();
+    while (!finished) {
+        dialog.setValue(static_cast<int>(progress.load() * 1000));
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+        QThread::msleep(20);
+    }
+    worker->wait();
+    delete worker;
+    dialog.close();
+    if (!result) {
+        if (!cancel)
+            QMessageBox::warning(this, tr("Import inventory"),
+                                 QString::fromStdString(result.error()));
+        return;
+    }
+    statusBar()->showMessage(tr("Inventory: %1 hosts in %2 racks, %3 rows; floor written to %4")
+                                 .arg((*result)["hosts"].get<int>())
+                                 .arg((*result)["racks"].get<int>())
+                                 .arg((*result)["rows"].get<int>())
+                                 .arg(out->text()),
+                             15000);
+    emit openFloorRequested(out->text());
 }
 
 void MainWindow::importWindowDialog() {

@@ -46,6 +46,8 @@ public:
 
 signals:
     void openRecordingRequested(const QString& path);
+    // A floor file to run instead of the current floor (keeping the live sources, if any).
+    void openFloorRequested(const QString& path);
 
 protected:
     void closeEvent(QCloseEvent* e) override;
@@ -63,6 +65,9 @@ private:
     // Telemetry into a recording (a worker thread, a progress dialog), then opened for replay.
     void importFileDialog();
     void importWindowDialog();
+    // An inventory (CSV/TSV export, NetBox server or dump) into a floor file, read on a worker
+    // thread behind a progress dialog, then opened.
+    void importInventoryDialog();
     void runImport(const QString& what,
                    const std::function<std::expected<nlohmann::json, std::string>(
                        const std::function<void(double)>&, const std::atomic<bool>*)>& work,

@@ -360,23 +360,26 @@ void SimModel::stepComputeTrays(float dt) {
             for (int k = 0; k < rk.computeTrays; ++k)
                 m_trayJobStarted[tray + k] = changed && m_state.tick > 1;
         }
+        // A slot without a tray (a rack still being filled) draws, computes and moves nothing.
+        const bool present = t.trayInstalled(trayId);
+        const bool trayPowered = powered && present;
         // The fabric slows a tray whose bytes it cannot carry (a job's slowest rack already sets
         // a training job's pace; inference replicas and validation loads feel only their own).
         const float trayPace = std::min(pace, m_fabric.trayPace(trayId));
-        float target = rackTarget;
-        WorkloadModel::TrafficShare share = rackShare;
-        if (working && job->kind == JobKind::Inference) {
+        float target = present ? rackTarget : 0.0f;
+        WorkloadModel::TrafficShare share = present ? rackShare : WorkloadModel::TrafficShare{};
+        if (present && working && job->kind == JobKind::Inference) {
             target = m_workload.trayUtilization(trayId, m_state.time);
             share = m_workload.trayTraffic(trayId, m_state.time);
         }
         // A collective runs at its slowest link's bandwidth.
         share.nvlink *= m_lifecycle.rackNvlinkFactor(rack);
         // Storage: training streams its dataset and writes checkpoints; inference reads less.
-        m_trayRead[tray] = !working                          ? 0.0f
+        m_trayRead[tray] = !(working && present)             ? 0.0f
                            : job->kind == JobKind::Training  ? 1.5f * target * trayPace
                            : job->kind == JobKind::Inference ? 0.4f * target
                                                              : 0.0f;
-        m_trayCheckpoint[tray] = checkpoint ? 4.0f * trayPace : 0.0f;
+        m_trayCheckpoint[tray] = checkpoint && present ? 4.0f * trayPace : 0.0f;
         const float supply = v[ch::RackSupplyTemperature][rack];
         // Coolant rise across this tray's cold plates, scaled from the rack's ΔT by the tray's
         // share of the rack's heat: later GPUs on the loop see warmer water.
@@ -388,7 +391,7 @@ void SimModel::stepComputeTrays(float dt) {
                 : 1.0f;
         const float trayRise = std::max(0.0f, rackRise * std::min(trayShare, 3.0f));
 
-        float trayPower = powered ? static_cast<float>(rk.trayOverheadW) : 0.0f;
+        float trayPower = trayPowered ? static_cast<float>(rk.trayOverheadW) : 0.0f;
         float trayUtil = 0, nvlink = 0, rail = 0;
         for (int i = 0; i < gpt; ++i) {
             const std::size_t g = tray * gpt + i;
@@ -406,7 +409,7 @@ void SimModel::stepComputeTrays(float dt) {
             const float waiting = std::clamp(trayPace / std::max(throttle, 0.05f), 0.0f, 1.0f);
             if (!(holdUtil && held(ch::GpuUtilization, gid))) {
                 const float noise =
-                    powered ? 0.025f * hashNoise(m_config.seed, g, noiseTick) : 0.0f;
+                    trayPowered ? 0.025f * hashNoise(m_config.seed, g, noiseTick) : 0.0f;
                 const float want =
                     std::clamp(target * waiting * (1.0f + 0.03f * bias) + noise, 0.0f, 1.0f);
                 float& util = v[ch::GpuUtilization][g];
@@ -414,13 +417,13 @@ void SimModel::stepComputeTrays(float dt) {
             }
             const float util = v[ch::GpuUtilization][g] / 100.0f;
             if (!(holdClock && held(ch::GpuSmClock, gid)))
-                v[ch::GpuSmClock][g] = powered ? kMaxSmClockMhz * throttle : 0.0f;
+                v[ch::GpuSmClock][g] = trayPowered ? kMaxSmClockMhz * throttle : 0.0f;
             if (!(holdPower && held(ch::GpuPower, gid)))
                 // Power rises a little faster than linearly with activity (util^1.1, approximated).
                 v[ch::GpuPower][g] =
-                    powered ? (gpuIdle + gpuSpan * util * (0.9f + 0.1f * util) * throttle) *
-                                  (1.0f + 0.03f * bias)
-                            : 0.0f;
+                    trayPowered ? (gpuIdle + gpuSpan * util * (0.9f + 0.1f * util) * throttle) *
+                                      (1.0f + 0.03f * bias)
+                                : 0.0f;
             const float power = v[ch::GpuPower][g];
             trayPower += power;
             trayUtil += util;
@@ -441,9 +444,9 @@ void SimModel::stepComputeTrays(float dt) {
             const auto cid = static_cast<EntityId>(c);
             if (!(holdCpuUtil && held(ch::CpuUtilization, cid)))
                 v[ch::CpuUtilization][c] =
-                    powered ? std::clamp(12.0f + 35.0f * trayUtil, 0.0f, 100.0f) : 0.0f;
+                    trayPowered ? std::clamp(12.0f + 35.0f * trayUtil, 0.0f, 100.0f) : 0.0f;
             const float power =
-                powered ? cpuIdle + cpuSpan * v[ch::CpuUtilization][c] / 100.0f : 0.0f;
+                trayPowered ? cpuIdle + cpuSpan * v[ch::CpuUtilization][c] / 100.0f : 0.0f;
             if (!(holdCpuPower && held(ch::CpuPower, cid))) v[ch::CpuPower][c] = power;
             trayPower += v[ch::CpuPower][c];
             if (!(holdCpuTemp && held(ch::CpuTemperature, cid))) {

@@ -227,6 +227,39 @@ private slots:
         QVERIFY(!demo.state().stale(EntityKind::Rack, 0));
     }
 
+    void emptyTraySlotsDrawNothing() {
+        // A rack still being filled: three of its eighteen trays are in. The empty slots draw no
+        // power and run nothing; the rack's power is its three trays' and its switch trays'.
+        model::FloorSpec spec;
+        model::RowSpec row;
+        row.name = "A";
+        model::RackSpec partial;
+        partial.name = "A01";
+        partial.computeTrays = 3;
+        model::RackSpec full;
+        full.name = "A02";
+        row.rackList = {partial, full};
+        row.racks = 2;
+        spec.rows = {row};
+        const auto t = floorOf(spec);
+        QVERIFY(t->trayInstalled(2) && !t->trayInstalled(3) && t->trayInstalled(18 + 17));
+        model::SimModel m(t, model::SimConfig{});
+        runTicks(m, 50);
+        const auto& s = m.state();
+        for (model::EntityId tray = 3; tray < 18; ++tray) {
+            QCOMPARE(s.value(ch::TrayPower, tray), 0.0f);
+            for (model::EntityId g = tray * 4; g < tray * 4 + 4; ++g) {
+                QCOMPARE(s.value(ch::GpuPower, g), 0.0f);
+                QVERIFY(s.value(ch::GpuUtilization, g) < 0.5f);
+            }
+        }
+        QVERIFY(s.value(ch::TrayPower, 0) > 500.0f);
+        QVERIFY2(s.value(ch::RackPower, 0) < 0.35f * s.value(ch::RackPower, 1),
+                 qPrintable(QString("partial %1 kW, full %2 kW")
+                                .arg(s.value(ch::RackPower, 0))
+                                .arg(s.value(ch::RackPower, 1))));
+    }
+
     void alarmsRaiseAndClearWithHysteresis() {
         const auto t = floorOf(2);
         model::SimConfig config;
