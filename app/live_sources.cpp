@@ -150,6 +150,7 @@ unknownHostsOf(const std::vector<std::unique_ptr<importers::LiveSource>>& source
         for (const auto& h : source->unknownHosts())
             merged[h.name] += h.count;
     std::vector<importers::NameCount> out;
+    out.reserve(merged.size());
     for (auto& [name, count] : merged)
         out.push_back({name, count});
     std::ranges::stable_sort(out, [](const auto& a, const auto& b) { return a.count > b.count; });

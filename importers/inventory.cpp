@@ -118,7 +118,7 @@ bool naturalLess(std::string_view a, std::string_view b) {
 }
 
 std::expected<Inventory, Error> buildInventory(std::vector<InventoryHost> hosts,
-                                               std::vector<InventoryRack> rackList,
+                                               const std::vector<InventoryRack>& rackList,
                                                const model::FloorSpec& base,
                                                const std::string& name) {
     const model::RackModelSpec& rk = base.rack;
@@ -134,7 +134,7 @@ std::expected<Inventory, Error> buildInventory(std::vector<InventoryHost> hosts,
             rack.lifecycle = std::string(m->lifecycle);
         }
     };
-    for (auto& r : rackList) {
+    for (const auto& r : rackList) {
         if (!statusMeaning(r.status))
             return std::unexpected(
                 errorAt(r.origin, "unknown status '" + r.status + "'", "status"));
@@ -312,6 +312,7 @@ std::expected<Inventory, Error> buildInventory(std::vector<InventoryHost> hosts,
                 // Rack names that end in distinct numbers stand in those slots; missing ones
                 // are gaps.
                 std::vector<std::optional<int>> numbers;
+                numbers.reserve(inRow.size());
                 for (const RackInfo* r : inRow)
                     numbers.push_back(trailingNumber(r->name));
                 bool bySlot = std::ranges::all_of(

@@ -61,7 +61,7 @@ std::optional<std::string> lifecycleOfStatus(std::string_view status);
 // a rack only named by hosts takes its row from them. `name` is the floor's name when no site
 // names it. `base` supplies the rack model, fabric, cooling and storage.
 std::expected<Inventory, Error> buildInventory(std::vector<InventoryHost> hosts,
-                                               std::vector<InventoryRack> racks,
+                                               const std::vector<InventoryRack>& racks,
                                                const model::FloorSpec& base,
                                                const std::string& name);
 

@@ -241,7 +241,7 @@ std::expected<Inventory, Error> netboxInventory(const NetboxObjects& objects,
         if (const auto id = idOf(l.value))
             locations[*id] = {text(l.value, "name"), idOf(field(l.value, "parent"))};
     auto locationName = [&](const json& ref) {
-        if (const std::string n = text(ref, "name"); !n.empty()) return n;
+        if (std::string n = text(ref, "name"); !n.empty()) return n;
         if (const auto id = idOf(ref); id && locations.contains(*id)) return locations[*id].name;
         return std::string();
     };
@@ -355,7 +355,7 @@ std::expected<Inventory, Error> netboxInventory(const NetboxObjects& objects,
         hosts.push_back(std::move(h));
     }
     if (report) *report = rep;
-    return buildInventory(std::move(hosts), std::move(racks), base, name);
+    return buildInventory(std::move(hosts), racks, base, name);
 }
 
 } // namespace ft::importers

@@ -373,9 +373,9 @@ std::vector<PromqlQuery> buildQuerySet(const MappingRules& rules, const model::T
                         in = "(" + in + " >= " + std::to_string(rule->validMin) + ")";
                     if (std::isfinite(rule->validMax))
                         in = "(" + in + " <= " + std::to_string(rule->validMax) + ")";
-                    return "label_replace(" + std::string(a.op) + "(" + in + "), \"" +
-                           std::string(kRackLabel) + "\", " + promqlString(rackName) +
-                           ", \"\", \"\")";
+                    return "label_replace(" + std::string(a.op) + "(" + in + "), " +
+                           promqlString(kRackLabel) + ", " + promqlString(rackName) +
+                           R"(, "", ""))";
                 };
                 std::string expr;
                 std::size_t first = 0;

@@ -521,7 +521,7 @@ void SimModel::stepRackTotals() {
             tSum += v[ch::GpuTemperature][g];
         }
         util /= static_cast<float>(gpr);
-        float tCount = static_cast<float>(gpr);
+        auto tCount = static_cast<float>(gpr);
         if (m_state.telemetry && !m_heldUntil[ch::GpuTemperature].empty()) {
             // The rack's hottest GPU is the hottest measured one, never a modelled guess.
             float mMax = 0, mSum = 0;
