@@ -582,11 +582,14 @@ std::string Topology::name(EntityKind kind, EntityId id) const {
                    : name(EntityKind::Leaf, fabricLinks.from[id]) + " -> " +
                          name(EntityKind::Spine, fabricLinks.to[id]);
     case EntityKind::Cdu: {
-        // "CDU A1": row, then the CDU's number within its row.
+        // "CDU A1": row, then the CDU's number within its row ("CDU R11-1" when the row's name
+        // ends in a digit, so R1's eleventh and R11's first are not both "CDU R111").
         EntityId first = id;
         while (first > 0 && cdus.row[first - 1] == cdus.row[id])
             --first;
-        return "CDU " + rows.name[cdus.row[id]] + std::to_string(id - first + 1);
+        const std::string& row = rows.name[cdus.row[id]];
+        const bool digit = !row.empty() && std::isdigit(static_cast<unsigned char>(row.back()));
+        return "CDU " + row + (digit ? "-" : "") + std::to_string(id - first + 1);
     }
     case EntityKind::Pump:
         return name(EntityKind::Cdu, pumps.cdu[id]) + " pump " +

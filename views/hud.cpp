@@ -75,7 +75,7 @@ void drawSourcePanel(const ImGuiOverlay& ov, const HudInput& in) {
                 std::snprintf(buf, sizeof buf, fmt, v);
                 return std::string(buf);
             };
-            ImGui::Text("measured GPUs: %s   util %s   hottest %s",
+            ImGui::Text("measured GPUs: power %s   util %s   hottest %s",
                         figure(sum.itPowerMw * 1000.0, "%.0f kW").c_str(),
                         figure(sum.meanGpuUtilization, "%.0f %%").c_str(),
                         figure(sum.hottestGpuC, "%.1f °C").c_str());
