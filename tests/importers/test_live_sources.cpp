@@ -429,15 +429,25 @@ bool publish(int port, const std::vector<std::pair<std::string, std::string>>& m
              bool retain = false) {
     static std::once_flag init;
     std::call_once(init, [] { mosquitto_lib_init(); });
-    mosquitto* m = mosquitto_new(nullptr, true, nullptr);
+    int acked = 0;
+    mosquitto* m = mosquitto_new(nullptr, true, &acked);
     if (!m) return false;
+    // QoS 1 and wait for every PUBACK: a message still in the client's buffer at disconnect is
+    // lost (QoS 0 gives no such signal), and a retained one must be on the broker before a
+    // subscriber connects.
+    mosquitto_publish_callback_set(
+        m, [](mosquitto*, void* counter, int) { ++*static_cast<int*>(counter); });
     bool ok = mosquitto_connect(m, "127.0.0.1", port, 10) == MOSQ_ERR_SUCCESS;
     for (const auto& [topic, payload] : messages)
         ok = ok && mosquitto_publish(m, nullptr, topic.c_str(), static_cast<int>(payload.size()),
-                                     payload.data(), 0, retain) == MOSQ_ERR_SUCCESS;
-    for (int i = 0; ok && i < 100 && mosquitto_want_write(m); ++i)
-        mosquitto_loop(m, 20, 1);
-    if (ok) mosquitto_disconnect(m);
+                                     payload.data(), 1, retain) == MOSQ_ERR_SUCCESS;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (ok && acked < static_cast<int>(messages.size()) &&
+           std::chrono::steady_clock::now() < deadline)
+        ok = mosquitto_loop(m, 20, 1) == MOSQ_ERR_SUCCESS;
+    ok = ok && acked == static_cast<int>(messages.size());
+    mosquitto_disconnect(m);
+    mosquitto_loop(m, 20, 1);
     mosquitto_destroy(m);
     return ok;
 }
