@@ -55,6 +55,9 @@ json describeFloor(const model::Topology& t) {
     j["cooling_loops"] = n(EntityKind::CoolingLoop);
     j["regions"] = n(EntityKind::Region);
     j["storage_tiers"] = n(EntityKind::StorageTier);
+    j["power_shelves"] = n(EntityKind::PowerShelf);
+    j["psus"] = n(EntityKind::Psu);
+    j["power_feeds"] = n(EntityKind::PowerFeed);
     j["channels"] = model::kChannels.size();
 
     json byKind = json::object();

@@ -322,6 +322,18 @@ std::expected<model::FloorSpec, Error> parseFloorFile(std::string_view text,
     FT_TRY(storage->real("initial_petabytes", spec.storage.initialPetabytes, 0, 1e6));
     FT_TRY(storage->rejectUnknown());
 
+    auto power = section(top, "power", file);
+    if (!power) return std::unexpected(power.error());
+    FT_TRY(power->integer("psus_per_shelf", spec.power.psusPerShelf, 2, 12));
+    FT_TRY(power->real("psu_rated_kw", spec.power.psuRatedKw, 0.1, 100));
+    FT_TRY(power->real("psu_peak_efficiency", spec.power.psuPeakEfficiency, 0.5, 0.999));
+    FT_TRY(power->real("feed_rated_kw", spec.power.feedRatedKw, 0, 1e6));
+    FT_TRY(power->real("feed_diversity", spec.power.feedDiversity, 0.1, 1.5));
+    FT_TRY(power->real("feed_voltage_v", spec.power.feedVoltageV, 100, 1000));
+    FT_TRY(power->real("breaker_trip_percent", spec.power.breakerTripPercent, 101, 400));
+    FT_TRY(power->real("rack_budget_margin_percent", spec.power.rackBudgetMarginPercent, 0, 50));
+    FT_TRY(power->rejectUnknown());
+
     // The host table: host -> rack and tray, the tray's GPU UUIDs, its BMC.
     if (const JsonValue* hosts = top.get("hosts")) {
         if (hosts->type != Type::Array)
@@ -507,6 +519,14 @@ std::string floorSpecToJson(const model::FloorSpec& s) {
                     {"aging_days_per_minute", s.storage.agingDaysPerMinute},
                     {"inter_region_gbps", s.storage.interRegionGbps},
                     {"initial_petabytes", s.storage.initialPetabytes}};
+    j["power"] = {{"psus_per_shelf", s.power.psusPerShelf},
+                  {"psu_rated_kw", s.power.psuRatedKw},
+                  {"psu_peak_efficiency", s.power.psuPeakEfficiency},
+                  {"feed_rated_kw", s.power.feedRatedKw},
+                  {"feed_diversity", s.power.feedDiversity},
+                  {"feed_voltage_v", s.power.feedVoltageV},
+                  {"breaker_trip_percent", s.power.breakerTripPercent},
+                  {"rack_budget_margin_percent", s.power.rackBudgetMarginPercent}};
     if (!s.hosts.empty()) {
         j["hosts"] = nlohmann::ordered_json::array();
         for (const auto& h : s.hosts) {

@@ -65,6 +65,19 @@ parseScenarioFile(std::string_view text, const std::string& file, const model::T
                 const std::string kindName =
                     value.string.substr(0, colon == std::string::npos ? 0 : colon);
                 // Rack actions also take a whole row: "row:B".
+                // PSU actions also take a whole shelf: "power_shelf:A03 shelf 2".
+                if (colon != std::string::npos && kindName == "power_shelf" &&
+                    kind == model::EntityKind::Psu) {
+                    const auto shelf = topology.find(model::EntityKind::PowerShelf,
+                                                     value.string.substr(colon + 1));
+                    if (!shelf)
+                        return fail(value, k,
+                                    "no power shelf '" + value.string.substr(colon + 1) +
+                                        "' on this floor");
+                    for (model::EntityId p = 0; p < topology.count(model::EntityKind::Psu); ++p)
+                        if (topology.psus.shelf[p] == *shelf) ev.targets.push_back(p);
+                    continue;
+                }
                 if (colon != std::string::npos && kindName == "row" &&
                     kind == model::EntityKind::Rack) {
                     const auto row = topology.find(model::EntityKind::Row,

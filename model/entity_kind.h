@@ -27,15 +27,19 @@ enum class EntityKind : std::uint8_t {
     CoolingLoop,
     Region,
     StorageTier,
+    PowerShelf, // a rack's power shelf: PSUs onto the rack's DC bus bar
+    Psu,        // one power supply of a shelf, on feed A or B
+    PowerFeed,  // a busway (or PDU circuit) feeding one side, A or B, of a row's racks
 };
 
-constexpr std::size_t kEntityKindCount = 19;
+constexpr std::size_t kEntityKindCount = 22;
 using EntityId = std::uint32_t;
 
 constexpr std::array<std::string_view, kEntityKindCount> kEntityKindNames{
-    "row",         "rack",        "compute_tray", "gpu",    "cpu",         "dpu",   "nic",
-    "switch_tray", "nvlink_link", "plane",        "rail",   "leaf",        "spine", "fabric_link",
-    "cdu",         "pump",        "cooling_loop", "region", "storage_tier"};
+    "row",          "rack",        "compute_tray", "gpu",       "cpu",          "dpu",
+    "nic",          "switch_tray", "nvlink_link",  "plane",     "rail",         "leaf",
+    "spine",        "fabric_link", "cdu",          "pump",      "cooling_loop", "region",
+    "storage_tier", "power_shelf", "psu",          "power_feed"};
 
 constexpr std::string_view entityKindName(EntityKind k) {
     return kEntityKindNames[static_cast<std::size_t>(k)];

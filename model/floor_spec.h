@@ -100,6 +100,21 @@ struct StorageSpec {
     double initialPetabytes = 8;   // data already in each region's store
 };
 
+// Rack power: each rack's power shelves (rack.power_shelves) hold PSUs that feed one DC bus
+// bar; half the PSUs of every shelf hang on feed A, half on feed B (2N). Each row has one feed
+// per side: a busway (or PDU circuit) with a breaker.
+struct PowerSpec {
+    int psusPerShelf = 6;
+    double psuRatedKw = 8.0;            // DC output: one side's 24 PSUs carry a 190 kW rack (2N)
+    double psuPeakEfficiency = 0.975;   // at ~60 % load; lower at light load
+    double feedRatedKw = 0;             // per busway; 0: the row's racks' rated power x diversity
+    double feedDiversity = 0.7;         // racks seldom all draw their rating at once
+    double feedVoltageV = 415;          // three-phase line-to-line
+    double breakerTripPercent = 125;    // an overload this far over rating trips in ~2 s (thermal
+                                        // curve: further over, sooner; at rating, never)
+    double rackBudgetMarginPercent = 3; // Racky keeps this headroom under what the PSUs can give
+};
+
 struct FloorSpec {
     std::string name = "floor";
     std::vector<RowSpec> rows;
@@ -107,6 +122,7 @@ struct FloorSpec {
     FabricSpec fabric;
     CoolingSpec cooling;
     StorageSpec storage;
+    PowerSpec power;
     // Host name of a compute tray. Tokens: {row} {row_lc} {rack} {rack_global} {tray}, with an
     // optional zero-pad width as in {tray:02}. {rack} and {tray} are 1-based. Used for trays the
     // host table does not name, unless the floor has a host table (real floors): then a tray the

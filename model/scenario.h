@@ -40,14 +40,24 @@ enum class ScenarioAction : std::uint8_t {
     NvlinkEnable,  // target racks (or all) back on NVLink
     NvlinkDegrade, // target NVLink link logs value CRC errors/s (replays follow, recoveries rare)
     NvlinkRestore, // target NVLink link (or every link) healthy again
+    FeedTrip,      // target busway's breaker opens: its PSUs lose input
+    FeedRestore,   // target busway (or every busway) closed again
+    PsuFail,       // target PSU fails
+    PsuRestore,    // target PSU (or every PSU) replaced
+    PowerCap,      // site demand response: the floor may draw value MW (AC) for value2 s (0: until
+                   // lifted)
+    PowerCapLift,  // the site cap ends
+    FeedLoad,      // value kW more on target busway (another load on the circuit) for value2 s
 };
 
-inline constexpr std::array<std::string_view, 25> kScenarioActionNames{
+inline constexpr std::array<std::string_view, 32> kScenarioActionNames{
     "pump_fail",      "pump_degrade",   "pump_restore",  "manifold_blockage", "clear_blockage",
     "setpoint_drift", "leak",           "leak_repaired", "primary_supply",    "rack_power_on",
     "bring_up",       "drain",          "region_link",   "cache_loss",        "cache_restore",
     "rail_down",      "rail_restore",   "leaf_degrade",  "leaf_restore",      "link_flap",
-    "link_stable",    "nvlink_disable", "nvlink_enable", "nvlink_degrade",    "nvlink_restore"};
+    "link_stable",    "nvlink_disable", "nvlink_enable", "nvlink_degrade",    "nvlink_restore",
+    "feed_trip",      "feed_restore",   "psu_fail",      "psu_restore",       "power_cap",
+    "power_cap_lift", "feed_load"};
 
 constexpr std::optional<ScenarioAction> scenarioActionFromName(std::string_view name) {
     for (std::size_t i = 0; i < kScenarioActionNames.size(); ++i)
@@ -93,6 +103,16 @@ constexpr EntityKind scenarioActionTarget(ScenarioAction a) {
     case ScenarioAction::SetpointDrift:
     case ScenarioAction::PrimarySupply:
         return EntityKind::Cdu;
+    case ScenarioAction::FeedTrip:
+    case ScenarioAction::FeedRestore:
+    case ScenarioAction::FeedLoad:
+        return EntityKind::PowerFeed;
+    case ScenarioAction::PsuFail:
+    case ScenarioAction::PsuRestore:
+        return EntityKind::Psu;
+    case ScenarioAction::PowerCap:
+    case ScenarioAction::PowerCapLift:
+        return EntityKind::Row; // the whole floor: no target
     }
     return EntityKind::Rack;
 }

@@ -23,7 +23,7 @@ SimModel::SimModel(std::shared_ptr<const Topology> topology, SimConfig config, S
     : m_topology(std::move(topology)), m_config(config), m_scenario(std::move(scenario)),
       m_workload(*m_topology, config.seed, config.startTime), m_thermal(*m_topology),
       m_lifecycle(*m_topology, config.seed), m_storage(*m_topology),
-      m_fabric(*m_topology, config.counterInterval) {
+      m_fabric(*m_topology, config.counterInterval), m_power(*m_topology) {
     const Topology& t = *m_topology;
     m_state.time = config.startTime;
     m_state.values.resize(ch::Count);
@@ -84,6 +84,11 @@ SimModel::SimModel(std::shared_ptr<const Topology> topology, SimConfig config, S
         {"Rack powered off", ch::RackPowerOn, 0.5f, 0.5f, 0.0f, true},
         {"Pump fault", ch::PumpHealth, 0.5f, 1.5f, 0.0f},
         {"Low coolant level", ch::CduCoolantLevel, 60.0f, 40.0f, 2.0f, true},
+        {"Busway overloaded", ch::FeedLoad, 98.5f, 100.0f, 3.0f},
+        {"Busway tripped", ch::FeedState, 1.5f, 1.5f, 0.0f},
+        {"Power redundancy lost", ch::RackPowerRedundant, 0.5f, -1.0f, 0.0f, true},
+        {"GPU power capping", ch::RackPowerCapping, 0.5f, 2.0f, 0.0f},
+        {"PSU failed", ch::PsuState, 1.5f, 3.0f, 0.0f},
     };
     for (const auto& rule : m_alarmRules) {
         const std::size_t n = t.count(kChannels[rule.channel].kind);
@@ -246,9 +251,14 @@ void SimModel::step() {
     stepComputeTrays(dt);
     stepFabric(dt);
     stepRackTotals();
+    m_power.step(m_state, holds(), dt, m_newEvents, m_settling);
     m_storage.step(m_state, dt, m_trayRead, m_trayCheckpoint, m_trayJobStarted);
     m_lifecycle.step(m_state, dt, m_newEvents);
     m_thermal.step(m_state, holds(), dt, m_newEvents);
+    // A rack whose PSUs have no input is off, whatever the cooling plant's protections say.
+    for (EntityId r = 0; r < m_state.values[ch::RackPowerOn].size(); ++r)
+        if (!m_power.rackEnergized(r) && !held(ch::RackPowerOn, r))
+            m_state.values[ch::RackPowerOn][r] = 0.0f;
     evaluateAlarms();
     publishEvents();
 }
@@ -270,6 +280,11 @@ void SimModel::runScenario() {
                  (ev.target ? m_topology->name(ev.target->kind, ev.target->id) + ": "
                             : std::string("all: ")) +
                      (ev.note.empty() ? std::string(scenarioActionName(ev.action)) : ev.note)});
+        } else if (scenarioActionTarget(ev.action) == EntityKind::PowerFeed ||
+                   scenarioActionTarget(ev.action) == EntityKind::Psu ||
+                   ev.action == ScenarioAction::PowerCap ||
+                   ev.action == ScenarioAction::PowerCapLift) {
+            m_power.apply(ev, m_state, m_newEvents);
         } else if (scenarioActionTarget(ev.action) == EntityKind::Rail ||
                    scenarioActionTarget(ev.action) == EntityKind::Leaf ||
                    scenarioActionTarget(ev.action) == EntityKind::FabricLink ||
@@ -330,6 +345,7 @@ void SimModel::stepComputeTrays(float dt) {
     // work it out once per rack (inference replicas differ per tray and are asked per tray).
     LifecycleModel::Load stage;
     bool powered = false, working = false, checkpoint = false;
+    float gpuCap = 1e9f; // Racky's cap for this rack's GPUs, W
     float pace = 1.0f, rackTarget = 0;
     const Job* job = nullptr;
     WorkloadModel::TrafficShare rackShare;
@@ -339,7 +355,8 @@ void SimModel::stepComputeTrays(float dt) {
         if (t.computeTrays.indexInRack[tray] == 0) {
             // Racks in bring-up, validation or troubleshooting carry their stage's load, not jobs.
             stage = m_lifecycle.load(rack, m_state.time);
-            powered = m_thermal.rackPowered(rack) && stage.powered;
+            powered = m_thermal.rackPowered(rack) && stage.powered && m_power.rackEnergized(rack);
+            gpuCap = m_power.gpuPowerCap(rack);
             working = powered && stage.production;
             m_rackPowered[rack] = powered;
             job = &m_workload.jobs()[m_workload.jobOfRack(rack)];
@@ -416,14 +433,24 @@ void SimModel::stepComputeTrays(float dt) {
                 util += (want * 100.0f - util) * utilAlpha;
             }
             const float util = v[ch::GpuUtilization][g] / 100.0f;
+            // Power rises a little faster than linearly with activity (util^1.1, approximated).
+            float clock = throttle;
+            float want = trayPowered
+                             ? (gpuIdle + gpuSpan * util * (0.9f + 0.1f * util) * throttle) *
+                                   (1.0f + 0.03f * bias)
+                             : 0.0f;
+            if (want > gpuCap) {
+                // Racky's power cap: the GPU clocks down until it draws the cap (dynamic power
+                // goes roughly with the square of the clock at these voltages).
+                const float dynamic =
+                    std::clamp((gpuCap - gpuIdle) / std::max(want - gpuIdle, 1.0f), 0.05f, 1.0f);
+                clock = throttle * std::sqrt(dynamic);
+                want = gpuCap;
+                m_rackMinThrottle[rack] = std::min(m_rackMinThrottle[rack], clock);
+            }
             if (!(holdClock && held(ch::GpuSmClock, gid)))
-                v[ch::GpuSmClock][g] = trayPowered ? kMaxSmClockMhz * throttle : 0.0f;
-            if (!(holdPower && held(ch::GpuPower, gid)))
-                // Power rises a little faster than linearly with activity (util^1.1, approximated).
-                v[ch::GpuPower][g] =
-                    trayPowered ? (gpuIdle + gpuSpan * util * (0.9f + 0.1f * util) * throttle) *
-                                      (1.0f + 0.03f * bias)
-                                : 0.0f;
+                v[ch::GpuSmClock][g] = trayPowered ? kMaxSmClockMhz * clock : 0.0f;
+            if (!(holdPower && held(ch::GpuPower, gid))) v[ch::GpuPower][g] = want;
             const float power = v[ch::GpuPower][g];
             trayPower += power;
             trayUtil += util;

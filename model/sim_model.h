@@ -6,6 +6,7 @@
 #include "fabric_model.h"
 #include "holds.h"
 #include "lifecycle_model.h"
+#include "power_model.h"
 #include "sample.h"
 #include "scenario.h"
 #include "snapshot.h"
@@ -52,6 +53,7 @@ public:
     const LifecycleModel& lifecycle() const { return m_lifecycle; }
     const StorageModel& storage() const { return m_storage; }
     const FabricModel& fabric() const { return m_fabric; }
+    const PowerModel& power() const { return m_power; }
 
 private:
     Holds holds() const { return {&m_heldUntil, m_state.time}; }
@@ -79,6 +81,7 @@ private:
     LifecycleModel m_lifecycle;
     StorageModel m_storage;
     FabricModel m_fabric;
+    PowerModel m_power;
     std::vector<FabricModel::TrayInput> m_fabricTrays;
     std::vector<FabricModel::RackInput> m_fabricRacks;
     std::unordered_map<std::uint64_t, std::pair<float, TimeNs>>

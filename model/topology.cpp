@@ -380,6 +380,34 @@ std::expected<Topology, std::string> Topology::build(const FloorSpec& spec) {
             t.storageTiers.region.push_back(static_cast<EntityId>(r));
             t.storageTiers.name.push_back(tier);
         }
+
+    // Power: every row's two busways, every rack's shelves and their PSUs (even on A, odd on B).
+    for (std::size_t r = 0; r < t.rows.name.size(); ++r) {
+        double rated = spec.power.feedRatedKw;
+        if (rated <= 0) {
+            for (std::uint32_t i = 0; i < t.rows.rackCount[r]; ++i)
+                rated += t.racks.ratedPowerKw[t.rows.firstRack[r] + i];
+            rated *= spec.power.feedDiversity;
+        }
+        for (int side = 0; side < 2; ++side) {
+            t.powerFeeds.row.push_back(static_cast<EntityId>(r));
+            t.powerFeeds.side.push_back(static_cast<std::uint8_t>(side));
+            t.powerFeeds.ratedKw.push_back(static_cast<float>(rated));
+        }
+    }
+    for (EntityId rack = 0; rack < t.racks.name.size(); ++rack)
+        for (int s = 0; s < rk.powerShelves; ++s) {
+            const auto shelf = static_cast<EntityId>(t.powerShelves.rack.size());
+            t.powerShelves.rack.push_back(rack);
+            t.powerShelves.indexInRack.push_back(static_cast<std::uint8_t>(s));
+            for (int p = 0; p < spec.power.psusPerShelf; ++p) {
+                t.psus.shelf.push_back(shelf);
+                t.psus.rack.push_back(rack);
+                t.psus.side.push_back(static_cast<std::uint8_t>(p % 2));
+                t.psus.feed.push_back(t.feedOf(t.racks.row[rack], p % 2));
+                t.psus.indexInShelf.push_back(static_cast<std::uint8_t>(p));
+            }
+        }
     return t;
 }
 
@@ -423,6 +451,12 @@ std::size_t Topology::count(EntityKind kind) const {
         return m_spec.storage.regions.size();
     case EntityKind::StorageTier:
         return storageTiers.region.size();
+    case EntityKind::PowerShelf:
+        return powerShelves.rack.size();
+    case EntityKind::Psu:
+        return psus.shelf.size();
+    case EntityKind::PowerFeed:
+        return powerFeeds.row.size();
     }
     return 0;
 }
@@ -601,6 +635,15 @@ std::string Topology::name(EntityKind kind, EntityId id) const {
         return m_spec.storage.regions[id];
     case EntityKind::StorageTier:
         return m_spec.storage.regions[storageTiers.region[id]] + "/" + storageTiers.name[id];
+    case EntityKind::PowerShelf:
+        return rackName(powerShelves.rack[id]) + " shelf " +
+               std::to_string(powerShelves.indexInRack[id] + 1);
+    case EntityKind::Psu:
+        return name(EntityKind::PowerShelf, psus.shelf[id]) + " PSU " +
+               std::to_string(psus.indexInShelf[id] + 1);
+    case EntityKind::PowerFeed:
+        // "A busway B": the row's side-B busway.
+        return rows.name[powerFeeds.row[id]] + " busway " + (powerFeeds.side[id] == 0 ? "A" : "B");
     }
     return {};
 }
@@ -647,6 +690,24 @@ Vec3 Topology::position(EntityKind kind, EntityId id) const {
         return cdus.position[pumps.cdu[id]];
     case EntityKind::CoolingLoop:
         return cdus.position[coolingLoops.cdu[id]];
+    case EntityKind::PowerShelf:
+    case EntityKind::Psu: {
+        const EntityId shelf = kind == EntityKind::Psu ? psus.shelf[id] : id;
+        Vec3 p = racks.position[powerShelves.rack[shelf]];
+        const auto index = powerShelves.indexInRack[shelf];
+        if (index < powerShelfSlots.size())
+            p.z = (powerShelfSlots[index].bottomU + 0.5f) * kRackUnitM;
+        return p;
+    }
+    case EntityKind::PowerFeed: {
+        // Overhead, above the row's middle, A towards the front and B towards the back.
+        const EntityId row = powerFeeds.row[id];
+        const Vec3 a = racks.position[rows.firstRack[row]];
+        const Vec3 b = racks.position[rows.firstRack[row] + rows.rackCount[row] - 1];
+        const float dy =
+            static_cast<float>(m_spec.rack.depthM) * (powerFeeds.side[id] == 0 ? -0.3f : 0.3f);
+        return {(a.x + b.x) / 2, a.y + dy, static_cast<float>(m_spec.rack.heightM) + 0.35f};
+    }
     case EntityKind::Plane:
     case EntityKind::Rail:
     case EntityKind::Region:

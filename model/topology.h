@@ -160,6 +160,27 @@ public:
         std::vector<std::string> name;
     } storageTiers;
 
+    // Rack power: shelves rack by rack (rack.power_shelves each), PSUs shelf by shelf
+    // (power.psus_per_shelf each, alternately on side A and B), and per row a feed per side.
+    struct PowerShelves {
+        std::vector<EntityId> rack;
+        std::vector<std::uint8_t> indexInRack;
+    } powerShelves;
+    struct Psus {
+        std::vector<EntityId> shelf;
+        std::vector<EntityId> rack;
+        std::vector<EntityId> feed;
+        std::vector<std::uint8_t> side; // 0: A, 1: B
+        std::vector<std::uint8_t> indexInShelf;
+    } psus;
+    struct PowerFeeds {
+        std::vector<EntityId> row;
+        std::vector<std::uint8_t> side; // 0: A, 1: B
+        std::vector<float> ratedKw;
+    } powerFeeds;
+    // The feed of `row`'s side (0: A, 1: B).
+    EntityId feedOf(EntityId row, int side) const { return row * 2 + static_cast<EntityId>(side); }
+
     // Bounding box of all racks on the floor (metres).
     Vec3 boundsMin, boundsMax;
 

@@ -392,7 +392,12 @@ std::string formatValue(float value, model::ChannelId channel) {
                 return "running: " + std::string(model::kNodeCheckTitles[v - 1]);
             return "pending";
         }
-        if (channel == model::ch::RackLinkFlaps) return std::to_string(static_cast<int>(value));
+        if (channel == model::ch::RackLinkFlaps || channel == model::ch::ShelfPsusOk)
+            return std::to_string(static_cast<int>(value));
+        if (channel == model::ch::PsuState)
+            return value < 0.5f ? "OK" : (value < 1.5f ? "no input (feed down)" : "failed");
+        if (channel == model::ch::FeedState)
+            return value < 0.5f ? "OK" : (value < 1.5f ? "overloaded (breaker timing)" : "tripped");
         if (channel == model::ch::RackLifecycleState) {
             const int v = static_cast<int>(value);
             return v >= 0 && v < static_cast<int>(model::kLifecycleTitles.size())
