@@ -82,8 +82,11 @@ void PowerModel::step(Snapshot& state, const Holds& held, float dt, std::vector<
 
     if (m_siteCapKw > 0 && m_siteCapUntil > 0 && state.time >= m_siteCapUntil) {
         m_siteCapKw = 0;
-        events.push_back({state.time, EventKind::ScenarioInjection, {EntityKind::Row, 0},
-                          Severity::Warning, "site: the power cap ends"});
+        events.push_back({state.time,
+                          EventKind::ScenarioInjection,
+                          {EntityKind::Row, 0},
+                          Severity::Warning,
+                          "site: the power cap ends"});
     }
     std::ranges::fill(m_feedDemand, 0.0f);
     for (std::size_t f = 0; f < m_feeds.size(); ++f) {
@@ -203,9 +206,9 @@ void PowerModel::step(Snapshot& state, const Holds& held, float dt, std::vector<
                                             m_peakEfficiency / std::max(m_feedRatedSum[f], 1.0f);
     }
     // The site cap, shared the same way over every rack.
-    const float siteShare = m_siteCapKw > 0 ? m_siteCapKw * (1.0f - m_margin / 3.0f) *
-                                                  m_peakEfficiency / m_siteRatedSum
-                                            : kNone;
+    const float siteShare =
+        m_siteCapKw > 0 ? m_siteCapKw * (1.0f - m_margin / 3.0f) * m_peakEfficiency / m_siteRatedSum
+                        : kNone;
     (void)siteInput;
 
     // Racky: each rack's budget, and the GPU cap that keeps the rack inside it.
@@ -236,9 +239,9 @@ void PowerModel::step(Snapshot& state, const Holds& held, float dt, std::vector<
         const float rated = t.racks.ratedPowerKw[r];
         float budget = rated;
         std::uint8_t binds = 4;
-        for (const auto& [limit, why] : {std::pair{psuLimit, std::uint8_t{1}},
-                                         std::pair{m_headroomBudget[r], std::uint8_t{2}},
-                                         std::pair{m_siteBudget[r], std::uint8_t{3}}})
+        for (const auto& [limit, why] :
+             {std::pair{psuLimit, std::uint8_t{1}}, std::pair{m_headroomBudget[r], std::uint8_t{2}},
+              std::pair{m_siteBudget[r], std::uint8_t{3}}})
             if (limit < budget) {
                 budget = limit;
                 binds = why;
@@ -254,9 +257,9 @@ void PowerModel::step(Snapshot& state, const Holds& held, float dt, std::vector<
                 gpuW += v[ch::GpuPower][g];
                 ++gpus;
             }
-        const float maxCap = gpus > 0 ? (budget * 1000.0f - (dc * 1000.0f - gpuW)) /
-                                            static_cast<float>(gpus)
-                                      : m_gpuTdpW;
+        const float maxCap =
+            gpus > 0 ? (budget * 1000.0f - (dc * 1000.0f - gpuW)) / static_cast<float>(gpus)
+                     : m_gpuTdpW;
         const float current = m_gpuCapCommand[r];
         float want = maxCap < current ? maxCap : std::min(maxCap, current * (1.0f + 0.25f * dt));
         want = std::clamp(want, m_gpuIdleW * 1.15f, m_gpuTdpW);
@@ -264,8 +267,8 @@ void PowerModel::step(Snapshot& state, const Holds& held, float dt, std::vector<
         // The command reaches the GPUs through the BMCs: the applied cap follows with a lag.
         m_gpuCapCommand[r] = settling ? m_gpuTdpW : want;
         const float follow = 1.0f - std::exp(-dt / kCapLatencyS);
-        m_gpuCap[r] = settling ? m_gpuTdpW
-                               : m_gpuCap[r] + (m_gpuCapCommand[r] - m_gpuCap[r]) * follow;
+        m_gpuCap[r] =
+            settling ? m_gpuTdpW : m_gpuCap[r] + (m_gpuCapCommand[r] - m_gpuCap[r]) * follow;
         // Capping starts when the cap bites (2 % under TDP) and ends once the cap has been back
         // at TDP for kCapHoldS: a job's phases moving the draw around the budget do not flap it.
         if (m_gpuCapCommand[r] < 0.98f * m_gpuTdpW) {
@@ -331,7 +334,8 @@ void PowerModel::apply(const ScenarioEvent& ev, Snapshot& state, std::vector<Eve
             m_feeds[f].extraUntil =
                 ev.value2 > 0 ? now + static_cast<TimeNs>(ev.value2 * kNsPerSecond) : 0;
             event(events, now, EventKind::ScenarioInjection, {EntityKind::PowerFeed, f},
-                  Severity::Warning, kw(static_cast<float>(ev.value)) + " more on the circuit" + note);
+                  Severity::Warning,
+                  kw(static_cast<float>(ev.value)) + " more on the circuit" + note);
         });
         break;
     case ScenarioAction::PsuFail:
@@ -354,15 +358,20 @@ void PowerModel::apply(const ScenarioEvent& ev, Snapshot& state, std::vector<Eve
     case ScenarioAction::PowerCap:
         m_siteCapKw = static_cast<float>(ev.value * 1000.0);
         m_siteCapUntil = ev.value2 > 0 ? now + static_cast<TimeNs>(ev.value2 * kNsPerSecond) : 0;
-        events.push_back({now, EventKind::ScenarioInjection, {EntityKind::Row, 0},
-                          Severity::Warning,
-                          "site: the floor may draw " + kw(m_siteCapKw) + " (demand response)" +
-                              note});
+        events.push_back(
+            {now,
+             EventKind::ScenarioInjection,
+             {EntityKind::Row, 0},
+             Severity::Warning,
+             "site: the floor may draw " + kw(m_siteCapKw) + " (demand response)" + note});
         break;
     case ScenarioAction::PowerCapLift:
         m_siteCapKw = 0;
-        events.push_back({now, EventKind::ScenarioInjection, {EntityKind::Row, 0},
-                          Severity::Warning, "site: the power cap is lifted" + note});
+        events.push_back({now,
+                          EventKind::ScenarioInjection,
+                          {EntityKind::Row, 0},
+                          Severity::Warning,
+                          "site: the power cap is lifted" + note});
         break;
     default:
         break;

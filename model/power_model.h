@@ -64,19 +64,19 @@ private:
     std::vector<std::uint8_t> m_psuState; // PsuState this tick
     std::vector<Feed> m_feeds;
     std::vector<std::uint8_t> m_energized;
-    std::vector<float> m_gpuCap;        // W per GPU, per rack: what the GPUs hold to now
-    std::vector<float> m_gpuCapCommand; // W per GPU, per rack: what Racky asks for
+    std::vector<float> m_gpuCap;         // W per GPU, per rack: what the GPUs hold to now
+    std::vector<float> m_gpuCapCommand;  // W per GPU, per rack: what Racky asks for
     std::vector<float> m_headroomBudget; // kW DC per rack its live busways can give
     std::vector<float> m_siteBudget;     // kW DC per rack from the site cap (1e9: none)
     std::vector<float> m_feedShare;      // per busway: kW DC per kW of rated rack power
     std::vector<float> m_feedRatedSum;   // per busway: rated power of the racks it feeds
     float m_siteRatedSum = 1;
-    std::vector<float> m_overload;          // per rack: s with its PSUs past their limit
-    std::vector<float> m_uncapped;          // per rack: s the cap has been back at TDP
+    std::vector<float> m_overload;           // per rack: s with its PSUs past their limit
+    std::vector<float> m_uncapped;           // per rack: s the cap has been back at TDP
     std::vector<std::uint8_t> m_overloadOff; // per rack: shut down by PSU overload
-    std::vector<std::uint8_t> m_capping; // per rack: 0 none, else what binds (1 PSUs, 2 busway,
-                                         // 3 site, 4 rated)
-    float m_siteCapKw = 0;               // AC, 0: none
+    std::vector<std::uint8_t> m_capping;     // per rack: 0 none, else what binds (1 PSUs, 2 busway,
+                                             // 3 site, 4 rated)
+    float m_siteCapKw = 0;                   // AC, 0: none
     TimeNs m_siteCapUntil = 0;
     std::vector<float> m_feedDemand; // scratch, kW AC per feed
 };

@@ -2,6 +2,7 @@
 
 #include "lifecycle_layer.h"
 #include "nvlink_layer.h"
+#include "power_layer.h"
 #include "rack_layer.h"
 #include "rail_layer.h"
 #include "storage_layer.h"
@@ -20,8 +21,8 @@ template <class L> LayerType entry() {
 std::vector<LayerType>& registry() {
     // Also the order of the HUD's panels and the layers panel's boxes.
     static std::vector<LayerType> types{
-        entry<RackLayer>(), entry<ThermalLayer>(), entry<StorageLayer>(),
-        entry<RailLayer>(), entry<NvlinkLayer>(),  entry<LifecycleLayer>(),
+        entry<RackLayer>(),   entry<ThermalLayer>(),   entry<StorageLayer>(), entry<RailLayer>(),
+        entry<NvlinkLayer>(), entry<LifecycleLayer>(), entry<PowerLayer>(),
     };
     return types;
 }

@@ -31,7 +31,9 @@ constexpr Rgb kCabinet{28, 31, 36};
 constexpr Rgb kPowerShelf{52, 56, 62};
 constexpr Rgb kSwitchTray{58, 76, 112}; // NVLink switch trays: steel blue when not the metric
 constexpr Rgb kNoData{90, 90, 90};
-constexpr Rgb kEmptySlot{14, 15, 18}; // a compute slot without a tray: a dark gap
+constexpr Rgb kEmptySlot{14, 15, 18};       // a compute slot without a tray: a dark gap
+constexpr Rgb kShelfDegraded{230, 150, 40}; // a power shelf with PSUs out
+constexpr Rgb kShelfDown{215, 45, 40};      // a power shelf with none delivering
 constexpr int kMaxDetailRacks = 48;
 constexpr double kMinPixelsPerUnit = 5.0; // a rack unit this tall on screen gets outlines
 } // namespace
@@ -281,9 +283,20 @@ void RackLayer::paintRack(const model::Snapshot& s, EntityId rack) {
         else
             fillRows(rack, row, row + 1, kSwitchTray, Coverage::Measured);
     }
-    for (const auto& slot : m_topology.powerShelfSlots) {
-        const int row = static_cast<int>(slot.bottomU);
-        fillRows(rack, row, row + 1, kPowerShelf, Coverage::Measured);
+    // Power shelves: grey while all their PSUs deliver, amber with some out, red with none.
+    const auto psusOk = s.channel(model::ch::ShelfPsusOk);
+    const auto perShelf = static_cast<float>(m_topology.spec().power.psusPerShelf);
+    for (std::size_t k = 0; k < m_topology.powerShelfSlots.size(); ++k) {
+        const int row = static_cast<int>(m_topology.powerShelfSlots[k].bottomU);
+        const std::size_t shelf =
+            static_cast<std::size_t>(rack) * m_topology.powerShelfSlots.size() + k;
+        const float ok = shelf < psusOk.size() ? psusOk[shelf] : perShelf;
+        const bool whole = !(ok < perShelf);
+        const Rgb color = whole ? kPowerShelf : ok > 0 ? kShelfDegraded : kShelfDown;
+        fillRows(rack, row, row + 1, color,
+                 whole ? Coverage::Measured
+                       : coverageOf(s, model::ch::ShelfPsusOk, static_cast<EntityId>(shelf),
+                                    fillModelled()));
     }
     fillRows(rack, m_beaconBegin, m_beaconEnd, aggregate, rackCov);
 }

@@ -143,10 +143,10 @@ private slots:
         }
         // The caps show in the GPUs' clocks and the jobs' traffic; row B is untouched.
         // (The jobs' heavy phases hit the cap; their light phases stay under it.)
-        QVERIFY2(clockLost < 0.995 * clockBase && lowestClockRatio < 0.95,
-                 qPrintable(QString("mean %1, lowest %2")
-                                .arg(clockLost / clockBase)
-                                .arg(lowestClockRatio)));
+        QVERIFY2(
+            clockLost < 0.995 * clockBase && lowestClockRatio < 0.95,
+            qPrintable(
+                QString("mean %1, lowest %2").arg(clockLost / clockBase).arg(lowestClockRatio)));
         qInfo("row A under caps: clocks %.3f of normal (lowest %.3f), NVLink traffic %.3f "
               "(lowest %.3f)",
               clockLost / clockBase, lowestClockRatio, nvLost / nvBase, lowestNvRatio);
@@ -216,8 +216,10 @@ private slots:
             // The rack never asks more of its PSUs than they can give, once the caps have
             // reached the GPUs (a few seconds after each loss).
             if (t0 > 200 && t0 - lastDrop > 6) {
-                QVERIFY2(s.value(ch::RackPower, rack) <= live * psuKw * 1.005f,
-                         qPrintable(QString("%1 kW on %2 PSUs").arg(s.value(ch::RackPower, rack)).arg(live)));
+                QVERIFY2(
+                    s.value(ch::RackPower, rack) <= live * psuKw * 1.005f,
+                    qPrintable(
+                        QString("%1 kW on %2 PSUs").arg(s.value(ch::RackPower, rack)).arg(live)));
                 capped = capped || s.value(ch::RackPowerCapping, rack) > 0.5f;
             }
         }
