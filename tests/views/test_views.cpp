@@ -94,6 +94,9 @@ std::shared_ptr<const model::Snapshot> patternSnapshot(const model::Topology& t)
             hottest = std::max(hottest, temps[g]);
         s->values[model::ch::RackGpuTempMax][r] = hottest;
     }
+    // Healthy power: every shelf's PSUs deliver.
+    std::ranges::fill(s->values[model::ch::ShelfPsusOk],
+                      static_cast<float>(t.spec().power.psusPerShelf));
     // A floor mid bring-up: row B walks through the stages, one rack failed its NVLink check.
     s->rackLifecycle.assign(t.count(EntityKind::Rack), model::RackLifecycle::Production);
     auto history = std::make_shared<std::vector<model::LifecycleTransition>>();
