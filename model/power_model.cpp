@@ -290,7 +290,7 @@ void PowerModel::step(Snapshot& state, const Holds& held, float dt, std::vector<
             else
                 std::snprintf(buf, sizeof buf, "Racky lifts the GPU power cap");
             event(events, state.time, EventKind::Protection, {EntityKind::Rack, rack},
-                  capping ? Severity::Warning : Severity::Warning, buf);
+                  Severity::Warning, buf);
         }
     }
 }

@@ -77,9 +77,9 @@ void PowerLayer::update(const model::Snapshot& s) {
         const bool moving = !tripped && (c == Coverage::Measured || c == Coverage::Modelled);
         const float speed = moving ? 0.2f + 1.6f * std::clamp(load / 100.0f, 0.0f, 1.2f) : 0.0f;
         const std::uint8_t alarm = tripped || c != Coverage::Measured ? 0
-                                   : load > 100.0f                   ? 2
-                                   : load > 95.0f                    ? 1
-                                                                     : 0;
+                                   : load > 100.0f                    ? 2
+                                   : load > 95.0f                     ? 1
+                                                                      : 0;
         m_feeds.set(f, color, speed, alarm);
         const EntityId row = t.powerFeeds.row[f];
         for (std::uint32_t i = 0; i < t.rows.rackCount[row]; ++i)
@@ -93,20 +93,20 @@ void PowerLayer::update(const model::Snapshot& s) {
         const float draw = std::max(0.0f, s.value(ch::RackPower, r));
         const float budget = s.value(ch::RackPowerBudget, r);
         const Coverage c = coverageOf(s, ch::RackPower, r, fill);
-        Rgb color = s.value(ch::RackPowerOn, r) < 0.5f          ? kDark
+        Rgb color = s.value(ch::RackPowerOn, r) < 0.5f        ? kDark
                     : s.value(ch::RackPowerCapping, r) > 0.5f ? kCapped
-                                                               : kDraw;
+                                                              : kDraw;
         color = paintCoverage(color, c, r % 2 == 0);
         const float x = p.x - static_cast<float>(t.spec().rack.widthM) * 0.3f;
         const float y = p.y - static_cast<float>(t.spec().rack.depthM) * 0.25f;
         const float top = height + 0.02f + kBarFull * std::min(draw / rated, 1.3f);
-        m_bars.set(2 * r, {x - w / 2, y - w / 2, height + 0.02f}, {x + w / 2, y + w / 2, top},
-                   color);
+        m_bars.set(std::size_t{2} * r, {x - w / 2, y - w / 2, height + 0.02f},
+                   {x + w / 2, y + w / 2, top}, color);
         // Racky's budget: a thin slab across the bar (at the top when it is the rated power).
         const float b = height + 0.02f + kBarFull * std::clamp(budget / rated, 0.0f, 1.3f);
         const bool shown = std::isfinite(budget) && c != Coverage::NoData;
-        m_bars.set(2 * r + 1, {x - w, y - w, shown ? b : height}, {x + w, y + w, shown ? b + 0.025f : height},
-                   kBudget);
+        m_bars.set(std::size_t{2} * r + 1, {x - w, y - w, shown ? b : height},
+                   {x + w, y + w, shown ? b + 0.025f : height}, kBudget);
     }
     m_bars.commit();
 }
@@ -142,8 +142,7 @@ void PowerLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumns&
     ImGui::Text("Rack power  %.2f MW IT  %.2f MW in", it / 1000.0, ac / 1000.0);
     ImGui::PushFont(ov.smallFont());
     if (drawCoverageNote(in, ch::RackPower, "rack power")) {
-        if (capping > 0)
-            ImGui::TextColored(hud::kWarning, "%d racks capped by Racky", capping);
+        if (capping > 0) ImGui::TextColored(hud::kWarning, "%d racks capped by Racky", capping);
         if (notRedundant > 0)
             ImGui::TextColored(hud::kWarning, "%d racks without 2N redundancy", notRedundant);
         if (dark > 0) ImGui::TextColored(hud::kCritical, "%d racks without power", dark);

@@ -32,8 +32,8 @@ private:
     void applyVisibility(bool visible) override;
 
     const model::Topology& m_topology;
-    FlowPipes m_feeds;  // per busway: the run along the row, then one drop per rack
-    BoxSet m_bars;      // per rack: the draw, then the budget marker
+    FlowPipes m_feeds; // per busway: the run along the row, then one drop per rack
+    BoxSet m_bars;     // per rack: the draw, then the budget marker
     std::vector<std::size_t> m_firstDrop; // per busway: its first drop pipe
 };
 

@@ -132,7 +132,7 @@ private slots:
                 nvLost += nl;
                 if (nb > 0) lowestNvRatio = std::min(lowestNvRatio, nl / nb);
                 double b = 0, l = 0;
-                for (std::size_t g = 0; g < 8 * 72; ++g) {
+                for (std::size_t g = 0; g < std::size_t{8} * 72; ++g) {
                     b += base.state().channel(ch::GpuSmClock)[g];
                     l += s.channel(ch::GpuSmClock)[g];
                 }
@@ -198,7 +198,7 @@ private slots:
         const auto& t = *m_floor;
         model::SimModel m(m_floor, model::SimConfig{}, bundledScenario("psu-failure", t));
         const EntityId rack = *t.find(EntityKind::Rack, "A03");
-        const float psuKw = static_cast<float>(t.spec().power.psuRatedKw);
+        const auto psuKw = static_cast<float>(t.spec().power.psuRatedKw);
         bool capped = false;
         float lastLive = 48;
         double lastDrop = 0;
@@ -207,7 +207,7 @@ private slots:
             const auto& s = m.state();
             checkBookkeeping(t, s);
             float live = 0;
-            for (std::size_t p = rack * 48; p < rack * 48 + 48; ++p)
+            for (std::size_t p = std::size_t{rack} * 48; p < std::size_t{rack} * 48 + 48; ++p)
                 live += s.channel(ch::PsuState)[p] == 0 ? 1.0f : 0.0f;
             const double t0 = model::toSeconds(s.time - m.config().startTime);
             if (live < lastLive) lastDrop = t0;
