@@ -10,6 +10,7 @@
 #include "views/inspector_panel.h"
 #include "views/layers_panel.h"
 #include "views/lifecycle_board.h"
+#include "views/power_panel.h"
 #include "views/sources_panel.h"
 #include "views/storage_panel.h"
 #include "views/timeline_panel.h"
@@ -83,9 +84,12 @@ MainWindow::MainWindow(Session& session, QWidget* parent, bool restoreLayout)
     m_fabric = new views::FabricPanel(m_view);
     auto* fabricDock = dock(tr("Fabric"), "fabricDock", m_fabric, Qt::RightDockWidgetArea);
     tabifyDockWidget(storageDock, fabricDock);
+    m_power = new views::PowerPanel(m_view);
+    auto* powerDock = dock(tr("Power"), "powerDock", m_power, Qt::RightDockWidgetArea);
+    tabifyDockWidget(fabricDock, powerDock);
     m_sources = new views::SourcesPanel(m_view);
     auto* sourcesDock = dock(tr("Sources"), "sourcesDock", m_sources, Qt::RightDockWidgetArea);
-    tabifyDockWidget(fabricDock, sourcesDock);
+    tabifyDockWidget(powerDock, sourcesDock);
     inspectorDock->raise();
     m_timeline = new views::TimelinePanel(m_transport);
     auto* timelineDock = dock(tr("Timeline"), "timelineDock", m_timeline, Qt::BottomDockWidgetArea);

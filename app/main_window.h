@@ -17,6 +17,7 @@ namespace ft::views {
 class FloorView;
 class InspectorPanel;
 class SourcesPanel;
+class PowerPanel;
 class LayersPanel;
 class CoolingPanel;
 class LifecycleBoard;
@@ -79,6 +80,7 @@ private:
     views::LayersPanel* m_layers;
     views::InspectorPanel* m_inspector;
     views::SourcesPanel* m_sources = nullptr;
+    views::PowerPanel* m_power = nullptr;
     views::CoolingPanel* m_cooling;
     views::LifecycleBoard* m_board;
     views::TimelinePanel* m_timeline;

@@ -15,7 +15,8 @@ namespace ft::views {
 
 class PowerLayer final : public Layer {
 public:
-    static constexpr LayerInfo kInfo{"power", "Rack power (busways, budgets, capping)", false};
+    static constexpr LayerInfo kInfo{"power", "Rack power (busways, budgets, capping)", false,
+                                     "powerDock"};
     PowerLayer(const model::Topology& topology, vtkRenderer* renderer);
     void update(const model::Snapshot& snapshot) override;
     bool animates() const override { return true; }

@@ -16,6 +16,7 @@
 #include "views/layers_panel.h"
 #include "views/lifecycle_board.h"
 #include "views/lifecycle_layer.h"
+#include "views/power_panel.h"
 #include "views/rail_layer.h"
 #include "views/sources_panel.h"
 #include "views/storage_panel.h"
@@ -631,6 +632,26 @@ private slots:
         const auto sum = views::summarize(t, *snap);
         QCOMPARE(sum.gpusMeasured, std::size_t{72});
         QVERIFY(t.gpus.rack[sum.hottestGpu] == 0);
+    }
+
+    void powerLayerAndPanelFollowTheFloor() {
+        auto view = makeView(800, 450);
+        views::PowerPanel panel(view.get());
+        const QImage before = view->grabFramebuffer();
+        view->setLayerVisible("power", true);
+        const QImage after = view->grabFramebuffer();
+        // Busways, drops and bars appear over the racks.
+        QVERIFY(compareImages(before, after).fractionOff > 0.01);
+        // The panel shows the rack of whatever power entity is selected.
+        const auto psu = m_topology->find(EntityKind::Psu, "A03 shelf 2 PSU 5");
+        QVERIFY(psu);
+        view->setSelection(model::EntityRef{EntityKind::Psu, *psu});
+        QCOMPARE(panel.rack(), *m_topology->find(EntityKind::Rack, "A03"));
+        const auto feed = m_topology->find(EntityKind::PowerFeed, "B busway A");
+        QVERIFY(feed);
+        view->setSelection(model::EntityRef{EntityKind::PowerFeed, *feed});
+        QCOMPARE(panel.rack(), m_topology->rows.firstRack[1]);
+        view->setLayerVisible("power", false);
     }
 
     void sourcesPanelListsUnknownHosts() {

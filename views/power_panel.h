@@ -1,0 +1,44 @@
+#pragma once
+// PowerPanel: one rack's power at a glance — its draw against its rated power and Racky's
+// budget, the GPU cap, 2N redundancy; its row's two busways with load and state; each power
+// shelf's PSUs (green delivering, grey without input, red failed) with the shelf's output; and
+// ten minutes of the rack's draw against its budget. Follows the selection (a rack, tray, GPU,
+// shelf, PSU or busway shows its rack). Keeps history for every rack. UI thread only.
+#include "model/snapshot.h"
+#include "model/topology.h"
+
+#include <QWidget>
+#include <deque>
+#include <vector>
+
+namespace ft::views {
+
+class FloorView;
+
+class PowerPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit PowerPanel(FloorView* view, QWidget* parent = nullptr);
+    model::EntityId rack() const { return m_rack; }
+    void setRack(model::EntityId rack);
+    QSize sizeHint() const override { return {380, 640}; }
+
+    struct HistoryPoint {
+        float draw = 0, budget = 0;
+    };
+    const std::deque<HistoryPoint>& history(model::EntityId rack) const { return m_history[rack]; }
+
+protected:
+    void paintEvent(QPaintEvent* e) override;
+
+private:
+    void onSnapshot();
+    void followSelection();
+
+    FloorView* m_view;
+    model::EntityId m_rack = 0;
+    std::vector<std::deque<HistoryPoint>> m_history;
+    model::TimeNs m_lastSample = 0;
+};
+
+} // namespace ft::views
