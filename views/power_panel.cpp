@@ -122,8 +122,9 @@ void PowerPanel::paintEvent(QPaintEvent*) {
              .arg(v(ch::RackPowerBudget, r), 0, 'f', 0)
              .arg(v(ch::RackPowerInput, r), 0, 'f', 0),
          kText);
-    text(capping ? QString("Racky caps the GPUs at %1 W").arg(v(ch::RackGpuPowerCap, r), 0, 'f', 0)
-                 : QString("not capped (GPUs up to %1 W)").arg(v(ch::RackGpuPowerCap, r), 0, 'f', 0),
+    text(capping
+             ? QString("Racky caps the GPUs at %1 W").arg(v(ch::RackGpuPowerCap, r), 0, 'f', 0)
+             : QString("not capped (GPUs up to %1 W)").arg(v(ch::RackGpuPowerCap, r), 0, 'f', 0),
          capping ? kCapped : kMutedText);
     text(v(ch::RackPowerRedundant, r) > 0.5f ? "2N: either feed alone carries the rack"
                                              : "redundancy lost: one feed cannot carry the rack",
@@ -137,13 +138,12 @@ void PowerPanel::paintEvent(QPaintEvent*) {
         const bool tripped = v(ch::FeedState, f) >= 2.0f;
         const float load = v(ch::FeedLoad, f);
         const QRectF bar(12, y + 18, w, 10);
-        text(QString("%1  %2")
-                 .arg(QString::fromStdString(t.name(EntityKind::PowerFeed, f)),
-                      tripped ? QString("TRIPPED")
-                              : QString("%1 %  %2 kW  %3 A")
-                                    .arg(load, 0, 'f', 0)
-                                    .arg(v(ch::FeedPower, f), 0, 'f', 0)
-                                    .arg(v(ch::FeedCurrent, f), 0, 'f', 0)),
+        text(QString("%1  %2").arg(QString::fromStdString(t.name(EntityKind::PowerFeed, f)),
+                                   tripped ? QString("TRIPPED")
+                                           : QString("%1 %  %2 kW  %3 A")
+                                                 .arg(load, 0, 'f', 0)
+                                                 .arg(v(ch::FeedPower, f), 0, 'f', 0)
+                                                 .arg(v(ch::FeedCurrent, f), 0, 'f', 0)),
              tripped ? kFailed : kText);
         p.fillRect(bar, kLine);
         if (!tripped)
@@ -151,7 +151,7 @@ void PowerPanel::paintEvent(QPaintEvent*) {
                               bar.height()),
                        qc(PowerLayer::loadColor(load)));
         p.setPen(QPen(kText, 1.5));
-        const float rating = static_cast<float>(bar.x() + bar.width() / 1.2);
+        const auto rating = static_cast<float>(bar.x() + bar.width() / 1.2);
         p.drawLine(QPointF(rating, bar.y() - 2), QPointF(rating, bar.bottom() + 2));
         y += 16;
     }
@@ -171,8 +171,9 @@ void PowerPanel::paintEvent(QPaintEvent*) {
         for (int i = 0; i < perShelf; ++i) {
             const auto psu = static_cast<EntityId>(shelf * static_cast<EntityId>(perShelf) + i);
             const float st = v(ch::PsuState, psu);
-            p.fillRect(QRectF(74 + i * 18, y + 2, 14, 12),
-                       st < 0.5f ? kOk : st < 1.5f ? kNoInput : kFailed);
+            p.fillRect(QRectF(74 + i * 18, y + 2, 14, 12), st < 0.5f   ? kOk
+                                                           : st < 1.5f ? kNoInput
+                                                                       : kFailed);
         }
         p.setPen(kMutedText);
         p.drawText(QRectF(74 + perShelf * 18 + 8, y, 120, 16), Qt::AlignLeft | Qt::AlignVCenter,
