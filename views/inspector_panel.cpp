@@ -420,8 +420,62 @@ void InspectorPanel::refresh() {
         }
         break;
     }
+    case EntityKind::PowerShelf: {
+        const auto shelf = sel->id;
+        const auto rack = t.powerShelves.rack[shelf];
+        addLink(related, tr("Rack %1").arg(qs(t.racks.name[rack])), {EntityKind::Rack, rack});
+        const auto per = static_cast<model::EntityId>(t.spec().power.psusPerShelf);
+        for (model::EntityId i = 0; i < per; ++i) {
+            const auto psu = shelf * per + i;
+            addLink(
+                related, tr("PSU %1 (feed %2)").arg(i + 1).arg(t.psus.side[psu] == 0 ? "A" : "B"),
+                {EntityKind::Psu, psu},
+                qs(formatCoveredValue(*snap, model::ch::PsuState, psu, m_view->fillModelled())));
+        }
+        break;
+    }
+    case EntityKind::Psu: {
+        const auto psu = sel->id;
+        addIdentity(tr("Feed"), qs(t.name(EntityKind::PowerFeed, t.psus.feed[psu])));
+        addLink(related, qs(t.name(EntityKind::PowerShelf, t.psus.shelf[psu])),
+                {EntityKind::PowerShelf, t.psus.shelf[psu]});
+        addLink(related, qs(t.name(EntityKind::PowerFeed, t.psus.feed[psu])),
+                {EntityKind::PowerFeed, t.psus.feed[psu]});
+        addLink(related, tr("Rack %1").arg(qs(t.racks.name[t.psus.rack[psu]])),
+                {EntityKind::Rack, t.psus.rack[psu]});
+        break;
+    }
+    case EntityKind::PowerFeed: {
+        const auto feed = sel->id;
+        const auto row = t.powerFeeds.row[feed];
+        addIdentity(tr("Rating"), tr("%1 kW").arg(t.powerFeeds.ratedKw[feed], 0, 'f', 0));
+        addIdentity(tr("Feeds"),
+                    tr("%1 racks of row %2").arg(t.rows.rackCount[row]).arg(qs(t.rows.name[row])));
+        for (std::uint32_t i = 0; i < t.rows.rackCount[row]; ++i) {
+            const auto r = t.rows.firstRack[row] + i;
+            addLink(related, tr("Rack %1").arg(qs(t.racks.name[r])), {EntityKind::Rack, r},
+                    qs(formatCoveredValue(*snap, model::ch::RackPowerInput, r,
+                                          m_view->fillModelled())));
+        }
+        break;
+    }
     default:
         break;
+    }
+    if (sel->kind == EntityKind::Rack) {
+        // Where the rack's power comes from: its shelves and its row's busways.
+        const auto r = sel->id;
+        const auto shelves = static_cast<model::EntityId>(rk.powerShelves);
+        for (model::EntityId k = 0; k < shelves; ++k)
+            addLink(related, qs(t.name(EntityKind::PowerShelf, r * shelves + k)),
+                    {EntityKind::PowerShelf, r * shelves + k},
+                    qs(formatCoveredValue(*snap, model::ch::ShelfOutput, r * shelves + k,
+                                          m_view->fillModelled())));
+        for (int side = 0; side < 2; ++side) {
+            const auto f = t.feedOf(t.racks.row[r], side);
+            addLink(related, qs(t.name(EntityKind::PowerFeed, f)), {EntityKind::PowerFeed, f},
+                    qs(formatCoveredValue(*snap, model::ch::FeedLoad, f, m_view->fillModelled())));
+        }
     }
     addFabricRelations(related, *sel, *snap);
     m_tree->expandAll();

@@ -651,6 +651,25 @@ private slots:
         QVERIFY(feed);
         view->setSelection(model::EntityRef{EntityKind::PowerFeed, *feed});
         QCOMPARE(panel.rack(), m_topology->rows.firstRack[1]);
+        // The inspector links a rack to its shelves and busways, a PSU to its feed.
+        views::InspectorPanel inspector(view.get());
+        view->setSelection(
+            model::EntityRef{EntityKind::Rack, *m_topology->find(EntityKind::Rack, "A03")});
+        inspector.refresh();
+        QCOMPARE(inspector.tree()
+                     ->findItems("A03 shelf 8", Qt::MatchRecursive | Qt::MatchExactly, 0)
+                     .size(),
+                 1);
+        QCOMPARE(inspector.tree()
+                     ->findItems("A busway B", Qt::MatchRecursive | Qt::MatchExactly, 0)
+                     .size(),
+                 1);
+        view->setSelection(model::EntityRef{EntityKind::Psu, *psu});
+        inspector.refresh();
+        const auto feedRow =
+            inspector.tree()->findItems("Feed", Qt::MatchRecursive | Qt::MatchExactly, 0);
+        QCOMPARE(feedRow.size(), 1);
+        QCOMPARE(feedRow[0]->text(1), QString("A busway A"));
         view->setLayerVisible("power", false);
     }
 
