@@ -43,6 +43,8 @@ PowerModel::PowerModel(const Topology& topology) : m_topology(topology) {
     m_siteBudget.assign(racks, kNone);
     m_capping.assign(racks, 0);
     m_overload.assign(racks, 0.0f);
+    m_awaitingPowerOn.assign(racks, 0);
+    m_rowNextPowerOn.assign(topology.count(EntityKind::Row), 0);
     m_uncapped.assign(racks, 0.0f);
     m_overloadOff.assign(racks, 0);
     m_feedDemand.assign(m_feeds.size(), 0);
@@ -134,6 +136,28 @@ void PowerModel::step(Snapshot& state, const Holds& held, float dt, std::vector<
             liveSide[0] = liveSide[1] = 0;
             perPsu = 0;
         }
+        // A rack that went dark comes back when Racky lets it: one rack of a row at a time, so
+        // the inrush of eighteen trays' capacitors does not hit a busway at once.
+        if (live == 0) {
+            if (m_energized[r] && !settling) {
+                event(events, state.time, EventKind::Protection, {EntityKind::Rack, rack},
+                      Severity::Critical, "no PSU has input: the rack is dark");
+                m_awaitingPowerOn[r] = 1;
+            }
+        } else if (m_awaitingPowerOn[r]) {
+            const EntityId row = t.racks.row[r];
+            if (state.time >= m_rowNextPowerOn[row]) {
+                m_awaitingPowerOn[r] = 0;
+                m_rowNextPowerOn[row] =
+                    state.time + static_cast<TimeNs>(kPowerOnStaggerS * kNsPerSecond);
+                event(events, state.time, EventKind::Protection, {EntityKind::Rack, rack},
+                      Severity::Warning, "Racky powers the rack on (staged against inrush)");
+            } else {
+                live = 0; // waiting its turn
+                liveSide[0] = liveSide[1] = 0;
+                perPsu = 0;
+            }
+        }
         m_energized[r] = live > 0 ? 1 : 0;
         const float load = perPsu / m_psuKw;
         const float input = live > 0 ? perPsu / efficiency(load) : 0.0f;
@@ -143,7 +167,7 @@ void PowerModel::step(Snapshot& state, const Holds& held, float dt, std::vector<
             for (std::size_t k = 0; k < psusPerShelf; ++k) {
                 const std::size_t p = first + s * psusPerShelf + k;
                 const auto id = static_cast<EntityId>(p);
-                const bool on = m_psuState[p] == Ok && !m_overloadOff[r];
+                const bool on = m_psuState[p] == Ok && m_energized[r] != 0;
                 if (!held(ch::PsuOutput, id)) v[ch::PsuOutput][p] = on ? perPsu : 0.0f;
                 if (!held(ch::PsuInput, id)) v[ch::PsuInput][p] = on ? input : 0.0f;
                 if (!held(ch::PsuLoad, id)) v[ch::PsuLoad][p] = on ? 100.0f * load : 0.0f;
@@ -222,7 +246,7 @@ void PowerModel::step(Snapshot& state, const Holds& held, float dt, std::vector<
                 ++live;
                 ++onSide[t.psus.side[p]];
             }
-        if (m_overloadOff[r]) live = 0;
+        if (!m_energized[r]) live = 0;
         const float psuLimit = static_cast<float>(live) * m_psuKw * (1.0f - m_margin);
         const float ratedKw = t.racks.ratedPowerKw[r];
         const EntityId row = t.racks.row[r];
@@ -247,6 +271,17 @@ void PowerModel::step(Snapshot& state, const Holds& held, float dt, std::vector<
                 binds = why;
             }
         if (!held(ch::RackPowerBudget, rack)) v[ch::RackPowerBudget][r] = budget;
+        if (!m_energized[r]) {
+            // A dark rack draws nothing: nothing to cap (it powers on uncapped).
+            m_gpuCap[r] = m_gpuCapCommand[r] = m_gpuTdpW;
+            if (m_capping[r] != 0 && !settling)
+                event(events, state.time, EventKind::Protection, {EntityKind::Rack, rack},
+                      Severity::Warning, "Racky lifts the GPU power cap (the rack is dark)");
+            m_capping[r] = 0;
+            if (!held(ch::RackGpuPowerCap, rack)) v[ch::RackGpuPowerCap][r] = m_gpuTdpW;
+            if (!held(ch::RackPowerCapping, rack)) v[ch::RackPowerCapping][r] = 0;
+            continue;
+        }
 
         // The GPUs get what the budget leaves after everything else the rack draws: a cap above
         // that falls at once, a cap below it rises a quarter per second.

@@ -41,6 +41,8 @@ public:
     static constexpr float kCapHoldS = 30.0f;
     // A cap command reaches the GPUs through the BMCs: time constant of the applied cap.
     static constexpr float kCapLatencyS = 2.0f;
+    // Racks of a row power back on this far apart (inrush).
+    static constexpr float kPowerOnStaggerS = 3.0f;
 
 private:
     enum PsuState : std::uint8_t { Ok = 0, NoInput = 1, Failed = 2 };
@@ -71,12 +73,14 @@ private:
     std::vector<float> m_feedShare;      // per busway: kW DC per kW of rated rack power
     std::vector<float> m_feedRatedSum;   // per busway: rated power of the racks it feeds
     float m_siteRatedSum = 1;
-    std::vector<float> m_overload;           // per rack: s with its PSUs past their limit
-    std::vector<float> m_uncapped;           // per rack: s the cap has been back at TDP
-    std::vector<std::uint8_t> m_overloadOff; // per rack: shut down by PSU overload
-    std::vector<std::uint8_t> m_capping;     // per rack: 0 none, else what binds (1 PSUs, 2 busway,
-                                             // 3 site, 4 rated)
-    float m_siteCapKw = 0;                   // AC, 0: none
+    std::vector<float> m_overload;               // per rack: s with its PSUs past their limit
+    std::vector<std::uint8_t> m_awaitingPowerOn; // per rack: dark, to be powered on in turn
+    std::vector<TimeNs> m_rowNextPowerOn;        // per row: when the next rack may power on
+    std::vector<float> m_uncapped;               // per rack: s the cap has been back at TDP
+    std::vector<std::uint8_t> m_overloadOff;     // per rack: shut down by PSU overload
+    std::vector<std::uint8_t> m_capping; // per rack: 0 none, else what binds (1 PSUs, 2 busway,
+                                         // 3 site, 4 rated)
+    float m_siteCapKw = 0;               // AC, 0: none
     TimeNs m_siteCapUntil = 0;
     std::vector<float> m_feedDemand; // scratch, kW AC per feed
 };

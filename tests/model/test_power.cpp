@@ -228,6 +228,37 @@ private slots:
         QCOMPARE(m.state().value(ch::RackPowerOn, rack), 1.0f);
     }
 
+    void aDarkRowPowersOnInTurn() {
+        const auto& t = *m_floor;
+        model::SimModel m(m_floor, model::SimConfig{}, bundledScenario("row-blackout", t));
+        for (int i = 0; i < 70 * kTicksPerSecond; ++i)
+            m.step();
+        for (EntityId r = 8; r < 16; ++r) { // row B is dark, row A untouched
+            QCOMPARE(m.state().value(ch::RackPowerOn, r), 0.0f);
+            QVERIFY(m.state().value(ch::RackPower, r) < 1.0f);
+            QCOMPARE(m.state().value(ch::RackPowerCapping, r), 0.0f);
+        }
+        QCOMPARE(m.state().value(ch::RackPowerOn, 0), 1.0f);
+        // Back at 4 minutes: one rack every three seconds, never two at once.
+        while (model::toSeconds(m.state().time - m.config().startTime) < 240)
+            m.step();
+        std::vector<double> onAt(16, -1);
+        for (int i = 0; i < 40 * kTicksPerSecond; ++i) {
+            m.step();
+            checkBookkeeping(t, m.state());
+            const double now = model::toSeconds(m.state().time - m.config().startTime);
+            for (EntityId r = 8; r < 16; ++r)
+                if (onAt[r] < 0 && m.state().value(ch::RackPowerOn, r) > 0.5f) onAt[r] = now;
+        }
+        std::vector<double> times(onAt.begin() + 8, onAt.end());
+        QVERIFY2(std::ranges::all_of(times, [](double x) { return x > 0; }),
+                 "every rack of row B is back on within 40 s");
+        std::ranges::sort(times);
+        for (std::size_t i = 1; i < times.size(); ++i)
+            QVERIFY2(times[i] - times[i - 1] >= 2.85, // 3 s, to a tick
+                     qPrintable(QString("racks %1 s apart").arg(times[i] - times[i - 1])));
+    }
+
     void aSiteCapHoldsTheFloor() {
         const auto& t = *m_floor;
         model::SimModel m(m_floor, model::SimConfig{}, bundledScenario("power-cap", t));
