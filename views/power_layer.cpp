@@ -104,7 +104,8 @@ void PowerLayer::update(const model::Snapshot& s) {
                    {x + w / 2, y + w / 2, top}, color);
         // Racky's budget: a thin slab across the bar (at the top when it is the rated power).
         const float b = height + 0.02f + kBarFull * std::clamp(budget / rated, 0.0f, 1.3f);
-        const bool shown = std::isfinite(budget) && c != Coverage::NoData;
+        const bool dark = s.value(ch::RackPowerOn, r) < 0.5f;
+        const bool shown = std::isfinite(budget) && c != Coverage::NoData && !dark;
         m_bars.set(std::size_t{2} * r + 1, {x - w, y - w, shown ? b : height},
                    {x + w, y + w, shown ? b + 0.025f : height}, kBudget);
     }
@@ -119,9 +120,12 @@ void PowerLayer::decorateRackLabel(const HudInput& in, EntityId rack, std::strin
     if (!visible() || in.cameraDistance >= 30.0) return;
     const auto& s = *in.snapshot;
     char buf[96];
-    std::snprintf(buf, sizeof buf, "  %.0f / %.0f kW%s", s.value(ch::RackPower, rack),
-                  s.value(ch::RackPowerBudget, rack),
-                  s.value(ch::RackPowerCapping, rack) > 0.5f ? " CAPPED" : "");
+    if (s.value(ch::RackPowerOn, rack) < 0.5f)
+        std::snprintf(buf, sizeof buf, "  DARK");
+    else
+        std::snprintf(buf, sizeof buf, "  %.0f / %.0f kW%s", s.value(ch::RackPower, rack),
+                      s.value(ch::RackPowerBudget, rack),
+                      s.value(ch::RackPowerCapping, rack) > 0.5f ? " CAPPED" : "");
     label += buf;
 }
 
