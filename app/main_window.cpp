@@ -310,19 +310,17 @@ void MainWindow::updateStatus() {
     m_status->setText(parts.join("   |   "));
 }
 
-void MainWindow::runImport(const QString& what,
-                           const std::function<std::expected<nlohmann::json, std::string>(
-                               const std::function<void(double)>&, const std::atomic<bool>*)>& work,
-                           const QString& outPath) {
+bool MainWindow::runWithProgress(
+    const QString& label,
+    const std::function<void(const std::function<void(double)>&, const std::atomic<bool>*)>& work) {
     std::atomic<bool> cancel{false};
     std::atomic<double> progress{0.0};
     std::atomic<bool> finished{false};
-    std::expected<nlohmann::json, std::string> result = std::unexpected(std::string("not run"));
     QThread* worker = QThread::create([&] {
-        result = work([&](double p) { progress = p; }, &cancel);
+        work([&](double p) { progress = p; }, &cancel);
         finished = true;
     });
-    QProgressDialog dialog(tr("Importing %1…").arg(what), tr("Cancel"), 0, 1000, this);
+    QProgressDialog dialog(label, tr("Cancel"), 0, 1000, this);
     dialog.setWindowModality(Qt::WindowModal);
     dialog.setMinimumDuration(0);
     connect(&dialog, &QProgressDialog::canceled, this, [&] { cancel = true; });
@@ -335,9 +333,20 @@ void MainWindow::runImport(const QString& what,
     worker->wait();
     delete worker;
     dialog.close();
+    return !cancel;
+}
+
+void MainWindow::runImport(const QString& what,
+                           const std::function<std::expected<nlohmann::json, std::string>(
+                               const std::function<void(double)>&, const std::atomic<bool>*)>& work,
+                           const QString& outPath) {
+    std::expected<nlohmann::json, std::string> result = std::unexpected(std::string("not run"));
+    const bool done =
+        runWithProgress(tr("Importing %1…").arg(what),
+                        [&](const std::function<void(double)>& progress,
+                            const std::atomic<bool>* cancel) { result = work(progress, cancel); });
     if (!result) {
-        if (!cancel)
-            QMessageBox::warning(this, tr("Import"), QString::fromStdString(result.error()));
+        if (done) QMessageBox::warning(this, tr("Import"), QString::fromStdString(result.error()));
         return;
     }
     statusBar()->showMessage(
@@ -418,42 +427,27 @@ void MainWindow::importInventoryDialog() {
                                   where->text().toStdString();
     const std::string tokenFile = token->text().toStdString(), outPath = out->text().toStdString();
 
-    std::atomic<bool> cancel{false};
-    std::atomic<double> progress{0.0};
-    std::atomic<bool> finished{false};
     std::expected<nlohmann::ordered_json, std::string> result =
         std::unexpected(std::string("not run"));
-    QThread* worker = QThread::create([&] {
-        nlohmann::ordered_json summary;
-        InventoryAccess access{tokenFile, {}, false, [&](double p) { progress = p; }, &cancel};
-        auto spec = loadInventory(inventory, {}, &summary, access);
-        if (!spec) {
-            result = std::unexpected(spec.error());
-        } else if (auto t = model::Topology::build(*spec); !t) {
-            result = std::unexpected(inventory + ": " + t.error());
-        } else {
-            std::ofstream file(outPath, std::ios::binary);
-            file << importers::floorSpecToJson(*spec) << "\n";
-            result = file ? std::expected<nlohmann::ordered_json, std::string>(summary)
-                          : std::unexpected("cannot write " + outPath);
-        }
-        finished = true;
-    });
-    QProgressDialog dialog(tr("Reading %1…").arg(where->text()), tr("Cancel"), 0, 1000, this);
-    dialog.setWindowModality(Qt::WindowModal);
-    dialog.setMinimumDuration(0);
-    connect(&dialog, &QProgressDialog::canceled, this, [&] { cancel = true; });
-    worker->start();
-    while (!finished) {
-        dialog.setValue(static_cast<int>(progress.load() * 1000));
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
-        QThread::msleep(20);
-    }
-    worker->wait();
-    delete worker;
-    dialog.close();
+    const bool done = runWithProgress(
+        tr("Reading %1…").arg(where->text()),
+        [&](const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
+            nlohmann::ordered_json summary;
+            InventoryAccess access{tokenFile, {}, false, progress, cancel};
+            auto spec = loadInventory(inventory, {}, &summary, access);
+            if (!spec) {
+                result = std::unexpected(spec.error());
+            } else if (auto t = model::Topology::build(*spec); !t) {
+                result = std::unexpected(inventory + ": " + t.error());
+            } else {
+                std::ofstream file(outPath, std::ios::binary);
+                file << importers::floorSpecToJson(*spec) << "\n";
+                result = file ? std::expected<nlohmann::ordered_json, std::string>(summary)
+                              : std::unexpected("cannot write " + outPath);
+            }
+        });
     if (!result) {
-        if (!cancel)
+        if (done)
             QMessageBox::warning(this, tr("Import inventory"),
                                  QString::fromStdString(result.error()));
         return;

@@ -69,6 +69,11 @@ private:
     // An inventory (CSV/TSV export, NetBox server or dump) into a floor file, read on a worker
     // thread behind a progress dialog, then opened.
     void importInventoryDialog();
+    // Runs `work` on a worker thread behind a modal progress dialog (work reports 0..1 and
+    // checks the cancel flag); false when the user cancelled.
+    bool runWithProgress(const QString& label,
+                         const std::function<void(const std::function<void(double)>&,
+                                                  const std::atomic<bool>*)>& work);
     void runImport(const QString& what,
                    const std::function<std::expected<nlohmann::json, std::string>(
                        const std::function<void(double)>&, const std::atomic<bool>*)>& work,

@@ -39,8 +39,6 @@ PowerModel::PowerModel(const Topology& topology) : m_topology(topology) {
     m_energized.assign(racks, 1);
     m_gpuCap.assign(racks, m_gpuTdpW);
     m_gpuCapCommand.assign(racks, m_gpuTdpW);
-    m_headroomBudget.assign(racks, kNone);
-    m_siteBudget.assign(racks, kNone);
     m_capping.assign(racks, 0);
     m_overload.assign(racks, 0.0f);
     m_awaitingPowerOn.assign(racks, 0);
@@ -99,7 +97,6 @@ void PowerModel::step(Snapshot& state, const Holds& held, float dt, std::vector<
     }
 
     // The plant: each rack's DC load over its PSUs with input.
-    float siteInput = 0;
     for (std::size_t r = 0; r < nRacks; ++r) {
         const auto rack = static_cast<EntityId>(r);
         const std::size_t first = r * psusPerRack;
@@ -183,7 +180,6 @@ void PowerModel::step(Snapshot& state, const Holds& held, float dt, std::vector<
             rackInput += in;
         }
         if (!held(ch::RackPowerInput, rack)) v[ch::RackPowerInput][r] = rackInput;
-        siteInput += v[ch::RackPowerInput][r];
         // 2N: the PSUs of either side alone could carry the rack at its rated power.
         const float need = t.racks.ratedPowerKw[r];
         const bool redundant = static_cast<float>(liveSide[0]) * m_psuKw >= need &&
@@ -233,7 +229,6 @@ void PowerModel::step(Snapshot& state, const Holds& held, float dt, std::vector<
     const float siteShare =
         m_siteCapKw > 0 ? m_siteCapKw * (1.0f - m_margin / 3.0f) * m_peakEfficiency / m_siteRatedSum
                         : kNone;
-    (void)siteInput;
 
     // Racky: each rack's budget, and the GPU cap that keeps the rack inside it.
     for (std::size_t r = 0; r < nRacks; ++r) {
@@ -258,14 +253,13 @@ void PowerModel::step(Snapshot& state, const Holds& held, float dt, std::vector<
                 feedLimit = std::min(feedLimit, m_feedShare[t.feedOf(row, side)] * ratedKw *
                                                     static_cast<float>(live) /
                                                     static_cast<float>(onSide[side]));
-        m_headroomBudget[r] = feedLimit;
-        m_siteBudget[r] = siteShare < kNone ? siteShare * ratedKw : kNone;
+        const float siteLimit = siteShare < kNone ? siteShare * ratedKw : kNone;
         const float rated = t.racks.ratedPowerKw[r];
         float budget = rated;
         std::uint8_t binds = 4;
         for (const auto& [limit, why] :
-             {std::pair{psuLimit, std::uint8_t{1}}, std::pair{m_headroomBudget[r], std::uint8_t{2}},
-              std::pair{m_siteBudget[r], std::uint8_t{3}}})
+             {std::pair{psuLimit, std::uint8_t{1}}, std::pair{feedLimit, std::uint8_t{2}},
+              std::pair{siteLimit, std::uint8_t{3}}})
             if (limit < budget) {
                 budget = limit;
                 binds = why;

@@ -35,7 +35,7 @@ public:
     // The GPU power cap Racky sets for the rack's GPUs (W; the TDP when not capping).
     float gpuPowerCap(EntityId rack) const { return m_gpuCap[rack]; }
 
-    // A busway this far over its rating trips in kTripAtRatingS seconds (thermal curve).
+    // A busway at power.breaker_trip_percent of its rating trips after this long (thermal curve).
     static constexpr float kTripSeconds = 2.0f;
     // A rack counts as capping until its cap has been back at TDP this long.
     static constexpr float kCapHoldS = 30.0f;
@@ -66,12 +66,10 @@ private:
     std::vector<std::uint8_t> m_psuState; // PsuState this tick
     std::vector<Feed> m_feeds;
     std::vector<std::uint8_t> m_energized;
-    std::vector<float> m_gpuCap;         // W per GPU, per rack: what the GPUs hold to now
-    std::vector<float> m_gpuCapCommand;  // W per GPU, per rack: what Racky asks for
-    std::vector<float> m_headroomBudget; // kW DC per rack its live busways can give
-    std::vector<float> m_siteBudget;     // kW DC per rack from the site cap (1e9: none)
-    std::vector<float> m_feedShare;      // per busway: kW DC per kW of rated rack power
-    std::vector<float> m_feedRatedSum;   // per busway: rated power of the racks it feeds
+    std::vector<float> m_gpuCap;        // W per GPU, per rack: what the GPUs hold to now
+    std::vector<float> m_gpuCapCommand; // W per GPU, per rack: what Racky asks for
+    std::vector<float> m_feedShare;     // per busway: kW DC per kW of rated rack power
+    std::vector<float> m_feedRatedSum;  // per busway: rated power of the racks it feeds
     float m_siteRatedSum = 1;
     std::vector<float> m_overload;               // per rack: s with its PSUs past their limit
     std::vector<std::uint8_t> m_awaitingPowerOn; // per rack: dark, to be powered on in turn
