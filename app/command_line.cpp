@@ -106,13 +106,20 @@ const std::vector<OptionSpec>& optionTable() {
          "rack on the server",
          nullptr},
         {"--source", "mqtt=HOST[:PORT]", kLive,
-         "the building-management bus (BMS/v1/PUB/Value/Rack/...)\n(--source may be given several "
-         "times)",
+         "the building-management bus (BMS/v1/PUB/Value/Rack/...)", nullptr},
+        {"--source", "redfish=URL[,URL...]", kLive,
+         "Redfish services of CDUs, power shelves, PDUs and busways\n(host -> "
+         "https://host/redfish/v1; --source may be given several times)",
          nullptr},
         {"--mapping", "FILE", kLive, "mapping rules (JSON) instead of the bundled presets",
          store<&Options::mapping>},
-        {"--token-file", "FILE", kLive, "bearer token for the HTTP sources",
+        {"--token-file", "FILE", kLive,
+         "bearer token for the HTTP sources (Redfish: a session token, X-Auth-Token)",
          store<&Options::tokenFile>},
+        {"--user", "NAME", kLive, "Redfish: user for a session (or HTTP Basic)",
+         store<&Options::user>},
+        {"--password-file", "FILE", kLive, "Redfish: the user's password, read from FILE",
+         store<&Options::passwordFile>},
         {"--ca-file", "FILE", kLive, "TLS: a CA bundle", store<&Options::caFile>},
         {"--insecure", "", kLive, "TLS: no certificate verification", flag<&Options::insecure>},
         {"--interval", "DURATION", kLive, "time between polls (default 1s scrape, 5s prometheus)",
@@ -290,10 +297,10 @@ std::expected<Options, std::string> parseCommandLine(const std::vector<std::stri
 std::expected<SourceSpec, std::string> parseSourceSpec(const std::string& text) {
     const auto eq = text.find('=');
     const std::string kind = eq == std::string::npos ? std::string() : text.substr(0, eq);
-    if (kind != "scrape" && kind != "prometheus" && kind != "mqtt")
-        return std::unexpected(
-            "--source '" + text +
-            "': expected scrape=URL[,URL...], prometheus=URL or mqtt=HOST[:PORT]");
+    if (kind != "scrape" && kind != "prometheus" && kind != "mqtt" && kind != "redfish")
+        return std::unexpected("--source '" + text +
+                               "': expected scrape=URL[,URL...], prometheus=URL, "
+                               "mqtt=HOST[:PORT] or redfish=URL[,URL...]");
     if (eq + 1 >= text.size()) return std::unexpected("--source " + kind + "= needs a target");
     return SourceSpec{kind, text.substr(eq + 1)};
 }

@@ -37,9 +37,11 @@ struct Options {
     std::string replay;          // --replay FILE.ftrec
     // Live telemetry.
     std::vector<std::string>
-        sources;              // --source scrape=URL[,URL...] | prometheus=URL | mqtt=HOST[:PORT]
+        sources; // --source scrape=URL[,URL...] | prometheus=URL | mqtt=HOST[:PORT] | redfish=URL
     std::string mapping;      // --mapping FILE: rules instead of the bundled presets
     std::string tokenFile;    // --token-file FILE: bearer token for Prometheus/exporters
+    std::string user;         // --user NAME: Redfish session or Basic user
+    std::string passwordFile; // --password-file FILE: that user's password
     std::string caFile;       // --ca-file FILE: CA bundle for https
     bool insecure = false;    // --insecure: skip TLS verification
     std::string interval;     // --interval DURATION between polls
@@ -49,7 +51,8 @@ struct Options {
     std::string step;         // --step DURATION: the import window's resolution
 };
 
-// One --source, split: kind "scrape", "prometheus" or "mqtt", and what follows the '='.
+// One --source, split: kind "scrape", "prometheus", "mqtt" or "redfish", and what follows the
+// '='.
 struct SourceSpec {
     std::string kind;
     std::string target;

@@ -4,6 +4,7 @@
 #include "importers/mqtt_source.h"
 #include "importers/promql_source.h"
 #include "importers/recording_import.h"
+#include "importers/redfish_source.h"
 #include "importers/scrape_source.h"
 
 #include <QFile>
@@ -80,6 +81,7 @@ std::expected<importers::MappingRules, std::string> rulesFor(const Options& o,
                                                              const std::string& kind) {
     if (!o.mapping.empty()) return loadRules(o.mapping);
     if (kind == "mqtt") return loadRules("bms");
+    if (kind == "redfish") return loadRules("redfish");
     // Exporters and Prometheus carry GPU metrics and, on a real floor, switch port counters.
     auto rules = loadRules("dcgm-exporter");
     if (!rules) return rules;
@@ -128,6 +130,35 @@ makeLiveSources(const Options& o, const std::shared_ptr<const model::Topology>& 
             config.queries = importers::buildQuerySet(*rules, *topology, qs);
             sources.push_back(std::make_unique<importers::PromqlSource>(config, std::move(*rules),
                                                                         topology, submit));
+        } else if (spec->kind == "redfish") {
+            auto services = importers::parseRedfishSpec(spec->target);
+            if (!services) return std::unexpected("--source redfish=: " + services.error());
+            importers::RedfishConfig config;
+            config.services = *services;
+            auto interval = intervalOf(o, std::chrono::milliseconds(10000));
+            if (!interval) return std::unexpected(interval.error());
+            config.interval = *interval;
+            config.http = *http;
+            config.http.bearerToken.clear();
+            config.sourceId = id++;
+            if (!o.user.empty()) {
+                if (o.passwordFile.empty())
+                    return std::unexpected("--user needs --password-file (the password is not "
+                                           "taken on the command line)");
+                auto password = readText(o.passwordFile);
+                if (!password) return std::unexpected("--password-file: " + password.error());
+                std::string p = *password;
+                while (!p.empty() && (p.back() == '\n' || p.back() == '\r'))
+                    p.pop_back();
+                config.auth = importers::RedfishAuth::Session;
+                config.user = o.user;
+                config.password = p;
+            } else if (!http->bearerToken.empty()) {
+                config.auth = importers::RedfishAuth::Token;
+                config.token = http->bearerToken;
+            }
+            sources.push_back(std::make_unique<importers::RedfishSource>(config, std::move(*rules),
+                                                                         topology, submit));
         } else {
             auto brokers = importers::parseMqttSpec(spec->target);
             if (!brokers) return std::unexpected("--source mqtt=: " + brokers.error());
@@ -213,19 +244,28 @@ json sourcesJson(const std::vector<std::unique_ptr<importers::LiveSource>>& sour
     json out = json::array();
     for (const auto& source : sources) {
         const std::size_t first = out.size();
-        for (const auto& h : source->health())
-            out.push_back({{"name", h.name},
-                           {"url", h.url},
-                           {"state", std::string(importers::sourceStateName(h.state))},
-                           {"samples", h.samples},
-                           {"mapped", h.mapped},
-                           {"unmapped", h.unmapped},
-                           {"bad_lines", h.badLines},
-                           {"errors", h.errors},
-                           {"dropped", h.dropped},
-                           {"out_of_order", h.outOfOrder},
-                           {"polls", h.polls},
-                           {"last_error", h.lastError}});
+        for (const auto& h : source->health()) {
+            json one = {{"name", h.name},
+                        {"url", h.url},
+                        {"state", std::string(importers::sourceStateName(h.state))},
+                        {"samples", h.samples},
+                        {"mapped", h.mapped},
+                        {"unmapped", h.unmapped},
+                        {"bad_lines", h.badLines},
+                        {"errors", h.errors},
+                        {"dropped", h.dropped},
+                        {"out_of_order", h.outOfOrder},
+                        {"polls", h.polls},
+                        {"last_error", h.lastError}};
+            if (!h.conditions.empty()) one["conditions"] = h.conditions;
+            if (!h.unresolved.empty()) {
+                json list = json::array();
+                for (const auto& u : h.unresolved)
+                    list.push_back({{"entity", u.name}, {"samples", u.count}});
+                one["unresolved"] = std::move(list);
+            }
+            out.push_back(std::move(one));
+        }
         if (out.size() > first)
             out[first]["unmapped_hosts"] = unmappedHostsJson(source->unknownHosts(), suggester);
     }

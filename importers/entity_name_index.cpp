@@ -138,6 +138,28 @@ std::optional<EntityId> EntityNameIndex::gpuOfUuid(std::string_view uuid) {
     return std::nullopt;
 }
 
+std::optional<EntityId> EntityNameIndex::rackOfBmc(std::string_view address) {
+    if (!m_bmcs) {
+        m_bmcs = std::make_unique<Table>();
+        // The rack's own controllers first, then the hosts' BMCs (a tray's BMC speaks for the
+        // rack only where nothing else does).
+        for (const auto& row : m_topology.spec().rows)
+            for (const auto& rack : row.rackList)
+                if (!rack.bmc.empty())
+                    if (const auto id = find(model::EntityKind::Rack, rack.name))
+                        for (const auto& b : rack.bmc)
+                            m_bmcs->emplace(toLowerAscii(b), *id);
+        const auto& trays = m_topology.computeTrays;
+        for (EntityId t = 0; t < trays.bmc.size(); ++t)
+            if (!trays.bmc[t].empty()) m_bmcs->emplace(toLowerAscii(trays.bmc[t]), trays.rack[t]);
+    }
+    std::string lower = toLowerAscii(trim(address));
+    if (lower.size() > 2 && lower.front() == '[' && lower.back() == ']')
+        lower = lower.substr(1, lower.size() - 2); // an IPv6 literal from a URL
+    if (auto it = m_bmcs->find(lower); it != m_bmcs->end()) return it->second;
+    return std::nullopt;
+}
+
 std::expected<model::EntityRef, std::string> EntityNameIndex::parseRef(std::string_view text) {
     const std::size_t colon = text.find(':');
     if (colon == std::string_view::npos)

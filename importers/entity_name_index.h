@@ -32,6 +32,10 @@ public:
     // The GPU with this UUID in the floor's host table (dcgm-exporter's UUID label), ignoring case.
     std::optional<model::EntityId> gpuOfUuid(std::string_view uuid);
 
+    // The rack a management address speaks for: one of the rack's own controllers (the floor
+    // file's rack "bmc" list), else the rack of the compute tray with that BMC. Ignores case.
+    std::optional<model::EntityId> rackOfBmc(std::string_view address);
+
     // "kind:name", e.g. "gpu:A03 tray 02 GPU 1", "rack:A03", "cdu:CDU A1", "gpu:17". The error
     // says what was wrong in words (unknown kind, no such entity).
     std::expected<model::EntityRef, std::string> parseRef(std::string_view text);
@@ -48,6 +52,7 @@ private:
     std::array<std::unique_ptr<Table>, model::kEntityKindCount> m_tables;
     std::unique_ptr<Table> m_hosts;
     std::unique_ptr<Table> m_uuids;
+    std::unique_ptr<Table> m_bmcs;
 };
 
 // ASCII lower case; names and labels here are ASCII.

@@ -223,6 +223,10 @@ std::expected<model::FloorSpec, Error> parseFloorFile(std::string_view text,
                         FT_TRY(ro.real("rated_power_kw", rack.ratedPowerKw, 1, 2000));
                         FT_TRY(ro.text("model", rack.model));
                         FT_TRY(ro.text("lifecycle", rack.lifecycle));
+                        if (const JsonValue* b = ro.get("bmc"); b && b->type == Type::String)
+                            rack.bmc.push_back(b->string);
+                        else
+                            FT_TRY(ro.textList("bmc", rack.bmc));
                         if (const JsonValue* lc = ro.get("lifecycle");
                             lc && !model::lifecycleFromName(rack.lifecycle))
                             return ro.fail(*lc, "lifecycle",
@@ -468,6 +472,7 @@ std::string floorSpecToJson(const model::FloorSpec& s) {
                 if (rack.ratedPowerKw > 0) one["rated_power_kw"] = rack.ratedPowerKw;
                 if (!rack.model.empty()) one["model"] = rack.model;
                 if (!rack.lifecycle.empty()) one["lifecycle"] = rack.lifecycle;
+                if (!rack.bmc.empty()) one["bmc"] = rack.bmc;
                 row["racks"].push_back(one.size() == 1 ? nlohmann::ordered_json(rack.name) : one);
             }
         }

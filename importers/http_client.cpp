@@ -15,6 +15,8 @@
 #include <QSslSocket>
 #endif
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -73,6 +75,17 @@ std::string HttpResult::describeFailure() const {
         }
         return s;
     }
+    return {};
+}
+
+std::string HttpResult::header(std::string_view name) const {
+    for (const auto& [n, v] : headers)
+        if (n.size() == name.size() &&
+            std::equal(n.begin(), n.end(), name.begin(), [](char a, char b) {
+                return std::tolower(static_cast<unsigned char>(a)) ==
+                       std::tolower(static_cast<unsigned char>(b));
+            }))
+            return v;
     return {};
 }
 
@@ -140,7 +153,13 @@ void HttpClient::request(const std::string& url, const HttpOptions& options, Don
     }
 
     QNetworkReply* reply = nullptr;
-    if (body.empty()) {
+    if (!options.method.empty()) {
+        if (!body.empty())
+            request.setHeader(QNetworkRequest::ContentTypeHeader,
+                              QString::fromStdString(contentType));
+        reply = m_nam->sendCustomRequest(request, QByteArray::fromStdString(options.method),
+                                         QByteArray::fromStdString(body));
+    } else if (body.empty()) {
         reply = m_nam->get(request);
     } else {
         request.setHeader(QNetworkRequest::ContentTypeHeader, QString::fromStdString(contentType));
@@ -165,6 +184,8 @@ void HttpClient::request(const std::string& url, const HttpOptions& options, Don
         HttpResult& r = p->result;
         r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         r.contentType = reply->header(QNetworkRequest::ContentTypeHeader).toString().toStdString();
+        for (const auto& [name, value] : reply->rawHeaderPairs())
+            r.headers.emplace_back(name.toStdString(), value.toStdString());
         if (p->timedOut) {
             r.error = "timed out after " + std::to_string(p->timeout.count()) + " ms";
         } else if (reply->error() != QNetworkReply::NoError && !r.truncated && r.status == 0) {

@@ -16,6 +16,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -34,6 +35,7 @@ struct HttpOptions {
     std::string caFile;              // PEM bundle trusted for https, added to the system's
     bool insecureSkipVerify = false; // https without checking the peer (test rigs only)
     std::vector<std::pair<std::string, std::string>> headers;
+    std::string method; // "DELETE", ...; empty: GET, or POST when there is a body
 };
 
 struct HttpResult {
@@ -43,7 +45,10 @@ struct HttpResult {
     bool truncated = false; // the body was cut at maxBodyBytes
     std::string error;    // why no complete answer came (refused, timed out, TLS); empty otherwise
     double latencyMs = 0; // request to last byte
-    model::TimeNs receivedAt = 0; // wall clock at the last byte
+    model::TimeNs receivedAt = 0;                             // wall clock at the last byte
+    std::vector<std::pair<std::string, std::string>> headers; // as received
+    // A response header by name, ignoring case; empty when absent.
+    std::string header(std::string_view name) const;
     bool ok() const { return error.empty() && status >= 200 && status < 300; }
     // The failure in words for health displays: the transport error or the HTTP status.
     std::string describeFailure() const;

@@ -76,6 +76,7 @@ struct RackInfo {
     std::string lifecycle = "production";
     bool explicitRack = false;
     std::size_t hosts = 0;
+    std::vector<std::string> bmc;
 };
 
 } // namespace
@@ -152,6 +153,7 @@ std::expected<Inventory, Error> buildInventory(std::vector<InventoryHost> hosts,
         info.position = r.position;
         info.origin = r.origin;
         info.explicitRack = true;
+        info.bmc = r.bmc;
         rankIn(info, r.status);
     }
     std::unordered_map<std::string, const InventoryHost*> byName; // lower-case host
@@ -235,6 +237,7 @@ std::expected<Inventory, Error> buildInventory(std::vector<InventoryHost> hosts,
         rack.name = r.name;
         rack.slot = slot;
         if (r.lifecycle != "production") rack.lifecycle = r.lifecycle;
+        rack.bmc = r.bmc;
         // A rack the inventory lists without a single host has no trays installed yet.
         if (r.explicitRack && r.hosts == 0) rack.computeTrays = 0;
         return rack;

@@ -50,6 +50,9 @@ struct InventoryRack {
     std::string name, row, hall, site, status;
     // Floor-plan coordinates of the rack's centre, metres (x along the rows, y across them).
     std::optional<std::pair<double, double>> position;
+    // Management addresses of the rack's own equipment (power shelves, PDUs): what a Redfish
+    // service at that address reports belongs to this rack.
+    std::vector<std::string> bmc;
     InventoryOrigin origin;
 };
 

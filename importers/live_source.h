@@ -54,6 +54,12 @@ struct SourceHealth {
                                    // channel and entity: not sent (they would undo newer state)
     double lastLatencyMs = 0;
     int targetsUp = 0, targetsTotal = 0; // for sources that fan out (a PromQL query set)
+    // What the equipment itself reports is wrong (Redfish Status.Conditions: "Critical: Pump
+    // '2' has failed."), as of the last good poll.
+    std::vector<std::string> conditions;
+    // Equipment the rules named but the floor does not have ("cdu 'CDU Z9'"), most samples
+    // first: what to fix in the mapping or the equipment's names.
+    std::vector<NameCount> unresolved;
 };
 
 // A --source list entry without the blanks around it.

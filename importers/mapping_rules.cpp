@@ -56,7 +56,12 @@ std::vector<Fields> waysToName(EntityKind kind) {
     case EntityKind::FabricLink:
         return {{F::Host, F::Nic}, {F::Leaf, F::Port}};
     case EntityKind::Rack:
-        return {{F::Rack}, {F::Host}};
+        return {{F::Rack}, {F::Host}, {F::Bmc}};
+    case EntityKind::PowerShelf:
+        return {{F::Rack, F::Shelf}, {F::Host, F::Shelf}, {F::Bmc, F::Shelf}};
+    case EntityKind::Psu:
+        return {
+            {F::Rack, F::Shelf, F::Psu}, {F::Host, F::Shelf, F::Psu}, {F::Bmc, F::Shelf, F::Psu}};
     case EntityKind::Cdu:
         return {{F::Cdu}};
     case EntityKind::Pump:
@@ -229,8 +234,10 @@ private:
                             describe(*kind));
         EntitySpec& spec = rule.entity;
         spec.kind = *model::entityKindFromName(kind->string);
-        spec.indexBase[static_cast<std::size_t>(CaptureField::Pump)] =
-            1; // "CDU A1 pump 1" is the first
+        // "CDU A1 pump 1", "A03 shelf 1" and "A03 shelf 1 PSU 1" are the first.
+        spec.indexBase[static_cast<std::size_t>(CaptureField::Pump)] = 1;
+        spec.indexBase[static_cast<std::size_t>(CaptureField::Shelf)] = 1;
+        spec.indexBase[static_cast<std::size_t>(CaptureField::Psu)] = 1;
         std::array<bool, kCaptureFieldCount> given{};
         for (const auto& [key, item] : v.object) {
             const std::string itemKey = path + "." + key;

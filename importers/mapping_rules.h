@@ -43,7 +43,11 @@
 //   fabric_link    host + nic                  the NIC -> leaf link
 //                  leaf [+ rail] + port        a leaf switch port; with rail, leaf is the index
 //                                              within the rail; ports below radix/2 face the NICs
-//   rack           rack | host                 rack name, or the rack of the host's tray
+//   rack           rack | host | bmc           rack name, the rack of the host's tray, or the
+//                                              rack a management address belongs to (the floor
+//                                              file's rack "bmc" list, else a host's BMC)
+//   power_shelf    (rack | host | bmc) + shelf shelf = number within the rack, from 1
+//   psu            ... + shelf + psu           psu = number within the shelf, from 1
 //   cdu            cdu
 //   pump           cdu + pump | pump           pump = number within the CDU, from 1
 // "host" is a host name from the floor's host_pattern; a domain suffix is ignored.
@@ -77,11 +81,15 @@ enum class CaptureField : std::uint8_t {
     Port,
     Cdu,
     Pump,
-    Uuid // a GPU's UUID (dcgm-exporter's UUID label), looked up in the floor's host table
+    Uuid, // a GPU's UUID (dcgm-exporter's UUID label), looked up in the floor's host table
+    Bmc,  // a management address: the rack whose controller or host BMC it is
+    Shelf,
+    Psu
 };
-inline constexpr std::size_t kCaptureFieldCount = 12;
+inline constexpr std::size_t kCaptureFieldCount = 15;
 inline constexpr std::array<std::string_view, kCaptureFieldCount> kCaptureFieldNames{
-    "name", "host", "gpu", "link", "nic", "rack", "leaf", "rail", "port", "cdu", "pump", "uuid"};
+    "name", "host", "gpu",  "link", "nic", "rack",  "leaf", "rail",
+    "port", "cdu",  "pump", "uuid", "bmc", "shelf", "psu"};
 std::optional<CaptureField> captureFieldFromName(std::string_view name);
 
 // Where a capture field's value comes from: the whole value of a label, or a pattern over it

@@ -318,6 +318,11 @@ std::expected<Inventory, Error> netboxInventory(const NetboxObjects& objects,
         ++rep.devices;
         if (!computeRole(d.value)) {
             ++rep.ignoredByRole;
+            // A power shelf, PDU or rack manager with a management address: a Redfish service
+            // there speaks for its rack.
+            if (const std::string bmc = bmcOf(d.value); !bmc.empty())
+                if (const auto rid = idOf(field(d.value, "rack")); rid && rackById.contains(*rid))
+                    racks[rackById[*rid]].bmc.push_back(bmc);
             continue;
         }
         const json& rackRef = field(d.value, "rack");

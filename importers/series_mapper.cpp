@@ -136,14 +136,40 @@ public:
             if (spec.kind == EntityKind::FabricLink) return leafPort(c, index);
             break;
         }
-        case EntityKind::Rack: {
-            if (has(F::Rack)) {
-                if (auto r = m_names.find(EntityKind::Rack, get(F::Rack))) return Resolved{*r};
-                return std::unexpected("rack '" + std::string(get(F::Rack)) + "'");
+        case EntityKind::Rack:
+        case EntityKind::PowerShelf:
+        case EntityKind::Psu: {
+            // A management address the floor knows is the surest tie; then the rack's name,
+            // then the host's rack.
+            std::optional<EntityId> rack;
+            if (has(F::Bmc)) rack = m_names.rackOfBmc(get(F::Bmc));
+            if (!rack && has(F::Rack)) {
+                rack = m_names.find(EntityKind::Rack, get(F::Rack));
+                if (!rack) return std::unexpected("rack '" + std::string(get(F::Rack)) + "'");
+            } else if (!rack && has(F::Host)) {
+                auto t = tray();
+                if (!t) return std::unexpected(t.error());
+                rack = m_t.computeTrays.rack[*t];
+            } else if (!rack) {
+                return std::unexpected("BMC " + std::string(get(F::Bmc)) +
+                                       " (no rack or host on the floor has it)");
             }
-            auto t = tray();
-            if (!t) return std::unexpected(t.error());
-            return Resolved{m_t.computeTrays.rack[*t]};
+            if (spec.kind == EntityKind::Rack) return Resolved{*rack};
+            const std::string rackName = m_t.racks.name[*rack];
+            const auto perRack = static_cast<std::uint64_t>(m_t.spec().rack.powerShelves);
+            auto sh = index(F::Shelf);
+            if (!sh || *sh >= perRack)
+                return std::unexpected(rackName + " shelf '" + std::string(get(F::Shelf)) +
+                                       "' (racks have " + std::to_string(perRack) + ")");
+            const auto shelf = static_cast<EntityId>(*rack * perRack + *sh);
+            if (spec.kind == EntityKind::PowerShelf) return Resolved{shelf};
+            const auto perShelf = static_cast<std::uint64_t>(m_t.spec().power.psusPerShelf);
+            auto p = index(F::Psu);
+            if (!p || *p >= perShelf)
+                return std::unexpected(rackName + " shelf " + std::string(get(F::Shelf)) +
+                                       " PSU '" + std::string(get(F::Psu)) + "' (shelves have " +
+                                       std::to_string(perShelf) + ")");
+            return Resolved{static_cast<EntityId>(shelf * perShelf + *p)};
         }
         case EntityKind::Cdu: {
             if (auto id = m_names.find(EntityKind::Cdu, get(F::Cdu))) return Resolved{*id};
@@ -238,7 +264,11 @@ bool canName(const EntitySpec& spec, const Captures& c) {
     case EntityKind::FabricLink:
         return (has(F::Host) && has(F::Nic)) || (has(F::Leaf) && has(F::Port));
     case EntityKind::Rack:
-        return has(F::Rack) || has(F::Host);
+        return has(F::Rack) || has(F::Host) || has(F::Bmc);
+    case EntityKind::PowerShelf:
+        return (has(F::Rack) || has(F::Host) || has(F::Bmc)) && has(F::Shelf);
+    case EntityKind::Psu:
+        return (has(F::Rack) || has(F::Host) || has(F::Bmc)) && has(F::Shelf) && has(F::Psu);
     case EntityKind::Cdu:
         return has(F::Cdu);
     case EntityKind::Pump:

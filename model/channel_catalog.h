@@ -132,6 +132,10 @@ enum : ChannelId {
     FeedCurrent,
     FeedVoltage,
     FeedState,
+    PsuInputVoltage,
+    PsuInputCurrent,
+    CduLeakDetected,
+    CduHealth,
     Count
 };
 } // namespace ch
@@ -341,6 +345,13 @@ inline constexpr std::array<ChannelInfo, ch::Count> kChannels{{
      "Line-to-line voltage (0 when tripped)"},
     {"power_feed.state", "", EntityKind::PowerFeed, 0, 0, 0, 2,
      "Busway state: 0 ok, 1 overloaded (breaker timing), 2 tripped"},
+    {"psu.input_voltage", "V", EntityKind::Psu, 220, 255, 0, 280,
+     "AC voltage at the PSU's input (line to neutral; 0 when its feed is down)"},
+    {"psu.input_current", "A", EntityKind::Psu, 0, 36, 0, 40, "AC current into the PSU"},
+    {"cdu.LeakDetected", "", EntityKind::Cdu, 0, 0, 0, 2,
+     "Worst leak detector of the CDU: 0 dry, 1 warning, 2 leak"},
+    {"cdu.Health", "", EntityKind::Cdu, 0, 0, 0, 2,
+     "CDU health as the CDU reports it: 0 OK, 1 warning, 2 critical"},
 }};
 
 // Every channel id, for loops over the catalog (a ChannelId counter compared with a size_t

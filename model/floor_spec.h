@@ -15,6 +15,10 @@ struct RackSpec {
     double ratedPowerKw = 0; // 0: the rack model's
     std::string model;       // "": the floor's rack model
     std::string lifecycle;   // state at start by name ("delivered", ...); "": production
+    // Management addresses of the rack's own controllers — power shelves, PDUs, the rack's
+    // CDU or manager — which a Redfish service at that address speaks for (hosts' BMCs are in
+    // the host table).
+    std::vector<std::string> bmc;
 };
 
 // A row of racks: racks stand side by side along +x from (x, y), fronts facing -y. Either a

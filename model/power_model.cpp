@@ -225,6 +225,15 @@ void PowerModel::step(Snapshot& state, const Holds& held, float dt, std::vector<
                                       : std::max(0.0f, rated * (1.0f - m_margin) - feed.extraKw) *
                                             m_peakEfficiency / std::max(m_feedRatedSum[f], 1.0f);
     }
+    // What each PSU sees: its feed's line-to-neutral voltage, and the current it draws.
+    for (std::size_t p = 0; p < t.psus.feed.size(); ++p) {
+        const auto id = static_cast<EntityId>(p);
+        const float phase = v[ch::FeedVoltage][t.psus.feed[p]] / std::sqrt(3.0f);
+        if (!held(ch::PsuInputVoltage, id)) v[ch::PsuInputVoltage][p] = phase;
+        if (!held(ch::PsuInputCurrent, id))
+            v[ch::PsuInputCurrent][p] =
+                phase > 1.0f ? v[ch::PsuInput][p] * 1000.0f / (phase * kPowerFactor) : 0.0f;
+    }
     // The site cap, shared the same way over every rack.
     const float siteShare =
         m_siteCapKw > 0 ? m_siteCapKw * (1.0f - m_margin / 3.0f) * m_peakEfficiency / m_siteRatedSum

@@ -89,6 +89,9 @@ SimModel::SimModel(std::shared_ptr<const Topology> topology, SimConfig config, S
         {"Power redundancy lost", ch::RackPowerRedundant, 0.5f, -1.0f, 0.0f, true},
         {"GPU power capping", ch::RackPowerCapping, 0.5f, 2.0f, 0.0f},
         {"PSU failed", ch::PsuState, 1.5f, 3.0f, 0.0f},
+        // What the equipment itself reports (Redfish): the model leaves these at 0.
+        {"CDU leak detector", ch::CduLeakDetected, 0.5f, 1.5f, 0.0f},
+        {"CDU reports a fault", ch::CduHealth, 0.5f, 1.5f, 0.0f},
     };
     for (const auto& rule : m_alarmRules) {
         const std::size_t n = t.count(kChannels[rule.channel].kind);
