@@ -1,10 +1,9 @@
 #include "redfish_crawl.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <nlohmann/json.hpp>
 
 namespace ft::importers::redfish {
 
@@ -121,10 +120,10 @@ std::string_view expectedType(Role role) {
 // PowerWatts, EnergykWh), as UCUM ReadingUnits; empty when the name says none.
 std::string_view unitOfProperty(std::string_view p) {
     static constexpr std::pair<std::string_view, std::string_view> kSuffixes[] = {
-        {"Celsius", "Cel"}, {"kPa", "kPa"},        {"LitersPerMinute", "L/min"},
-        {"Percent", "%"},   {"kWh", "kW.h"},       {"Watts", "W"},
-        {"kW", "kW"},       {"Amps", "A"},         {"Voltage", "V"},
-        {"Hz", "Hz"},       {"RPM", "{rev}/min"},  {"Liters", "L"}};
+        {"Celsius", "Cel"}, {"kPa", "kPa"},       {"LitersPerMinute", "L/min"},
+        {"Percent", "%"},   {"kWh", "kW.h"},      {"Watts", "W"},
+        {"kW", "kW"},       {"Amps", "A"},        {"Voltage", "V"},
+        {"Hz", "Hz"},       {"RPM", "{rev}/min"}, {"Liters", "L"}};
     for (const auto& [suffix, unit] : kSuffixes)
         if (p.ends_with(suffix)) return unit;
     return {};
@@ -322,12 +321,11 @@ std::uint32_t Crawl::follow(std::string_view uri, Role role, std::uint32_t conte
 
 void Crawl::problem(Problem kind, const std::string& uri, std::string what) {
     ++m_problems[static_cast<std::size_t>(kind)];
-    if (m_reports.size() < m_limits.maxReported)
-        m_reports.push_back({kind, uri, std::move(what)});
+    if (m_reports.size() < m_limits.maxReported) m_reports.push_back({kind, uri, std::move(what)});
 }
 
-void Crawl::emit(std::uint32_t context, std::string_view property, double value,
-                 model::TimeNs time, const Label* extra) {
+void Crawl::emit(std::uint32_t context, std::string_view property, double value, model::TimeNs time,
+                 const Label* extra) {
     if (!std::isfinite(value)) return;
     const Context& c = m_contexts[context];
     Reading r;
@@ -508,23 +506,21 @@ private:
         const std::string_view want = expectedType(role);
         if (!t.valid || t.type != want) {
             m_c.problem(Problem::UnknownType, m_job.path,
-                        "@odata.type '" + raw + "' where a " + std::string(want) +
-                            " was expected");
+                        "@odata.type '" + raw + "' where a " + std::string(want) + " was expected");
             return false;
         }
         if (t.major > 1) {
             // A new major version may mean the same names differently: not guessed at.
             m_c.problem(Problem::UnknownType, m_job.path,
-                        "@odata.type '" + raw + "': version " + std::to_string(t.major) +
-                            " of " + t.type + " is not known (1 is)");
+                        "@odata.type '" + raw + "': version " + std::to_string(t.major) + " of " +
+                            t.type + " is not known (1 is)");
             return false;
         }
         return true;
     }
 
     // A context for the children: a new equipment type and/or part, the same labels.
-    std::uint32_t child(std::string equipment, std::string part,
-                        std::uint32_t base = UINT32_MAX) {
+    std::uint32_t child(std::string equipment, std::string part, std::uint32_t base = UINT32_MAX) {
         const std::uint32_t from = base == UINT32_MAX ? m_job.context : base;
         Context c = m_c.m_contexts[from];
         if (!equipment.empty()) c.equipment = std::move(equipment);
@@ -636,11 +632,11 @@ private:
         Label extra{"phase", phase};
         const Label* withPhase = phase.empty() ? nullptr : &extra;
         if (const auto it = v.find("Reading"); it != v.end()) {
-            if (it->is_number()) m_c.emit(ctx, key, it->get<double>(), m_time, withPhase);
+            if (it->is_number())
+                m_c.emit(ctx, key, it->get<double>(), m_time, withPhase);
             else if (!it->is_null())
                 m_c.problem(Problem::MissingProperty, m_job.path,
-                            key + ".Reading is " + std::string(it->type_name()) +
-                                ", not a number");
+                            key + ".Reading is " + std::string(it->type_name()) + ", not a number");
             return; // null: the sensor has no reading now — no data, not an error
         }
         if (const auto it = v.find("SetPoint"); it != v.end()) {
@@ -732,8 +728,8 @@ private:
     model::TimeNs m_time;
 };
 
-void Crawl::deliver(std::uint32_t job, int status, std::string_view body,
-                    model::TimeNs receivedAt, std::string_view failure) {
+void Crawl::deliver(std::uint32_t job, int status, std::string_view body, model::TimeNs receivedAt,
+                    std::string_view failure) {
     if (job >= m_jobs.size() || m_outstanding == 0) return;
     --m_outstanding;
     ++m_fetched;
@@ -762,7 +758,8 @@ void Crawl::deliver(std::uint32_t job, int status, std::string_view body,
         } catch (const json::parse_error& e) {
             // Byte offset -> line, for a message someone can find in the body.
             const std::size_t at = std::min<std::size_t>(e.byte, body.size());
-            const auto line = 1 + std::count(body.begin(), body.begin() + static_cast<long>(at), '\n');
+            const auto line =
+                1 + std::count(body.begin(), body.begin() + static_cast<long>(at), '\n');
             std::string what = e.what();
             if (const auto colon = what.find("]: "); colon != std::string::npos)
                 what = what.substr(colon + 3);

@@ -112,7 +112,7 @@ public:
     // The service root's answer: its HTTP status (0: none came, then rootFailure() says why).
     int rootStatus() const { return m_rootStatus; }
     const std::string& rootFailure() const { return m_rootFailure; }
-    std::size_t fetched() const { return m_fetched; }  // answers delivered
+    std::size_t fetched() const { return m_fetched; }   // answers delivered
     std::size_t answered() const { return m_answered; } // ... of them, HTTP 2xx
 
     // What the walk expects a resource to be (from the link that led to it); internal.

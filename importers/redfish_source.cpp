@@ -83,11 +83,10 @@ struct RedfishSource::Service {
 
 RedfishSource::RedfishSource(RedfishConfig config, const MappingRules& rules,
                              std::shared_ptr<const model::Topology> topology, SubmitFn submit)
-    : m_config(std::move(config)), m_topology(std::move(topology)),
-      m_submit(std::move(submit)), m_loop("redfish") {
+    : m_config(std::move(config)), m_topology(std::move(topology)), m_submit(std::move(submit)),
+      m_loop("redfish") {
     if (m_config.pollDeadline.count() <= 0)
-        m_config.pollDeadline =
-            std::max(m_config.interval * 3, std::chrono::milliseconds(30000));
+        m_config.pollDeadline = std::max(m_config.interval * 3, std::chrono::milliseconds(30000));
     m_health.resize(m_config.services.size());
     for (std::size_t i = 0; i < m_config.services.size(); ++i) {
         auto s = std::make_unique<Service>();
@@ -293,9 +292,8 @@ void RedfishSource::pollFailed(std::size_t index, const std::string& why) {
                   : s.everAnswered                         ? SourceState::Degraded
                                                            : SourceState::Connecting;
         h.targetsUp = 0;
-        h.lastLatencyMs = std::chrono::duration<double, std::milli>(SteadyClock::now() -
-                                                                    s.pollStarted)
-                              .count();
+        h.lastLatencyMs =
+            std::chrono::duration<double, std::milli>(SteadyClock::now() - s.pollStarted).count();
     }
     // An expired session gets one immediate retry with a new one.
     if (s.auth == RedfishAuth::Session && s.unauthorized && !s.retriedLogin) {
@@ -354,11 +352,10 @@ void RedfishSource::finishPoll(std::size_t index) {
 
     const auto& p = c.problems();
     const auto count = [&](redfish::Problem k) { return p[static_cast<std::size_t>(k)]; };
-    const std::uint64_t bad = count(redfish::Problem::BadJson) +
-                              count(redfish::Problem::MissingProperty) +
-                              count(redfish::Problem::WrongUnits) +
-                              count(redfish::Problem::UnknownType) +
-                              count(redfish::Problem::DanglingLink);
+    const std::uint64_t bad =
+        count(redfish::Problem::BadJson) + count(redfish::Problem::MissingProperty) +
+        count(redfish::Problem::WrongUnits) + count(redfish::Problem::UnknownType) +
+        count(redfish::Problem::DanglingLink);
     const std::uint64_t failed =
         count(redfish::Problem::FetchFailed) + count(redfish::Problem::OverLimit);
     std::vector<std::string> conditions;
@@ -392,8 +389,8 @@ void RedfishSource::finishPoll(std::size_t index) {
             h.state = SourceState::Degraded;
         }
     }
-    const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
-        SteadyClock::now() - s.pollStarted);
+    const auto elapsed =
+        std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - s.pollStarted);
     schedule(index, m_config.interval - elapsed);
 }
 

@@ -10,6 +10,7 @@
 #include "model/sim_core.h"
 #include "model/thermal_model.h"
 #include "parse_bench.h"
+#include "redfish_bench.h"
 #include "views/floor_view.h"
 
 #include <QApplication>
@@ -396,6 +397,18 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
+    // Render and start-up figures need a display (a QApplication); the rest need at most a
+    // QCoreApplication (the Redfish poll), made first so that only one ever exists.
+    const bool gui = g_filter.empty() ||
+                     std::string("render.startup.memory.live.")
+                             .find(g_filter.substr(0, g_filter.find('.') + 1)) != std::string::npos;
+    std::unique_ptr<QCoreApplication> app;
+    if (gui) {
+        views::FloorView::setDefaultSurfaceFormat();
+        app = std::make_unique<QApplication>(argc, argv);
+    } else {
+        app = std::make_unique<QCoreApplication>(argc, argv);
+    }
     benchSim("default", "", 200);
     benchSim("racks1778", "generate:racks=1778", 60);
     benchThermal();
@@ -405,14 +418,8 @@ int main(int argc, char** argv) {
         ft::benchParse(figure, std::filesystem::temp_directory_path().string());
     if (wanted("inventory.load_ms") || wanted("mapping."))
         ft::benchInventory(figure, std::filesystem::temp_directory_path().string());
-
-    // Render and start-up figures need a display; the rest do not.
-    const bool gui = g_filter.empty() ||
-                     std::string("render.startup.memory.live.")
-                             .find(g_filter.substr(0, g_filter.find('.') + 1)) != std::string::npos;
+    if (wanted("redfish.")) ft::benchRedfish(figure);
     if (!gui) return 0;
-    views::FloorView::setDefaultSurfaceFormat();
-    QApplication app(argc, argv);
     benchRender();
     benchLiveLatency();
     benchStartup();

@@ -21,8 +21,8 @@
 #include <fstream>
 #include <map>
 #include <mutex>
-#include <ranges>
 #include <nlohmann/json.hpp>
+#include <ranges>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -197,11 +197,13 @@ private:
                 return {401, "{}"};
             ++m_logins;
             const std::string token = "tok-" + std::to_string(m_logins);
-            const std::string where = "/redfish/v1/SessionService/Sessions/" +
-                                      std::to_string(m_logins);
+            const std::string where =
+                "/redfish/v1/SessionService/Sessions/" + std::to_string(m_logins);
             m_tokens.insert(token);
-            return {201, json{{"@odata.id", where}, {"Id", std::to_string(m_logins)}}.dump(),
-                    "application/json", {{"X-Auth-Token", token}, {"Location", where}}};
+            return {201,
+                    json{{"@odata.id", where}, {"Id", std::to_string(m_logins)}}.dump(),
+                    "application/json",
+                    {{"X-Auth-Token", token}, {"Location", where}}};
         }
         if (r.method == "DELETE") {
             ++m_logouts;
@@ -231,9 +233,8 @@ private:
             return header("x-auth-token") == kToken;
         case Auth::Basic:
             return header("authorization") ==
-                   "Basic " + QByteArray::fromStdString(kUser + ":" + kPassword)
-                                  .toBase64()
-                                  .toStdString();
+                   "Basic " +
+                       QByteArray::fromStdString(kUser + ":" + kPassword).toBase64().toStdString();
         case Auth::None:
             return true;
         }
@@ -285,14 +286,14 @@ importers::MappingRules bundledRules() {
 std::shared_ptr<const model::Topology> testFloor(bool a03HasLoopbackBmc = false) {
     json rack3 = "A03";
     if (a03HasLoopbackBmc) rack3 = json{{"name", "A03"}, {"bmc", "127.0.0.1"}};
-    const json floor = {{"format", "floortwin-floor/1"},
-                        {"name", "Redfish test"},
-                        {"rows", json::array({{{"name", "A"},
-                                               {"x", 0},
-                                               {"y", 0},
-                                               {"racks", json::array({"A01", "A02", rack3,
-                                                                      "A04"})}}})},
-                        {"cooling", {{"racks_per_cdu", 2}}}};
+    const json floor = {
+        {"format", "floortwin-floor/1"},
+        {"name", "Redfish test"},
+        {"rows", json::array({{{"name", "A"},
+                               {"x", 0},
+                               {"y", 0},
+                               {"racks", json::array({"A01", "A02", rack3, "A04"})}}})},
+        {"cooling", {{"racks_per_cdu", 2}}}};
     auto spec = importers::parseFloorFile(floor.dump(), "test");
     if (!spec) qFatal("%s", spec.error().toString().c_str());
     auto t = model::Topology::build(*spec);
@@ -303,7 +304,8 @@ std::shared_ptr<const model::Topology> testFloor(bool a03HasLoopbackBmc = false)
 // The cooling mockup with a second CDU: CDU 1 named "CDU A1", CDU 2 "CDU A2" at 35 °C.
 std::map<std::string, json> twoCdus() {
     auto pages = loadMockup("public-cooling-unit");
-    copySubtree(pages, "/redfish/v1/ThermalEquipment/CDUs/1", "/redfish/v1/ThermalEquipment/CDUs/2");
+    copySubtree(pages, "/redfish/v1/ThermalEquipment/CDUs/1",
+                "/redfish/v1/ThermalEquipment/CDUs/2");
     auto& members = pages["/redfish/v1/ThermalEquipment/CDUs"]["Members"];
     members.push_back({{"@odata.id", "/redfish/v1/ThermalEquipment/CDUs/2"}});
     pages["/redfish/v1/ThermalEquipment/CDUs"]["Members@odata.count"] = 2;
@@ -347,9 +349,9 @@ importers::RedfishConfig configFor(const std::vector<const FakeRedfish*>& servic
 
 std::string describe(const importers::SourceHealth& h) {
     std::string s = h.name + " " + std::string(importers::sourceStateName(h.state)) + " polls " +
-                    std::to_string(h.polls) + " samples " + std::to_string(h.samples) +
-                    " mapped " + std::to_string(h.mapped) + " bad " + std::to_string(h.badLines) +
-                    " errors " + std::to_string(h.errors) + " last: " + h.lastError;
+                    std::to_string(h.polls) + " samples " + std::to_string(h.samples) + " mapped " +
+                    std::to_string(h.mapped) + " bad " + std::to_string(h.badLines) + " errors " +
+                    std::to_string(h.errors) + " last: " + h.lastError;
     for (const auto& u : h.unresolved)
         s += "\n  unresolved " + u.name;
     return s;
@@ -404,9 +406,8 @@ private slots:
 
     void crawlsThePowerMockups() {
         const CrawlResult shelf = crawl(loadMockup("public-power-shelf"));
-        const std::map<std::string, std::string> bay1 = {{"equipment", "PowerShelf1"},
-                                                         {"rack", "42"},
-                                                         {"member", "Bay1"}};
+        const std::map<std::string, std::string> bay1 = {
+            {"equipment", "PowerShelf1"}, {"rack", "42"}, {"member", "Bay1"}};
         QCOMPARE(shelf.value("PowerShelf/PowerSupply/OutputPowerWatts", bay1), 937.4);
         QCOMPARE(shelf.value("PowerShelf/PowerSupply/InputVoltage", bay1), 230.2);
         QCOMPARE(shelf.value("PowerShelf/PowerSupply/InputCurrentAmps", bay1), 5.19);
@@ -466,15 +467,15 @@ private slots:
         const CrawlResult r = crawl(pages, raw);
         const std::string why = describe(r);
 
-        const double sensorTemp = pages["/redfish/v1/Chassis/CDU/Sensors/SecondarySupplyTemp"]
-                                       ["Reading"]
-                                           .get<double>();
+        const double sensorTemp =
+            pages["/redfish/v1/Chassis/CDU/Sensors/SecondarySupplyTemp"]["Reading"].get<double>();
         QCOMPARE(r.value("CDU/SecondaryCoolantConnector/SupplyTemperatureCelsius"), sensorTemp);
         QCOMPARE(r.value("CDU/SecondaryCoolantConnector/HeatRemovedkW"), 25.31);
         QVERIFY2(r.find("CDU/SecondaryCoolantConnector/ReturnTemperatureCelsius").empty(),
                  why.c_str());
-        QVERIFY2(r.reported(Problem::WrongUnits, "/redfish/v1/Chassis/CDU/Sensors/SecondaryReturnTemp"),
-                 why.c_str());
+        QVERIFY2(
+            r.reported(Problem::WrongUnits, "/redfish/v1/Chassis/CDU/Sensors/SecondaryReturnTemp"),
+            why.c_str());
         QVERIFY2(r.reported(Problem::DanglingLink, "/redfish/v1/Chassis/CDU/Sensors/Gone"),
                  why.c_str());
         QVERIFY2(r.reported(Problem::MissingProperty, cdu + "/SecondaryCoolantConnectors/1"),
@@ -509,7 +510,8 @@ private slots:
     }
 
     void specs() {
-        auto s = importers::parseRedfishSpec("redfish=cdu-a1.mgmt,http://127.0.0.1:8000/redfish/v1/");
+        auto s =
+            importers::parseRedfishSpec("redfish=cdu-a1.mgmt,http://127.0.0.1:8000/redfish/v1/");
         QVERIFY2(s.has_value(), s ? "" : s.error().c_str());
         QCOMPARE(s->size(), std::size_t{2});
         QCOMPARE((*s)[0].base, std::string("https://cdu-a1.mgmt"));
@@ -643,12 +645,10 @@ private slots:
                                           bundledRules(), floor, sink.fn());
             wrong.start();
             none.start();
-            QTRY_VERIFY2_WITH_TIMEOUT(wrong.health()[0].state == importers::SourceState::Down &&
-                                          none.health()[0].state == importers::SourceState::Down,
-                                      (describe(wrong.health()[0]) + "\n" +
-                                       describe(none.health()[0]))
-                                          .c_str(),
-                                      kLong);
+            QTRY_VERIFY2_WITH_TIMEOUT(
+                wrong.health()[0].state == importers::SourceState::Down &&
+                    none.health()[0].state == importers::SourceState::Down,
+                (describe(wrong.health()[0]) + "\n" + describe(none.health()[0])).c_str(), kLong);
             QVERIFY2(wrong.health()[0].lastError.find("login refused") != std::string::npos,
                      wrong.health()[0].lastError.c_str());
             QVERIFY2(none.health()[0].lastError.find("401") != std::string::npos &&
@@ -663,7 +663,8 @@ private slots:
     void slowAndDeadServices() {
         const auto floor = testFloor();
         FakeRedfish slow(twoCdus(), FakeRedfish::Auth::None);
-        slow.setDelay("/redfish/v1/ThermalEquipment/CDUs/1/Pumps/2", std::chrono::milliseconds(1500));
+        slow.setDelay("/redfish/v1/ThermalEquipment/CDUs/1/Pumps/2",
+                      std::chrono::milliseconds(1500));
         Collector sink;
         auto config = configFor({&slow}, importers::RedfishAuth::None);
         config.timeout = std::chrono::milliseconds(300);
@@ -672,12 +673,10 @@ private slots:
         source.start();
         const auto a1 = idOf(*floor, model::EntityKind::Cdu, "CDU A1");
         const auto a1pump2 = idOf(*floor, model::EntityKind::Pump, "CDU A1 pump 2");
-        QTRY_VERIFY2_WITH_TIMEOUT(source.health()[0].errors > 0 &&
-                                      source.health()[1].state == importers::SourceState::Down,
-                                  (describe(source.health()[0]) + "\n" +
-                                   describe(source.health()[1]))
-                                      .c_str(),
-                                  kLong);
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            source.health()[0].errors > 0 &&
+                source.health()[1].state == importers::SourceState::Down,
+            (describe(source.health()[0]) + "\n" + describe(source.health()[1])).c_str(), kLong);
         const auto h = source.health()[0];
         QCOMPARE(h.state, importers::SourceState::Degraded);
         QVERIFY2(h.lastError.find("/redfish/v1/ThermalEquipment/CDUs/1/Pumps/2") !=
