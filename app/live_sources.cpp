@@ -228,6 +228,9 @@ sourceStatus(const std::vector<std::unique_ptr<importers::LiveSource>>& sources,
                 std::snprintf(detail, sizeof detail, "connecting");
             s.detail = detail;
             if (s.detail.size() > 90) s.detail = s.detail.substr(0, 87) + "...";
+            s.conditions = h.conditions;
+            for (const auto& u : h.unresolved)
+                s.unresolved.emplace_back(u.name, u.count);
             out.push_back(std::move(s));
         }
         if (out.size() > first)

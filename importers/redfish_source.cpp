@@ -358,8 +358,12 @@ void RedfishSource::finishPoll(std::size_t index) {
         count(redfish::Problem::DanglingLink);
     const std::uint64_t failed =
         count(redfish::Problem::FetchFailed) + count(redfish::Problem::OverLimit);
+    std::vector<redfish::Condition> sorted = c.conditions();
+    std::ranges::stable_sort(sorted, [](const auto& a, const auto& b) {
+        return (a.severity == "Critical") > (b.severity == "Critical");
+    });
     std::vector<std::string> conditions;
-    for (const auto& cond : c.conditions())
+    for (const auto& cond : sorted)
         conditions.push_back(cond.severity + ": " + cond.message + " (" + cond.origin + ")");
     {
         std::lock_guard lock(m_mutex);

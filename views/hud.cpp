@@ -116,6 +116,16 @@ void drawSourcePanel(const ImGuiOverlay& ov, const HudInput& in) {
             if (src.unknownHosts.size() > 3)
                 ImGui::TextColored(kMuted, "   … %zu more unknown hosts (Sources panel)",
                                    src.unknownHosts.size() - 3);
+            // What the equipment itself says is wrong (Redfish conditions), worst first.
+            for (std::size_t i = 0; i < src.conditions.size() && i < 2; ++i)
+                ImGui::TextColored(src.conditions[i].starts_with("Critical") ? kCritical : kWarning,
+                                   "   %s", src.conditions[i].c_str());
+            if (src.conditions.size() > 2)
+                ImGui::TextColored(kMuted, "   … %zu more conditions (Sources panel)",
+                                   src.conditions.size() - 2);
+            if (!src.unresolved.empty())
+                ImGui::TextColored(kWarning, "   %zu equipment not on this floor, e.g. %s",
+                                   src.unresolved.size(), src.unresolved.front().first.c_str());
         }
 
         ImGui::PopFont();

@@ -1,9 +1,12 @@
 #pragma once
 // PowerPanel: one rack's power at a glance — its draw against its rated power and Racky's
-// budget, the GPU cap, 2N redundancy; its row's two busways with load and state; each power
-// shelf's PSUs (green delivering, grey without input, red failed) with the shelf's output; and
-// ten minutes of the rack's draw against its budget. Follows the selection (a rack, tray, GPU,
-// shelf, PSU or busway shows its rack). Keeps history for every rack. UI thread only.
+// budget, the GPU cap, 2N redundancy; its row's two busways with load, current, voltage and
+// state; each power shelf's PSUs (green delivering, grey without input, red failed) with the
+// shelf's output; the row's feeds x racks (what each rack draws from busway A and from B); and
+// ten minutes of the rack's draw against its budget. With telemetry, what was not measured
+// reads "no data" (or "(model)" when the user fills gaps) and is drawn hatched. Follows the
+// selection (a rack, tray, GPU, shelf, PSU or busway shows its rack). Keeps history for every rack.
+// UI thread only.
 #include "model/snapshot.h"
 #include "model/topology.h"
 
@@ -21,7 +24,7 @@ public:
     explicit PowerPanel(FloorView* view, QWidget* parent = nullptr);
     model::EntityId rack() const { return m_rack; }
     void setRack(model::EntityId rack);
-    QSize sizeHint() const override { return {380, 640}; }
+    QSize sizeHint() const override { return {400, 820}; }
 
     struct HistoryPoint {
         float draw = 0, budget = 0;

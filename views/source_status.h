@@ -3,6 +3,7 @@
 // fill it from its sources without the views knowing about importers.
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ft::views {
@@ -20,6 +21,10 @@ struct SourceStatus {
     int level = 0;      // 0 up, 1 degraded or connecting, 2 down
     std::string detail; // "12,480 samples/s, 0.4 s ago" or the last error
     std::vector<UnknownHostHint> unknownHosts; // on a source's first target only
+    // What the equipment reports is wrong ("Critical: Pump '2' has failed. (/redfish/v1/...)").
+    std::vector<std::string> conditions;
+    // Equipment the rules named that the floor does not have ("cdu 'CDU Z9'"), with samples.
+    std::vector<std::pair<std::string, std::uint64_t>> unresolved;
 };
 
 } // namespace ft::views

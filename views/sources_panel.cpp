@@ -44,9 +44,11 @@ void SourcesPanel::refresh() {
         m_coverage->setText(tr("<b>Simulator</b>: every value is the model's (no telemetry)."));
     } else {
         QString text = tr("<b>Measured</b> in this snapshot:");
-        for (const auto kind : {model::EntityKind::Rack, model::EntityKind::ComputeTray,
-                                model::EntityKind::Gpu, model::EntityKind::Cdu,
-                                model::EntityKind::FabricLink, model::EntityKind::NvlinkLink}) {
+        for (const auto kind :
+             {model::EntityKind::Rack, model::EntityKind::ComputeTray, model::EntityKind::Gpu,
+              model::EntityKind::Cdu, model::EntityKind::Pump, model::EntityKind::PowerShelf,
+              model::EntityKind::Psu, model::EntityKind::PowerFeed, model::EntityKind::FabricLink,
+              model::EntityKind::NvlinkLink}) {
             const auto n = static_cast<model::EntityId>(topology->count(kind));
             if (n == 0) continue;
             std::size_t measured = 0, stale = 0;
@@ -101,6 +103,21 @@ void SourcesPanel::refresh() {
                  near.isEmpty() ? tr("not on this floor, nothing alike")
                                 : tr("not on this floor; did you mean %1?").arg(near.join(", "))});
             host->setForeground(0, QColor(240, 180, 60));
+        }
+        for (const auto& [entity, samples] : s.unresolved) {
+            auto* u = new QTreeWidgetItem(
+                item, {qs(entity), tr("%1 samples").arg(samples),
+                       tr("named by the mapping, not on this floor: rename the equipment or "
+                          "edit the rules")});
+            u->setForeground(0, QColor(240, 180, 60));
+        }
+        for (const auto& c : s.conditions) {
+            const bool critical = c.starts_with("Critical");
+            auto* cond = new QTreeWidgetItem(
+                item, {critical ? tr("equipment: critical") : tr("equipment: warning"), QString(),
+                       qs(c)});
+            cond->setForeground(0, critical ? QColor(235, 90, 70) : QColor(240, 180, 60));
+            cond->setToolTip(2, qs(c));
         }
         item->setExpanded(true);
     }

@@ -248,6 +248,72 @@ private slots:
                  nothing.err.constData());
     }
 
+    void redfishSource() {
+        // DMTF's CDU mockup on loopback, Basic only (no session service): the source falls back
+        // to Basic with --user/--password-file and reports what the CDU says is wrong.
+        const std::string mockup = FT_SOURCE_DIR "/../shared/data/redfish/public-cooling-unit";
+        const std::string basic = "Basic " + QByteArray("admin:pw-9").toBase64().toStdString();
+        ft::testing::PageServer server([&](const ft::testing::PageServer::Request& r) {
+            ft::testing::PageServer::Response out;
+            std::string path = r.target.substr(0, r.target.find('?'));
+            while (path.size() > 1 && path.back() == '/')
+                path.pop_back();
+            if (r.method != "GET") {
+                out.status = 405;
+                return out;
+            }
+            if (path != "/redfish/v1" &&
+                (r.headers.count("authorization") == 0 || r.headers.at("authorization") != basic)) {
+                out.status = 401;
+                return out;
+            }
+            QFile f(QString::fromStdString(mockup + path.substr(11) + "/index.json"));
+            if (!f.open(QIODevice::ReadOnly)) {
+                out.status = 404;
+                return out;
+            }
+            out.body = f.readAll().toStdString();
+            return out;
+        });
+        QTemporaryDir dir;
+        auto password = [&](const char* name, const char* text) {
+            QFile f(dir.filePath(name));
+            if (!f.open(QIODevice::WriteOnly)) qFatal("cannot write");
+            f.write(text);
+            return f.fileName();
+        };
+        const QString source = QString::fromStdString("redfish=" + server.base());
+        const Run r =
+            floortwin({"--headless", "--source", source, "--user", "admin", "--password-file",
+                       password("pw", "pw-9\n"), "--interval", "200ms", "--for", "2s"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        const auto& src = j["sources"][0];
+        QVERIFY2(src["samples"].get<int>() > 0, r.out.constData());
+        bool pump = false;
+        for (const auto& c : src["conditions"])
+            pump = pump || c.get<std::string>().find("Pump '2' has failed.") != std::string::npos;
+        QVERIFY2(pump, r.out.constData());
+        // The mockup's CDU is not one of the demo floor's: named, not guessed at.
+        QVERIFY2(src["unresolved"][0]["entity"] == "cdu 'Rack #4 Cooling Distribution Unit'",
+                 r.out.constData());
+
+        const Run wrong =
+            floortwin({"--headless", "--source", source, "--user", "admin", "--password-file",
+                       password("bad", "nope"), "--interval", "200ms", "--for", "2s"});
+        QVERIFY2(wrong.code == 0, wrong.err.constData());
+        const auto w = nlohmann::json::parse(wrong.out.toStdString())["sources"][0];
+        QCOMPARE(w["samples"].get<int>(), 0);
+        QVERIFY2(w["last_error"].get<std::string>().find("credentials refused") !=
+                     std::string::npos,
+                 wrong.out.constData());
+
+        const Run noPassword =
+            floortwin({"--headless", "--source", source, "--user", "admin", "--for", "1s"});
+        QVERIFY(noPassword.code != 0);
+        QVERIFY2(noPassword.err.contains("--password-file"), noPassword.err.constData());
+    }
+
     void netboxInventoryToAFloorFile() {
         // NetBox served on loopback (its recorded pages) and the same pages as a dump: one floor.
         const std::string dump = FT_TEST_DATA_DIR "/netbox/dh3";

@@ -127,9 +127,10 @@ void benchRedfish(
                         {"racks_per_row", cdus * 2},
                         {"cooling", {{"racks_per_cdu", 2}}}};
     auto spec = importers::parseFloorFile(floor.dump(), "bench");
-    auto topology = spec ? model::Topology::build(*spec)
-                         : std::expected<model::Topology, std::string>(
-                               std::unexpected(spec.error().toString()));
+    auto topology =
+        spec
+            ? model::Topology::build(*spec)
+            : std::expected<model::Topology, std::string>(std::unexpected(spec.error().toString()));
     auto rules = importers::loadMappingRules(FT_SOURCE_DIR "/resources/mappings/redfish.json");
     if (!topology || !rules) {
         std::fprintf(stderr, "floortwin-bench: redfish setup failed\n");
@@ -172,8 +173,8 @@ void benchRedfish(
     }
     figure("redfish.poll_ms.resources1000", ms[ms.size() / 2], "ms");
     figure("redfish.resources_per_poll", h.targetsTotal, "resources");
-    figure("redfish.readings_per_poll", static_cast<double>(h.samples) / static_cast<double>(h.polls - 1),
-           "readings");
+    figure("redfish.readings_per_poll",
+           static_cast<double>(h.samples) / static_cast<double>(h.polls - 1), "readings");
 }
 
 } // namespace ft
