@@ -156,6 +156,9 @@ void PowerModel::step(Snapshot& state, const Holds& held, float dt, std::vector<
             }
         }
         m_energized[r] = live > 0 ? 1 : 0;
+        // Without a PSU delivering, the rack draws nothing from this tick on (its trays follow
+        // on the next): the DC load is never more than the PSUs give.
+        if (live == 0 && !held(ch::RackPower, rack)) v[ch::RackPower][r] = 0.0f;
         const float load = perPsu / m_psuKw;
         const float input = live > 0 ? perPsu / efficiency(load) : 0.0f;
         float rackInput = 0;

@@ -228,6 +228,45 @@ private slots:
         QCOMPARE(m.state().value(ch::RackPowerOn, rack), 1.0f);
     }
 
+    // Seven of A03's eight shelves fail at once: the six PSUs left would carry far more than
+    // their overload limit before Racky's caps could reach the GPUs, so they shut down within a
+    // second and take the rack with them; replacements bring it back.
+    void overloadedPsusShutTheRackDown() {
+        const auto& t = *m_floor;
+        std::string events;
+        for (int shelf = 1; shelf <= 7; ++shelf)
+            events += std::string(events.empty() ? "" : ",") +
+                      "{\"at\": \"10s\", \"action\": \"psu_fail\", \"target\": "
+                      "\"power_shelf:A03 shelf " +
+                      std::to_string(shelf) + "\"}";
+        events += ",{\"at\": \"60s\", \"action\": \"psu_restore\", \"target\": \"all\"}";
+        const std::string text = "{\"format\": \"floortwin-scenario/1\", \"name\": "
+                                 "\"overload\", \"events\": [" +
+                                 events + "]}";
+        auto scenario = importers::parseScenarioFile(text, "overload", t);
+        QVERIFY2(scenario.has_value(), scenario ? "" : scenario.error().toString().c_str());
+        model::SimModel m(m_floor, model::SimConfig{}, *scenario);
+        const EntityId rack = *t.find(EntityKind::Rack, "A03");
+        double darkAt = -1, backAt = -1;
+        bool told = false;
+        for (int i = 0; i < 90 * kTicksPerSecond; ++i) {
+            m.step();
+            const auto& s = m.state();
+            checkBookkeeping(t, s);
+            const double now = model::toSeconds(s.time - m.config().startTime);
+            if (darkAt < 0 && now > 10 && s.value(ch::RackPowerOn, rack) < 0.5f) darkAt = now;
+            if (darkAt > 0 && backAt < 0 && now > 60 && s.value(ch::RackPowerOn, rack) > 0.5f)
+                backAt = now;
+            for (const auto& e : *s.events)
+                told = told || e.text.find("A03: PSUs overloaded") == 0;
+        }
+        QVERIFY2(darkAt > 10 && darkAt < 13, qPrintable(QString("dark at %1 s").arg(darkAt)));
+        QVERIFY(told);
+        // The other racks of the row carry on.
+        QCOMPARE(m.state().value(ch::RackPowerOn, *t.find(EntityKind::Rack, "A04")), 1.0f);
+        QVERIFY2(backAt > 60 && backAt < 75, qPrintable(QString("back at %1 s").arg(backAt)));
+    }
+
     void aDarkRowPowersOnInTurn() {
         const auto& t = *m_floor;
         model::SimModel m(m_floor, model::SimConfig{}, bundledScenario("row-blackout", t));
