@@ -119,32 +119,7 @@ SimModel::SimModel(std::shared_ptr<const Topology> topology, SimConfig config, S
 }
 
 EntityId SimModel::rackOf(EntityKind kind, EntityId e) const {
-    const Topology& t = *m_topology;
-    if (e >= t.count(kind)) return kNoRack;
-    switch (kind) {
-    case EntityKind::Rack:
-        return e;
-    case EntityKind::ComputeTray:
-        return t.computeTrays.rack[e];
-    case EntityKind::Gpu:
-        return t.gpus.rack[e];
-    case EntityKind::Cpu:
-        return t.computeTrays.rack[t.cpus.tray[e]];
-    case EntityKind::Dpu:
-        return t.computeTrays.rack[t.dpus.tray[e]];
-    case EntityKind::Nic:
-        return t.gpus.rack[t.nics.gpu[e]];
-    case EntityKind::SwitchTray:
-        return t.switchTrays.rack[e];
-    case EntityKind::NvlinkLink:
-        return t.gpus.rack[t.nvlinkLinks.gpu[e]];
-    case EntityKind::FabricLink:
-        return t.fabricLinks.kind[e] == Topology::FabricLinkKind::NicToLeaf
-                   ? t.gpus.rack[t.nics.gpu[e]]
-                   : kNoRack;
-    default:
-        return kNoRack;
-    }
+    return m_topology->rackOf(kind, e).value_or(kNoRack);
 }
 
 EntityId SimModel::trayOf(EntityKind kind, EntityId e) const {

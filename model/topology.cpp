@@ -461,6 +461,37 @@ std::size_t Topology::count(EntityKind kind) const {
     return 0;
 }
 
+std::optional<EntityId> Topology::rackOf(EntityKind kind, EntityId e) const {
+    if (e >= count(kind)) return std::nullopt;
+    switch (kind) {
+    case EntityKind::Rack:
+        return e;
+    case EntityKind::ComputeTray:
+        return computeTrays.rack[e];
+    case EntityKind::Gpu:
+        return gpus.rack[e];
+    case EntityKind::Cpu:
+        return computeTrays.rack[cpus.tray[e]];
+    case EntityKind::Dpu:
+        return computeTrays.rack[dpus.tray[e]];
+    case EntityKind::Nic:
+        return gpus.rack[nics.gpu[e]];
+    case EntityKind::SwitchTray:
+        return switchTrays.rack[e];
+    case EntityKind::NvlinkLink:
+        return gpus.rack[nvlinkLinks.gpu[e]];
+    case EntityKind::FabricLink:
+        if (fabricLinks.kind[e] == FabricLinkKind::NicToLeaf) return gpus.rack[nics.gpu[e]];
+        return std::nullopt;
+    case EntityKind::PowerShelf:
+        return powerShelves.rack[e];
+    case EntityKind::Psu:
+        return psus.rack[e];
+    default:
+        return std::nullopt;
+    }
+}
+
 std::string Topology::hostName(EntityId tray) const {
     if (!computeTrays.host.empty()) return computeTrays.host[tray];
     const EntityId rack = computeTrays.rack[tray];

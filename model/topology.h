@@ -35,6 +35,9 @@ public:
     std::string hostName(EntityId computeTray) const;
     // Hosts the floor names: the host table's size, or every compute tray by the pattern.
     std::size_t hostCount() const;
+    // The rack an entity is part of (a tray, a GPU, a link from a NIC, a shelf or PSU);
+    // nullopt for what stands outside racks (leaves, CDUs, busways) or an id past the end.
+    std::optional<EntityId> rackOf(EntityKind kind, EntityId id) const;
     // An entity by its display name or its numeric id ("A03", "CDU A1", "A1", "17").
     std::optional<EntityId> find(EntityKind kind, const std::string& nameOrId) const;
     static constexpr float kRackUnitM = 0.04445f;

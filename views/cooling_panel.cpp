@@ -53,19 +53,9 @@ void CoolingPanel::followSelection() {
     case EntityKind::Pump:
         setCdu(t.pumps.cdu[sel->id]);
         break;
-    case EntityKind::Rack:
-        setCdu(t.racks.cdu[sel->id]);
-        break;
-    case EntityKind::ComputeTray:
-        setCdu(t.racks.cdu[t.computeTrays.rack[sel->id]]);
-        break;
-    case EntityKind::Gpu:
-        setCdu(t.racks.cdu[t.gpus.rack[sel->id]]);
-        break;
-    case EntityKind::SwitchTray:
-        setCdu(t.racks.cdu[t.switchTrays.rack[sel->id]]);
-        break;
     default:
+        // Anything in a rack shows the CDU that cools the rack.
+        if (const auto rack = t.rackOf(sel->kind, sel->id)) setCdu(t.racks.cdu[*rack]);
         break;
     }
 }

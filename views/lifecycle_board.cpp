@@ -223,17 +223,9 @@ void LifecycleBoard::followSelection() {
     const auto sel = m_view->selection();
     m_lanes->update();
     if (!sel) return;
-    model::EntityId rack = sel->id;
-    const auto& t = m_view->topology();
-    if (sel->kind == EntityKind::Gpu)
-        rack = t.gpus.rack[sel->id];
-    else if (sel->kind == EntityKind::ComputeTray)
-        rack = t.computeTrays.rack[sel->id];
-    else if (sel->kind == EntityKind::SwitchTray)
-        rack = t.switchTrays.rack[sel->id];
-    else if (sel->kind != EntityKind::Rack)
-        return;
-    if (const int y = m_lanes->laneTop(rack); y >= 0)
+    const auto rack = m_view->topology().rackOf(sel->kind, sel->id);
+    if (!rack) return;
+    if (const int y = m_lanes->laneTop(*rack); y >= 0)
         m_scroll->ensureVisible(0, y + LifecycleLanes::kLaneHeight / 2, 0,
                                 LifecycleLanes::kLaneHeight);
 }

@@ -48,31 +48,11 @@ void PowerPanel::followSelection() {
     const auto sel = m_view->selection();
     if (!sel) return;
     const auto& t = m_view->topology();
-    switch (sel->kind) {
-    case EntityKind::Rack:
-        setRack(sel->id);
-        break;
-    case EntityKind::ComputeTray:
-        setRack(t.computeTrays.rack[sel->id]);
-        break;
-    case EntityKind::Gpu:
-        setRack(t.gpus.rack[sel->id]);
-        break;
-    case EntityKind::SwitchTray:
-        setRack(t.switchTrays.rack[sel->id]);
-        break;
-    case EntityKind::PowerShelf:
-        setRack(t.powerShelves.rack[sel->id]);
-        break;
-    case EntityKind::Psu:
-        setRack(t.psus.rack[sel->id]);
-        break;
-    case EntityKind::PowerFeed:
+    // A busway shows its row (from its first rack); anything in a rack, the rack.
+    if (sel->kind == EntityKind::PowerFeed)
         setRack(t.rows.firstRack[t.powerFeeds.row[sel->id]]);
-        break;
-    default:
-        break;
-    }
+    else if (const auto rack = t.rackOf(sel->kind, sel->id))
+        setRack(*rack);
 }
 
 void PowerPanel::onSnapshot() {

@@ -17,6 +17,22 @@ class TestTopology : public QObject {
     }
 
 private slots:
+    void rackOfWhatIsInARack() {
+        const auto t = build(importers::generateFloor(4));
+        const auto gpu = *t.find(EntityKind::Gpu, "A03 tray 02 GPU 1");
+        QCOMPARE(t.rackOf(EntityKind::Gpu, gpu), t.find(EntityKind::Rack, "A03"));
+        const auto psu = *t.find(EntityKind::Psu, "A02 shelf 3 PSU 4");
+        QCOMPARE(t.rackOf(EntityKind::Psu, psu), t.find(EntityKind::Rack, "A02"));
+        QCOMPARE(t.rackOf(EntityKind::PowerShelf, t.psus.shelf[psu]),
+                 t.find(EntityKind::Rack, "A02"));
+        QCOMPARE(t.rackOf(EntityKind::Nic, t.count(EntityKind::Nic) - 1),
+                 std::optional<model::EntityId>(3));
+        QVERIFY(!t.rackOf(EntityKind::Leaf, 0));
+        QVERIFY(!t.rackOf(EntityKind::Cdu, 0));
+        QVERIFY(!t.rackOf(EntityKind::PowerFeed, 0));
+        QVERIFY(!t.rackOf(EntityKind::Gpu, static_cast<model::EntityId>(t.count(EntityKind::Gpu))));
+    }
+
     void oneRack() {
         const auto t = build(importers::generateFloor(1));
         QCOMPARE(t.count(EntityKind::Rack), 1u);
