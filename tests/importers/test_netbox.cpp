@@ -146,6 +146,15 @@ private slots:
         QCOMPARE(host->gpuUuids.size(), std::size_t{4});
         QCOMPARE(host->bmc, std::string("10.30.0.11"));
         QCOMPARE(host->serial, std::string("1330225001001"));
+        // A power shelf's management address belongs to its rack (a Redfish service there
+        // speaks for it); the 3.x page carries none.
+        QCOMPARE(spec.rows[0].rackList[0].bmc, std::vector<std::string>{"10.30.0.200"});
+        QCOMPARE(rowB[2].bmc, std::vector<std::string>{"10.30.6.200"});
+        QVERIFY(spec.rows[0].rackList[2].bmc.empty());
+        // ... and survives the floor file.
+        auto back = importers::parseFloorFile(importers::floorSpecToJson(spec), "again");
+        QVERIFY2(back.has_value(), back ? "" : back.error().toString().c_str());
+        QCOMPARE(back->rows[1].rackList[2].bmc, std::vector<std::string>{"10.30.6.200"});
     }
 
     void withoutTheFloorPlanRowsFollowLocations() {

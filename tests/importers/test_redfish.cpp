@@ -327,9 +327,18 @@ std::map<std::string, json> shelfInA02() {
     return pages;
 }
 
-std::map<std::string, json> pduInA04() {
+// The PDU mockup with two rack PDUs: 1 in A04 (as recorded), 2 in A03 drawing 4.2 kW.
+std::map<std::string, json> pdusInA03AndA04() {
     auto pages = loadMockup("public-pdu");
+    copySubtree(pages, "/redfish/v1/PowerEquipment/RackPDUs/1",
+                "/redfish/v1/PowerEquipment/RackPDUs/2");
+    pages["/redfish/v1/PowerEquipment/RackPDUs"]["Members"].push_back(
+        {{"@odata.id", "/redfish/v1/PowerEquipment/RackPDUs/2"}});
     pages["/redfish/v1/PowerEquipment/RackPDUs/1"]["Location"]["Placement"]["Rack"] = "A04";
+    pages["/redfish/v1/PowerEquipment/RackPDUs/2"]["Location"]["Placement"]["Rack"] = "A03";
+    pages["/redfish/v1/PowerEquipment/RackPDUs/2"]["Id"] = "2";
+    pages["/redfish/v1/PowerEquipment/RackPDUs/2"]["Name"] = "RackPDU2";
+    pages["/redfish/v1/PowerEquipment/RackPDUs/2/Metrics"]["PowerWatts"]["Reading"] = 4200;
     return pages;
 }
 
@@ -528,7 +537,7 @@ private slots:
         const auto floor = testFloor();
         FakeRedfish cooling(twoCdus(), FakeRedfish::Auth::Session);
         FakeRedfish shelf(shelfInA02(), FakeRedfish::Auth::Session);
-        FakeRedfish pdu(pduInA04(), FakeRedfish::Auth::Session);
+        FakeRedfish pdu(pdusInA03AndA04(), FakeRedfish::Auth::Session);
         Collector sink;
         importers::RedfishSource source(
             configFor({&cooling, &shelf, &pdu}, importers::RedfishAuth::Session), bundledRules(),
@@ -543,6 +552,7 @@ private slots:
         const auto shelf1 = idOf(t, model::EntityKind::PowerShelf, "A02 shelf 1");
         const auto feedB = idOf(t, model::EntityKind::PowerFeed, "A busway B");
         const auto a04 = idOf(t, model::EntityKind::Rack, "A04");
+        const auto a03 = idOf(t, model::EntityKind::Rack, "A03");
         const auto health = [&] {
             std::string s;
             for (const auto& h : source.health())
@@ -565,6 +575,11 @@ private slots:
         QCOMPARE(sink.last(ch::ShelfInput, shelf1), 6.438f);
         QCOMPARE(sink.last(ch::FeedVoltage, feedB), 240.8f);
         QCOMPARE(sink.last(ch::FeedCurrent, feedB), 25.68f);
+        const double pdu1 = pdusInA03AndA04()["/redfish/v1/PowerEquipment/RackPDUs/1/Metrics"]
+                                             ["PowerWatts"]["Reading"]
+                                                 .get<double>();
+        QCOMPARE(sink.last(ch::RackPowerInput, a04), static_cast<float>(pdu1 / 1000));
+        QCOMPARE(sink.last(ch::RackPowerInput, a03), 4.2f);
         const auto hs = source.health();
         QCOMPARE(hs.size(), std::size_t{3});
         bool pumpCondition = false;

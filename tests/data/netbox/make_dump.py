@@ -82,6 +82,9 @@ for i, (row, n, st, trays) in enumerate(rack_plan):
                         "role": {"id": 4, "name": "Power shelf", "slug": "power-shelf"},
                         "site": site, "location": rows[row], "rack": rack_ref, "position": 2.0,
                         "face": {"value": "front", "label": "Front"}, "status": status("active"),
+                        # the shelf's power management controller, a Redfish service
+                        "oob_ip": {"id": 9000 + next_device, "address": f"10.30.{i}.200/24",
+                                   "family": {"value": 4, "label": "IPv4"}},
                         "serial": "", "custom_fields": {}})
 # An unracked spare, and a console server without a role.
 next_device += 1
