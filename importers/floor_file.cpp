@@ -522,8 +522,10 @@ std::string floorSpecToJson(const model::FloorSpec& s) {
                     {"cold_after_days", s.storage.coldAfterDays},
                     {"archive_after_days", s.storage.archiveAfterDays},
                     {"aging_days_per_minute", s.storage.agingDaysPerMinute},
-                    {"inter_region_gbps", s.storage.interRegionGbps},
                     {"initial_petabytes", s.storage.initialPetabytes}};
+    // 0 is "sized to the floor", which the file says by leaving the key out.
+    if (s.storage.interRegionGbps > 0)
+        j["storage"]["inter_region_gbps"] = s.storage.interRegionGbps;
     j["power"] = {{"psus_per_shelf", s.power.psusPerShelf},
                   {"psu_rated_kw", s.power.psuRatedKw},
                   {"psu_peak_efficiency", s.power.psuPeakEfficiency},

@@ -363,6 +363,7 @@ void RedfishSource::finishPoll(std::size_t index) {
         return (a.severity == "Critical") > (b.severity == "Critical");
     });
     std::vector<std::string> conditions;
+    conditions.reserve(sorted.size());
     for (const auto& cond : sorted)
         conditions.push_back(cond.severity + ": " + cond.message + " (" + cond.origin + ")");
     {

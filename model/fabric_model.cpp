@@ -93,6 +93,18 @@ void FabricModel::overrideDetail(ChannelId c, EntityId e, float value) {
     if (e < column.size()) column[e] = value;
 }
 
+float FabricModel::DetailInputs::nicCapacity(const Topology& t, EntityId nic,
+                                             float portGBps) const {
+    if (railDown[t.nics.rail[nic]] || flapDown[nic]) return 0.0f;
+    return portGBps * (1.0f - leafLaneLoss[t.nics.leaf[nic]]);
+}
+
+LinkState FabricModel::DetailInputs::nicLinkState(const Topology& t, EntityId nic) const {
+    if (railDown[t.nics.rail[nic]] || flapDown[nic]) return LinkState::Down;
+    const EntityId leaf = t.nics.leaf[nic];
+    return leafLaneLoss[leaf] > 0 || leafDropRate[leaf] > 0 ? LinkState::Degraded : LinkState::Up;
+}
+
 float FabricModel::nicCapacity(EntityId nic) const {
     const auto rail = m_topology.nics.rail[nic];
     if (m_railDown[rail] || m_flapDown[nic]) return 0.0f;
@@ -213,7 +225,6 @@ void FabricModel::updateLinkCapacities(TimeNs) {
 void FabricModel::step(Snapshot& state, const Holds& held, float dt,
                        const std::vector<TrayInput>& trays, const std::vector<RackInput>& racks,
                        bool detail) {
-    (void)dt;
     const Topology& t = m_topology;
     const auto& rk = t.spec().rack;
     auto& v = state.values;
@@ -398,45 +409,38 @@ void FabricModel::step(Snapshot& state, const Holds& held, float dt,
             anyHeld(ch::RackNvlinkDisabled));
     }
 
-    if (detail && m_now >= m_nextDetail) {
-        const auto interval = static_cast<float>(toSeconds(m_counterInterval));
-        writeDetail(state, m_nextDetail == 0 ? 0.0f : interval);
-        // Refresh on whole intervals of wall time, as exporters scraped on a schedule do.
-        m_nextDetail = (m_now / m_counterInterval + 1) * m_counterInterval;
-        ++m_detailStamp;
+    if (!detail) return;
+    const auto interval = static_cast<float>(toSeconds(m_counterInterval));
+    if (m_detailStamp == 0) {
+        // The first block at once: there is nothing to show until it exists.
+        m_building = freeBlock();
+        freezeDetailInputs();
+        writeDetailSlice(*m_building, 0.0f, 0, 1);
+        publishDetail(state, 0.0f);
+        return;
     }
+    if (!m_building && m_now >= m_nextDetail) {
+        // The block describes this tick: what the per-link values derive from is kept as it is
+        // now, and the following ticks expand it slice by slice.
+        m_building = freeBlock();
+        m_slice = 0;
+        freezeDetailInputs();
+    }
+    if (!m_building) return;
+    // Spread over the interval's ticks: one slice of every link range per tick, published when
+    // the last slice is in, so no tick carries the whole floor's per-link refresh.
+    const auto slices = static_cast<std::size_t>(std::max(
+        1.0, std::floor(static_cast<double>(m_counterInterval) / (static_cast<double>(dt) * 1e9) +
+                        1e-6)));
+    writeDetailSlice(*m_building, interval, m_slice, slices);
+    if (++m_slice >= slices) publishDetail(state, interval);
 }
 
-void FabricModel::writeDetail(Snapshot& state, float interval) {
+void FabricModel::publishDetail(Snapshot& state, float interval) {
     const Topology& t = m_topology;
-    const auto& rk = t.spec().rack;
-    auto& v = state.values;
-    const std::size_t nTrays = t.count(EntityKind::ComputeTray);
-    const std::size_t nNics = t.count(EntityKind::Nic);
-    const std::size_t nLinks = t.count(EntityKind::FabricLink);
-    const int gpt = rk.gpusPerTray;
-    const int links = rk.switchTrays;
-
-    // Every entry of every detail channel is written below (or stays zero for links that never
-    // logged an error), so a recycled block needs no clearing.
-    m_current = freeBlock();
-    DetailBlock& d = *m_current;
+    DetailBlock& d = *m_building;
     auto col = [&](ChannelId c) { return d[c - kFirstDetailChannel].data(); };
-    // NVLink: each GPU spreads its bytes evenly over its links to the switch trays.
-    float* tx = col(ch::NvlinkTx);
-    float* rx = col(ch::NvlinkRx);
     float* st = col(ch::NvlinkState);
-    for (std::size_t tray = 0; tray < nTrays; ++tray) {
-        const float perLink = m_trayNvlink[tray] * kTBpsToGBps / static_cast<float>(gpt * links);
-        const float state = m_rackNvlinkOff[t.computeTrays.rack[tray]]
-                                ? static_cast<float>(LinkState::Disabled)
-                                : 0.0f;
-        const std::size_t first = tray * gpt * links,
-                          last = first + static_cast<std::size_t>(gpt * links);
-        std::fill(tx + first, tx + last, perLink);
-        std::fill(rx + first, rx + last, perLink);
-        std::fill(st + first, st + last, state);
-    }
     std::vector<float> rackErr(t.count(EntityKind::Rack), 0.0f);
     for (NvlinkFault& f : m_nvlinkFaults) {
         const double crc = f.crcPerS * interval;
@@ -454,7 +458,65 @@ void FabricModel::writeDetail(Snapshot& state, float interval) {
         rackErr[rack] += static_cast<float>(f.crc + f.replay + f.recovery);
     }
     for (std::size_t r = 0; r < rackErr.size(); ++r)
-        v[ch::RackNvlinkErrors][r] = rackErr[r];
+        state.values[ch::RackNvlinkErrors][r] = rackErr[r];
+    m_current = std::move(m_building);
+    m_building.reset();
+    m_detailTime = m_frozen.time;
+    m_slice = 0;
+    // Refresh on whole intervals of wall time, as exporters scraped on a schedule do.
+    m_nextDetail = (m_now / m_counterInterval + 1) * m_counterInterval;
+    ++m_detailStamp;
+}
+
+void FabricModel::freezeDetailInputs() {
+    DetailInputs& in = m_frozen;
+    in.time = m_now;
+    in.trayNvlink.assign(m_trayNvlink.begin(), m_trayNvlink.end());
+    in.trayRailGBps.assign(m_trayRailGBps.begin(), m_trayRailGBps.end());
+    in.trayCapacity.assign(m_trayCapacity.begin(), m_trayCapacity.end());
+    in.leafUp.assign(m_leafUp.begin(), m_leafUp.end());
+    in.leafLaneLoss.assign(m_leafLaneLoss.begin(), m_leafLaneLoss.end());
+    in.leafDropRate.assign(m_leafDropRate.begin(), m_leafDropRate.end());
+    in.railDown.assign(m_railDown.begin(), m_railDown.end());
+    in.flapDown.assign(m_flapDown.begin(), m_flapDown.end());
+    in.rackNvlinkOff.assign(m_rackNvlinkOff.begin(), m_rackNvlinkOff.end());
+}
+
+void FabricModel::writeDetailSlice(DetailBlock& d, float interval, std::size_t slice,
+                                   std::size_t slices) {
+    const DetailInputs& in = m_frozen;
+    const Topology& t = m_topology;
+    const auto& rk = t.spec().rack;
+    const std::size_t nTrays = t.count(EntityKind::ComputeTray);
+    const std::size_t nNics = t.count(EntityKind::Nic);
+    const std::size_t nLinks = t.count(EntityKind::FabricLink);
+    const int gpt = rk.gpusPerTray;
+    const int links = rk.switchTrays;
+    // This slice's share of each range.
+    auto part = [&](std::size_t first, std::size_t last) {
+        const std::size_t n = last - first;
+        return std::pair{first + n * slice / slices, first + n * (slice + 1) / slices};
+    };
+
+    // Every entry of every detail channel is written below (or stays zero for links that never
+    // logged an error), so a recycled block needs no clearing.
+    auto col = [&](ChannelId c) { return d[c - kFirstDetailChannel].data(); };
+    // NVLink: each GPU spreads its bytes evenly over its links to the switch trays.
+    float* tx = col(ch::NvlinkTx);
+    float* rx = col(ch::NvlinkRx);
+    float* st = col(ch::NvlinkState);
+    const auto [trayFirst, trayLast] = part(0, nTrays);
+    for (std::size_t tray = trayFirst; tray < trayLast; ++tray) {
+        const float perLink = in.trayNvlink[tray] * kTBpsToGBps / static_cast<float>(gpt * links);
+        const float state = in.rackNvlinkOff[t.computeTrays.rack[tray]]
+                                ? static_cast<float>(LinkState::Disabled)
+                                : 0.0f;
+        const std::size_t first = tray * gpt * links,
+                          last = first + static_cast<std::size_t>(gpt * links);
+        std::fill(tx + first, tx + last, perLink);
+        std::fill(rx + first, rx + last, perLink);
+        std::fill(st + first, st + last, state);
+    }
 
     // Fabric links: NIC -> leaf (id == NIC id), then leaf -> spine bundles.
     auto counters = [&](std::size_t link, float carried, float cap, float dropRate) {
@@ -473,33 +535,35 @@ void FabricModel::writeDetail(Snapshot& state, float interval) {
         col(ch::FabricCarrierTransitions)[link] = static_cast<float>(m_carrier[link]);
     };
     const auto npt = m_nicsPerTray;
-    for (std::size_t nic = 0; nic < nNics; ++nic) {
+    const auto [nicFirst, nicLast] = part(0, nNics);
+    for (std::size_t nic = nicFirst; nic < nicLast; ++nic) {
         const std::size_t tray = nic / npt;
         const auto id = static_cast<EntityId>(nic);
-        const float cap = nicCapacity(id);
+        const float cap = in.nicCapacity(t, id, m_portGBps);
         const float carried =
-            m_trayCapacity[tray] > 0 ? m_trayRailGBps[tray] * cap / m_trayCapacity[tray] : 0.0f;
+            in.trayCapacity[tray] > 0 ? in.trayRailGBps[tray] * cap / in.trayCapacity[tray] : 0.0f;
         // Collectives are symmetric: a NIC receives about what it sends.
         col(ch::FabricTx)[nic] = carried;
         col(ch::FabricRx)[nic] = carried;
-        col(ch::FabricState)[nic] = static_cast<float>(nicLinkState(id));
-        counters(nic, carried, cap, m_leafDropRate[t.nics.leaf[nic]]);
+        col(ch::FabricState)[nic] = static_cast<float>(in.nicLinkState(t, id));
+        counters(nic, carried, cap, in.leafDropRate[t.nics.leaf[nic]]);
     }
-    for (std::size_t link = nNics; link < nLinks; ++link) {
+    const auto [upFirst, upLast] = part(nNics, nLinks);
+    for (std::size_t link = upFirst; link < upLast; ++link) {
         const EntityId leaf = t.fabricLinks.from[link];
         const float lanes = t.fabricLinks.lanes[link];
         const float total =
             static_cast<float>(std::max<std::uint32_t>(1, t.leaves.downlinks[leaf]));
-        const bool down = m_railDown[t.leaves.rail[leaf]] != 0;
-        const float cap = down ? 0.0f : lanes * m_portGBps * (1.0f - m_leafLaneLoss[leaf]);
-        const float carried = m_leafUp[leaf] * lanes / total;
+        const bool down = in.railDown[t.leaves.rail[leaf]] != 0;
+        const float cap = down ? 0.0f : lanes * m_portGBps * (1.0f - in.leafLaneLoss[leaf]);
+        const float carried = in.leafUp[leaf] * lanes / total;
         col(ch::FabricTx)[link] = carried;
         col(ch::FabricRx)[link] = carried;
         col(ch::FabricState)[link] = static_cast<float>(
-            down                                                     ? LinkState::Down
-            : (m_leafLaneLoss[leaf] > 0 || m_leafDropRate[leaf] > 0) ? LinkState::Degraded
-                                                                     : LinkState::Up);
-        counters(link, carried, cap, m_leafDropRate[leaf]);
+            down                                                       ? LinkState::Down
+            : (in.leafLaneLoss[leaf] > 0 || in.leafDropRate[leaf] > 0) ? LinkState::Degraded
+                                                                       : LinkState::Up);
+        counters(link, carried, cap, in.leafDropRate[leaf]);
     }
 }
 

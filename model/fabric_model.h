@@ -9,7 +9,8 @@
 // links -> leaves -> spine bundles -> spines). Rack, rail, plane, leaf and spine aggregates are
 // written every tick; the per-link detail (1.15 M NVLink links and 0.5 M fabric links at 1,778
 // racks) and the per-link counters every counter interval, as switch telemetry and DCGM report
-// them. Faults (rail down, degraded leaf, flapping link, NVLink disabled, NVLink link errors)
+// them — built a slice per tick over the interval and published whole, so no tick pays for all
+// of it. Faults (rail down, degraded leaf, flapping link, NVLink disabled, NVLink link errors)
 // arrive as scenario events. Owned by SimModel; sim thread only.
 #include "holds.h"
 #include "scenario.h"
@@ -60,9 +61,12 @@ public:
     // written again once handed out (a refresh writes a block nobody else holds).
     std::shared_ptr<const DetailBlock> detail() const { return m_current; }
     std::uint64_t detailStamp() const { return m_detailStamp; }
+    // The tick the current block describes (it is published a counter interval's ticks later).
+    TimeNs detailTime() const { return m_detailTime; }
     // Right after a refresh, before the block is published: measured values that override it.
     void overrideDetail(ChannelId c, EntityId e, float value);
-    // Refresh at the next step (a measured per-link value arrived).
+    // Start a refresh at the next step (a measured per-link value arrived): it shows once the
+    // block being built is published, within one counter interval.
     void requestRefresh() { m_nextDetail = std::min(m_nextDetail, m_now); }
 
     // Fraction of a step a synchronous job spends in collectives: the part that stretches when
@@ -72,7 +76,22 @@ public:
 
 private:
     void updateLinkCapacities(TimeNs now);
-    void writeDetail(Snapshot& state, float interval);
+    // One slice (of `slices`) of every per-link range into `d`; the ticks of an interval each
+    // write one, so the refresh costs the same every tick.
+    void writeDetailSlice(DetailBlock& d, float interval, std::size_t slice, std::size_t slices);
+    // The block being built becomes the current one (with the NVLink error counters).
+    void publishDetail(Snapshot& state, float interval);
+    // What the per-link values derive from, as of the tick a block describes.
+    struct DetailInputs {
+        TimeNs time = 0;
+        std::vector<float> trayNvlink, trayRailGBps, trayCapacity;
+        std::vector<float> leafUp, leafLaneLoss, leafDropRate;
+        std::vector<std::uint8_t> railDown, flapDown, rackNvlinkOff;
+        float nicCapacity(const Topology& t, EntityId nic, float portGBps) const;
+        LinkState nicLinkState(const Topology& t, EntityId nic) const;
+    };
+    void freezeDetailInputs();
+    DetailInputs m_frozen;
     std::shared_ptr<DetailBlock> freeBlock();
     float nicCapacity(EntityId nic) const; // GB/s
 
@@ -83,6 +102,9 @@ private:
     std::uint64_t m_detailStamp = 0;
     std::vector<std::shared_ptr<DetailBlock>> m_blocks; // the current one and recycled ones
     std::shared_ptr<DetailBlock> m_current;
+    std::shared_ptr<DetailBlock> m_building; // the next block, slice by slice
+    std::size_t m_slice = 0;
+    TimeNs m_detailTime = 0;
     float m_portGBps = 100; // one 800G port
     std::uint32_t m_nicsPerTray = 8;
     std::uint32_t m_traysPerLeaf = 256;

@@ -100,8 +100,11 @@ struct StorageSpec {
     double coldAfterDays = 30;
     double archiveAfterDays = 60;
     double agingDaysPerMinute = 1; // time compression of tier aging (days per simulated minute)
-    double interRegionGbps = 400;  // link capacity, Gb/s
-    double initialPetabytes = 8;   // data already in each region's store
+    // Link capacity, Gb/s; 0: sized to the floor, kInterRegionGbpsPerRack per rack (400 for the
+    // 16-rack demo), so a healthy floor of any size keeps its backlog near zero.
+    double interRegionGbps = 0;
+    static constexpr double kInterRegionGbpsPerRack = 25;
+    double initialPetabytes = 8; // data already in each region's store
 };
 
 // Rack power: each rack's power shelves (rack.power_shelves) hold PSUs that feed one DC bus

@@ -1,6 +1,7 @@
 #include "sim_model.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 namespace ft::model {
@@ -223,22 +224,40 @@ void SimModel::step() {
     const auto dt = static_cast<float>(toSeconds(m_config.step));
     m_state.time += m_config.step;
     ++m_state.tick;
+    using Clock = std::chrono::steady_clock;
+    Clock::time_point mark = m_profiling ? Clock::now() : Clock::time_point{};
+    auto lap = [&](Stage stage) {
+        if (!m_profiling) return;
+        const auto now = Clock::now();
+        m_stageMs[static_cast<std::size_t>(stage)] =
+            std::chrono::duration<double, std::milli>(now - mark).count();
+        mark = now;
+    };
     runScenario();
     m_workload.advance(m_state.time);
     updateJobPace();
+    lap(Stage::Workload);
     stepComputeTrays(dt);
+    lap(Stage::Trays);
     stepFabric(dt);
+    lap(Stage::Fabric);
     stepRackTotals();
+    lap(Stage::Totals);
     m_power.step(m_state, holds(), dt, m_newEvents, m_settling);
+    lap(Stage::Power);
     m_storage.step(m_state, dt, m_trayRead, m_trayCheckpoint, m_trayJobStarted);
+    lap(Stage::Storage);
     m_lifecycle.step(m_state, dt, m_newEvents);
+    lap(Stage::Lifecycle);
     m_thermal.step(m_state, holds(), dt, m_newEvents);
     // A rack whose PSUs have no input is off, whatever the cooling plant's protections say.
     for (EntityId r = 0; r < m_state.values[ch::RackPowerOn].size(); ++r)
         if (!m_power.rackEnergized(r) && !held(ch::RackPowerOn, r))
             m_state.values[ch::RackPowerOn][r] = 0.0f;
+    lap(Stage::Thermal);
     evaluateAlarms();
     publishEvents();
+    lap(Stage::Alarms);
 }
 
 void SimModel::runScenario() {

@@ -15,6 +15,7 @@
 #include "topology.h"
 #include "workload_model.h"
 
+#include <array>
 #include <memory>
 #include <unordered_map>
 
@@ -42,6 +43,28 @@ public:
     void apply(const SampleBatch& batch);
     void step();
 
+    // Where a tick's time goes, per stage of step() (benchmarks): milliseconds of the last tick
+    // with profiling on, all zero otherwise.
+    enum class Stage : std::uint8_t {
+        Workload,
+        Trays,
+        Fabric,
+        Totals,
+        Power,
+        Storage,
+        Lifecycle,
+        Thermal,
+        Alarms,
+        Count
+    };
+    static constexpr std::array<const char*, static_cast<std::size_t>(Stage::Count)> kStageNames{
+        "workload", "trays",     "fabric",  "totals", "power",
+        "storage",  "lifecycle", "thermal", "alarms"};
+    void setProfiling(bool on) { m_profiling = on; }
+    const std::array<double, static_cast<std::size_t>(Stage::Count)>& stageMs() const {
+        return m_stageMs;
+    }
+
     const Snapshot& state() const { return m_state; }
     // Copies the state into `out`, reusing its buffers (no allocation once sized).
     void copyTo(Snapshot& out) const;
@@ -56,6 +79,9 @@ public:
     const PowerModel& power() const { return m_power; }
 
 private:
+    bool m_profiling = false;
+    std::array<double, static_cast<std::size_t>(Stage::Count)> m_stageMs{};
+
     Holds holds() const { return {&m_heldUntil, m_state.time}; }
     bool held(ChannelId c, EntityId e) const { return holds()(c, e); }
     void runScenario();

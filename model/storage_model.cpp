@@ -16,6 +16,9 @@ constexpr double kObjectMb = 32.0;         // mean object size
 
 StorageModel::StorageModel(const Topology& topology) : m_topology(topology) {
     const auto& st = topology.spec().storage;
+    m_linkGbps = st.interRegionGbps > 0 ? st.interRegionGbps
+                                        : model::StorageSpec::kInterRegionGbpsPerRack *
+                                              static_cast<double>(topology.count(EntityKind::Rack));
     const std::size_t trays = topology.count(EntityKind::ComputeTray);
     m_warm.assign(trays, 1.0f); // running jobs have read their working sets before we start
     m_offline.assign(trays, 0);
@@ -151,7 +154,7 @@ void StorageModel::step(Snapshot& s, float dt, const std::vector<float>& readDem
         m_pending.push_back({s.time, writtenTb});
     }
     // Migration drains the backlog, oldest first, at the link's capacity.
-    const double linkGBps = st.interRegionGbps / 8.0 * m_linkFraction;
+    const double linkGBps = m_linkGbps / 8.0 * m_linkFraction;
     double room = linkGBps * dt / 1000.0; // TB this tick
     double migrated = 0;
     while (room > 0 && !m_pending.empty()) {

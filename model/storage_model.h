@@ -55,6 +55,7 @@ private:
     std::deque<Pending> m_pending;
     double m_backlogTb = 0, m_writtenTotal = 0, m_migratedTotal = 0;
     float m_linkFraction = 1.0f;
+    double m_linkGbps = 0;     // the inter-region link, Gb/s (as given, or sized to the floor)
     double m_initialTb = 0;    // per region
     double m_backgroundTb = 0; // per region, since the start
     double m_dailyIngestTb = 0;

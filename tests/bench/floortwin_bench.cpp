@@ -21,6 +21,7 @@
 #include <QSurfaceFormat>
 #include <QTemporaryDir>
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -77,14 +78,32 @@ void benchSim(const std::string& label, const std::string& spec, int ticks) {
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
                 .count();
         ms.push_back(tick);
-        // Once a second the per-link fabric counters refresh (1.15 M NVLink + 0.5 M fabric links
-        // at 1,778 racks): those ticks are reported on their own.
+        // Once a second a new block of per-link fabric counters is published (1.15 M NVLink +
+        // 0.5 M fabric links at 1,778 racks, built a slice per tick): those ticks on their own.
         if (core.latest()->detailStamp != stamp) refresh.push_back(tick);
     }
     figure(name, median(ms), "ms");
     std::ranges::sort(ms);
     figure("sim.tick_ms_p99." + label, ms[std::min(ms.size() - 1, ms.size() * 99 / 100)], "ms");
     if (!refresh.empty()) figure("sim.tick_ms_counter_refresh." + label, median(refresh), "ms");
+}
+
+// Where a 1,778-rack tick goes: the median of each stage of SimModel::step over 60 ticks.
+void benchSimSplit() {
+    if (!wanted("sim.tick_split_ms.racks1778")) return;
+    model::SimModel sim(topologyOf("generate:racks=1778"), {});
+    sim.setProfiling(true);
+    constexpr auto kStages = static_cast<std::size_t>(model::SimModel::Stage::Count);
+    std::array<std::vector<double>, kStages> ms;
+    for (int i = 0; i < 80; ++i) {
+        sim.step();
+        if (i < 20) continue; // warm-up
+        for (std::size_t k = 0; k < kStages; ++k)
+            ms[k].push_back(sim.stageMs()[k]);
+    }
+    for (std::size_t k = 0; k < kStages; ++k)
+        figure(std::string("sim.tick_split_ms.racks1778.") + model::SimModel::kStageNames[k],
+               median(ms[k]), "ms");
 }
 
 // The cooling plant alone: one ThermalModel step over a 1,778-rack floor.
@@ -411,6 +430,7 @@ int main(int argc, char** argv) {
     }
     benchSim("default", "", 200);
     benchSim("racks1778", "generate:racks=1778", 60);
+    benchSimSplit();
     benchThermal();
     benchRecording();
     if (wanted("parse.prometheus.mb_per_s") || wanted("parse.prometheus.vs_promtool") ||

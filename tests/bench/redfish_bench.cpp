@@ -143,7 +143,7 @@ void benchRedfish(
     config.interval = std::chrono::milliseconds(1); // back to back
     std::mutex mutex;
     std::size_t mapped = 0;
-    importers::RedfishSource source(config, *rules, shared, [&](model::SampleBatch b) {
+    importers::RedfishSource source(config, *rules, shared, [&](const model::SampleBatch& b) {
         std::lock_guard lock(mutex);
         mapped += b.samples.size();
         return true;
