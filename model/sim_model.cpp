@@ -90,6 +90,9 @@ SimModel::SimModel(std::shared_ptr<const Topology> topology, SimConfig config, S
         {"Power redundancy lost", ch::RackPowerRedundant, 0.5f, -1.0f, 0.0f, true},
         {"GPU power capping", ch::RackPowerCapping, 0.5f, 2.0f, 0.0f},
         {"PSU failed", ch::PsuState, 1.5f, 3.0f, 0.0f},
+        // Writes not yet copied to the other region, by the age of the oldest: a checkpoint
+        // burst drains in seconds; minutes mean the link cannot keep up.
+        {"Remote copy falling behind", ch::RegionOldestPending, 120.0f, 300.0f, 10.0f},
         // What the equipment itself reports (Redfish): the model leaves these at 0.
         {"CDU leak detector", ch::CduLeakDetected, 0.5f, 1.5f, 0.0f},
         {"CDU reports a fault", ch::CduHealth, 0.5f, 1.5f, 0.0f},

@@ -8,6 +8,7 @@
 
 #include <QFile>
 #include <QTest>
+#include <algorithm>
 #include <cmath>
 
 using namespace ft;
@@ -195,6 +196,36 @@ private slots:
         QVERIFY(settledAt > 0);
         // Writes stayed local and fast throughout: no write was refused.
         QCOMPARE(degraded.storage().writtenTotal(), control.storage().writtenTotal());
+    }
+
+    // The inter-region link grows with the floor: 25 times the demo is as healthy as the demo
+    // (no remote-copy alarm, bursts drain in seconds), and the degraded link still alarms.
+    void theLinkIsSizedToTheFloor() {
+        const auto t = testing::floorOf(400);
+        QCOMPARE(t->spec().storage.interRegionGbps, 0.0); // sized to the floor
+        model::SimModel healthy(t, {}),
+            degraded(t, {}, bundledScenario("region-link-degraded", *t));
+        QCOMPARE(healthy.state().value(ch::RegionLinkCapacity, 0),
+                 static_cast<float>(400 * model::StorageSpec::kInterRegionGbpsPerRack / 8));
+        double oldest = 0;
+        bool alarmed = false, degradedAlarmed = false;
+        const auto remoteCopy = [](const model::Snapshot& s) {
+            return std::ranges::any_of(s.alarms, [](const model::Alarm& a) {
+                return a.channel == ch::RegionOldestPending;
+            });
+        };
+        while (seconds(healthy) < 5 * 60) {
+            healthy.step();
+            degraded.step();
+            oldest = std::max(
+                oldest, static_cast<double>(healthy.state().value(ch::RegionOldestPending, 0)));
+            alarmed = alarmed || remoteCopy(healthy.state());
+            degradedAlarmed = degradedAlarmed || remoteCopy(degraded.state());
+        }
+        qInfo("400 racks: the oldest write waits at most %.1f s for the remote copy", oldest);
+        QVERIFY(oldest < 60);
+        QVERIFY(!alarmed);
+        QVERIFY(degradedAlarmed);
     }
 };
 
