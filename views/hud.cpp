@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <imgui.h>
+#include <unordered_map>
 
 namespace ft::views {
 
@@ -173,25 +174,74 @@ float drawAlarmPanel(const ImGuiOverlay& ov, const HudInput& in) {
         if (sum.warningAlarms) ImGui::TextColored(kWarning, "%zu WARNING", sum.warningAlarms);
     }
     ImGui::PopFont();
+    // One line per cause: the same alarm on many racks of one CDU (cooling) or one row (the
+    // rest), on many PSUs of one rack, on many pumps of one CDU, reads as one line with a count
+    // ("64 racks  Low coolant flow  (CDU BK2)"); a cause on one entity names the entity.
+    const auto& t = *in.topology;
+    struct Cause {
+        const model::Alarm* worst = nullptr; // the first in severity, then age
+        std::size_t count = 0;
+        std::string where; // the CDU, row or rack they share
+    };
+    std::vector<Cause> causes;
+    std::unordered_map<std::string, std::size_t> byKey;
+    auto isCooling = [](model::ChannelId c) {
+        return c == model::ch::RackFlow || c == model::ch::RackSupplyTemperature ||
+               c == model::ch::RackDeltaTemperature || c == model::ch::RackLeakDetected;
+    };
+    for (const auto& a : alarms) {
+        std::string where;
+        switch (a.kind) {
+        case EntityKind::Rack:
+            where = isCooling(a.channel) ? t.name(EntityKind::Cdu, t.racks.cdu[a.entity])
+                                         : "row " + t.rows.name[t.racks.row[a.entity]];
+            break;
+        case EntityKind::Psu:
+        case EntityKind::PowerShelf:
+            where = t.racks.name[*t.rackOf(a.kind, a.entity)];
+            break;
+        case EntityKind::Pump:
+            where = t.name(EntityKind::Cdu, t.pumps.cdu[a.entity]);
+            break;
+        default:
+            where = t.name(a.kind, a.entity);
+            break;
+        }
+        const std::string key = std::to_string(static_cast<int>(a.severity)) + "|" +
+                                std::string(a.title) + "|" +
+                                std::string(model::entityKindName(a.kind)) + "|" + where;
+        auto [it, fresh] = byKey.try_emplace(key, causes.size());
+        if (fresh) causes.push_back({&a, 0, where});
+        Cause& c = causes[it->second];
+        ++c.count;
+        if (a.since < c.worst->since) c.worst = &a;
+    }
     // Critical first, then the oldest: what has been wrong longest stays on top.
-    std::vector<const model::Alarm*> sorted;
-    sorted.reserve(alarms.size());
-    for (const auto& a : alarms)
-        sorted.push_back(&a);
-    std::ranges::sort(sorted, [](const model::Alarm* a, const model::Alarm* b) {
-        if (a->severity != b->severity) return a->severity > b->severity;
-        return a->since < b->since;
+    std::ranges::sort(causes, [](const Cause& a, const Cause& b) {
+        if (a.worst->severity != b.worst->severity) return a.worst->severity > b.worst->severity;
+        return a.worst->since < b.worst->since;
     });
-    const std::size_t shown = std::min<std::size_t>(sorted.size(), in.wall ? 8 : 6);
+    const std::size_t shown = std::min<std::size_t>(causes.size(), in.wall ? 8 : 6);
     for (std::size_t i = 0; i < shown; ++i) {
-        const auto& a = *sorted[i];
+        const Cause& c = causes[i];
+        const auto& a = *c.worst;
         ImGui::TextColored(a.severity == model::Severity::Critical ? kCritical : kWarning, "%s",
                            a.severity == model::Severity::Critical ? "CRIT" : "WARN");
         ImGui::SameLine();
-        ImGui::Text("%-8s %s", in.topology->name(a.kind, a.entity).c_str(),
-                    std::string(a.title).c_str());
+        if (c.count == 1) {
+            ImGui::Text("%-8s %s", t.name(a.kind, a.entity).c_str(), std::string(a.title).c_str());
+        } else {
+            const std::string kind(model::entityKindName(a.kind));
+            ImGui::Text("%zu %ss  %s", c.count,
+                        kind == "psu"           ? "PSU"
+                        : kind == "power_shelf" ? "shelve"
+                                                : kind.c_str(),
+                        std::string(a.title).c_str());
+            ImGui::SameLine();
+            ImGui::TextColored(kMuted, "(%s)", c.where.c_str());
+        }
         // State channels (leak, power, pump health) say it all in the title; measured ones
-        // show the value against its limit.
+        // show the value against its limit (the longest-standing of the group's).
         if (!model::kChannels[a.channel].unit.empty()) {
             ImGui::SameLine();
             ImGui::Text(" %s", formatValue(a.value, a.channel).c_str());
@@ -199,7 +249,9 @@ float drawAlarmPanel(const ImGuiOverlay& ov, const HudInput& in) {
             ImGui::TextColored(kMuted, "(limit %s)", formatValue(a.threshold, a.channel).c_str());
         }
     }
-    if (sorted.size() > shown) ImGui::TextColored(kMuted, "+ %zu more", sorted.size() - shown);
+    if (causes.size() > shown)
+        ImGui::TextColored(kMuted, "+ %zu more causes (%zu alarms)", causes.size() - shown,
+                           alarms.size());
     const float bottom = ImGui::GetWindowPos().y + ImGui::GetWindowHeight();
     ImGui::End();
     return bottom;
@@ -244,18 +296,11 @@ void drawEventPanel(const HudInput& in) {
     ImGui::End();
 }
 
-void drawLabels(const ImGuiOverlay& ov, const HudInput& in) {
-    if (!in.project) return;
+// Row signs hang above the start of each row; first claim on the label space.
+void drawRowSigns(const ImGuiOverlay& ov, const HudInput& in) {
+    if (!in.project || !in.labels) return;
     const auto& t = *in.topology;
     ImDrawList* dl = ImGui::GetBackgroundDrawList();
-    // Row signs hang above the start of each row. Signs that would overlap one already drawn
-    // are skipped, so a 75-row floor stays readable from afar.
-    std::vector<ImVec4> drawn;
-    auto overlaps = [&](const ImVec4& r) {
-        for (const auto& o : drawn)
-            if (r.x < o.z && o.x < r.z && r.y < o.w && o.y < r.w) return true;
-        return false;
-    };
     const bool manyRows = t.count(EntityKind::Row) > 12;
     ImGui::PushFont(manyRows ? ov.bodyFont() : ov.largeFont());
     for (std::size_t r = 0; r < t.count(EntityKind::Row); ++r) {
@@ -267,8 +312,7 @@ void drawLabels(const ImGuiOverlay& ov, const HudInput& in) {
         const ImVec2 size = ImGui::CalcTextSize(label.c_str());
         const ImVec4 rect(s->x - size.x / 2 - 6, s->y - size.y - 4, s->x + size.x / 2 + 6,
                           s->y + 2);
-        if (overlaps(rect)) continue;
-        drawn.push_back(rect);
+        if (!in.labels->place(rect.x, rect.y, rect.z, rect.w)) continue;
         dl->AddRectFilled(ImVec2(rect.x, rect.y), ImVec2(rect.z, rect.w), IM_COL32(20, 60, 90, 215),
                           4.0f);
         dl->AddRect(ImVec2(rect.x, rect.y), ImVec2(rect.z, rect.w), IM_COL32(90, 160, 210, 230),
@@ -277,16 +321,24 @@ void drawLabels(const ImGuiOverlay& ov, const HudInput& in) {
                     label.c_str());
     }
     ImGui::PopFont();
-    // Rack and CDU names when the camera is close enough to read them.
+}
+
+// Rack and CDU names when the camera is close enough to read them; last claim on the space.
+void drawRackLabels(const ImGuiOverlay& ov, const HudInput& in) {
+    if (!in.project || !in.labels) return;
+    const auto& t = *in.topology;
     if (in.cameraDistance > 45.0 || t.count(EntityKind::Rack) == 0) return;
+    ImDrawList* dl = ImGui::GetBackgroundDrawList();
     ImGui::PushFont(ov.smallFont());
     for (model::EntityId c = 0; c < t.count(EntityKind::Cdu); ++c) {
         auto p = t.cdus.position[c];
         p.z = static_cast<float>(t.spec().rack.heightM) * 0.85f + 0.12f;
         const auto s = in.project(p);
-        if (!s || s->x < 0 || s->y < 0 || s->x > in.width || s->y > in.height) continue;
+        if (!s) continue;
         const std::string name = t.name(EntityKind::Cdu, c);
         const ImVec2 size = ImGui::CalcTextSize(name.c_str());
+        if (!in.labels->place(s->x - size.x / 2, s->y - size.y - 1, s->x + size.x / 2, s->y))
+            continue;
         dl->AddText(ImVec2(s->x - size.x / 2, s->y - size.y - 1), IM_COL32(120, 200, 210, 255),
                     name.c_str());
     }
@@ -294,15 +346,26 @@ void drawLabels(const ImGuiOverlay& ov, const HudInput& in) {
         auto p = t.racks.position[r];
         p.z = static_cast<float>(t.spec().rack.heightM) + 0.12f;
         const auto s = in.project(p);
-        if (!s || s->x < 0 || s->y < 0 || s->x > in.width || s->y > in.height) continue;
+        if (!s) continue;
         std::string name = t.racks.name[r];
         if (in.layers)
             for (const auto& layer : *in.layers)
                 layer->decorateRackLabel(in, r, name);
         const ImVec2 size = ImGui::CalcTextSize(name.c_str());
-        dl->AddRectFilled(ImVec2(s->x - size.x / 2 - 4, s->y - size.y - 2),
-                          ImVec2(s->x + size.x / 2 + 4, s->y + 1), IM_COL32(8, 12, 18, 170), 3.0f);
-        dl->AddText(ImVec2(s->x - size.x / 2, s->y - size.y - 1), IM_COL32(230, 236, 245, 255),
+        // Over the rack; where a neighbour's label is, a line or two higher on a leader (long
+        // labels of close racks stack in steps); where all three are taken, not at all.
+        float y = s->y;
+        int level = 0;
+        for (; level < 3; ++level, y -= size.y + 3)
+            if (in.labels->place(s->x - size.x / 2 - 4, y - size.y - 2, s->x + size.x / 2 + 4,
+                                 y + 1))
+                break;
+        if (level == 3) continue;
+        if (level > 0)
+            dl->AddLine(ImVec2(s->x, y + 1), ImVec2(s->x, s->y), IM_COL32(160, 170, 185, 150));
+        dl->AddRectFilled(ImVec2(s->x - size.x / 2 - 4, y - size.y - 2),
+                          ImVec2(s->x + size.x / 2 + 4, y + 1), IM_COL32(8, 12, 18, 170), 3.0f);
+        dl->AddText(ImVec2(s->x - size.x / 2, y - size.y - 1), IM_COL32(230, 236, 245, 255),
                     name.c_str());
     }
     ImGui::PopFont();
@@ -473,9 +536,13 @@ bool drawCoverageNote(const HudInput& in, model::ChannelId channel, const char* 
     return true;
 }
 
-void drawHud(const ImGuiOverlay& overlay, const HudInput& in) {
-    if (!in.topology || !in.snapshot || !in.summary) return;
-    drawLabels(overlay, in);
+void drawHud(const ImGuiOverlay& overlay, const HudInput& given) {
+    if (!given.topology || !given.snapshot || !given.summary) return;
+    // One label space per frame: row signs first, the layers' labels, then rack names.
+    ScreenLabels labels(given.width, given.height);
+    HudInput in = given;
+    if (!in.labels) in.labels = &labels;
+    drawRowSigns(overlay, in);
     drawSourcePanel(overlay, in);
     drawStaleBadges(overlay, in);
     HudColumns columns;
@@ -484,6 +551,7 @@ void drawHud(const ImGuiOverlay& overlay, const HudInput& in) {
     if (in.layers)
         for (const auto& layer : *in.layers)
             layer->drawHud(overlay, in, columns);
+    drawRackLabels(overlay, in);
     drawEventPanel(in);
     drawTooltip(in);
 }

@@ -5,6 +5,7 @@
 #include "color_scale.h"
 #include "model/snapshot.h"
 #include "model/topology.h"
+#include "screen_labels.h"
 #include "source_status.h"
 
 #include <functional>
@@ -67,6 +68,8 @@ struct HudInput {
     bool fillModelled = false;         // telemetry gaps drawn with the model's values
     std::vector<SourceStatus> sources; // live sources and their health (empty: simulator/replay)
     std::function<std::optional<ScreenPoint>(const model::Vec3&)> project;
+    // The frame's label space: every label over the scene asks it first (drawHud sets it).
+    ScreenLabels* labels = nullptr;
 };
 
 void drawHud(const ImGuiOverlay& overlay, const HudInput& in);

@@ -34,7 +34,7 @@ Rgb RailLayer::utilizationColor(float percent) {
 RailLayer::RailLayer(const model::Topology& topology, vtkRenderer* renderer)
     : Layer(kInfo), m_topology(topology), m_geometry(FabricGeometry::build(topology)),
       m_switches(renderer, topology.count(EntityKind::Leaf) + topology.count(EntityKind::Spine)),
-      m_access(renderer), m_trunks(renderer) {
+      m_access(renderer), m_trunks(renderer), m_railTrunks(renderer) {
     const float k = m_geometry.radiusScale;
     // Two pipes per access bundle: the riser, then the run to the leaf.
     for (const auto& a : m_geometry.access) {
@@ -45,6 +45,31 @@ RailLayer::RailLayer(const model::Topology& topology, vtkRenderer* renderer)
     for (const auto& tr : m_geometry.trunks)
         m_trunks.add(tr.a, tr.b, kTrunkRadius * k * (tr.wholeLeaf ? 1.6f : 1.0f));
     m_trunks.finish();
+    // The far view of a big floor: one trunk per rail, from the middle of its leaves to the
+    // middle of its plane's spines, instead of one per leaf (a thousand crossing the hall).
+    const auto nRails = topology.count(EntityKind::Rail);
+    for (std::size_t r = 0; r < nRails; ++r) {
+        Vec3 a{0, 0, 0}, b{0, 0, 0};
+        const auto first = topology.rails.firstLeaf[r];
+        const auto n = topology.rails.leafCount[r];
+        for (std::uint32_t i = 0; i < n; ++i) {
+            const Vec3 p = topology.leaves.position[first + i];
+            a = {a.x + p.x / static_cast<float>(n), a.y + p.y / static_cast<float>(n),
+                 a.z + p.z / static_cast<float>(n)};
+        }
+        std::size_t spines = 0;
+        for (std::size_t sp = 0; sp < topology.count(EntityKind::Spine); ++sp)
+            if (topology.spines.plane[sp] == topology.rails.plane[r]) {
+                const Vec3 p = topology.spines.position[sp];
+                b = {b.x + p.x, b.y + p.y, b.z + p.z};
+                ++spines;
+            }
+        if (spines > 0)
+            b = {b.x / static_cast<float>(spines), b.y / static_cast<float>(spines),
+                 b.z / static_cast<float>(spines)};
+        m_railTrunks.add(a, b, kTrunkRadius * k * 6.0f);
+    }
+    m_railTrunks.finish();
     m_accessDrops.assign(m_geometry.access.size(), -1.0f);
     m_trunkDrops.assign(m_geometry.trunks.size(), -1.0f);
 }
@@ -52,7 +77,8 @@ RailLayer::RailLayer(const model::Topology& topology, vtkRenderer* renderer)
 void RailLayer::applyVisibility(bool visible) {
     m_switches.setVisible(visible);
     m_access.setVisible(visible && m_showAccess);
-    m_trunks.setVisible(visible);
+    m_trunks.setVisible(visible && m_showAccess);
+    m_railTrunks.setVisible(visible && !m_showAccess);
 }
 
 std::optional<std::pair<PickResult, float>> RailLayer::pick(const Ray& ray) const {
@@ -65,6 +91,9 @@ void RailLayer::updateDetail(const CameraView& camera) {
     // switches and leaf-to-spine trunks carry the overview.
     m_showAccess = m_topology.count(model::EntityKind::Rack) <= 256 || camera.rig.distance < 70.0;
     m_access.setVisible(visible() && m_showAccess);
+    // The same distance swaps the per-leaf trunks for one per rail.
+    m_trunks.setVisible(visible() && m_showAccess);
+    m_railTrunks.setVisible(visible() && !m_showAccess);
 }
 
 void RailLayer::update(const model::Snapshot& s) {
@@ -97,6 +126,19 @@ void RailLayer::update(const model::Snapshot& s) {
                                      coverageOf(s, ch::SpineUtilization, id, fill), sp % 2 == 0));
     }
     m_switches.commit();
+
+    // The per-rail trunks: the rail's utilization and links down, every snapshot.
+    for (model::EntityId r = 0; r < t.count(EntityKind::Rail); ++r) {
+        const float util = s.value(ch::RailUtilization, r);
+        const float down = s.value(ch::RailLinksDown, r);
+        const Coverage coverage = coverageOf(s, ch::RailUtilization, r, fill);
+        const bool shown = coverage == Coverage::Measured || coverage == Coverage::Modelled;
+        m_railTrunks.set(
+            r, paintCoverage(stateColor(down > 0 ? 1.0f : 0.0f, util), coverage, r % 2 == 0),
+            shown ? 0.4f + 4.0f * util / 100.0f : 0.0f,
+            coverage == Coverage::Measured && down > 0 ? 1 : 0);
+    }
+    m_railTrunks.commit();
 
     // Bundles follow the per-link counters, which refresh once a second.
     if (s.detailStamp == m_detailStamp && m_paintedFill == fill) return;
@@ -174,6 +216,7 @@ void RailLayer::update(const model::Snapshot& s) {
 void RailLayer::animate(double simSeconds, double wallSeconds) {
     m_access.animate(simSeconds, wallSeconds);
     m_trunks.animate(simSeconds, wallSeconds);
+    m_railTrunks.animate(simSeconds, wallSeconds);
 }
 
 void RailLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumns& columns) const {

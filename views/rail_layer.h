@@ -26,7 +26,8 @@ public:
     void update(const model::Snapshot& snapshot) override;
     bool animates() const override { return true; }
     void animate(double simSeconds, double wallSeconds) override;
-    // Rack-to-leaf bundles show on small floors, or on big ones when the camera is close.
+    // Rack-to-leaf bundles and per-leaf trunks show on small floors, or on big ones when the
+    // camera is close; from afar a big floor shows one trunk per rail.
     void updateDetail(const CameraView& camera) override;
     // The switches hang above the floor: the overview frames them too.
     OverviewExtent overviewExtent() const override { return {0.0f, true}; }
@@ -49,6 +50,7 @@ private:
     bool m_showAccess = true;
     BoxSet m_switches; // leaves, then spines
     FlowPipes m_access, m_trunks;
+    FlowPipes m_railTrunks; // far view of a big floor: one per rail
     std::uint64_t m_detailStamp = ~0ULL;
     bool m_paintedFill = false;                     // fillModelled() the bundles were painted with
     std::vector<float> m_accessDrops, m_trunkDrops; // drop counters at the last refresh

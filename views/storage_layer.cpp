@@ -38,16 +38,34 @@ Rgb StorageLayer::tierColor(int tier) {
     return kTiers[std::clamp(tier, 0, 3)];
 }
 
+namespace {
+
+// The stores grow with the hall so they read beside it: the demo's size up to a floor about
+// 25 m across, then in proportion (a 1,778-rack hall is ~8x).
+float storeScale(const model::Topology& t) {
+    const float extent = std::max(t.boundsMax.x - t.boundsMin.x, t.boundsMax.y - t.boundsMin.y);
+    return std::max(1.0f, extent / 25.0f);
+}
+
+// How far behind the remote copy is, by the age of the oldest write waiting (scale-free: a
+// checkpoint burst on a big floor is many TB but drains in seconds): 0 fine, 1 slow, 2 behind.
+int copyLag(float oldestPendingS) {
+    return oldestPendingS < 60 ? 0 : oldestPendingS < 120 ? 1 : 2;
+}
+
+} // namespace
+
 StorageLayer::StorageLayer(const model::Topology& topology, vtkRenderer* renderer)
     : Layer(kInfo), m_topology(topology), m_bars(renderer, topology.count(EntityKind::Rack)),
       m_tiers(renderer, topology.count(EntityKind::StorageTier)), m_flows(renderer),
-      m_tierHeight(topology.count(EntityKind::StorageTier), 0.3f) {}
+      m_tierHeight(topology.count(EntityKind::StorageTier), 0.3f), m_scale(storeScale(topology)) {}
 
 Vec3 StorageLayer::tierBase(model::EntityId region, int tier) const {
     // The stores stand beside the floor, past its last racks: the local one first.
-    const float x = m_topology.boundsMax.x + 4.0f + static_cast<float>(region) * kRegionGap;
+    const float x =
+        m_topology.boundsMax.x + 4.0f * m_scale + static_cast<float>(region) * kRegionGap * m_scale;
     const float midY = (m_topology.boundsMin.y + m_topology.boundsMax.y) / 2;
-    return {x, midY + (static_cast<float>(tier) - 1.5f) * kBlockPitch, 0.0f};
+    return {x, midY + (static_cast<float>(tier) - 1.5f) * kBlockPitch * m_scale, 0.0f};
 }
 
 Vec3 StorageLayer::tierTop(model::EntityId region, int tier) const {
@@ -108,11 +126,12 @@ void StorageLayer::update(const model::Snapshot& s) {
             const std::size_t id = region * nTiers + k;
             const Vec3 b = tierBase(region, static_cast<int>(k));
             m_tierHeight[id] =
-                0.15f + kMaxBlockHeight * s.value(ch::TierBytes, static_cast<model::EntityId>(id)) /
-                            maxBytes;
+                (0.15f + kMaxBlockHeight *
+                             s.value(ch::TierBytes, static_cast<model::EntityId>(id)) / maxBytes) *
+                m_scale;
+            const float half = kBlock * m_scale / 2;
             m_tiers.set(
-                id, {b.x - kBlock / 2, b.y - kBlock / 2, 0},
-                {b.x + kBlock / 2, b.y + kBlock / 2, m_tierHeight[id]},
+                id, {b.x - half, b.y - half, 0}, {b.x + half, b.y + half, m_tierHeight[id]},
                 paintCoverage(tierColor(static_cast<int>(k)),
                               coverageOf(s, ch::TierBytes, static_cast<model::EntityId>(id), fill),
                               id % 2 == 0));
@@ -129,18 +148,31 @@ void StorageLayer::update(const model::Snapshot& s) {
     m_flows.clear();
     std::vector<Flow> flows;
     const Vec3 hot0 = tierBase(0, 0);
-    for (model::EntityId row = 0; row < m_topology.count(EntityKind::Row); ++row) {
-        float rate = 0;
-        const auto first = m_topology.rows.firstRack[row];
-        for (std::uint32_t i = 0; i < m_topology.rows.rackCount[row]; ++i)
-            rate += s.value(ch::RackStorageRead, first + i) +
-                    s.value(ch::RackCheckpointWrite, first + i);
-        const Vec3 end = m_topology.racks.position[first + m_topology.rows.rackCount[row] - 1];
-        const float full = 40.0f * static_cast<float>(m_topology.rows.rackCount[row]);
-        m_flows.add({end.x + 0.45f, end.y, 0.25f}, {hot0.x - kBlock / 2, hot0.y, 0.25f},
-                    radius(rate, full));
-        flows.push_back(paintFlow({rateColor(rate, full), 0.3f + rate / 20.0f, 0},
-                                  coverageOf(s, ch::RackStorageRead, first, fill)));
+    const float blockHalf = kBlock * m_scale / 2;
+    // One pipe per row on a small floor; on a big one per group of rows (a pod of eight), from
+    // the group's far end, so the hall is not crossed by a pipe per row.
+    const auto nRows = static_cast<model::EntityId>(m_topology.count(EntityKind::Row));
+    const model::EntityId group = nRows > 16 ? 8 : 1;
+    for (model::EntityId g = 0; g < nRows; g += group) {
+        float rate = 0, racks = 0, endX = -1e30f, y = 0;
+        model::EntityId firstRack = m_topology.rows.firstRack[g];
+        for (model::EntityId row = g; row < std::min(nRows, g + group); ++row) {
+            const auto first = m_topology.rows.firstRack[row];
+            const auto n = m_topology.rows.rackCount[row];
+            for (std::uint32_t i = 0; i < n; ++i)
+                rate += s.value(ch::RackStorageRead, first + i) +
+                        s.value(ch::RackCheckpointWrite, first + i);
+            racks += static_cast<float>(n);
+            const Vec3 end = m_topology.racks.position[first + n - 1];
+            endX = std::max(endX, end.x);
+            y += end.y;
+        }
+        y /= static_cast<float>(std::min(nRows, g + group) - g);
+        const float full = 40.0f * racks;
+        m_flows.add({endX + 0.45f, y, 0.25f}, {hot0.x - blockHalf, hot0.y, 0.25f},
+                    radius(rate, full) * (group > 1 ? m_scale * 0.5f : 1.0f));
+        flows.push_back(paintFlow({rateColor(rate, full), 0.3f + rate / (20.0f * racks), 0},
+                                  coverageOf(s, ch::RackStorageRead, firstRack, fill)));
     }
     for (model::EntityId region = 0; region < regions; ++region)
         for (std::size_t k = 0; k + 1 < nTiers; ++k) {
@@ -149,8 +181,8 @@ void StorageLayer::update(const model::Snapshot& s) {
                 s.value(ch::TierInflow, static_cast<model::EntityId>(region * nTiers + k + 1));
             const Vec3 a = tierBase(region, static_cast<int>(k)),
                        b = tierBase(region, static_cast<int>(k + 1));
-            m_flows.add({a.x, a.y + kBlock / 2, 0.2f}, {b.x, b.y - kBlock / 2, 0.2f},
-                        radius(inflow, 500.0f));
+            m_flows.add({a.x, a.y + blockHalf, 0.2f * m_scale},
+                        {b.x, b.y - blockHalf, 0.2f * m_scale}, radius(inflow, 500.0f) * m_scale);
             flows.push_back(
                 paintFlow({tierColor(static_cast<int>(k + 1)), 0.2f + inflow / 200.0f, 0},
                           coverageOf(s, ch::TierInflow,
@@ -160,18 +192,16 @@ void StorageLayer::update(const model::Snapshot& s) {
         // Local to remote: the background migration, coloured by how far behind it is.
         const float migration = s.value(ch::RegionMigration, 0),
                     capacity = std::max(1.0f, s.value(ch::RegionLinkCapacity, 0));
-        const float backlog = s.value(ch::RegionBacklog, 0);
+        const int lag = copyLag(s.value(ch::RegionOldestPending, 0));
         const Vec3 a = tierTop(0, 0), b = tierBase(1, 0);
-        m_flows.add({a.x + kBlock / 2, a.y, 1.6f}, {b.x - kBlock / 2, b.y, 1.6f},
-                    radius(migration, capacity));
-        const Rgb colour = backlog < 2    ? Rgb{90, 210, 120}
-                           : backlog < 10 ? Rgb{245, 185, 60}
-                                          : Rgb{240, 80, 60};
-        flows.push_back(paintFlow({colour, 0.2f + 2.0f * migration / capacity,
-                                   static_cast<std::uint8_t>(backlog >= 10  ? 2
-                                                             : backlog >= 5 ? 1
-                                                                            : 0)},
-                                  coverageOf(s, ch::RegionMigration, 0, fill)));
+        m_flows.add({a.x + blockHalf, a.y, 1.6f * m_scale}, {b.x - blockHalf, b.y, 1.6f * m_scale},
+                    radius(migration, capacity) * m_scale);
+        const Rgb colour = lag == 0   ? Rgb{90, 210, 120}
+                           : lag == 1 ? Rgb{245, 185, 60}
+                                      : Rgb{240, 80, 60};
+        flows.push_back(
+            paintFlow({colour, 0.2f + 2.0f * migration / capacity, static_cast<std::uint8_t>(lag)},
+                      coverageOf(s, ch::RegionMigration, 0, fill)));
     }
     m_flows.finish();
     for (std::size_t i = 0; i < flows.size(); ++i)
@@ -193,10 +223,21 @@ void StorageLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumn
     ImDrawList* dl = ImGui::GetBackgroundDrawList();
     ImGui::PushFont(ov.smallFont());
     const std::size_t nTiers = t.spec().storage.tiers.size();
+    for (model::EntityId region = 0; region < t.count(model::EntityKind::Region); ++region) {
+        auto rp = tierTop(region, 0);
+        rp.z = 4.2f * m_scale;
+        if (const auto q = in.project(rp)) {
+            const std::string name =
+                t.spec().storage.regions[region] + (region == 0 ? " (local)" : " (remote)");
+            const ImVec2 size = ImGui::CalcTextSize(name.c_str());
+            if (!in.labels || in.labels->place(q->x, q->y, q->x + size.x, q->y + size.y))
+                dl->AddText(ImVec2(q->x, q->y), IM_COL32(225, 232, 242, 255), name.c_str());
+        }
+    }
     for (model::EntityId region = 0; region < t.count(model::EntityKind::Region); ++region)
         for (std::size_t k = 0; k < nTiers; ++k) {
             auto p = tierTop(region, static_cast<int>(k));
-            p.z += 0.15f;
+            p.z += 0.15f * m_scale;
             const auto sp = in.project(p);
             if (!sp) continue;
             char label[96];
@@ -214,20 +255,14 @@ void StorageLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumn
                               : coverage == Coverage::Stale  ? " (stale)"
                                                              : "");
             const ImVec2 size = ImGui::CalcTextSize(label);
+            if (in.labels && !in.labels->place(sp->x - size.x / 2 - 3, sp->y - size.y - 2,
+                                               sp->x + size.x / 2 + 3, sp->y + 1))
+                continue;
             dl->AddRectFilled(ImVec2(sp->x - size.x / 2 - 3, sp->y - size.y - 2),
                               ImVec2(sp->x + size.x / 2 + 3, sp->y + 1), IM_COL32(8, 12, 18, 180),
                               3);
             dl->AddText(ImVec2(sp->x - size.x / 2, sp->y - size.y - 1),
                         hud::toImColor(tierColor(static_cast<int>(k))), label);
-            if (k == 0) {
-                auto rp = tierTop(region, 0);
-                rp.z = 4.2f;
-                if (const auto q = in.project(rp)) {
-                    const std::string name =
-                        t.spec().storage.regions[region] + (region == 0 ? " (local)" : " (remote)");
-                    dl->AddText(ImVec2(q->x, q->y), IM_COL32(225, 232, 242, 255), name.c_str());
-                }
-            }
         }
     ImGui::PopFont();
     // The figures an operator asks first.
@@ -254,7 +289,8 @@ void StorageLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumn
     ImGui::Text("checkpoint writes %.1f GB/s", writes);
     if (t.count(model::EntityKind::Region) > 1) {
         const float backlog = s.value(ch::RegionBacklog, 0);
-        const ImVec4 c = backlog < 2 ? hud::kGood : backlog < 10 ? hud::kWarning : hud::kCritical;
+        const int lag = copyLag(s.value(ch::RegionOldestPending, 0));
+        const ImVec4 c = lag == 0 ? hud::kGood : lag == 1 ? hud::kWarning : hud::kCritical;
         ImGui::TextColored(c, "to %s: %.1f GB/s of %.1f, backlog %.1f TB, oldest %.0f s",
                            t.spec().storage.regions[1].c_str(), s.value(ch::RegionMigration, 0),
                            s.value(ch::RegionLinkCapacity, 0), backlog,

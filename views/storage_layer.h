@@ -42,6 +42,7 @@ private:
     BoxSet m_tiers; // regions x tiers
     FlowPipes m_flows;
     std::vector<float> m_tierHeight;
+    float m_scale = 1; // the stores' size and spacing, grown with the hall
 };
 
 } // namespace ft::views

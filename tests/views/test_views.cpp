@@ -18,6 +18,7 @@
 #include "views/lifecycle_layer.h"
 #include "views/power_panel.h"
 #include "views/rail_layer.h"
+#include "views/screen_labels.h"
 #include "views/sources_panel.h"
 #include "views/storage_panel.h"
 #include "views/timeline_panel.h"
@@ -188,6 +189,20 @@ class TestViews : public QObject {
     }
 
 private slots:
+    void labelsNeverOverlap() {
+        views::ScreenLabels labels(800, 600);
+        QVERIFY(labels.place(100, 100, 200, 120));
+        QVERIFY(!labels.place(150, 110, 260, 130)); // overlaps the first
+        QVERIFY(labels.place(200, 100, 300, 120));  // touches it: fine
+        QVERIFY(labels.place(150, 121, 260, 140));  // just below
+        QVERIFY(!labels.place(-50, -30, -10, -5));  // off screen
+        QVERIFY(!labels.place(90, 95, 310, 145));   // covers three
+        // Across grid cells: a long box meets a short one far along it.
+        QVERIFY(labels.place(400, 300, 790, 320));
+        QVERIFY(!labels.place(700, 310, 720, 330));
+        QCOMPARE(labels.placed(), std::size_t{4});
+    }
+
     void initTestCase() {
         auto t = app::loadTopology("");
         QVERIFY2(t, t ? "" : t.error().c_str());
