@@ -136,6 +136,7 @@ enum : ChannelId {
     PsuInputCurrent,
     CduLeakDetected,
     CduHealth,
+    RegionDrainTime,
     Count
 };
 } // namespace ch
@@ -352,6 +353,8 @@ inline constexpr std::array<ChannelInfo, ch::Count> kChannels{{
      "Worst leak detector of the CDU: 0 dry, 1 warning, 2 leak"},
     {"cdu.Health", "", EntityKind::Cdu, 0, 0, 0, 2,
      "CDU health as the CDU reports it: 0 OK, 1 warning, 2 critical"},
+    {"region.drain_time", "s", EntityKind::Region, 0, 600, 0, 7200,
+     "Time the inter-region link needs to copy the backlog at its present capacity"},
 }};
 
 // Every channel id, for loops over the catalog (a ChannelId counter compared with a size_t

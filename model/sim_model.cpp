@@ -90,9 +90,10 @@ SimModel::SimModel(std::shared_ptr<const Topology> topology, SimConfig config, S
         {"Power redundancy lost", ch::RackPowerRedundant, 0.5f, -1.0f, 0.0f, true},
         {"GPU power capping", ch::RackPowerCapping, 0.5f, 2.0f, 0.0f},
         {"PSU failed", ch::PsuState, 1.5f, 3.0f, 0.0f},
-        // Writes not yet copied to the other region, by the age of the oldest: a checkpoint
-        // burst drains in seconds; minutes mean the link cannot keep up.
-        {"Remote copy falling behind", ch::RegionOldestPending, 120.0f, 300.0f, 10.0f},
+        // Writes not yet copied to the other region, by how long the link needs for them at its
+        // present capacity: a healthy checkpoint burst drains in a minute or two whatever the
+        // floor's size; ten minutes mean the link cannot keep up.
+        {"Remote copy falling behind", ch::RegionDrainTime, 600.0f, 1800.0f, 30.0f},
         // What the equipment itself reports (Redfish): the model leaves these at 0.
         {"CDU leak detector", ch::CduLeakDetected, 0.5f, 1.5f, 0.0f},
         {"CDU reports a fault", ch::CduHealth, 0.5f, 1.5f, 0.0f},

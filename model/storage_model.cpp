@@ -217,6 +217,10 @@ void StorageModel::step(Snapshot& s, float dt, const std::vector<float>& readDem
                 ? static_cast<float>(toSeconds(s.time - m_pending.front().written))
                 : 0.0f;
         v[ch::RegionLinkCapacity][r] = static_cast<float>(linkGBps);
+        v[ch::RegionDrainTime][r] =
+            local ? static_cast<float>(linkGBps > 0 ? m_backlogTb * 1000.0 / linkGBps
+                                                    : (m_backlogTb > 0 ? 7200.0 : 0.0))
+                  : 0.0f;
         v[ch::RegionWrittenTotal][r] = local ? static_cast<float>(m_writtenTotal) : 0.0f;
         v[ch::RegionMigratedTotal][r] = local ? static_cast<float>(m_migratedTotal) : 0.0f;
     }

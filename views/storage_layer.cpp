@@ -47,10 +47,11 @@ float storeScale(const model::Topology& t) {
     return std::max(1.0f, extent / 25.0f);
 }
 
-// How far behind the remote copy is, by the age of the oldest write waiting (scale-free: a
-// checkpoint burst on a big floor is many TB but drains in seconds): 0 fine, 1 slow, 2 behind.
-int copyLag(float oldestPendingS) {
-    return oldestPendingS < 60 ? 0 : oldestPendingS < 120 ? 1 : 2;
+// How far behind the remote copy is, by the time the link needs for the backlog (scale-free:
+// a checkpoint burst on a big floor is many TB but drains as fast): 0 fine, 1 slow, 2 behind
+// (the "Remote copy falling behind" alarm).
+int copyLag(float drainS) {
+    return drainS < 300 ? 0 : drainS < 600 ? 1 : 2;
 }
 
 } // namespace
@@ -192,7 +193,7 @@ void StorageLayer::update(const model::Snapshot& s) {
         // Local to remote: the background migration, coloured by how far behind it is.
         const float migration = s.value(ch::RegionMigration, 0),
                     capacity = std::max(1.0f, s.value(ch::RegionLinkCapacity, 0));
-        const int lag = copyLag(s.value(ch::RegionOldestPending, 0));
+        const int lag = copyLag(s.value(ch::RegionDrainTime, 0));
         const Vec3 a = tierTop(0, 0), b = tierBase(1, 0);
         m_flows.add({a.x + blockHalf, a.y, 1.6f * m_scale}, {b.x - blockHalf, b.y, 1.6f * m_scale},
                     radius(migration, capacity) * m_scale);
@@ -289,7 +290,7 @@ void StorageLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumn
     ImGui::Text("checkpoint writes %.1f GB/s", writes);
     if (t.count(model::EntityKind::Region) > 1) {
         const float backlog = s.value(ch::RegionBacklog, 0);
-        const int lag = copyLag(s.value(ch::RegionOldestPending, 0));
+        const int lag = copyLag(s.value(ch::RegionDrainTime, 0));
         const ImVec4 c = lag == 0 ? hud::kGood : lag == 1 ? hud::kWarning : hud::kCritical;
         ImGui::TextColored(c, "to %s: %.1f GB/s of %.1f, backlog %.1f TB, oldest %.0f s",
                            t.spec().storage.regions[1].c_str(), s.value(ch::RegionMigration, 0),

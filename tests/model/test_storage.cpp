@@ -207,25 +207,31 @@ private slots:
             degraded(t, {}, bundledScenario("region-link-degraded", *t));
         QCOMPARE(healthy.state().value(ch::RegionLinkCapacity, 0),
                  static_cast<float>(400 * model::StorageSpec::kInterRegionGbpsPerRack / 8));
-        double oldest = 0;
+        double drain = 0;
         bool alarmed = false, degradedAlarmed = false;
         const auto remoteCopy = [](const model::Snapshot& s) {
-            return std::ranges::any_of(s.alarms, [](const model::Alarm& a) {
-                return a.channel == ch::RegionOldestPending;
-            });
+            return std::ranges::any_of(
+                s.alarms, [](const model::Alarm& a) { return a.channel == ch::RegionDrainTime; });
         };
         while (seconds(healthy) < 5 * 60) {
             healthy.step();
             degraded.step();
-            oldest = std::max(
-                oldest, static_cast<double>(healthy.state().value(ch::RegionOldestPending, 0)));
+            drain =
+                std::max(drain, static_cast<double>(healthy.state().value(ch::RegionDrainTime, 0)));
             alarmed = alarmed || remoteCopy(healthy.state());
             degradedAlarmed = degradedAlarmed || remoteCopy(degraded.state());
         }
-        qInfo("400 racks: the oldest write waits at most %.1f s for the remote copy", oldest);
-        QVERIFY(oldest < 60);
+        qInfo("400 racks: the backlog needs at most %.1f s of the link", drain);
+        QVERIFY(drain < 300);
         QVERIFY(!alarmed);
         QVERIFY(degradedAlarmed);
+        // The demo's checkpoint bursts take minutes to copy over its 400 Gb/s, and that is
+        // healthy too: a quarter of an hour without the alarm.
+        model::SimModel demo(demoFloor(), {});
+        while (seconds(demo) < 15 * 60) {
+            demo.step();
+            QVERIFY(!remoteCopy(demo.state()));
+        }
     }
 };
 
