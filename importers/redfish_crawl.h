@@ -28,6 +28,7 @@
 
 #include <array>
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -143,6 +144,8 @@ private:
     friend class Reader;
 
     std::uint32_t follow(std::string_view uri, Role role, std::uint32_t context);
+    // Reads one answered resource (redfish_reader.cpp).
+    void read(const Job& job, const nlohmann::json& body, model::TimeNs time);
     void problem(Problem kind, const std::string& uri, std::string what);
     void emit(std::uint32_t context, std::string_view property, double value, model::TimeNs time,
               const Label* extra = nullptr);

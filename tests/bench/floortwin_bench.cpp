@@ -245,58 +245,60 @@ double frameMs(views::FloorView& view, int frames) {
 
 void benchRender() {
     struct Case {
-        const char* label;
-        const char* spec;
-        bool empty;
+        std::string label;
+        std::string spec;
+        bool empty = false;
+        std::vector<std::string> layers; // shown over the racks
+        int width = 1280, height = 720;
     };
-    const Case cases[] = {{"empty", "", true},
-                          {"default", "", false},
-                          {"racks1778", "generate:racks=1778", false},
-                          {"racks1778_thermal", "generate:racks=1778", false},
-                          {"racks1778_rails", "generate:racks=1778", false},
-                          {"racks1778_all", "generate:racks=1778", false}};
-    auto namesOf = [](const Case& c) {
-        const std::string size = std::string(c.label) + ".1280x720";
+    const std::vector<std::string> every{"thermal", "rails",     "nvlink",
+                                         "storage", "lifecycle", "power"};
+    std::vector<Case> cases = {{"empty", "", true, {}},
+                               {"default", "", false, {}},
+                               {"racks1778", "generate:racks=1778", false, {}},
+                               {"racks1778_thermal", "generate:racks=1778", false, {"thermal"}},
+                               {"racks1778_rails", "generate:racks=1778", false, {"rails"}},
+                               {"racks1778_all", "generate:racks=1778", false, every},
+                               {"racks1778_all", "generate:racks=1778", false, every, 1920, 1080}};
+    // Where the every-layer frame goes: each layer alone over the racks.
+    for (const auto& layer : every)
+        cases.push_back({"racks1778_layer_" + layer, "generate:racks=1778", false, {layer}});
+    auto sizeOf = [](const Case& c) {
+        return std::to_string(c.width) + "x" + std::to_string(c.height);
+    };
+    auto namesOf = [&](const Case& c) {
+        const std::string size = c.label + "." + sizeOf(c);
         return std::vector<std::string>{"render.frame_ms." + size, "render.fps." + size,
                                         "render.ratio_vs_empty." + size,
-                                        std::string("render.snapshot_update_ms.") + c.label};
+                                        "render.snapshot_update_ms." + c.label};
     };
     auto caseWanted = [&](const Case& c) { return std::ranges::any_of(namesOf(c), wanted); };
     // The empty scene is measured whenever any render figure is, for the ratios.
     const bool anyRender = std::ranges::any_of(cases, caseWanted);
     double emptyMs = 0;
     for (const Case& c : cases) {
-        const std::string name = std::string("render.frame_ms.") + c.label + ".1280x720";
+        const std::string size = sizeOf(c);
+        const std::string name = "render.frame_ms." + c.label + "." + size;
         if (!(c.empty ? anyRender : caseWanted(c))) continue;
         auto topology = topologyOf(c.spec);
         model::SimCore core(topology, {});
         views::FloorView view(topology, [&core] { return core.latest(); });
         view.setFinishEachFrame(true);
         view.setShowFrameStats(false);
-        view.resize(1280, 720);
+        view.resize(c.width, c.height);
         view.show();
         QCoreApplication::processEvents();
         if (c.empty) view.setSceneVisible(false);
-        const std::string_view label(c.label);
-        if (label.ends_with("_thermal"))
-            view.setLayerVisible("thermal", true); // flow bands animate every frame
-        if (label.ends_with("_rails")) view.setLayerVisible("rails", true);
-        if (label.ends_with("_all")) {
-            view.setLayerVisible("thermal", true);
-            view.setLayerVisible("rails", true);
-            view.setLayerVisible("nvlink", true);
-            view.setLayerVisible("storage", true);
-            view.setLayerVisible("lifecycle", true);
-        }
+        for (const auto& layer : c.layers)
+            view.setLayerVisible(layer, true); // thermal flow bands animate every frame
         const double ms = frameMs(view, 80);
         figure(name, ms, "ms");
-        figure(std::string("render.fps.") + c.label + ".1280x720", 1000.0 / ms, "fps");
+        figure("render.fps." + c.label + "." + size, 1000.0 / ms, "fps");
         if (c.empty)
             emptyMs = ms;
-        else if (emptyMs > 0)
-            figure(std::string("render.ratio_vs_empty.") + c.label + ".1280x720", ms / emptyMs,
-                   "x");
-        if (!c.empty) {
+        else if (emptyMs > 0 && c.width == 1280)
+            figure("render.ratio_vs_empty." + c.label + "." + size, ms / emptyMs, "x");
+        if (!c.empty && c.width == 1280) {
             // Re-colouring the floor from a new snapshot (arrays updated in place).
             std::vector<double> update;
             for (int i = 0; i < 10; ++i) {
@@ -306,7 +308,7 @@ void benchRender() {
                 view.refreshSnapshot();
                 update.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
             }
-            figure(std::string("render.snapshot_update_ms.") + c.label, median(update), "ms");
+            figure("render.snapshot_update_ms." + c.label, median(update), "ms");
         }
     }
 }
@@ -393,7 +395,7 @@ void benchStartup() {
         double m = 0, rss = 0;
         // Every layer on: the heaviest live configuration.
         if (run({"--first-frame-ms", "--floor", "generate:racks=1778", "--layers",
-                 "racks,nvlink,rails,thermal,lifecycle,storage"},
+                 "racks,nvlink,rails,thermal,lifecycle,storage,power"},
                 m, rss)) {
             figure("startup.first_frame_ms.racks1778", m, "ms");
             figure("memory.rss_mb.racks1778", rss, "MiB");
