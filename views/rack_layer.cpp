@@ -8,6 +8,9 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
 #include <vtkActor.h>
 #include <vtkCellArray.h>
 #include <vtkFloatArray.h>
@@ -377,7 +380,80 @@ void RackLayer::updateDetail(const CameraView& camera) {
     m_detail->Modified();
 }
 
+void RackLayer::drawOverview(const ImGuiOverlay& ov, const HudInput& in) const {
+    // From afar a big floor is rows, not racks: each row a tile with its worst value and how many
+    // racks are over the normal limit, and the worst racks of the floor lifted out by name.
+    const auto& t = m_topology;
+    const auto nRacks = static_cast<EntityId>(t.count(EntityKind::Rack));
+    if (!visible() || !in.snapshot || !in.project || !in.labels || nRacks <= 256 ||
+        in.cameraDistance < 70.0)
+        return;
+    const auto& s = *in.snapshot;
+    const auto& info = model::kChannels[m_metric];
+    std::vector<std::pair<float, EntityId>> over;
+    std::vector<float> value(nRacks, std::nanf(""));
+    for (EntityId r = 0; r < nRacks; ++r) {
+        const auto [v, coverage] = rackValue(s, r);
+        if (coverage == Coverage::NoData || std::isnan(v)) continue;
+        value[r] = v;
+        if (v > info.normalMax) over.emplace_back(v, r);
+    }
+    std::ranges::sort(over, std::greater<>());
+    ImDrawList* dl = ImGui::GetBackgroundDrawList();
+    const auto top = static_cast<float>(t.spec().rack.heightM);
+    ImGui::PushFont(ov.smallFont());
+    // The worst racks first: they must not lose their place to a tile.
+    for (std::size_t i = 0; i < over.size() && i < 6; ++i) {
+        const EntityId r = over[i].second;
+        auto p = t.racks.position[r];
+        p.z = top;
+        const auto a = in.project(p);
+        if (!a) continue;
+        const std::string text = t.racks.name[r] + "  " + formatValue(over[i].first, m_metric);
+        const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+        const ImVec2 at(a->x + 14, a->y - 34);
+        if (!in.labels->place(at.x - 4, at.y - 2, at.x + size.x + 4, at.y + size.y + 2)) continue;
+        dl->AddLine(ImVec2(a->x, a->y), ImVec2(at.x - 4, at.y + size.y / 2),
+                    IM_COL32(250, 110, 90, 230), 1.5f);
+        dl->AddRectFilled(ImVec2(at.x - 4, at.y - 2), ImVec2(at.x + size.x + 4, at.y + size.y + 2),
+                          IM_COL32(90, 20, 16, 230), 3.0f);
+        dl->AddText(at, IM_COL32(255, 230, 220, 255), text.c_str());
+    }
+    for (EntityId row = 0; row < t.count(EntityKind::Row); ++row) {
+        const EntityId first = t.rows.firstRack[row];
+        const auto n = t.rows.rackCount[row];
+        float worst = -1e30f;
+        std::size_t measured = 0, above = 0;
+        for (EntityId r = first; r < first + n; ++r) {
+            if (std::isnan(value[r])) continue;
+            ++measured;
+            worst = std::max(worst, value[r]);
+            above += value[r] > info.normalMax ? 1 : 0;
+        }
+        auto p = t.racks.position[first + n / 2];
+        p.z = top + 0.3f;
+        const auto a = in.project(p);
+        if (!a) continue;
+        const std::string text =
+            measured == 0 ? std::string("no data")
+                          : formatValue(worst, m_metric) +
+                                (above > 0 ? "  " + std::to_string(above) + " over" : "");
+        const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+        const float x0 = a->x - size.x / 2 - 4, y0 = a->y - size.y - 3;
+        if (!in.labels->place(x0, y0, x0 + size.x + 8, a->y)) continue;
+        const Rgb c = measured == 0 ? Rgb{70, 73, 80} : m_scale.map(worst);
+        dl->AddRectFilled(ImVec2(x0, y0), ImVec2(x0 + size.x + 8, a->y),
+                          IM_COL32(c.r / 3, c.g / 3, c.b / 3, 215), 3.0f);
+        dl->AddRect(ImVec2(x0, y0), ImVec2(x0 + size.x + 8, a->y), hud::toImColor(c), 3.0f);
+        dl->AddText(ImVec2(x0 + 4, y0 + 1),
+                    above > 0 ? IM_COL32(255, 200, 190, 255) : IM_COL32(230, 236, 245, 255),
+                    text.c_str());
+    }
+    ImGui::PopFont();
+}
+
 void RackLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumns& columns) const {
+    drawOverview(ov, in);
     const auto& scale = m_scale;
     const auto channel = m_metric;
     const auto& info = model::kChannels[channel];

@@ -36,7 +36,8 @@ public:
     // Level of detail: outlines the trays and GPUs of the racks near the focus once a rack unit
     // covers enough pixels for the outlines to help rather than shimmer.
     void updateDetail(const CameraView& camera) override;
-    // The metric's legend, bottom left (shown with the layer off too: it keys the inspector).
+    // The metric's legend, bottom left (shown with the layer off too: it keys the inspector);
+    // from afar on a big floor, row tiles and the worst racks over the scene.
     void drawHud(const ImGuiOverlay& overlay, const HudInput& in,
                  HudColumns& columns) const override;
 
@@ -48,6 +49,9 @@ public:
     bool aggregatesByMax() const { return m_aggregateMax; }
 
 private:
+    // The far view of a big floor: row tiles (worst value, racks over the limit) and the worst
+    // racks by name.
+    void drawOverview(const ImGuiOverlay& overlay, const HudInput& in) const;
     void applyVisibility(bool visible) override;
     void buildGeometry();
     void paintRack(const model::Snapshot& snapshot, model::EntityId rack);
