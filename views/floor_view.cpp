@@ -212,7 +212,7 @@ void FloorView::paintGL() {
     m_frameTimes.push_back(dt);
     if (m_frameTimes.size() > 30) m_frameTimes.pop_front();
 
-    if (m_overlay.initialized() && m_snapshot && m_sceneVisible) {
+    if (m_overlay.initialized() && m_snapshot && m_sceneVisible && m_hudVisible) {
         updateProjection();
         HudInput in;
         in.topology = m_topology.get();

@@ -78,6 +78,11 @@ public:
     // Where speed, pause and live/replay are read (nothing: 1x, running, live); the view
     // repaints when they change.
     void setTransport(model::Transport* transport);
+    // The HUD over the scene (benchmarks measure the scene alone with it off).
+    void setHudVisible(bool on) {
+        m_hudVisible = on;
+        update();
+    }
     void setShowFrameStats(bool show) { m_showFrameStats = show; }
     void setWallMode(bool wall);
     // Benchmarks: glFinish at the end of every frame so timings cover the GPU work.
@@ -147,6 +152,7 @@ private:
     std::optional<model::EntityRef> m_selection;
     std::optional<model::EntityRef> m_hover;
     std::string m_sourceLabel = "SIMULATOR";
+    bool m_hudVisible = true;
     std::function<std::vector<SourceStatus>()> m_sourceStatus;
     model::Transport* m_transport = nullptr;
     std::unique_ptr<TransportObserver> m_transportObserver;

@@ -34,11 +34,12 @@ Rgb PowerLayer::loadColor(float percent) {
 }
 
 PowerLayer::PowerLayer(const model::Topology& topology, vtkRenderer* renderer)
-    : Layer(kInfo), m_topology(topology), m_feeds(renderer),
+    : Layer(kInfo), m_topology(topology), m_feeds(renderer), m_drops(renderer),
       m_bars(renderer, 2 * topology.count(EntityKind::Rack)) {
     const auto& t = topology;
     const auto height = static_cast<float>(t.spec().rack.heightM);
-    // Busways first (one pipe each), then the drops, busway by busway.
+    // Busways (one pipe each); their drops, busway by busway, in their own set (they fade out
+    // from afar on a big floor).
     for (EntityId f = 0; f < t.count(EntityKind::PowerFeed); ++f) {
         const EntityId row = t.powerFeeds.row[f];
         const Vec3 a = t.racks.position[t.rows.firstRack[row]];
@@ -48,21 +49,30 @@ PowerLayer::PowerLayer(const model::Topology& topology, vtkRenderer* renderer)
         m_feeds.add({a.x - half, mid.y, mid.z}, {b.x + half, mid.y, mid.z}, 0.06f);
     }
     for (EntityId f = 0; f < t.count(EntityKind::PowerFeed); ++f) {
-        m_firstDrop.push_back(m_feeds.size());
+        m_firstDrop.push_back(m_drops.size());
         const EntityId row = t.powerFeeds.row[f];
         const Vec3 mid = t.position(EntityKind::PowerFeed, f);
         for (std::uint32_t i = 0; i < t.rows.rackCount[row]; ++i) {
             const Vec3 p = t.racks.position[t.rows.firstRack[row] + i];
-            m_feeds.add({p.x, mid.y, mid.z}, {p.x, mid.y, height + 0.02f}, 0.025f);
+            m_drops.add({p.x, mid.y, mid.z}, {p.x, mid.y, height + 0.02f}, 0.025f);
         }
     }
     m_feeds.finish();
+    m_drops.finish();
     applyVisibility(visible());
 }
 
 void PowerLayer::applyVisibility(bool visible) {
     m_feeds.setVisible(visible);
+    m_drops.setVisible(visible && m_showDrops);
     m_bars.setVisible(visible);
+}
+
+void PowerLayer::updateDetail(const CameraView& camera) {
+    // 3,500 animated drops on a 1,778-rack floor cost more than the rest of the layer and read
+    // as a haze from afar; the busways and the bars carry the overview there.
+    m_showDrops = m_topology.count(EntityKind::Rack) <= 256 || camera.rig.distance < 70.0;
+    m_drops.setVisible(visible() && m_showDrops);
 }
 
 void PowerLayer::update(const model::Snapshot& s) {
@@ -83,9 +93,10 @@ void PowerLayer::update(const model::Snapshot& s) {
         m_feeds.set(f, color, speed, alarm);
         const EntityId row = t.powerFeeds.row[f];
         for (std::uint32_t i = 0; i < t.rows.rackCount[row]; ++i)
-            m_feeds.set(m_firstDrop[f] + i, color, speed, alarm);
+            m_drops.set(m_firstDrop[f] + i, color, speed, alarm);
     }
     m_feeds.commit();
+    m_drops.commit();
     const float w = static_cast<float>(t.spec().rack.widthM) * 0.18f;
     for (EntityId r = 0; r < t.count(EntityKind::Rack); ++r) {
         const Vec3 p = t.racks.position[r];
@@ -113,7 +124,9 @@ void PowerLayer::update(const model::Snapshot& s) {
 }
 
 void PowerLayer::animate(double simSeconds, double wallSeconds) {
-    if (visible()) m_feeds.animate(simSeconds, wallSeconds);
+    if (!visible()) return;
+    m_feeds.animate(simSeconds, wallSeconds);
+    if (m_showDrops) m_drops.animate(simSeconds, wallSeconds);
 }
 
 void PowerLayer::decorateRackLabel(const HudInput& in, EntityId rack, std::string& label) const {

@@ -21,6 +21,8 @@ public:
     void update(const model::Snapshot& snapshot) override;
     bool animates() const override { return true; }
     void animate(double simSeconds, double wallSeconds) override;
+    // The drops to the racks show on small floors, or on big ones when the camera is close.
+    void updateDetail(const CameraView& camera) override;
     void drawHud(const ImGuiOverlay& overlay, const HudInput& in,
                  HudColumns& columns) const override;
     void decorateRackLabel(const HudInput& in, model::EntityId rack,
@@ -33,8 +35,10 @@ private:
     void applyVisibility(bool visible) override;
 
     const model::Topology& m_topology;
-    FlowPipes m_feeds; // per busway: the run along the row, then one drop per rack
-    BoxSet m_bars;     // per rack: the draw, then the budget marker
+    FlowPipes m_feeds; // per busway: the run along the row
+    FlowPipes m_drops; // per busway: one drop per rack
+    bool m_showDrops = true;
+    BoxSet m_bars;                        // per rack: the draw, then the budget marker
     std::vector<std::size_t> m_firstDrop; // per busway: its first drop pipe
 };
 
