@@ -895,8 +895,12 @@ private slots:
         source.start();
         const auto gpu = gpuOf(*m_floor, "a01-n02", 3);
         const auto rack = m_floor->computeTrays.rack[trayOf(*m_floor, "a01-n01")];
+        // Each query of the set answers on its own: wait for every channel compared below (the
+        // mean could arrive a round after the max).
         QTRY_VERIFY2_WITH_TIMEOUT(sink.count(ch::GpuTemperature, gpu) > 0 &&
-                                      sink.count(ch::RackGpuTempMax, rack) > 0,
+                                      sink.count(ch::RackGpuTempMax, rack) > 0 &&
+                                      sink.count(ch::RackGpuTempMean, rack) > 0 &&
+                                      sink.count(ch::RackGpuUtilization, rack) > 0,
                                   describe(healthOf(source)).c_str(), kLong);
         QCOMPARE(sink.last(ch::GpuTemperature, gpu), 64.0f);
         QCOMPARE(sink.last(ch::RackGpuTempMax, rack), 64.0f);
