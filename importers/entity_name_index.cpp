@@ -160,6 +160,21 @@ std::optional<EntityId> EntityNameIndex::rackOfBmc(std::string_view address) {
     return std::nullopt;
 }
 
+std::optional<EntityId> EntityNameIndex::cduOfBmc(std::string_view address) {
+    if (!m_cduBmcs) {
+        m_cduBmcs = std::make_unique<Table>();
+        for (const auto& [cdu, bmc] : m_topology.spec().cooling.cduBmc)
+            if (const auto id = find(model::EntityKind::Cdu, cdu))
+                m_cduBmcs->emplace(toLowerAscii(bmc), *id);
+    }
+    if (m_cduBmcs->empty()) return std::nullopt;
+    std::string lower = toLowerAscii(trim(address));
+    if (lower.size() > 2 && lower.front() == '[' && lower.back() == ']')
+        lower = lower.substr(1, lower.size() - 2);
+    if (auto it = m_cduBmcs->find(lower); it != m_cduBmcs->end()) return it->second;
+    return std::nullopt;
+}
+
 std::expected<model::EntityRef, std::string> EntityNameIndex::parseRef(std::string_view text) {
     const std::size_t colon = text.find(':');
     if (colon == std::string_view::npos)

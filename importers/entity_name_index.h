@@ -35,6 +35,8 @@ public:
     // The rack a management address speaks for: one of the rack's own controllers (the floor
     // file's rack "bmc" list), else the rack of the compute tray with that BMC. Ignores case.
     std::optional<model::EntityId> rackOfBmc(std::string_view address);
+    // The CDU whose controller has this management address (the floor file's cooling.cdu_bmc).
+    std::optional<model::EntityId> cduOfBmc(std::string_view address);
 
     // "kind:name", e.g. "gpu:A03 tray 02 GPU 1", "rack:A03", "cdu:CDU A1", "gpu:17". The error
     // says what was wrong in words (unknown kind, no such entity).
@@ -53,6 +55,7 @@ private:
     std::unique_ptr<Table> m_hosts;
     std::unique_ptr<Table> m_uuids;
     std::unique_ptr<Table> m_bmcs;
+    std::unique_ptr<Table> m_cduBmcs;
 };
 
 // ASCII lower case; names and labels here are ASCII.

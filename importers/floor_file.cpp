@@ -311,6 +311,18 @@ std::expected<model::FloorSpec, Error> parseFloorFile(std::string_view text,
         cooling->real("differential_pressure_kpa", spec.cooling.differentialPressureKpa, 10, 1000));
     FT_TRY(cooling->real("humidity_percent", spec.cooling.humidityPercent, 0, 100));
     FT_TRY(cooling->real("room_temp_c", spec.cooling.roomTempC, -20, 60));
+    if (const JsonValue* bmc = cooling->get("cdu_bmc")) {
+        if (bmc->type != Type::Object)
+            return std::unexpected(Error{"expected an object of CDU name -> management address",
+                                         file, bmc->line, bmc->column, "cooling.cdu_bmc"});
+        for (const auto& [cdu, address] : bmc->object) {
+            if (address.type != Type::String || address.string.empty())
+                return std::unexpected(Error{"expected a management address (a string)", file,
+                                             address.line, address.column,
+                                             "cooling.cdu_bmc." + cdu});
+            spec.cooling.cduBmc.emplace_back(cdu, address.string);
+        }
+    }
     FT_TRY(cooling->rejectUnknown());
 
     auto storage = section(top, "storage", file);
@@ -515,6 +527,12 @@ std::string floorSpecToJson(const model::FloorSpec& s) {
                     {"differential_pressure_kpa", c.differentialPressureKpa},
                     {"room_temp_c", c.roomTempC},
                     {"humidity_percent", c.humidityPercent}};
+    if (!c.cduBmc.empty()) {
+        nlohmann::ordered_json bmc = nlohmann::ordered_json::object();
+        for (const auto& [cdu, address] : c.cduBmc)
+            bmc[cdu] = address;
+        j["cooling"]["cdu_bmc"] = bmc;
+    }
     j["storage"] = {{"regions", s.storage.regions},
                     {"tiers", s.storage.tiers},
                     {"cache_tb_per_tray", s.storage.cacheTbPerTray},

@@ -63,9 +63,9 @@ std::vector<Fields> waysToName(EntityKind kind) {
         return {
             {F::Rack, F::Shelf, F::Psu}, {F::Host, F::Shelf, F::Psu}, {F::Bmc, F::Shelf, F::Psu}};
     case EntityKind::Cdu:
-        return {{F::Cdu}};
+        return {{F::Cdu}, {F::Bmc}};
     case EntityKind::Pump:
-        return {{F::Cdu, F::Pump}, {F::Pump}};
+        return {{F::Cdu, F::Pump}, {F::Bmc, F::Pump}, {F::Pump}};
     default:
         return {};
     }

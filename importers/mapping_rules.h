@@ -48,8 +48,9 @@
 //                                              file's rack "bmc" list, else a host's BMC)
 //   power_shelf    (rack | host | bmc) + shelf shelf = number within the rack, from 1
 //   psu            ... + shelf + psu           psu = number within the shelf, from 1
-//   cdu            cdu
-//   pump           cdu + pump | pump           pump = number within the CDU, from 1
+//   cdu            bmc | cdu                   the CDU whose controller has that address
+//                                              (floor file cooling.cdu_bmc), else by name
+//   pump           (bmc | cdu) + pump | pump   pump = number within the CDU, from 1
 // "host" is a host name from the floor's host_pattern; a domain suffix is ignored.
 // "to_end_channel": a leaf port sees a link from either end — an uplink is the 'from' end of
 // leaf -> spine, a port facing a NIC the 'to' end of NIC -> leaf — so "out of the port" is tx on

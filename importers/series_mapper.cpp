@@ -172,17 +172,30 @@ public:
             return Resolved{static_cast<EntityId>(shelf * perShelf + *p)};
         }
         case EntityKind::Cdu: {
+            // A controller address the floor knows first; then the CDU's name.
+            if (has(F::Bmc))
+                if (auto id = m_names.cduOfBmc(get(F::Bmc))) return Resolved{*id};
+            if (!has(F::Cdu))
+                return std::unexpected(has(F::Bmc) ? "BMC " + std::string(get(F::Bmc)) +
+                                                         " (no CDU on the floor has it)"
+                                                   : std::string("cdu (no way to name it)"));
             if (auto id = m_names.find(EntityKind::Cdu, get(F::Cdu))) return Resolved{*id};
             return std::unexpected("cdu '" + std::string(get(F::Cdu)) + "'");
         }
         case EntityKind::Pump: {
-            if (has(F::Cdu)) {
-                const auto cdu = m_names.find(EntityKind::Cdu, get(F::Cdu));
+            // The CDU by its controller's address when the floor knows it, else by its name.
+            std::optional<EntityId> cdu;
+            if (has(F::Bmc)) cdu = m_names.cduOfBmc(get(F::Bmc));
+            if (!cdu && has(F::Cdu)) {
+                cdu = m_names.find(EntityKind::Cdu, get(F::Cdu));
                 if (!cdu) return std::unexpected("cdu '" + std::string(get(F::Cdu)) + "'");
+            }
+            if (cdu) {
+                const std::string cduName = m_t.name(EntityKind::Cdu, *cdu);
                 auto p = index(F::Pump);
                 const auto perCdu = static_cast<std::uint64_t>(m_t.spec().cooling.pumpsPerCdu);
                 if (!p || *p >= perCdu)
-                    return std::unexpected("cdu '" + std::string(get(F::Cdu)) + "' pump '" +
+                    return std::unexpected("cdu '" + cduName + "' pump '" +
                                            std::string(get(F::Pump)) + "'");
                 return Resolved{static_cast<EntityId>(*cdu * perCdu + *p)};
             }
@@ -270,7 +283,7 @@ bool canName(const EntitySpec& spec, const Captures& c) {
     case EntityKind::Psu:
         return (has(F::Rack) || has(F::Host) || has(F::Bmc)) && has(F::Shelf) && has(F::Psu);
     case EntityKind::Cdu:
-        return has(F::Cdu);
+        return has(F::Cdu) || has(F::Bmc);
     case EntityKind::Pump:
         return has(F::Pump);
     default:

@@ -2,6 +2,7 @@
 // FloorSpec: the plain description of a floor, as a floor file or the generator gives it.
 // Parsing it is an importer's job; Topology::build turns it into entities.
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ft::model {
@@ -86,6 +87,9 @@ struct CoolingSpec {
     double differentialPressureKpa = 150.0; // CDU holds this across the rack manifolds
     double roomTempC = 24.0;
     double humidityPercent = 45.0;
+    // Management addresses of the CDU controllers, by CDU name ("CDU A1" -> "10.0.9.5"): a
+    // Redfish service at that address speaks for that CDU, whatever it calls itself.
+    std::vector<std::pair<std::string, std::string>> cduBmc;
 };
 
 // Object storage: a node-local NVMe cache per compute tray, and per region an object store

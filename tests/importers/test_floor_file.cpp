@@ -83,6 +83,23 @@ private slots:
         QCOMPARE(e4.key, std::string("rows"));
     }
 
+    void cduManagementAddresses() {
+        // NOLINTNEXTLINE(modernize-raw-string-literal): moc misreads raw strings with quotes
+        const std::string text = "{\"rows\": 1, \"racks_per_row\": 2, \"cooling\": "
+                                 "{\"cdu_bmc\": {\"CDU A1\": \"10.0.9.5\"}}}";
+        auto spec = parseFloorFile(text, "f.json");
+        QVERIFY2(spec.has_value(), spec ? "" : spec.error().toString().c_str());
+        QCOMPARE(spec->cooling.cduBmc.size(), std::size_t{1});
+        QCOMPARE(spec->cooling.cduBmc[0].second, std::string("10.0.9.5"));
+        auto back = parseFloorFile(importers::floorSpecToJson(*spec), "again");
+        QVERIFY2(back.has_value(), back ? "" : back.error().toString().c_str());
+        QCOMPARE(back->cooling.cduBmc, spec->cooling.cduBmc);
+        // NOLINTNEXTLINE(modernize-raw-string-literal)
+        const auto e = errorOf("{\"rows\": 1, \"racks_per_row\": 2, \"cooling\": "
+                               "{\"cdu_bmc\": {\"CDU A1\": 5}}}");
+        QCOMPARE(e.key, std::string("cooling.cdu_bmc.CDU A1"));
+    }
+
     void negativeAndOutOfRangeCounts() {
         const auto e = importers::loadFloor(FT_TEST_DATA_DIR "/floors/negative.json").error();
         QCOMPARE(e.key, std::string("racks_per_row"));

@@ -282,10 +282,14 @@ importers::MappingRules bundledRules() {
     return *rules;
 }
 
-// Four racks A01..A04 in row A, CDU A1 and CDU A2; rack A03 answers for 127.0.0.1 when asked.
-std::shared_ptr<const model::Topology> testFloor(bool a03HasLoopbackBmc = false) {
+// Four racks A01..A04 in row A, CDU A1 and CDU A2; when asked, rack A03 or CDU A2 answers for
+// 127.0.0.1 (the address every test service has).
+std::shared_ptr<const model::Topology> testFloor(bool a03HasLoopbackBmc = false,
+                                                 bool a2HasLoopbackBmc = false) {
     json rack3 = "A03";
     if (a03HasLoopbackBmc) rack3 = json{{"name", "A03"}, {"bmc", "127.0.0.1"}};
+    json cooling = {{"racks_per_cdu", 2}};
+    if (a2HasLoopbackBmc) cooling["cdu_bmc"] = {{"CDU A2", "127.0.0.1"}};
     const json floor = {
         {"format", "floortwin-floor/1"},
         {"name", "Redfish test"},
@@ -293,7 +297,7 @@ std::shared_ptr<const model::Topology> testFloor(bool a03HasLoopbackBmc = false)
                                {"x", 0},
                                {"y", 0},
                                {"racks", json::array({"A01", "A02", rack3, "A04"})}}})},
-        {"cooling", {{"racks_per_cdu", 2}}}};
+        {"cooling", cooling}};
     auto spec = importers::parseFloorFile(floor.dump(), "test");
     if (!spec) qFatal("%s", spec.error().toString().c_str());
     auto t = model::Topology::build(*spec);
@@ -700,6 +704,25 @@ private slots:
                  h.lastError.c_str());
         QCOMPARE(sink.last(ch::CduSupplyTemperature, a1), 30.0f);
         QVERIFY(std::isnan(sink.last(ch::PumpHealth, a1pump2)));
+    }
+
+    // A CDU controller's address the floor knows places the CDU's readings, whatever the CDU
+    // calls itself (DMTF's mockup as recorded: "Rack #4 Cooling Distribution Unit").
+    void bmcAddressPlacesTheCdu() {
+        const auto floor = testFloor(false, true);
+        FakeRedfish cdu(loadMockup("public-cooling-unit"), FakeRedfish::Auth::None);
+        Collector sink;
+        importers::RedfishSource source(configFor({&cdu}, importers::RedfishAuth::None),
+                                        bundledRules(), floor, sink.fn());
+        source.start();
+        const auto a1 = idOf(*floor, model::EntityKind::Cdu, "CDU A1");
+        const auto a2 = idOf(*floor, model::EntityKind::Cdu, "CDU A2");
+        const auto a2pump2 = idOf(*floor, model::EntityKind::Pump, "CDU A2 pump 2");
+        QTRY_VERIFY2_WITH_TIMEOUT(sink.last(ch::CduSupplyTemperature, a2) == 30.0f &&
+                                      sink.last(ch::PumpHealth, a2pump2) == 2.0f,
+                                  describe(source.health()[0]).c_str(), kLong);
+        QVERIFY(std::isnan(sink.last(ch::CduSupplyTemperature, a1)));
+        QVERIFY2(source.health()[0].unresolved.empty(), describe(source.health()[0]).c_str());
     }
 
     // A management address the floor knows places the shelf, whatever its Location says.
