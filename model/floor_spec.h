@@ -104,10 +104,11 @@ struct StorageSpec {
     double coldAfterDays = 30;
     double archiveAfterDays = 60;
     double agingDaysPerMinute = 1; // time compression of tier aging (days per simulated minute)
-    // Link capacity, Gb/s; 0: sized to the floor, kInterRegionGbpsPerRack per rack (400 for the
-    // 16-rack demo), so a healthy floor of any size keeps its backlog near zero.
+    // Link capacity, Gb/s; 0: sized to the floor, kInterRegionGbpsPerRack per rack (640 for the
+    // 16-rack demo: checkpoints average about 2.8 GB/s a rack, so the link runs about half
+    // full), so a healthy floor of any size keeps its backlog near zero.
     double interRegionGbps = 0;
-    static constexpr double kInterRegionGbpsPerRack = 25;
+    static constexpr double kInterRegionGbpsPerRack = 40;
     double initialPetabytes = 8; // data already in each region's store
 };
 
