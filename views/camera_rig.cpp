@@ -50,34 +50,49 @@ void CameraRig::frame(const model::Vec3& lo, const model::Vec3& hi, double aspec
     fitDistance(lo, hi, aspect);
 }
 
-void CameraRig::fitDistance(const model::Vec3& lo, const model::Vec3& hi, double aspect,
-                            double margin) {
-    const double az = azimuthDeg * kDeg, el = elevationDeg * kDeg;
-    // View direction (from camera to focus) and screen axes, as in FloorView::applyCamera.
-    const double f[3] = {-std::cos(el) * std::sin(az), std::cos(el) * std::cos(az), -std::sin(el)};
+namespace {
+
+// The camera's frame for its angles: view direction f (camera to focus), screen right r, up u.
+struct Axes {
+    double f[3], r[3], u[3];
+};
+
+Axes axesOf(const CameraRig& rig) {
+    const double az = rig.azimuthDeg * kDeg, el = rig.elevationDeg * kDeg;
+    // As in FloorView::applyCamera.
+    Axes a{{-std::cos(el) * std::sin(az), std::cos(el) * std::cos(az), -std::sin(el)}, {}, {}};
     double up[3] = {0, 0, 1};
-    if (elevationDeg > 89) up[0] = -std::sin(az), up[1] = std::cos(az), up[2] = 0;
-    double r[3] = {f[1] * up[2] - f[2] * up[1], f[2] * up[0] - f[0] * up[2],
-                   f[0] * up[1] - f[1] * up[0]};
-    const double rn = std::sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
-    for (double& c : r)
+    if (rig.elevationDeg > 89) up[0] = -std::sin(az), up[1] = std::cos(az), up[2] = 0;
+    const double* f = a.f;
+    a.r[0] = f[1] * up[2] - f[2] * up[1];
+    a.r[1] = f[2] * up[0] - f[0] * up[2];
+    a.r[2] = f[0] * up[1] - f[1] * up[0];
+    const double rn = std::sqrt(a.r[0] * a.r[0] + a.r[1] * a.r[1] + a.r[2] * a.r[2]);
+    for (double& c : a.r)
         c /= rn;
-    const double u[3] = {r[1] * f[2] - r[2] * f[1], r[2] * f[0] - r[0] * f[2],
-                         r[0] * f[1] - r[1] * f[0]};
-    const double tanV = std::tan(viewAngleDeg * kDeg / 2.0), tanH = tanV * std::max(aspect, 0.1);
-    auto fits = [&](double d) {
-        const double pos[3] = {focus.x - d * f[0], focus.y - d * f[1], focus.z - d * f[2]};
-        for (int i = 0; i < 8; ++i) {
-            const double c[3] = {i & 1 ? hi.x : lo.x, i & 2 ? hi.y : lo.y, i & 4 ? hi.z : lo.z};
-            const double v[3] = {c[0] - pos[0], c[1] - pos[1], c[2] - pos[2]};
-            const double z = v[0] * f[0] + v[1] * f[1] + v[2] * f[2];
-            if (z < 0.2) return false;
-            const double x = v[0] * r[0] + v[1] * r[1] + v[2] * r[2];
-            const double y = v[0] * u[0] + v[1] * u[1] + v[2] * u[2];
-            if (std::abs(x) > margin * z * tanH || std::abs(y) > margin * z * tanV) return false;
-        }
-        return true;
-    };
+    a.u[0] = a.r[1] * f[2] - a.r[2] * f[1];
+    a.u[1] = a.r[2] * f[0] - a.r[0] * f[2];
+    a.u[2] = a.r[0] * f[1] - a.r[1] * f[0];
+    return a;
+}
+
+// Every corner of the box in front of a camera at `pos` and inside the window (NDC).
+bool boxInside(const Axes& a, const double pos[3], const model::Vec3& lo, const model::Vec3& hi,
+               double tanH, double tanV, const CameraRig::Window& w) {
+    for (int i = 0; i < 8; ++i) {
+        const double c[3] = {i & 1 ? hi.x : lo.x, i & 2 ? hi.y : lo.y, i & 4 ? hi.z : lo.z};
+        const double v[3] = {c[0] - pos[0], c[1] - pos[1], c[2] - pos[2]};
+        const double z = v[0] * a.f[0] + v[1] * a.f[1] + v[2] * a.f[2];
+        if (z < 0.2) return false;
+        const double x = (v[0] * a.r[0] + v[1] * a.r[1] + v[2] * a.r[2]) / (z * tanH);
+        const double y = (v[0] * a.u[0] + v[1] * a.u[1] + v[2] * a.u[2]) / (z * tanV);
+        if (x < w.x0 || x > w.x1 || y < w.y0 || y > w.y1) return false;
+    }
+    return true;
+}
+
+// The smallest distance in [0.5, 1e5] at which `fits` holds (it holds from there on out).
+template <class Fits> double closestFitting(Fits fits) {
     double near = 0.5, far = 1.0;
     while (!fits(far) && far < 1e5)
         far *= 2;
@@ -85,7 +100,60 @@ void CameraRig::fitDistance(const model::Vec3& lo, const model::Vec3& hi, double
         const double mid = 0.5 * (near + far);
         (fits(mid) ? far : near) = mid;
     }
-    distance = far;
+    return far;
+}
+
+} // namespace
+
+void CameraRig::fitDistance(const model::Vec3& lo, const model::Vec3& hi, double aspect,
+                            double margin) {
+    const Axes a = axesOf(*this);
+    const double tanV = std::tan(viewAngleDeg * kDeg / 2.0), tanH = tanV * std::max(aspect, 0.1);
+    const Window w{-margin, margin, -margin, margin};
+    distance = closestFitting([&](double d) {
+        const double pos[3] = {focus.x - d * a.f[0], focus.y - d * a.f[1], focus.z - d * a.f[2]};
+        return boxInside(a, pos, lo, hi, tanH, tanV, w);
+    });
+}
+
+void CameraRig::fitWindow(const model::Vec3& lo, const model::Vec3& hi, double aspect, Window w) {
+    const Axes a = axesOf(*this);
+    const double tanV = std::tan(viewAngleDeg * kDeg / 2.0), tanH = tanV * std::max(aspect, 0.1);
+    const double cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2;
+    const double centre[3] = {(lo.x + hi.x) / 2.0, (lo.y + hi.y) / 2.0, (lo.z + hi.z) / 2.0};
+    // At distance d the focus sits off the box's centre so that the centre projects to (cx, cy).
+    auto focusAt = [&](double d, double out[3]) {
+        for (int k = 0; k < 3; ++k)
+            out[k] = centre[k] - cx * d * tanH * a.r[k] - cy * d * tanV * a.u[k];
+    };
+    distance = closestFitting([&](double d) {
+        double f[3];
+        focusAt(d, f);
+        const double pos[3] = {f[0] - d * a.f[0], f[1] - d * a.f[1], f[2] - d * a.f[2]};
+        return boxInside(a, pos, lo, hi, tanH, tanV, w);
+    });
+    double f[3];
+    focusAt(distance, f);
+    focus = {static_cast<float>(f[0]), static_cast<float>(f[1]), static_cast<float>(f[2])};
+}
+
+CameraRig::Window CameraRig::projected(const model::Vec3& lo, const model::Vec3& hi,
+                                       double aspect) const {
+    const Axes a = axesOf(*this);
+    const double tanV = std::tan(viewAngleDeg * kDeg / 2.0), tanH = tanV * std::max(aspect, 0.1);
+    const model::Vec3 p = position();
+    Window w{1e9, -1e9, 1e9, -1e9};
+    for (int i = 0; i < 8; ++i) {
+        const double v[3] = {(i & 1 ? hi.x : lo.x) - p.x, (i & 2 ? hi.y : lo.y) - p.y,
+                             (i & 4 ? hi.z : lo.z) - p.z};
+        const double z = v[0] * a.f[0] + v[1] * a.f[1] + v[2] * a.f[2];
+        if (z < 0.2) continue;
+        const double x = (v[0] * a.r[0] + v[1] * a.r[1] + v[2] * a.r[2]) / (z * tanH);
+        const double y = (v[0] * a.u[0] + v[1] * a.u[1] + v[2] * a.u[2]) / (z * tanV);
+        w.x0 = std::min(w.x0, x), w.x1 = std::max(w.x1, x);
+        w.y0 = std::min(w.y0, y), w.y1 = std::max(w.y1, y);
+    }
+    return w;
 }
 
 CameraRig CameraRig::overview(const model::Topology& t, double aspect, float extraX, bool fabric) {

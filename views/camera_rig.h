@@ -23,6 +23,15 @@ struct CameraRig {
     // within `margin` (0..1) of the view's half-extent.
     void fitDistance(const model::Vec3& lo, const model::Vec3& hi, double aspect,
                      double margin = 0.92);
+    // Keeps the angles; moves focus and distance so the box fills a part of the screen, given
+    // in normalised device coordinates (-1..1, y up): the box's centre at the window's centre,
+    // every corner inside it. Used to frame entities beside the HUD's panels.
+    struct Window {
+        double x0 = -1, x1 = 1, y0 = -1, y1 = 1;
+    };
+    void fitWindow(const model::Vec3& lo, const model::Vec3& hi, double aspect, Window window);
+    // Where the box's corners land on the screen (NDC), for corners in front of the camera.
+    Window projected(const model::Vec3& lo, const model::Vec3& hi, double aspect) const;
 
     // extraX: room to keep in view past the floor's +x edge (the storage stores stand there).
     static CameraRig overview(const model::Topology& topology, double aspect, float extraX = 0,

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <vtkCallbackCommand.h>
 #include <vtkCamera.h>
 #include <vtkGenericOpenGLRenderWindow.h>
@@ -189,7 +190,9 @@ void FloorView::paintGL() {
     m_renderWindow->SetPosition(0, 0);
     m_renderer->ResetCameraClippingRange();
     const double now = static_cast<double>(m_clock.nsecsElapsed()) / 1e6;
-    const double dt = m_lastFrameAt > 0 ? now - m_lastFrameAt : 16.0;
+    const double dt = m_frameStep ? *m_frameStep : (m_lastFrameAt > 0 ? now - m_lastFrameAt : 16.0);
+    QElapsedTimer cost;
+    cost.start();
     m_lastFrameAt = now;
     const double speed = m_transport ? m_transport->speed() : 1.0;
     const bool paused = m_transport && m_transport->paused();
@@ -224,11 +227,17 @@ void FloorView::paintGL() {
         in.paused = paused;
         in.replay = m_transport && m_transport->isReplay();
         in.fillModelled = m_fillModelled;
-        if (m_showFrameStats && m_frameTimes.size() > 2) {
-            std::vector<double> sorted(m_frameTimes.begin(), m_frameTimes.end());
+        if (m_showFrameStats && m_frameCosts.size() > 2) {
+            std::vector<double> sorted(m_frameCosts.begin(), m_frameCosts.end());
             std::ranges::sort(sorted);
             in.frameMs = sorted[sorted.size() / 2];
+            const double span = std::accumulate(m_frameTimes.begin() + 1, m_frameTimes.end(), 0.0);
+            if (span > 0)
+                in.redrawsPerSecond = 1000.0 * static_cast<double>(m_frameTimes.size() - 1) / span;
         }
+        in.caption = m_caption;
+        in.focus = m_focus;
+        in.panels = &m_panels;
         in.hover = m_hover;
         in.selection = m_selection;
         in.width = static_cast<float>(width());
@@ -249,7 +258,10 @@ void FloorView::paintGL() {
         drawHud(m_overlay, in);
         m_overlay.endFrame();
     }
-    if (m_finishEachFrame) gl->glFinish();
+    // What the frame cost: finished, so the figure covers the rasteriser's work too.
+    if (m_finishEachFrame || m_showFrameStats) gl->glFinish();
+    m_frameCosts.push_back(static_cast<double>(cost.nsecsElapsed()) / 1e6);
+    if (m_frameCosts.size() > 30) m_frameCosts.pop_front();
     if (!m_firstFrameSent) {
         m_firstFrameSent = true;
         emit firstFrame();
@@ -343,8 +355,11 @@ void FloorView::setCamera(const CameraRig& rig) {
     applyCamera();
 }
 
-void FloorView::resetCamera() {
-    const double aspect = height() > 0 ? static_cast<double>(width()) / height() : 16.0 / 9.0;
+double FloorView::aspect() const {
+    return height() > 0 ? static_cast<double>(width()) / height() : 16.0 / 9.0;
+}
+
+CameraRig FloorView::overviewRig() const {
     OverviewExtent extent;
     for (const auto& l : m_layers)
         if (l->visible()) {
@@ -352,14 +367,17 @@ void FloorView::resetCamera() {
             extent.extraX = std::max(extent.extraX, e.extraX);
             extent.fabric = extent.fabric || e.fabric;
         }
-    m_rig = CameraRig::overview(*m_topology, aspect, extent.extraX, extent.fabric);
+    return CameraRig::overview(*m_topology, aspect(), extent.extraX, extent.fabric);
+}
+
+void FloorView::resetCamera() {
+    m_rig = overviewRig();
     m_fittedFor = size();
     applyCamera();
 }
 
 void FloorView::topView() {
-    const double aspect = height() > 0 ? static_cast<double>(width()) / height() : 16.0 / 9.0;
-    m_rig = CameraRig::top(*m_topology, aspect);
+    m_rig = CameraRig::top(*m_topology, aspect());
     m_cameraSet = true;
     applyCamera();
 }
@@ -449,6 +467,7 @@ void FloorView::setWallMode(bool wall) {
 }
 
 void FloorView::mousePressEvent(QMouseEvent* e) {
+    emit userInteracted();
     m_pressPos = m_lastPos = e->position().toPoint();
     m_dragButton = e->button();
     m_dragged = false;
@@ -500,6 +519,7 @@ void FloorView::mouseDoubleClickEvent(QMouseEvent* e) {
 }
 
 void FloorView::wheelEvent(QWheelEvent* e) {
+    emit userInteracted();
     const double steps = e->angleDelta().y() / 120.0;
     const double maxDistance =
         4.0 * std::max<double>(m_topology->boundsMax.x - m_topology->boundsMin.x,
@@ -511,6 +531,7 @@ void FloorView::wheelEvent(QWheelEvent* e) {
 }
 
 void FloorView::keyPressEvent(QKeyEvent* e) {
+    emit userInteracted();
     switch (e->key()) {
     case Qt::Key_R:
         resetCamera();

@@ -62,6 +62,9 @@ public:
     // False when there is no layer of that id.
     bool setLayerVisible(std::string_view id, bool visible);
     bool layerVisible(std::string_view id) const;
+    // Video: each frame is `ms` after the last for animation, whatever the wall clock says
+    // (nothing: the wall clock).
+    void setFrameStep(std::optional<double> ms) { m_frameStep = ms; }
     // Off for screenshots and tests: flow bands stand still so pictures are repeatable.
     void setAnimated(bool animated) { m_animated = animated; }
     void setSelection(std::optional<model::EntityRef> selection);
@@ -90,8 +93,28 @@ public:
     // Benchmarks: hide every actor and the HUD, leaving the same pipeline drawing an empty scene.
     void setSceneVisible(bool visible);
 
+    // A tour's or demo's caption over the scene (empty: none).
+    void setCaption(std::string caption) {
+        if (caption == m_caption) return;
+        m_caption = std::move(caption);
+        update();
+    }
+    const std::string& caption() const { return m_caption; }
+    // Wall mode: the alarm the camera is framing, shown large in the alarm panel.
+    void setFocus(std::optional<HudFocus> focus) {
+        if (focus == m_focus) return;
+        m_focus = std::move(focus);
+        update();
+    }
+    const std::optional<HudFocus>& focus() const { return m_focus; }
+    // The HUD's panels as drawn in the last frame (logical pixels), for framing beside them.
+    const std::vector<ScreenRect>& hudPanels() const { return m_panels; }
+
     void resetCamera();
     void topView();
+    // The camera resetCamera() would place (the floor and what the visible layers add to it).
+    CameraRig overviewRig() const;
+    double aspect() const;
     void frameSelection();
     const CameraRig& camera() const { return m_rig; }
     void setCamera(const CameraRig& rig);
@@ -110,6 +133,8 @@ signals:
     void snapshotChanged();
     void firstFrame();
     void fillModelledChanged(bool fill);
+    // Someone used the mouse or keyboard on the view (a tour pauses for them).
+    void userInteracted();
 
 protected:
     void initializeGL() override;
@@ -149,6 +174,7 @@ private:
     QSize m_fittedFor;        // widget size the automatic overview was framed for
     model::ChannelId m_metric{model::ch::GpuTemperature};
     bool m_animated = true;
+    std::optional<double> m_frameStep;
     std::optional<model::EntityRef> m_selection;
     std::optional<model::EntityRef> m_hover;
     std::string m_sourceLabel = "SIMULATOR";
@@ -165,6 +191,10 @@ private:
     QElapsedTimer m_clock;
     double m_lastFrameAt = 0;
     std::deque<double> m_frameTimes; // ms between recent frames
+    std::deque<double> m_frameCosts; // ms each recent frame took to draw
+    std::string m_caption;
+    std::optional<HudFocus> m_focus;
+    std::vector<ScreenRect> m_panels;
     QPoint m_pressPos, m_lastPos;
     Qt::MouseButton m_dragButton = Qt::NoButton;
     bool m_dragged = false;

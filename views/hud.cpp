@@ -1,5 +1,6 @@
 #include "hud.h"
 
+#include "alarm_causes.h"
 #include "coverage.h"
 #include "hud_style.h"
 #include "imgui_overlay.h"
@@ -11,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <imgui.h>
+#include <imgui_internal.h>
 #include <unordered_map>
 
 namespace ft::views {
@@ -47,9 +49,13 @@ void drawSourcePanel(const ImGuiOverlay& ov, const HudInput& in) {
     ImGui::SameLine();
     ImGui::TextColored(kMuted, "%s  %gx", in.sourceLabel.c_str(), in.speed);
     if (in.frameMs) {
+        // The cost of a frame, not the redraw rate: frames are drawn when something changes.
         ImGui::SameLine();
-        ImGui::TextColored(kMuted, "  %.0f fps (%.1f ms)", 1000.0 / std::max(*in.frameMs, 0.1),
-                           *in.frameMs);
+        ImGui::TextColored(kMuted, "  frame %.1f ms", *in.frameMs);
+        if (in.redrawsPerSecond) {
+            ImGui::SameLine();
+            ImGui::TextColored(kMuted, "· %.0f redraws/s", *in.redrawsPerSecond);
+        }
     }
     ImGui::Separator();
     const auto& t = *in.topology;
@@ -165,6 +171,20 @@ float drawAlarmPanel(const ImGuiOverlay& ov, const HudInput& in) {
     ImGui::SetNextWindowPos(ImVec2(in.width - 16, 16), 0, ImVec2(1, 0));
     ImGui::Begin("##alarms", nullptr, kPanel);
     const auto& sum = *in.summary;
+    if (in.focus) {
+        // The alarm the camera went to, large, with what it names and how long it has lasted.
+        ImGui::PushFont(ov.largeFont());
+        ImGui::TextColored(in.focus->critical ? kCritical : kWarning, "%s",
+                           in.focus->critical ? "CRITICAL" : "WARNING");
+        ImGui::SameLine();
+        ImGui::TextUnformatted(in.focus->title.c_str());
+        ImGui::PopFont();
+        ImGui::TextUnformatted(in.focus->detail.c_str());
+        if (in.focus->of > 1)
+            ImGui::TextColored(kMuted, "critical cause %d of %d, worst first", in.focus->index,
+                               in.focus->of);
+        ImGui::Separator();
+    }
     ImGui::PushFont(ov.largeFont());
     if (alarms.empty())
         ImGui::TextColored(kGood, "No active alarms");
@@ -174,56 +194,14 @@ float drawAlarmPanel(const ImGuiOverlay& ov, const HudInput& in) {
         if (sum.warningAlarms) ImGui::TextColored(kWarning, "%zu WARNING", sum.warningAlarms);
     }
     ImGui::PopFont();
-    // One line per cause: the same alarm on many racks of one CDU (cooling) or one row (the
-    // rest), on many PSUs of one rack, on many pumps of one CDU, reads as one line with a count
-    // ("64 racks  Low coolant flow  (CDU BK2)"); a cause on one entity names the entity.
+    // One line per cause ("64 racks  Low coolant flow  (CDU BK2)"); a cause on one entity
+    // names the entity.
     const auto& t = *in.topology;
-    struct Cause {
-        const model::Alarm* worst = nullptr; // the first in severity, then age
-        std::size_t count = 0;
-        std::string where; // the CDU, row or rack they share
-    };
-    std::vector<Cause> causes;
-    std::unordered_map<std::string, std::size_t> byKey;
-    auto isCooling = [](model::ChannelId c) {
-        return c == model::ch::RackFlow || c == model::ch::RackSupplyTemperature ||
-               c == model::ch::RackDeltaTemperature || c == model::ch::RackLeakDetected;
-    };
-    for (const auto& a : alarms) {
-        std::string where;
-        switch (a.kind) {
-        case EntityKind::Rack:
-            where = isCooling(a.channel) ? t.name(EntityKind::Cdu, t.racks.cdu[a.entity])
-                                         : "row " + t.rows.name[t.racks.row[a.entity]];
-            break;
-        case EntityKind::Psu:
-        case EntityKind::PowerShelf:
-            where = t.racks.name[*t.rackOf(a.kind, a.entity)];
-            break;
-        case EntityKind::Pump:
-            where = t.name(EntityKind::Cdu, t.pumps.cdu[a.entity]);
-            break;
-        default:
-            where = t.name(a.kind, a.entity);
-            break;
-        }
-        const std::string key = std::to_string(static_cast<int>(a.severity)) + "|" +
-                                std::string(a.title) + "|" +
-                                std::string(model::entityKindName(a.kind)) + "|" + where;
-        auto [it, fresh] = byKey.try_emplace(key, causes.size());
-        if (fresh) causes.push_back({&a, 0, where});
-        Cause& c = causes[it->second];
-        ++c.count;
-        if (a.since < c.worst->since) c.worst = &a;
-    }
-    // Critical first, then the oldest: what has been wrong longest stays on top.
-    std::ranges::sort(causes, [](const Cause& a, const Cause& b) {
-        if (a.worst->severity != b.worst->severity) return a.worst->severity > b.worst->severity;
-        return a.worst->since < b.worst->since;
-    });
-    const std::size_t shown = std::min<std::size_t>(causes.size(), in.wall ? 8 : 6);
+    const auto causes = groupAlarms(t, alarms);
+    const std::size_t shown =
+        std::min<std::size_t>(causes.size(), in.focus ? 3 : (in.wall ? 8 : 6));
     for (std::size_t i = 0; i < shown; ++i) {
-        const Cause& c = causes[i];
+        const AlarmCause& c = causes[i];
         const auto& a = *c.worst;
         ImGui::TextColored(a.severity == model::Severity::Critical ? kCritical : kWarning, "%s",
                            a.severity == model::Severity::Critical ? "CRIT" : "WARN");
@@ -294,6 +272,28 @@ void drawEventPanel(const HudInput& in) {
         }
     if (shown == 0) ImGui::TextColored(kMuted, "no events yet");
     ImGui::End();
+}
+
+// A tour's or demo's caption: large, centred low on the screen, above the event panel where
+// they would meet.
+void drawCaption(const ImGuiOverlay& ov, const HudInput& in) {
+    if (in.caption.empty() || in.focus) return; // an alarm has the floor
+    ImGui::PushFont(ov.largeFont());
+    const float wrap = std::min(in.width * 0.6f, ImGui::CalcTextSize(in.caption.c_str()).x + 1);
+    const ImVec2 size = ImGui::CalcTextSize(in.caption.c_str(), nullptr, false, wrap);
+    float bottom = in.height * 0.9f;
+    const ImGuiWindow* events = ImGui::FindWindowByName("##events");
+    const float x0 = (in.width - size.x) / 2 - 20, x1 = (in.width + size.x) / 2 + 20;
+    if (events && events->Active && events->Pos.x < x1 && events->Pos.x + events->Size.x > x0)
+        bottom = std::min(bottom, events->Pos.y - 12);
+    ImGui::SetNextWindowPos(ImVec2(in.width / 2, bottom), 0, ImVec2(0.5f, 1));
+    ImGui::SetNextWindowBgAlpha(0.82f);
+    ImGui::Begin("##caption", nullptr, kPanel);
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
+    ImGui::TextUnformatted(in.caption.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::End();
+    ImGui::PopFont();
 }
 
 // Row signs hang above the start of each row; first claim on the label space.
@@ -552,8 +552,18 @@ void drawHud(const ImGuiOverlay& overlay, const HudInput& given) {
         for (const auto& layer : *in.layers)
             layer->drawHud(overlay, in, columns);
     drawRackLabels(overlay, in);
-    drawEventPanel(in);
+    if (!in.focus) drawEventPanel(in); // the focus banner says what is happening
+    drawCaption(overlay, in);
     drawTooltip(in);
+    if (in.panels) {
+        in.panels->clear();
+        for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
+            // The HUD's panels only: not ImGui's implicit debug window, not tooltips.
+            if (w->Active && !w->Hidden && (w->Flags & ImGuiWindowFlags_NoDecoration) &&
+                !(w->Flags & ImGuiWindowFlags_Tooltip))
+                in.panels->push_back(
+                    {w->Pos.x, w->Pos.y, w->Pos.x + w->Size.x, w->Pos.y + w->Size.y});
+    }
 }
 
 } // namespace ft::views

@@ -49,6 +49,23 @@ struct ScreenPoint {
     float x = 0, y = 0;
 };
 
+// A HUD panel's place on the screen (logical pixels), as drawn in the last frame.
+struct ScreenRect {
+    float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    bool overlaps(const ScreenRect& o) const {
+        return x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1;
+    }
+};
+
+// The alarm the camera is framing (wall mode), shown large with its cause.
+struct HudFocus {
+    bool critical = true;
+    std::string title;     // "Low coolant flow"
+    std::string detail;    // "8 racks on CDU A1 · worst A05 2.1 L/min (limit 4.0) · for 3 min"
+    int index = 1, of = 1; // the cause shown of the critical causes
+    bool operator==(const HudFocus&) const = default;
+};
+
 struct HudInput {
     const model::Topology* topology = nullptr;
     const model::Snapshot* snapshot = nullptr;
@@ -59,7 +76,13 @@ struct HudInput {
     double speed = 1.0;
     bool paused = false;
     bool replay = false;
-    std::optional<double> frameMs; // shown when set (not in screenshots: they must be repeatable)
+    // What a frame costs to draw (render and HUD, finished), shown when set (not in screenshots:
+    // they must be repeatable); the redraw rate beside it, as frames are drawn on demand.
+    std::optional<double> frameMs;
+    std::optional<double> redrawsPerSecond;
+    std::string caption;           // a tour's or demo's caption, large at the foot of the view
+    std::optional<HudFocus> focus; // wall mode: the alarm the camera flew to
+    std::vector<ScreenRect>* panels = nullptr; // out: every panel drawn this frame
     std::optional<model::EntityRef> hover;
     std::optional<model::EntityRef> selection;
     float width = 0, height = 0;
