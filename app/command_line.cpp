@@ -150,6 +150,37 @@ const std::vector<OptionSpec>& optionTable() {
 
         {"--wall", "", kWindow, "wall-display mode: full screen, no panels, large HUD",
          flag<&Options::wall>},
+        {"--tour", "NAME|FILE", kWindow,
+         "run a tour: stops with camera flights, layers, metric, captions;\npauses while you "
+         "use the mouse or keys ('noc' is bundled;\n--wall runs it unless --no-tour)",
+         store<&Options::tour>},
+        {"--no-tour", "", kWindow, "with --wall: a fixed camera, no tour", flag<&Options::noTour>},
+        {"--focus-hold", "DURATION", kWindow,
+         "a tour flies to each new critical alarm and holds it this long\n(default 60s; 0: "
+         "alarms never interrupt)",
+         store<&Options::focusHold>},
+        {"--demo", "NAME|FILE", kWindow,
+         "play a director's story: timed scenario actions, camera flights,\nlayers, captions "
+         "and speed ('vera-rubin-floor' is bundled)",
+         store<&Options::demo>},
+        {"--render-video", "OUT.mp4", kWindow,
+         "render offscreen to H.264 MP4 at --fps (default 30) and --size;\neach frame moves "
+         "the sim on by exactly 1/fps x speed",
+         store<&Options::renderVideo>},
+        {"--render-frames", "DIR", kWindow, "the same frames as PNG files in DIR",
+         store<&Options::renderFrames>},
+        {"--fps", "N", kWindow, "frames per second of --render-video/--render-frames (1..120)",
+         [](Options& o, const std::string& v) -> Result {
+             int fps = 0;
+             auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), fps);
+             if (ec != std::errc() || p != v.data() + v.size() || fps < 1 || fps > 120)
+                 return std::string("--fps needs a whole number of frames per second, 1..120");
+             o.fps = fps;
+             return std::nullopt;
+         }},
+        {"--duration", "DURATION", kWindow,
+         "length of the video (default: the demo's length; 60s otherwise)",
+         store<&Options::duration>},
         {"--fill-modelled", "", kWindow,
          "with telemetry: draw what was never measured with the model's values,\ndesaturated "
          "and hatched (default: drawn as no data)",
@@ -287,6 +318,24 @@ std::expected<Options, std::string> parseCommandLine(const std::vector<std::stri
         return std::unexpected("--replay plays the floor that was recorded; drop --inventory");
     if (!o.importFile.empty() && o.record.empty() && o.headless)
         return std::unexpected("--import --headless writes a recording: add --record OUT.ftrec");
+    if (!o.tour.empty() && !o.demo.empty())
+        return std::unexpected("--tour and --demo both move the camera: pick one");
+    if (!o.demo.empty() && !o.scenario.empty())
+        return std::unexpected("--demo brings its own scenario actions: drop --scenario");
+    if (!o.demo.empty() && (!o.replay.empty() || !o.sources.empty()))
+        return std::unexpected("--demo tells its story on the simulator: drop --replay/--source");
+    const bool rendering = !o.renderVideo.empty() || !o.renderFrames.empty();
+    if (rendering && (o.headless || !o.screenshot.empty()))
+        return std::unexpected(
+            "--render-video/--render-frames render frames offscreen: drop --headless/--screenshot");
+    if (rendering && (!o.replay.empty() || !o.sources.empty()))
+        return std::unexpected(
+            "--render-video renders the simulator (a demo, a tour or a scenario): drop "
+            "--replay/--source");
+    if (!o.duration.empty() && !rendering)
+        return std::unexpected("--duration goes with --render-video or --render-frames");
+    if (!o.renderVideo.empty() && !o.renderVideo.ends_with(".mp4"))
+        return std::unexpected("--render-video writes H.264 in MP4: name the file OUT.mp4");
     for (const auto& layer : o.layers)
         if (std::ranges::find(layerIds, layer) == layerIds.end())
             return std::unexpected("unknown layer '" + layer + "' (available: " + joined(layerIds) +

@@ -49,6 +49,15 @@ struct Options {
     std::string importFile;   // --import FILE: CSV/JSONL/Prometheus text -> recording
     std::string importWindow; // --import-window FROM,TO: pull a window from --source prometheus
     std::string step;         // --step DURATION: the import window's resolution
+    // The wall and the stage.
+    std::string tour;         // --tour NAME|FILE: a tour (wall mode runs the bundled "noc")
+    std::string demo;         // --demo NAME|FILE: a director's story
+    std::string focusHold;    // --focus-hold DURATION an alarm holds the tour's camera (60s)
+    bool noTour = false;      // --no-tour: wall mode without the bundled tour
+    std::string renderVideo;  // --render-video OUT.mp4
+    std::string renderFrames; // --render-frames DIR: PNG frames
+    int fps = 30;             // --fps N
+    std::string duration;     // --duration D of the video (default: the demo's length)
 };
 
 // One --source, split: kind "scrape", "prometheus", "mqtt" or "redfish", and what follows the

@@ -4,6 +4,7 @@
 #include "importers/inventory_csv.h"
 #include "importers/netbox_client.h"
 #include "importers/scenario_file.h"
+#include "importers/story_file.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -153,6 +154,35 @@ std::expected<model::Scenario, std::string> loadScenario(const std::string& name
         isPath ? nameOrPath : nameOrPath + ".json (bundled)", topology);
     if (!scenario) return std::unexpected(scenario.error().toString());
     return *scenario;
+}
+
+std::expected<importers::Story, std::string> loadStory(const std::string& nameOrPath,
+                                                       const model::Topology& topology,
+                                                       const std::vector<std::string>& layerIds) {
+    const bool isPath = nameOrPath.find('/') != std::string::npos || nameOrPath.ends_with(".json");
+    QString path = QString::fromStdString(nameOrPath);
+    if (!isPath) {
+        path = QString(":/tours/%1.json").arg(QString::fromStdString(nameOrPath));
+        if (!QFile::exists(path))
+            path = QString(":/demos/%1.json").arg(QString::fromStdString(nameOrPath));
+    }
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        if (isPath) return std::unexpected(nameOrPath + ": cannot open the tour or demo file");
+        std::string known;
+        for (const auto* dir : {":/tours", ":/demos"})
+            for (const auto& f : QDir(dir).entryList({"*.json"}, QDir::Files, QDir::Name))
+                known +=
+                    (known.empty() ? "" : ", ") + QFileInfo(f).completeBaseName().toStdString();
+        return std::unexpected("unknown tour or demo '" + nameOrPath + "' (bundled: " + known +
+                               "; or give a file path)");
+    }
+    const QByteArray bytes = file.readAll();
+    auto story = importers::parseStoryFile(
+        std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
+        isPath ? nameOrPath : nameOrPath + ".json (bundled)", topology, layerIds);
+    if (!story) return std::unexpected(story.error().toString());
+    return *story;
 }
 
 } // namespace ft::app

@@ -1,5 +1,6 @@
 #pragma once
 // Resolves --floor (a file, a generate: spec, or nothing for the bundled demo) to a Topology.
+#include "importers/story_file.h"
 #include "model/scenario.h"
 #include "model/topology.h"
 
@@ -39,5 +40,11 @@ loadInventory(const std::string& inventory, const std::string& floorArg,
 std::expected<model::Scenario, std::string> loadScenario(const std::string& nameOrPath,
                                                          const model::Topology& topology);
 std::vector<std::string> bundledScenarios();
+
+// A tour or demo: a bundled one by name ("noc", "vera-rubin-floor") or a file, its names
+// resolved on `topology` and `layerIds`.
+std::expected<importers::Story, std::string> loadStory(const std::string& nameOrPath,
+                                                       const model::Topology& topology,
+                                                       const std::vector<std::string>& layerIds);
 
 } // namespace ft::app

@@ -5,6 +5,8 @@
 #include "importers/floor_file.h"
 #include "live_sources.h"
 #include "main_window.h"
+#include "story_player.h"
+#include "video_render.h"
 #include "views/floor_view.h"
 #include "views/layer_registry.h"
 #include "views/timeline_panel.h"
@@ -97,12 +99,34 @@ int Launcher::run() {
     // errors need no display.
     if (!o.writeFloor.empty()) return writeFloor();
     if (!o.importFile.empty() || !o.importWindow.empty()) return runImport();
-    // The live demo starts at the wall clock; screenshots and headless runs are repeatable. A
-    // paced headless recorder behaves like a live one: it drops rather than stalls.
-    auto session = !o.replay.empty() ? makeReplaySession(o.replay)
-                                     : makeSimSession(o, !o.headless && o.screenshot.empty(),
-                                                      o.headless && !o.realtime);
+    if (!o.focusHold.empty()) {
+        model::TimeNs hold = 0;
+        if (!model::parseDuration(o.focusHold, hold) || hold < 0)
+            return fail("--focus-hold: '" + o.focusHold + "' is not a time such as 60s", 2);
+        m_focusHold = model::toSeconds(hold);
+    }
+    // A demo brings the scenario: its actions, at the simulated times its steps reach.
+    ScenarioSource demoScenario;
+    if (!o.demo.empty())
+        demoScenario =
+            [this](const model::Topology& t) -> std::expected<model::Scenario, std::string> {
+            auto story = loadStory(m_options.demo, t, views::layerIds());
+            if (!story) return std::unexpected(story.error());
+            if (story->kind != importers::Story::Kind::Demo)
+                return std::unexpected(m_options.demo + " is a tour: run it with --tour");
+            m_story = std::move(*story);
+            return m_story->scenario();
+        };
+    const bool rendering = !o.renderVideo.empty() || !o.renderFrames.empty();
+    // The live demo starts at the wall clock; screenshots, videos and headless runs are
+    // repeatable. A paced headless recorder behaves like a live one: it drops rather than stalls.
+    auto session = !o.replay.empty()
+                       ? makeReplaySession(o.replay)
+                       : makeSimSession(o, !o.headless && o.screenshot.empty() && !rendering,
+                                        o.headless && !o.realtime, demoScenario);
     if (!session) return fail(session.error());
+    if (!o.headless)
+        if (auto error = loadStoryFor(**session)) return fail(*error, 2);
     if (o.headless) {
         QCoreApplication app(m_argc, m_argv);
         return runHeadless(o, **session);
@@ -121,12 +145,13 @@ int Launcher::run() {
         s.replay->renderNow();
         for (const auto& w : s.replay->reader().warnings())
             std::cerr << "floortwin: warning: " << w << "\n";
-    } else if (s.sources.empty() && at > 0) {
+    } else if (s.sources.empty() && at > 0 && !m_story) {
         s.sim->runUntil(s.sim->startTime() + at); // live sources have nothing to pre-run
     }
 
     views::FloorView::setDefaultSurfaceFormat();
     QApplication app(m_argc, m_argv);
+    if (rendering) return runVideo(s);
     if (!o.screenshot.empty()) {
         if (!s.sources.empty()) {
             // A screenshot of live data: let the sources deliver for --at of wall time (3 s).
@@ -182,9 +207,31 @@ int Launcher::runScreenshot(Session& session) {
         view.setSelection(m_selection);
         if (m_selection && o.frameSelection) view.frameSelection();
         view.setAttribute(Qt::WA_DontShowOnScreen, true);
+        view.setMinimumSize(16, 16); // offscreen: any size, however small
         view.resize(w, h);
         view.show();
         QCoreApplication::processEvents();
+        std::unique_ptr<StoryPlayer> player; // its caption shows while it lives
+        if (m_story && session.sim && session.sources.empty()) {
+            // The story --at seconds in: the simulator and the player move on together, and
+            // the last seconds are drawn so that framing beside the HUD's panels settles.
+            player = std::make_unique<StoryPlayer>(*m_story, view, &transport);
+            player->setFocusHold(m_focusHold);
+            player->setAlarmFocus(m_focusHold > 0);
+            model::TimeNs at = 0;
+            if (!o.at.empty()) model::parseDuration(o.at, at);
+            const double until = model::toSeconds(at);
+            const bool demo = m_story->kind == importers::Story::Kind::Demo;
+            if (!demo) session.sim->setSpeed(o.speed);
+            for (double t = 0;; t = std::min(until, t + (until - t > 4 ? 1.0 : 0.5))) {
+                const double sim = demo ? m_story->simSecondsAt(t) : t * o.speed;
+                session.sim->runUntil(session.sim->startTime() + model::fromSeconds(sim));
+                view.refreshSnapshot();
+                player->advance(t - player->storyClock());
+                if (until - t <= 4) (void)view.grabFramebuffer();
+                if (t >= until) break;
+            }
+        }
         image = view.grabFramebuffer();
         if (image.isNull() || image.width() != w || image.height() != h)
             return fail(
@@ -238,6 +285,147 @@ void Launcher::showWindow() {
                      [this](const QString& path) { openFloor(path); });
     m_window->show();
     if (o.wall) m_window->setWallMode(true);
+    if (m_story) m_window->playStory(*m_story, m_focusHold);
+    QObject::connect(m_window.get(), &MainWindow::playDemoRequested, qApp,
+                     [this](const QString& path) { playDemo(path); });
+    QObject::connect(
+        m_window.get(), &MainWindow::renderVideoRequested, qApp,
+        [this](const QString& demo, const QString& out) { renderDemoVideo(demo, out); });
+}
+
+std::optional<std::string> Launcher::loadStoryFor(const Session& session) {
+    const Options& o = m_options;
+    if (!o.demo.empty()) return std::nullopt; // read with the scenario
+    const bool rendering = !o.renderVideo.empty() || !o.renderFrames.empty();
+    // A wall runs the bundled tour unless told otherwise; screenshots of a wall too, so that
+    // they show what the wall shows.
+    std::string name = o.tour;
+    if (name.empty() && o.wall && !o.noTour && !rendering) name = "noc";
+    if (name.empty()) return std::nullopt;
+    auto story = loadStory(name, *session.topology, views::layerIds());
+    if (!story) return story.error();
+    if (story->kind != importers::Story::Kind::Tour)
+        return name + " is a demo: play it with --demo";
+    m_story = std::move(*story);
+    return std::nullopt;
+}
+
+int Launcher::runVideo(Session& session) {
+    const Options& o = m_options;
+    RenderJob job;
+    job.videoPath = o.renderVideo;
+    job.framesDir = o.renderFrames;
+    job.width = o.width > 0 ? o.width : 1280;
+    job.height = o.height > 0 ? o.height : 720;
+    job.fps = o.fps;
+    job.speed = o.speed;
+    job.story = m_story;
+    job.focusHold = m_focusHold;
+    job.metric = m_metric;
+    job.layers = o.layers;
+    job.selection = m_selection;
+    job.wall = o.wall;
+    if (!o.duration.empty()) {
+        model::TimeNs d = 0;
+        if (!model::parseDuration(o.duration, d) || d <= 0)
+            return fail("--duration: '" + o.duration + "' is not a time such as 30s", 2);
+        job.seconds = model::toSeconds(d);
+    } else if (!m_story || m_story->kind != importers::Story::Kind::Demo) {
+        job.seconds = 60;
+    }
+    auto result = renderVideo(session, job, [](double) { return true; });
+    if (!result) return fail(result.error());
+    nlohmann::ordered_json summary;
+    if (!job.videoPath.empty()) summary["video"] = job.videoPath;
+    if (!job.framesDir.empty()) summary["frames_dir"] = job.framesDir;
+    summary["frames"] = result->frames;
+    summary["fps"] = job.fps;
+    summary["seconds"] = result->seconds;
+    summary["size"] = std::to_string(job.width) + "x" + std::to_string(job.height);
+    if (m_story) summary["story"] = m_story->name;
+    std::cout << summary.dump(2) << "\n";
+    return 0;
+}
+
+void Launcher::playDemo(const QString& path) {
+    Options o = m_options;
+    o.demo = path.toStdString();
+    o.tour.clear();
+    o.scenario.clear();
+    o.replay.clear();
+    o.sources.clear();
+    std::optional<importers::Story> story;
+    auto next = makeSimSession(
+        o, true, false,
+        [&story, &o](const model::Topology& t) -> std::expected<model::Scenario, std::string> {
+            auto s = loadStory(o.demo, t, views::layerIds());
+            if (!s) return std::unexpected(s.error());
+            if (s->kind != importers::Story::Kind::Demo)
+                return std::unexpected(o.demo + " is a tour: run it from View > Tour");
+            story = std::move(*s);
+            return story->scenario();
+        });
+    if (!next) {
+        QMessageBox::warning(m_window.get(), QObject::tr("Play demo"),
+                             QString::fromStdString(next.error()));
+        return;
+    }
+    QTimer::singleShot(
+        0, qApp, [this, o, story, fresh = std::shared_ptr<Session>(std::move(*next))]() mutable {
+            m_window.reset();
+            m_session = std::move(fresh);
+            m_options = o;
+            m_story = story;
+            m_session->sim->start(story->speed);
+            m_selection.reset();
+            showWindow();
+        });
+}
+
+void Launcher::renderDemoVideo(const QString& demo, const QString& out) {
+    Options o = m_options;
+    o.demo = demo.toStdString();
+    std::optional<importers::Story> story;
+    auto session = makeSimSession(
+        o, false, false,
+        [&story, &o](const model::Topology& t) -> std::expected<model::Scenario, std::string> {
+            auto s = loadStory(o.demo, t, views::layerIds());
+            if (!s) return std::unexpected(s.error());
+            if (s->kind != importers::Story::Kind::Demo)
+                return std::unexpected(o.demo + " is a tour, not a demo");
+            story = std::move(*s);
+            return story->scenario();
+        });
+    if (!session) {
+        QMessageBox::warning(m_window.get(), QObject::tr("Render video"),
+                             QString::fromStdString(session.error()));
+        return;
+    }
+    RenderJob job;
+    job.videoPath = out.toStdString();
+    job.width = 1920;
+    job.height = 1080;
+    job.story = story;
+    job.focusHold = m_focusHold;
+    QProgressDialog progress(QObject::tr("Rendering %1…").arg(out), QObject::tr("Cancel"), 0, 1000,
+                             m_window.get());
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(0);
+    auto result = renderVideo(**session, job, [&progress](double p) {
+        progress.setValue(static_cast<int>(p * 1000));
+        QCoreApplication::processEvents();
+        return !progress.wasCanceled();
+    });
+    progress.close();
+    if (!result && result.error() != "cancelled")
+        QMessageBox::warning(m_window.get(), QObject::tr("Render video"),
+                             QString::fromStdString(result.error()));
+    else if (result)
+        QMessageBox::information(m_window.get(), QObject::tr("Render video"),
+                                 QObject::tr("Wrote %1: %2 frames, %3 s.")
+                                     .arg(out)
+                                     .arg(result->frames)
+                                     .arg(result->seconds));
 }
 
 void Launcher::openFloor(const QString& path) {

@@ -4,6 +4,7 @@
 // owns it, and swaps in a new session and window when File > Open recording asks for one. The
 // window, headless and screenshot paths share the session setup here. Main thread only.
 #include "command_line.h"
+#include "importers/story_file.h"
 #include "session.h"
 
 #include <QElapsedTimer>
@@ -30,6 +31,15 @@ private:
     int writeFloor();
     int runScreenshot(Session& session);
     int runWindow(std::unique_ptr<Session> session);
+    // --render-video / --render-frames: offscreen, at a fixed frame rate.
+    int runVideo(Session& session);
+    // The tour or demo the options ask for, read on the session's floor (a demo was read
+    // already: it made the scenario).
+    std::optional<std::string> loadStoryFor(const Session& session);
+    // File > Play demo: a fresh simulator with the demo's scenario, and a window playing it.
+    void playDemo(const QString& path);
+    // File > Render demo to video: offscreen on a session of its own, with progress.
+    void renderDemoVideo(const QString& demo, const QString& out);
     // The window on the current session (a new one after File > Open recording).
     void showWindow();
     void openRecording(const QString& path);
@@ -41,6 +51,8 @@ private:
     QElapsedTimer m_sinceStart;
     model::ChannelId m_metric = 0;
     std::optional<model::EntityRef> m_selection;
+    std::optional<importers::Story> m_story; // --tour, --demo, or the bundled tour on a wall
+    double m_focusHold = 60;
     std::shared_ptr<Session> m_session;
     std::unique_ptr<MainWindow> m_window;
 };

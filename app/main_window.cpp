@@ -4,10 +4,12 @@
 #include "importers/floor_file.h"
 #include "importers/telemetry_loader.h"
 #include "live_sources.h"
+#include "story_player.h"
 #include "views/cooling_panel.h"
 #include "views/fabric_panel.h"
 #include "views/floor_view.h"
 #include "views/inspector_panel.h"
+#include "views/layer_registry.h"
 #include "views/layers_panel.h"
 #include "views/lifecycle_board.h"
 #include "views/power_panel.h"
@@ -195,6 +197,22 @@ void MainWindow::buildMenus() {
     frames->setToolTip(
         tr("A time range of a replay as numbered PNGs (and a video when ffmpeg is installed)"));
     file->addSeparator();
+    file->addAction(tr("Play &demo…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Play demo"), QString(), tr("floortwin demos (*.json);;Bundled (:/demos/*)"));
+        if (!path.isEmpty()) emit playDemoRequested(path);
+    });
+    file->addAction(tr("Play the bundled demo"), this,
+                    [this] { emit playDemoRequested("vera-rubin-floor"); });
+    file->addAction(tr("Render demo to &video…"), this, [this] {
+        const QString demo = QFileDialog::getOpenFileName(this, tr("Demo to render"), QString(),
+                                                          tr("floortwin demos (*.json)"));
+        if (demo.isEmpty()) return;
+        const QString out = QFileDialog::getSaveFileName(this, tr("Write the video"), "demo.mp4",
+                                                         tr("H.264 video (*.mp4)"));
+        if (!out.isEmpty()) emit renderVideoRequested(demo, out);
+    });
+    file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     quit->setMenuRole(QAction::QuitRole);
 
@@ -235,6 +253,14 @@ void MainWindow::buildMenus() {
         const QSignalBlocker block(fill);
         fill->setChecked(on);
     });
+    QMenu* tour = view->addMenu(tr("T&our"));
+    tour->addAction(tr("Run the &NOC tour"), this, [this] { startTour("noc"); });
+    tour->addAction(tr("Run a tour &file…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Run a tour"), QString(),
+                                                          tr("floortwin tours (*.json)"));
+        if (!path.isEmpty()) startTour(path.toStdString());
+    });
+    tour->addAction(tr("&Stop the tour"), this, &MainWindow::stopStory);
     QAction* wall = view->addAction(tr("&Wall display mode"), QKeySequence(Qt::Key_F11));
     wall->setCheckable(true);
     connect(wall, &QAction::toggled, this, &MainWindow::setWallMode);
@@ -253,6 +279,30 @@ void MainWindow::buildMenus() {
         play->addAction(tr("Bookmark this moment\tB"), m_timeline,
                         &views::TimelinePanel::addBookmark);
     }
+}
+
+void MainWindow::startTour(const std::string& nameOrPath) {
+    auto story = loadStory(nameOrPath, *m_session.topology, views::layerIds());
+    if (!story || story->kind != importers::Story::Kind::Tour) {
+        QMessageBox::warning(
+            this, tr("Tour"),
+            QString::fromStdString(story ? nameOrPath + " is a demo, not a tour" : story.error()));
+        return;
+    }
+    playStory(*story);
+}
+
+void MainWindow::playStory(const importers::Story& story, double focusHold) {
+    m_player.reset();
+    m_player = std::make_unique<StoryPlayer>(story, *m_view, &m_transport);
+    m_player->setMetricSink([this](model::ChannelId c) { setMetric(c); });
+    m_player->setFocusHold(focusHold);
+    m_player->setAlarmFocus(focusHold > 0);
+    m_player->start();
+}
+
+void MainWindow::stopStory() {
+    m_player.reset();
 }
 
 void MainWindow::keyPressEvent(QKeyEvent* e) {

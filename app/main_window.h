@@ -2,6 +2,7 @@
 // MainWindow: the floor view in the centre; layers, inspector, cooling, lifecycle board and
 // timeline docked around it; menus and a status line. Runs on a Session (the simulator, maybe
 // recording, or a replay) and keeps its layout and choices in QSettings. UI thread only.
+#include "importers/story_file.h"
 #include "session.h"
 
 #include <QMainWindow>
@@ -28,6 +29,8 @@ class FabricPanel;
 
 namespace ft::app {
 
+class StoryPlayer;
+
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -40,6 +43,11 @@ public:
     views::TimelinePanel* timeline() const { return m_timeline; }
     void setMetric(model::ChannelId channel);
     void setWallMode(bool wall);
+    // Plays a tour or demo on the view (replacing one that plays); focusHold: seconds a new
+    // critical alarm holds a tour's camera (0: never).
+    void playStory(const importers::Story& story, double focusHold = 60);
+    void stopStory();
+    StoryPlayer* storyPlayer() const { return m_player.get(); }
     // Exports every frame of [from, to] (replay) as numbered PNGs into `folder`, and a video
     // when ffmpeg is installed. Returns the number of frames written, or an error.
     std::expected<int, std::string> exportFrames(const QString& folder, model::TimeNs from,
@@ -49,6 +57,9 @@ signals:
     void openRecordingRequested(const QString& path);
     // A floor file to run instead of the current floor (keeping the live sources, if any).
     void openFloorRequested(const QString& path);
+    // A demo to play on a fresh simulator (its scenario), or to render to a video file.
+    void playDemoRequested(const QString& path);
+    void renderVideoRequested(const QString& demo, const QString& out);
 
 protected:
     void closeEvent(QCloseEvent* e) override;
@@ -56,6 +67,7 @@ protected:
 
 private:
     void buildMenus();
+    void startTour(const std::string& nameOrPath);
     // A layer switched on brings its dock forward; the choice is kept in QSettings.
     void onLayerVisibilityChanged(const QString& id, bool visible);
     void applySpeed(double speed, bool paused);
@@ -94,6 +106,7 @@ private:
     QLabel* m_status;
     QTimer m_statusTimer;
     bool m_wall = false;
+    std::unique_ptr<StoryPlayer> m_player;
 };
 
 } // namespace ft::app

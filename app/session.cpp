@@ -19,12 +19,14 @@ Session::~Session() {
 }
 
 std::expected<std::unique_ptr<Session>, std::string>
-makeSimSession(const Options& o, bool realtimeStart, bool blockingRecorder) {
+makeSimSession(const Options& o, bool realtimeStart, bool blockingRecorder,
+               const ScenarioSource& scenarioSource) {
     auto session = std::make_unique<Session>();
     auto topology = loadTopology(o.floor, o.inventory, {o.tokenFile, o.caFile, o.insecure});
     if (!topology) return std::unexpected(topology.error());
     session->topology = *topology;
-    auto scenario = loadScenario(o.scenario, **topology);
+    auto scenario =
+        scenarioSource ? scenarioSource(**topology) : loadScenario(o.scenario, **topology);
     if (!scenario) return std::unexpected(scenario.error());
     model::SimConfig config;
     config.seed = o.seed;

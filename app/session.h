@@ -9,6 +9,7 @@
 #include "model/sim_core.h"
 
 #include <expected>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -38,8 +39,13 @@ struct Session {
 
 // The simulator on the floor and scenario the options name; with --record, a recorder fed by
 // the sim thread (blocking = never drop, for headless runs).
+// `scenario`, when given, replaces --scenario (a demo's actions): it gets the floor and returns
+// the scenario or an error.
+using ScenarioSource =
+    std::function<std::expected<model::Scenario, std::string>(const model::Topology&)>;
 std::expected<std::unique_ptr<Session>, std::string>
-makeSimSession(const Options& options, bool realtimeStart, bool blockingRecorder);
+makeSimSession(const Options& options, bool realtimeStart, bool blockingRecorder,
+               const ScenarioSource& scenario = {});
 std::expected<std::unique_ptr<Session>, std::string> makeReplaySession(const std::string& path);
 
 } // namespace ft::app

@@ -1,6 +1,9 @@
 // The command-line contract from DESIGN.md, exercised on the real binary.
 #include "support/page_server.h"
 
+#include <QDir>
+#include <QFile>
+#include <QImage>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -30,6 +33,31 @@ Run floortwin(const QStringList& args) {
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
             p.readAllStandardError()};
 }
+// The number of video frames an MP4 holds: the sample count of its sample-size box ('stsz').
+long long mp4FrameCount(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return -1;
+    const QByteArray bytes = f.readAll();
+    const auto at = bytes.indexOf("stsz");
+    if (at < 0 || at + 16 > bytes.size()) return -1;
+    const auto* p = reinterpret_cast<const unsigned char*>(bytes.constData() + at + 12);
+    return (static_cast<long long>(p[0]) << 24) | (p[1] << 16) | (p[2] << 8) | p[3];
+}
+
+double fractionOfPixelsThatDiffer(const QImage& a, const QImage& b) {
+    if (a.size() != b.size()) return 1.0;
+    long long off = 0;
+    for (int y = 0; y < a.height(); ++y)
+        for (int x = 0; x < a.width(); ++x) {
+            const QRgb p = a.pixel(x, y), q = b.pixel(x, y);
+            if (std::abs(qRed(p) - qRed(q)) + std::abs(qGreen(p) - qGreen(q)) +
+                    std::abs(qBlue(p) - qBlue(q)) >
+                48)
+                ++off;
+        }
+    return static_cast<double>(off) / (static_cast<double>(a.width()) * a.height());
+}
+
 // A dcgm-exporter page for racks A01 and A02 of the demo floor, served on 127.0.0.1 by a plain
 // socket loop on its own thread (the test's event loop is blocked in QProcess::waitForFinished).
 class ExporterStub {
@@ -513,6 +541,82 @@ private slots:
         QVERIFY2(badLayer.err.contains("unknown layer 'bogus'") && badLayer.err.contains("nvlink"),
                  qPrintable(badLayer.err));
         QVERIFY(floortwin({"--seed"}).err.contains("--seed needs N"));
+    }
+
+    // A demo renders to an MP4 with one frame per 1/fps of the story, the same bytes every
+    // time; the same frames as PNGs; a broken demo names its file, line and step.
+    void demoRendersToVideo() {
+        if (qEnvironmentVariableIsEmpty("DISPLAY"))
+            QSKIP("rendering needs X (make test uses Xvfb)");
+        QTemporaryDir dir;
+        const QString demo = dir.filePath("short.json");
+        QFile f(demo);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({ "format": "floortwin-demo/1", "length": "2s", "speed": 30,
+  "steps": [
+    { "at": "0s", "view": "overview", "caption": "the floor" },
+    { "at": "0.5s", "actions": [ { "action": "pump_fail", "target": "pump:CDU A1 pump 1" } ] },
+    { "at": "1s", "frame": "cdu:CDU A1", "layers": ["racks", "thermal"], "flight": "0.5s" }
+  ]})");
+        f.close();
+        const QString a = dir.filePath("a.mp4"), b = dir.filePath("b.mp4");
+        const QStringList common{"--demo", demo, "--size", "320x180", "--fps", "10"};
+        auto r = floortwin(QStringList(common) << "--render-video" << a);
+        QVERIFY2(r.code == 0, r.err.constData());
+        const auto summary = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(summary["frames"].get<int>(), 20);
+        QCOMPARE(mp4FrameCount(a), 20LL);
+        r = floortwin(QStringList(common) << "--render-video" << b);
+        QVERIFY2(r.code == 0, r.err.constData());
+        QFile fa(a), fb(b);
+        QVERIFY(fa.open(QIODevice::ReadOnly) && fb.open(QIODevice::ReadOnly));
+        const QByteArray bytesA = fa.readAll();
+        QVERIFY(bytesA.size() > 1000);
+        QVERIFY2(bytesA == fb.readAll(), "two renders of one demo differ");
+        // PNG frames: the camera moved to the CDU in the second half.
+        const QString frames = dir.filePath("frames");
+        r = floortwin(QStringList(common) << "--render-frames" << frames);
+        QVERIFY2(r.code == 0, r.err.constData());
+        QCOMPARE(QDir(frames).entryList({"frame-*.png"}).size(), 20);
+        const QImage first(frames + "/frame-00001.png"), last(frames + "/frame-00020.png");
+        QCOMPARE(first.size(), QSize(320, 180));
+        QVERIFY(fractionOfPixelsThatDiffer(first, last) > 0.1);
+
+        // Bad input: nothing rendered, the file, line and step named.
+        QFile bad(dir.filePath("bad.json"));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write("{ \"format\": \"floortwin-demo/1\",\n  \"steps\": [\n    { \"at\": \"0s\" },\n"
+                  "    { \"at\": \"1s\", \"layers\": [\"racks\", \"weather\"] } ] }");
+        bad.close();
+        const QString out = dir.filePath("never.mp4");
+        r = floortwin({"--demo", bad.fileName(), "--render-video", out});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("bad.json:4:") && r.err.contains("step 2") &&
+                     r.err.contains("unknown layer 'weather'"),
+                 r.err.constData());
+        QVERIFY(!QFile::exists(out));
+        r = floortwin({"--tour", demo, "--screenshot", dir.filePath("x.png")});
+        QVERIFY(r.code != 0 && r.err.contains("is a demo"));
+        r = floortwin({"--demo", demo, "--render-video", dir.filePath("x.avi")});
+        QVERIFY(r.code != 0 && r.err.contains("MP4"));
+        r = floortwin({"--demo", demo, "--scenario", "leak"});
+        QVERIFY(r.code != 0 && r.err.contains("drop --scenario"));
+    }
+
+    // Screenshots of a running tour at two times show two different stops.
+    void tourScreenshotsShowItsStops() {
+        if (qEnvironmentVariableIsEmpty("DISPLAY"))
+            QSKIP("rendering needs X (make test uses Xvfb)");
+        QTemporaryDir dir;
+        const QString a = dir.filePath("a.png"), b = dir.filePath("b.png");
+        auto r =
+            floortwin({"--tour", "noc", "--at", "10s", "--size", "480x270", "--screenshot", a});
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = floortwin({"--tour", "noc", "--at", "40s", "--size", "480x270", "--screenshot", b});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const double differ = fractionOfPixelsThatDiffer(QImage(a), QImage(b));
+        qInfo("the tour at 10 s and at 40 s: %.0f %% of pixels differ", differ * 100);
+        QVERIFY(differ > 0.1);
     }
 
     void scenarios() {

@@ -4,8 +4,12 @@
 #include "app/floor_loading.h"
 #include "app/main_window.h"
 #include "app/session.h"
+#include "app/story_player.h"
+#include "importers/story_file.h"
 #include "model/lifecycle.h"
 #include "model/sim_core.h"
+#include "views/alarm_causes.h"
+#include "views/camera_flight.h"
 #include "views/color_scale.h"
 #include "views/cooling_panel.h"
 #include "views/fabric_geometry.h"
@@ -798,6 +802,185 @@ private slots:
         QVERIFY(!box->isChecked());
         QVERIFY(!ProbeLayer::shown);
         QSettings().remove("layers/probe");
+    }
+
+    void cameraFlightsAreSmooth() {
+        views::CameraRig from, to;
+        from.focus = {0, 0, 0.5f};
+        from.distance = 8;
+        from.azimuthDeg = 170;
+        to.focus = {40, 12, 0.5f};
+        to.distance = 60;
+        to.azimuthDeg = -170; // 20 degrees the short way, not 340
+        to.elevationDeg = 60;
+        const views::CameraFlight flight{from, to, 4.0};
+        auto close = [](const model::Vec3& a, const model::Vec3& b) {
+            return std::abs(a.x - b.x) + std::abs(a.y - b.y) + std::abs(a.z - b.z) < 1e-3f;
+        };
+        QVERIFY(close(flight.at(0).position(), from.position()));
+        QVERIFY(close(flight.at(4.0).position(), to.position()));
+        QVERIFY(close(flight.at(9.0).position(), to.position()));
+        double maxStep = 0, path = 0, maxTurn = 0;
+        model::Vec3 last = from.position();
+        double lastAz = from.azimuthDeg;
+        for (int i = 1; i <= 240; ++i) {
+            const auto rig = flight.at(i / 60.0);
+            const auto p = rig.position();
+            const double step = std::hypot(p.x - last.x, p.y - last.y, p.z - last.z);
+            maxStep = std::max(maxStep, step);
+            path += step;
+            double turn = std::abs(rig.azimuthDeg - lastAz);
+            maxTurn = std::max(maxTurn, std::min(turn, 360 - turn));
+            last = p;
+            lastAz = rig.azimuthDeg;
+        }
+        qInfo("flight: path %.1f m in 240 frames, largest step %.2f m, largest turn %.2f deg", path,
+              maxStep, maxTurn);
+        // Eased: no frame moves more than a few times the average, none turns by more than a
+        // degree (20 degrees over 240 frames).
+        QVERIFY(maxStep < 4.0 * path / 240);
+        QVERIFY(maxTurn < 1.0);
+        // Starts and ends slowly.
+        const auto p1 = flight.at(1 / 60.0).position(), p0 = from.position();
+        QVERIFY(std::hypot(p1.x - p0.x, p1.y - p0.y, p1.z - p0.z) < 0.1 * maxStep);
+    }
+
+    void framingFitsBesideThePanels() {
+        auto view = makeView(1280, 720);
+        const auto box = views::focusBox(
+            *m_topology, std::vector{model::EntityRef{
+                             EntityKind::Cdu, *m_topology->find(EntityKind::Cdu, "CDU A1")}});
+        QVERIFY(box);
+        // The CDU and its eight racks in the right half of the screen, lower two thirds.
+        views::CameraRig rig;
+        rig.fitWindow(box->min, box->max, 1280.0 / 720.0, {0.0, 0.96, -0.9, 0.35});
+        view->setCamera(rig);
+        float x0 = 1e9f, x1 = -1e9f, y0 = 1e9f, y1 = -1e9f;
+        for (int i = 0; i < 8; ++i) {
+            const auto p =
+                view->project({i & 1 ? box->max.x : box->min.x, i & 2 ? box->max.y : box->min.y,
+                               i & 4 ? box->max.z : box->min.z});
+            QVERIFY(p);
+            x0 = std::min(x0, p->x), x1 = std::max(x1, p->x);
+            y0 = std::min(y0, p->y), y1 = std::max(y1, p->y);
+        }
+        qInfo("framed in x %.0f..%.0f, y %.0f..%.0f of 1280x720", x0, x1, y0, y1);
+        // NDC 0..0.96 across is pixels 640..1254, 0.35..-0.9 up is 234..684.
+        QVERIFY(x0 >= 639 && x1 <= 1255 && y0 >= 233 && y1 <= 685);
+        // And it fills the window along one side at least (it is framed, not a speck).
+        QVERIFY(x1 - x0 > 0.9f * 614 || y1 - y0 > 0.9f * 450);
+    }
+
+    void tourFliesBetweenStops() {
+        auto story = importers::parseStoryFile(R"({
+  "format": "floortwin-tour/1", "flight": "2s", "dwell": "3s", "resume_after": "5s",
+  "stops": [
+    { "view": "overview", "layers": ["racks"], "caption": "the hall", "flight": "0s" },
+    { "view": "top", "layers": ["racks", "power"], "metric": "rack.power" },
+    { "frame": "row:B", "caption": "row B" }
+  ]})",
+                                               "t.json", *m_topology, views::layerIds());
+        QVERIFY2(story, story ? "" : story.error().toString().c_str());
+        auto view = makeView(960, 540);
+        app::StoryPlayer player(*story, *view);
+        player.advance(0);
+        QCOMPARE(player.currentStep(), 0);
+        QCOMPARE(view->caption(), std::string("the hall"));
+        const QImage first = view->grabFramebuffer();
+        const auto overview = view->camera();
+        player.advance(3.5); // into stop 2, half way through its flight
+        QCOMPARE(player.currentStep(), 1);
+        QVERIFY(view->layerVisible("power"));
+        QCOMPARE(view->colourMetric(), *model::findChannel("rack.power"));
+        QVERIFY(view->caption().empty()); // a stop without a caption shows none
+        const auto midway = view->camera();
+        player.advance(2.0);
+        const auto top = view->camera();
+        QVERIFY(top.elevationDeg > 89);
+        QVERIFY(midway.elevationDeg > overview.elevationDeg &&
+                midway.elevationDeg < top.elevationDeg);
+        const QImage second = view->grabFramebuffer();
+        QVERIFY(compareImages(first, second).fractionOff > 0.2); // two different stops
+        // A touch holds the tour: nothing moves until the tour's idle time has passed.
+        QTest::mouseClick(view.get(), Qt::LeftButton, {}, QPoint(5, 5));
+        QVERIFY(player.holding());
+        player.advance(4.0);
+        QCOMPARE(player.currentStep(), 1);
+        QCOMPARE(view->camera().elevationDeg, top.elevationDeg);
+        player.advance(1.5); // 5.5 s idle: resumes where it was
+        QVERIFY(!player.holding());
+        player.advance(3.0);
+        QCOMPARE(player.currentStep(), 2);
+        QCOMPARE(view->caption(), std::string("row B"));
+        player.advance(4.0); // the loop is 13 s: back to the start
+        QCOMPARE(player.currentStep(), 0);
+        QVERIFY(!view->layerVisible("power"));
+    }
+
+    void criticalAlarmTakesTheCamera() {
+        auto scenario = app::loadScenario("pump-failure", *m_topology);
+        QVERIFY(scenario);
+        model::SimCore core(m_topology, model::SimConfig{}, *scenario);
+        core.runUntil(core.startTime() + 100 * model::kNsPerSecond);
+        views::FloorView view(m_topology, [&core] { return core.latest(); });
+        view.setShowFrameStats(false);
+        view.setAnimated(false);
+        view.setWallMode(true);
+        view.setAttribute(Qt::WA_DontShowOnScreen, true);
+        view.resize(1280, 720);
+        view.show();
+        QCoreApplication::processEvents();
+        auto story = app::loadStory("noc", *m_topology, views::layerIds());
+        QVERIFY2(story, story ? "" : story.error().c_str());
+        app::StoryPlayer player(*story, view);
+        player.setFocusHold(20);
+        view.refreshSnapshot();
+        for (int i = 0; i < 12; ++i) { // 6 s, drawing as a wall would
+            player.advance(0.5);
+            (void)view.grabFramebuffer();
+        }
+        QVERIFY(player.focusing());
+        QVERIFY(view.focus());
+        QCOMPARE(view.focus()->critical, true);
+        qInfo("focus: %s — %s", view.focus()->title.c_str(), view.focus()->detail.c_str());
+        // The cause's entities are framed on screen, and no HUD panel covers them.
+        const auto causes = views::groupAlarms(*m_topology, core.latest()->alarms);
+        const auto shown = std::ranges::find(causes, player.focusKey(), &views::AlarmCause::key);
+        QVERIFY(shown != causes.end());
+        const auto box = views::focusBox(*m_topology, shown->entities);
+        QVERIFY(box);
+        float x0 = 1e9f, x1 = -1e9f, y0 = 1e9f, y1 = -1e9f;
+        for (int i = 0; i < 8; ++i) {
+            const auto p =
+                view.project({i & 1 ? box->max.x : box->min.x, i & 2 ? box->max.y : box->min.y,
+                              i & 4 ? box->max.z : box->min.z});
+            QVERIFY(p);
+            x0 = std::min(x0, p->x), x1 = std::max(x1, p->x);
+            y0 = std::min(y0, p->y), y1 = std::max(y1, p->y);
+        }
+        const views::ScreenRect framed{x0, y0, x1, y1};
+        qInfo("framed %.0f,%.0f..%.0f,%.0f beside %zu panels", x0, y0, x1, y1,
+              view.hudPanels().size());
+        QVERIFY(x0 >= 0 && y0 >= 0 && x1 <= 1280 && y1 <= 720);
+        QVERIFY(view.hudPanels().size() >= 3);
+        for (const auto& p : view.hudPanels())
+            QVERIFY2(!p.overlaps(framed), qPrintable(QString("panel %1,%2..%3,%4 covers it")
+                                                         .arg(p.x0)
+                                                         .arg(p.y0)
+                                                         .arg(p.x1)
+                                                         .arg(p.y1)));
+        // After the hold the next cause gets the camera; when each has had it, the tour
+        // resumes though the alarms stand.
+        const std::string firstKey = player.focusKey();
+        for (int i = 0; i < 50 && player.focusKey() == firstKey; ++i)
+            player.advance(0.5);
+        QVERIFY(player.focusing());
+        QVERIFY(player.focusKey() != firstKey);
+        for (int i = 0; i < 400 && player.focusing(); ++i)
+            player.advance(0.5);
+        QVERIFY(!player.focusing());
+        QVERIFY(!view.focus());
+        QVERIFY(!core.latest()->alarms.empty());
     }
 
     void cleanupTestCase() { m_core.reset(); }
