@@ -181,6 +181,24 @@ const std::vector<OptionSpec>& optionTable() {
         {"--duration", "DURATION", kWindow,
          "length of the video (default: the demo's length; 60s otherwise)",
          store<&Options::duration>},
+        {"--theme", "standard|dim|bright", kWindow,
+         "dim: toned down for a dark NOC; bright: a lit room or a projector\n(default: as last "
+         "chosen in View > Theme)",
+         [](Options& o, const std::string& v) -> Result {
+             if (v != "standard" && v != "dim" && v != "bright")
+                 return std::string("--theme: expected standard, dim or bright");
+             o.theme = v;
+             return std::nullopt;
+         }},
+        {"--palette", "turbo|viridis|cividis", kWindow,
+         "colour scales: turbo, or viridis/cividis for colour-vision\ndeficiencies (default: as "
+         "last chosen in View > Colour palette)",
+         [](Options& o, const std::string& v) -> Result {
+             if (v != "turbo" && v != "viridis" && v != "cividis")
+                 return std::string("--palette: expected turbo, viridis or cividis");
+             o.palette = v;
+             return std::nullopt;
+         }},
         {"--fill-modelled", "", kWindow,
          "with telemetry: draw what was never measured with the model's values,\ndesaturated "
          "and hatched (default: drawn as no data)",

@@ -16,6 +16,7 @@
 #include <QImage>
 #include <QMessageBox>
 #include <QProgressDialog>
+#include <QSettings>
 #include <QTimer>
 #include <algorithm>
 #include <atomic>
@@ -65,6 +66,20 @@ void applyLayers(const Options& o, views::FloorView& view) {
     for (const auto& layer : view.layers())
         view.setLayerVisible(layer->id(), std::ranges::find(o.layers, std::string(layer->id())) !=
                                               o.layers.end());
+}
+
+// --theme and --palette; without them the window takes what was last chosen in its menus,
+// screenshots and videos the standard look (they must be repeatable).
+void applyLook(const Options& o, views::FloorView& view, bool fromSettings) {
+    const QSettings settings;
+    std::string theme = o.theme, palette = o.palette;
+    if (theme.empty() && fromSettings)
+        theme = settings.value("view/theme", "standard").toString().toStdString();
+    if (palette.empty() && fromSettings)
+        palette = settings.value("view/palette", "turbo").toString().toStdString();
+    for (std::size_t i = 0; i < views::kThemeNames.size(); ++i)
+        if (views::kThemeNames[i] == theme) view.setTheme(static_cast<views::DisplayTheme>(i));
+    view.setPalette(views::paletteFromName(palette).value_or(views::Palette::Turbo));
 }
 
 } // namespace
@@ -203,6 +218,7 @@ int Launcher::runScreenshot(Session& session) {
                 [&session] { return sourceStatus(session.sources, session.suggester.get()); });
         view.setMetric(m_metric);
         applyLayers(o, view);
+        applyLook(o, view, false);
         view.setWallMode(o.wall);
         view.setSelection(m_selection);
         if (m_selection && o.frameSelection) view.frameSelection();
@@ -268,6 +284,7 @@ void Launcher::showWindow() {
     if (!o.metric.empty()) m_window->setMetric(m_metric);
     if (m_selection) m_window->floorView()->setSelection(m_selection);
     applyLayers(o, *m_window->floorView());
+    applyLook(o, *m_window->floorView(), true);
     if (o.firstFrameMs) {
         QObject::connect(m_window->floorView(), &views::FloorView::firstFrame, qApp, [this] {
             std::cout << "first_frame_ms " << static_cast<double>(m_sinceStart.nsecsElapsed()) / 1e6
@@ -325,6 +342,9 @@ int Launcher::runVideo(Session& session) {
     job.layers = o.layers;
     job.selection = m_selection;
     job.wall = o.wall;
+    for (std::size_t i = 0; i < views::kThemeNames.size(); ++i)
+        if (views::kThemeNames[i] == o.theme) job.theme = static_cast<views::DisplayTheme>(i);
+    job.palette = views::paletteFromName(o.palette).value_or(views::Palette::Turbo);
     if (!o.duration.empty()) {
         model::TimeNs d = 0;
         if (!model::parseDuration(o.duration, d) || d <= 0)

@@ -18,6 +18,7 @@
 #include "views/timeline_panel.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
@@ -261,6 +262,35 @@ void MainWindow::buildMenus() {
         if (!path.isEmpty()) startTour(path.toStdString());
     });
     tour->addAction(tr("&Stop the tour"), this, &MainWindow::stopStory);
+    // Theme and palette: kept for the next start.
+    QMenu* theme = view->addMenu(tr("T&heme"));
+    auto* themes = new QActionGroup(theme);
+    for (std::size_t i = 0; i < views::kThemeNames.size(); ++i) {
+        static const char* const kTitles[] = {"&Standard", "&Dim (dark NOC)",
+                                              "&Bright (lit room, projector)"};
+        QAction* a = theme->addAction(tr(kTitles[i]));
+        a->setCheckable(true);
+        a->setChecked(static_cast<std::size_t>(m_view->theme()) == i);
+        themes->addAction(a);
+        connect(a, &QAction::triggered, this, [this, i] {
+            m_view->setTheme(static_cast<views::DisplayTheme>(i));
+            QSettings().setValue("view/theme", QString::fromUtf8(views::kThemeNames[i].data()));
+        });
+    }
+    QMenu* palette = view->addMenu(tr("Colour &palette"));
+    auto* palettes = new QActionGroup(palette);
+    for (std::size_t i = 0; i < views::kPaletteNames.size(); ++i) {
+        static const char* const kTitles[] = {"&Turbo", "&Viridis (colour-vision safe)",
+                                              "&Cividis (colour-vision safe)"};
+        QAction* a = palette->addAction(tr(kTitles[i]));
+        a->setCheckable(true);
+        a->setChecked(static_cast<std::size_t>(views::ColorScale::currentPalette()) == i);
+        palettes->addAction(a);
+        connect(a, &QAction::triggered, this, [this, i] {
+            m_view->setPalette(static_cast<views::Palette>(i));
+            QSettings().setValue("view/palette", QString::fromUtf8(views::kPaletteNames[i].data()));
+        });
+    }
     QAction* wall = view->addAction(tr("&Wall display mode"), QKeySequence(Qt::Key_F11));
     wall->setCheckable(true);
     connect(wall, &QAction::toggled, this, &MainWindow::setWallMode);

@@ -169,10 +169,9 @@ void StoryPlayer::enter(int index, bool fromHere) {
                      ++r)
                     camera.entities.push_back({EntityKind::Rack, r});
                 if (!step.caption && m_story.kind == importers::Story::Kind::Tour && snap)
-                    m_view.setCaption("Hottest GPU now: " + t.name(EntityKind::Gpu, sum.hottestGpu) +
-                                      "  " +
-                                      views::formatValue(sum.hottestGpuC,
-                                                         model::ch::GpuTemperature));
+                    m_view.setCaption(
+                        "Hottest GPU now: " + t.name(EntityKind::Gpu, sum.hottestGpu) + "  " +
+                        views::formatValue(sum.hottestGpuC, model::ch::GpuTemperature));
             } else {
                 camera.kind = StoryCamera::Kind::Overview;
             }

@@ -91,16 +91,16 @@ private:
     double m_focusHold = 60;
     bool m_alarmFocus = true;
 
-    double m_clock = 0;      // seconds this player has run (holds and focus count too)
-    double m_time = 0;       // story time (a tour's, within its loop)
-    double m_loopStart = 0;  // tours: story time at which the current loop began (unused 0)
+    double m_clock = 0;     // seconds this player has run (holds and focus count too)
+    double m_time = 0;      // story time (a tour's, within its loop)
+    double m_loopStart = 0; // tours: story time at which the current loop began (unused 0)
     int m_current = -1;
     bool m_finishedSent = false;
     std::optional<views::CameraFlight> m_flight;
     double m_flightStart = 0; // player clock
     bool m_settled = false;   // the flight is over and the camera sits at its end
     std::optional<importers::StoryCamera> m_reframe; // the step's camera, framed anew each frame
-    double m_heldFor = -1; // seconds since the last touch, -1: not held
+    double m_heldFor = -1;                           // seconds since the last touch, -1: not held
     std::optional<Focus> m_focus;
     std::set<std::string> m_shown; // causes already shown (until they clear)
 

@@ -12,11 +12,10 @@
 
 namespace ft::app {
 
-std::expected<RenderResult, std::string>
-renderVideo(Session& session, const RenderJob& job, const std::function<bool(double)>& progress) {
+std::expected<RenderResult, std::string> renderVideo(Session& session, const RenderJob& job,
+                                                     const std::function<bool(double)>& progress) {
     if (!session.sim) return std::unexpected("video renders the simulator");
-    const double seconds =
-        job.seconds > 0 ? job.seconds : (job.story ? job.story->length : 0.0);
+    const double seconds = job.seconds > 0 ? job.seconds : (job.story ? job.story->length : 0.0);
     if (seconds <= 0) return std::unexpected("--render-video needs --duration (or a demo)");
     const auto frames = static_cast<long long>(std::llround(seconds * job.fps));
     if (frames < 1) return std::unexpected("the video would have no frames");
@@ -40,10 +39,12 @@ renderVideo(Session& session, const RenderJob& job, const std::function<bool(dou
     view.setMetric(job.metric);
     if (!job.layers.empty())
         for (const auto& layer : view.layers())
-            view.setLayerVisible(layer->id(), std::ranges::find(job.layers, std::string(
-                                                                    layer->id())) !=
-                                                  job.layers.end());
+            view.setLayerVisible(layer->id(),
+                                 std::ranges::find(job.layers, std::string(layer->id())) !=
+                                     job.layers.end());
     view.setWallMode(job.wall);
+    view.setTheme(job.theme);
+    view.setPalette(job.palette);
     view.setSelection(job.selection);
     view.setAttribute(Qt::WA_DontShowOnScreen, true);
     view.setMinimumSize(16, 16); // offscreen: any size, however small
@@ -71,8 +72,7 @@ renderVideo(Session& session, const RenderJob& job, const std::function<bool(dou
                                  "xvfb-run)"
                                : "the view rendered " + std::to_string(image.width()) + "x" +
                                      std::to_string(image.height()) + ", not " +
-                                     std::to_string(job.width) + "x" +
-                                     std::to_string(job.height));
+                                     std::to_string(job.width) + "x" + std::to_string(job.height));
         if (writer)
             if (auto w = writer->write(image); !w) return std::unexpected(w.error());
         if (!job.framesDir.empty()) {

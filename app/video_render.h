@@ -5,6 +5,7 @@
 // demo gives the same frames on any machine. Frames go to an H.264 MP4 and/or numbered PNGs.
 #include "importers/story_file.h"
 #include "session.h"
+#include "views/floor_view.h"
 
 #include <expected>
 #include <functional>
@@ -26,6 +27,8 @@ struct RenderJob {
     std::vector<std::string> layers; // empty: the layers' defaults
     std::optional<model::EntityRef> selection;
     bool wall = false;
+    views::DisplayTheme theme = views::DisplayTheme::Standard;
+    views::Palette palette = views::Palette::Turbo;
 };
 
 struct RenderResult {

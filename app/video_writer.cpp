@@ -125,8 +125,8 @@ std::expected<void, std::string> VideoWriter::write(const QImage& image) {
     QImage rgb = image.convertToFormat(QImage::Format_RGB888);
     v.scale = sws_getCachedContext(v.scale, rgb.width(), rgb.height(), AV_PIX_FMT_RGB24,
                                    v.codec->width, v.codec->height, AV_PIX_FMT_YUV420P,
-                                   SWS_BICUBIC | SWS_BITEXACT | SWS_ACCURATE_RND, nullptr,
-                                   nullptr, nullptr);
+                                   SWS_BICUBIC | SWS_BITEXACT | SWS_ACCURATE_RND, nullptr, nullptr,
+                                   nullptr);
     if (!v.scale) return std::unexpected("cannot convert the frame for the video");
     if (int rc = av_frame_make_writable(v.frame); rc < 0) return std::unexpected(avError(rc));
     const uint8_t* src[1] = {rgb.constBits()};

@@ -128,10 +128,10 @@ struct Reader {
                 s.flight = *d;
             } else if (key == "view") {
                 ++placements;
-                static const std::vector<std::string> views{"overview", "top", "fabric",
-                                                            "hottest", "rows"};
-                if (value.type != Type::String || std::ranges::find(views, value.string) ==
-                                                       views.end())
+                static const std::vector<std::string> views{"overview", "top", "fabric", "hottest",
+                                                            "rows"};
+                if (value.type != Type::String ||
+                    std::ranges::find(views, value.string) == views.end())
                     return fail(value, k, "unknown view (available: " + joined(views) + ")");
                 if (value.string == "rows") {
                     if (demo)
@@ -189,8 +189,8 @@ struct Reader {
                 }
                 s.layers = std::move(layers);
             } else if (key == "metric") {
-                const auto c = value.type == Type::String ? model::findChannel(value.string)
-                                                          : std::nullopt;
+                const auto c =
+                    value.type == Type::String ? model::findChannel(value.string) : std::nullopt;
                 if (!c) {
                     std::string known;
                     for (const auto& info : model::kChannels)

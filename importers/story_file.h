@@ -38,10 +38,10 @@ struct StoryCamera {
 };
 
 struct StoryStep {
-    int line = 0;    // in the file, for messages
-    int index = 0;   // the step's (or stop's) number in the file, from 1
-    double at = 0;   // seconds from the story's start
-    double dwell = 0; // seconds this step holds after its flight (tours; demos: till the next)
+    int line = 0;      // in the file, for messages
+    int index = 0;     // the step's (or stop's) number in the file, from 1
+    double at = 0;     // seconds from the story's start
+    double dwell = 0;  // seconds this step holds after its flight (tours; demos: till the next)
     double flight = 3; // seconds of camera flight into the step
     std::optional<StoryCamera> camera;
     std::optional<std::vector<std::string>> layers; // exactly these show

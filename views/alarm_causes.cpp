@@ -63,8 +63,8 @@ std::vector<AlarmCause> groupAlarms(const model::Topology& t,
             break;
         }
         std::string key = std::to_string(static_cast<int>(a.severity)) + "|" +
-                          std::string(a.title) + "|" +
-                          std::string(model::entityKindName(a.kind)) + "|" + where;
+                          std::string(a.title) + "|" + std::string(model::entityKindName(a.kind)) +
+                          "|" + where;
         auto [it, fresh] = byKey.try_emplace(key, causes.size());
         if (fresh) causes.push_back({&a, 0, where, std::move(key), {}});
         AlarmCause& c = causes[it->second];
@@ -109,7 +109,8 @@ std::vector<EntityRef> focusEntities(const model::Topology& t, std::span<const E
             break;
         case EntityKind::FabricLink:
             if (t.fabricLinks.kind[ref.id] == model::Topology::FabricLinkKind::NicToLeaf) {
-                out.push_back({EntityKind::Rack, t.gpus.rack[t.nics.gpu[t.fabricLinks.from[ref.id]]]});
+                out.push_back(
+                    {EntityKind::Rack, t.gpus.rack[t.nics.gpu[t.fabricLinks.from[ref.id]]]});
                 out.push_back({EntityKind::Leaf, t.fabricLinks.to[ref.id]});
             } else {
                 out.push_back({EntityKind::Leaf, t.fabricLinks.from[ref.id]});

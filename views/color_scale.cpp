@@ -5,6 +5,67 @@
 
 namespace ft::views {
 
+namespace {
+
+Palette g_palette = Palette::Turbo;
+
+std::uint8_t channel(float x) {
+    return static_cast<std::uint8_t>(std::lround(std::clamp(x, 0.0f, 1.0f) * 255.0f));
+}
+
+// Viridis, a degree-6 polynomial fit of matplotlib's table (dark violet -> teal -> yellow).
+Rgb viridis(float t) {
+    static constexpr float kC[7][3] = {{0.2777273272f, 0.0054073445f, 0.3340998053f},
+                                       {0.1050930431f, 1.4046135299f, 1.3845901626f},
+                                       {-0.3308618287f, 0.2148475595f, 0.0950951630f},
+                                       {-4.6342304990f, -5.7991009734f, -19.3324409563f},
+                                       {6.2282699363f, 14.1799333668f, 56.6905526007f},
+                                       {4.7763849977f, -13.7451453777f, -65.3530326334f},
+                                       {-5.4354558559f, 4.6458526122f, 26.3124352496f}};
+    float rgb[3];
+    for (int k = 0; k < 3; ++k) {
+        float v = kC[6][k];
+        for (int i = 5; i >= 0; --i)
+            v = v * t + kC[i][k];
+        rgb[k] = v;
+    }
+    return {channel(rgb[0]), channel(rgb[1]), channel(rgb[2])};
+}
+
+// Cividis (navy -> grey -> yellow: the same for the common colour-vision deficiencies), from
+// five of its stops.
+Rgb cividis(float t) {
+    static constexpr float kStops[5][3] = {
+        {0, 34, 78}, {65, 77, 107}, {124, 123, 120}, {188, 175, 111}, {254, 232, 56}};
+    const float x = t * 4.0f;
+    const int i = std::min(3, static_cast<int>(x));
+    const float f = x - static_cast<float>(i);
+    auto mix = [&](int k) { return (kStops[i][k] + (kStops[i + 1][k] - kStops[i][k]) * f) / 255; };
+    return {channel(mix(0)), channel(mix(1)), channel(mix(2))};
+}
+
+} // namespace
+
+std::optional<Palette> paletteFromName(std::string_view name) {
+    for (std::size_t i = 0; i < kPaletteNames.size(); ++i)
+        if (kPaletteNames[i] == name) return static_cast<Palette>(i);
+    return std::nullopt;
+}
+
+void ColorScale::setPalette(Palette palette) {
+    g_palette = palette;
+}
+
+Palette ColorScale::currentPalette() {
+    return g_palette;
+}
+
+std::optional<Rgb> ColorScale::safe(float t) {
+    if (g_palette == Palette::Turbo) return std::nullopt;
+    t = std::clamp(t, 0.0f, 1.0f);
+    return g_palette == Palette::Viridis ? viridis(t) : cividis(t);
+}
+
 ColorScale::ColorScale(model::ChannelId channel)
     : m_min(model::kChannels[channel].scaleMin), m_max(model::kChannels[channel].scaleMax) {}
 
@@ -12,6 +73,7 @@ Rgb ColorScale::palette(float t) {
     // Turbo colormap, polynomial approximation (Mikhailov 2019): perceptually ordered from dark
     // blue through green and yellow to dark red, readable across a room.
     t = std::clamp(t, 0.0f, 1.0f);
+    if (const auto c = safe(t)) return *c;
     const float t2 = t * t, t3 = t2 * t, t4 = t3 * t, t5 = t4 * t;
     const float r = 0.13572138f + 4.61539260f * t - 42.66032258f * t2 + 132.13108234f * t3 -
                     152.94239396f * t4 + 59.28637943f * t5;

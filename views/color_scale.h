@@ -1,10 +1,14 @@
 #pragma once
 // ColorScale: maps a channel's value to a colour on a fixed, legible scale (Turbo palette),
-// so that a colour means the same value on every floor and every run.
+// so that a colour means the same value on every floor and every run. For colour-vision
+// deficiencies the whole view can switch to viridis or cividis: every scale, the layers' own
+// included, then reads from dark to light in one hue ramp that needs no red-green distinction.
 #include "model/channel_catalog.h"
 
 #include <array>
 #include <cstdint>
+#include <optional>
+#include <string_view>
 
 namespace ft::views {
 
@@ -12,8 +16,19 @@ struct Rgb {
     std::uint8_t r = 0, g = 0, b = 0;
 };
 
+enum class Palette : std::uint8_t { Turbo, Viridis, Cividis };
+inline constexpr std::array<std::string_view, 3> kPaletteNames{"turbo", "viridis", "cividis"};
+std::optional<Palette> paletteFromName(std::string_view name);
+
 class ColorScale {
 public:
+    // The palette every scale uses (UI thread; layers recolour on their next update).
+    static void setPalette(Palette palette);
+    static Palette currentPalette();
+    // With a colour-vision-safe palette chosen: its colour at t (0..1) for a layer's own scale;
+    // nothing with the standard palette (the layer keeps its own colours).
+    static std::optional<Rgb> safe(float t);
+
     explicit ColorScale(model::ChannelId channel);
     ColorScale(float min, float max) : m_min(min), m_max(max) {}
 

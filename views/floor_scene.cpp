@@ -166,6 +166,16 @@ std::optional<FloorScene::Box> FloorScene::entityBox(const model::Topology& t,
     }
 }
 
+void FloorScene::setBrightFloor(bool bright) {
+    if (bright) {
+        m_floor->GetProperty()->SetColor(0.40, 0.44, 0.50);
+        m_grid->GetProperty()->SetColor(0.55, 0.60, 0.67);
+    } else {
+        m_floor->GetProperty()->SetColor(0.07, 0.085, 0.11);
+        m_grid->GetProperty()->SetColor(0.16, 0.19, 0.24);
+    }
+}
+
 void FloorScene::setSelection(std::optional<model::EntityRef> selection) {
     const auto box = selection ? entityBox(m_topology, *selection) : std::nullopt;
     if (!box) {

@@ -19,6 +19,8 @@ public:
     ~FloorScene();
 
     void setSelection(std::optional<model::EntityRef> selection);
+    // The floor slab and its grid: dark (standard, dim) or a light raised floor (bright).
+    void setBrightFloor(bool bright);
 
     // Axis-aligned box of an entity (metres), for picking, outlining and framing.
     struct Box {

@@ -113,7 +113,8 @@ void FloorView::initializeGL() {
     }
     m_renderWindow->SetReadyForRendering(true);
 
-    m_overlay.initialize(m_wall ? 1.7f : 1.0f);
+    m_hudScale = hudScaleFor();
+    m_overlay.initialize(m_hudScale);
     m_glReady = true;
     if (!m_cameraSet) resetCamera();
     applyCamera();
@@ -122,6 +123,15 @@ void FloorView::initializeGL() {
 
 void FloorView::resizeGL(int, int) {
     m_projectionValid = false;
+    if (m_wall) {
+        // Called with the context current: rebuild the fonts in place when the size calls for it.
+        const float scale = hudScaleFor();
+        if (std::abs(scale - m_hudScale) >= 0.05f) {
+            m_hudScale = scale;
+            m_overlay.shutdown();
+            m_overlay.initialize(scale);
+        }
+    }
     if (!m_cameraSet)
         resetCamera();
     else
@@ -235,6 +245,9 @@ void FloorView::paintGL() {
             if (span > 0)
                 in.redrawsPerSecond = 1000.0 * static_cast<double>(m_frameTimes.size() - 1) / span;
         }
+        in.dimScene = m_theme == DisplayTheme::Dim ? 0.3f : 0.0f;
+        in.hudAlpha = m_theme == DisplayTheme::Dim ? 0.82f : 1.0f;
+        in.panelAlpha = m_theme == DisplayTheme::Bright ? 0.94f : 0.82f;
         in.caption = m_caption;
         in.focus = m_focus;
         in.panels = &m_panels;
@@ -244,6 +257,7 @@ void FloorView::paintGL() {
         in.height = static_cast<float>(height());
         in.cameraDistance = m_rig.distance;
         in.wall = m_wall;
+        in.wallScale = m_hudScale / ImGuiOverlay::kWallScale;
         if (m_sourceStatus) in.sources = m_sourceStatus();
         in.project = [this](const model::Vec3& p) { return project(p); };
         const auto mx = static_cast<float>(m_mouse.x()), my = static_cast<float>(m_mouse.y());
@@ -454,16 +468,55 @@ void FloorView::setTransport(model::Transport* transport) {
     update();
 }
 
+float FloorView::hudScaleFor() const {
+    // A wall is read from metres away: 1.84x at 1080 lines, growing with the screen (twice
+    // that on a 4K wall) — in logical pixels, so the device pixel ratio comes on top.
+    if (!m_wall) return 1.0f;
+    return std::clamp(ImGuiOverlay::kWallScale * static_cast<float>(height()) / 1080.0f, 1.3f,
+                      4.0f);
+}
+
+void FloorView::applyHudScale() {
+    const float scale = hudScaleFor();
+    if (std::abs(scale - m_hudScale) < 0.05f && m_overlay.initialized()) return;
+    m_hudScale = scale;
+    if (!m_glReady) return;
+    makeCurrent();
+    m_overlay.shutdown();
+    m_overlay.initialize(scale);
+    doneCurrent();
+}
+
 void FloorView::setWallMode(bool wall) {
     if (m_wall == wall) return;
     m_wall = wall;
-    if (m_glReady) {
-        makeCurrent();
-        m_overlay.shutdown();
-        m_overlay.initialize(wall ? 1.7f : 1.0f);
-        doneCurrent();
-    }
+    applyHudScale();
     update();
+}
+
+void FloorView::setTheme(DisplayTheme theme) {
+    m_theme = theme;
+    switch (theme) {
+    case DisplayTheme::Standard:
+        m_renderer->SetBackground(0.035, 0.045, 0.065);
+        m_renderer->SetBackground2(0.10, 0.13, 0.18);
+        break;
+    case DisplayTheme::Dim:
+        m_renderer->SetBackground(0.010, 0.012, 0.018);
+        m_renderer->SetBackground2(0.035, 0.045, 0.060);
+        break;
+    case DisplayTheme::Bright:
+        m_renderer->SetBackground(0.22, 0.26, 0.32);
+        m_renderer->SetBackground2(0.45, 0.51, 0.59);
+        break;
+    }
+    if (m_scene) m_scene->setBrightFloor(theme == DisplayTheme::Bright);
+    update();
+}
+
+void FloorView::setPalette(Palette palette) {
+    ColorScale::setPalette(palette);
+    refreshLayers();
 }
 
 void FloorView::mousePressEvent(QMouseEvent* e) {

@@ -4,6 +4,7 @@
 // the same context. A frame timer takes the newest snapshot (never waiting on the sim thread)
 // and renders only when something changed. UI thread only.
 #include "camera_rig.h"
+#include "color_scale.h"
 #include "floor_picker.h"
 #include "hud.h"
 #include "imgui_overlay.h"
@@ -15,6 +16,7 @@
 #include <QElapsedTimer>
 #include <QOpenGLWidget>
 #include <QTimer>
+#include <array>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -31,6 +33,11 @@ namespace ft::views {
 
 class FloorScene;
 class TransportObserver;
+
+// How the view suits its room: standard; dim for a dark NOC (the scene and HUD toned down);
+// bright for a lit room or a projector (a lighter floor, opaque panels).
+enum class DisplayTheme : std::uint8_t { Standard, Dim, Bright };
+inline constexpr std::array<std::string_view, 3> kThemeNames{"standard", "dim", "bright"};
 
 class FloorView : public QOpenGLWidget {
     Q_OBJECT
@@ -88,6 +95,10 @@ public:
     }
     void setShowFrameStats(bool show) { m_showFrameStats = show; }
     void setWallMode(bool wall);
+    void setTheme(DisplayTheme theme);
+    DisplayTheme theme() const { return m_theme; }
+    // The palette every colour scale uses (ColorScale::setPalette), recolouring now.
+    void setPalette(Palette palette);
     // Benchmarks: glFinish at the end of every frame so timings cover the GPU work.
     void setFinishEachFrame(bool finish) { m_finishEachFrame = finish; }
     // Benchmarks: hide every actor and the HUD, leaving the same pipeline drawing an empty scene.
@@ -151,6 +162,8 @@ protected:
 private:
     void applyCamera();
     void updateProjection() const;
+    float hudScaleFor() const;
+    void applyHudScale();
     // Brings every layer up to the current snapshot (after a change that alters what they draw).
     void refreshLayers();
     void updateEmphasis();
@@ -184,6 +197,8 @@ private:
     std::unique_ptr<TransportObserver> m_transportObserver;
     bool m_showFrameStats = true;
     bool m_wall = false;
+    DisplayTheme m_theme = DisplayTheme::Standard;
+    float m_hudScale = 1.0f; // the overlay's font scale (wall: grows with the screen)
     bool m_finishEachFrame = false;
     bool m_sceneVisible = true;
 

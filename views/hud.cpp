@@ -541,6 +541,13 @@ void drawHud(const ImGuiOverlay& overlay, const HudInput& given) {
     // One label space per frame: row signs first, the layers' labels, then rack names.
     ScreenLabels labels(given.width, given.height);
     HudInput in = given;
+    ImGuiStyle& style = ImGui::GetStyle();
+    style.Alpha = in.hudAlpha;
+    style.Colors[ImGuiCol_WindowBg].w = in.panelAlpha;
+    if (in.dimScene > 0)
+        ImGui::GetBackgroundDrawList()->AddRectFilled(
+            ImVec2(0, 0), ImVec2(in.width, in.height),
+            IM_COL32(0, 0, 0, static_cast<int>(std::clamp(in.dimScene, 0.0f, 1.0f) * 255)));
     if (!in.labels) in.labels = &labels;
     drawRowSigns(overlay, in);
     drawSourcePanel(overlay, in);

@@ -83,12 +83,17 @@ struct HudInput {
     std::string caption;           // a tour's or demo's caption, large at the foot of the view
     std::optional<HudFocus> focus; // wall mode: the alarm the camera flew to
     std::vector<ScreenRect>* panels = nullptr; // out: every panel drawn this frame
+    // Display theme: the scene dimmed by this much (a dark NOC), panels this opaque.
+    float dimScene = 0;
+    float panelAlpha = 0.82f;
+    float hudAlpha = 1.0f;
     std::optional<model::EntityRef> hover;
     std::optional<model::EntityRef> selection;
     float width = 0, height = 0;
     double cameraDistance = 0;
     bool wall = false;
-    bool fillModelled = false;         // telemetry gaps drawn with the model's values
+    float wallScale = 1.0f;    // wall mode: sizes relative to a 1080-line wall (2 on a 4K wall)
+    bool fillModelled = false; // telemetry gaps drawn with the model's values
     std::vector<SourceStatus> sources; // live sources and their health (empty: simulator/replay)
     std::function<std::optional<ScreenPoint>(const model::Vec3&)> project;
     // The frame's label space: every label over the scene asks it first (drawHud sets it).

@@ -24,6 +24,7 @@ ImGuiOverlay::~ImGuiOverlay() {
 }
 
 bool ImGuiOverlay::initialize(float fontScale) {
+    m_fontScale = fontScale;
     if (m_context) return true;
     IMGUI_CHECKVERSION();
     m_context = ImGui::CreateContext();
@@ -58,6 +59,8 @@ bool ImGuiOverlay::initialize(float fontScale) {
     style.Colors[ImGuiCol_Border] = ImVec4(0.30f, 0.38f, 0.48f, 0.55f);
     style.Colors[ImGuiCol_Text] = ImVec4(0.90f, 0.93f, 0.97f, 1.0f);
     style.Colors[ImGuiCol_TextDisabled] = ImVec4(0.58f, 0.64f, 0.72f, 1.0f);
+    // Padding, spacing and rounding grow with the text (a wall is read from metres away).
+    if (fontScale > kWallScale) style.ScaleAllSizes(fontScale / kWallScale);
     return ImGui_ImplOpenGL3_Init("#version 150");
 }
 
@@ -79,7 +82,9 @@ void ImGuiOverlay::beginFrame(int width, int height, float dpr, float dt, float 
     io.MousePos = ImVec2(mouseX, mouseY);
     // Text scales with the view so a small window is not covered by the HUD; the wall mode
     // brings its own larger fonts.
-    io.FontGlobalScale = std::clamp(static_cast<float>(height) / 1000.0f, 0.72f, 1.2f);
+    // A wall's fonts are sized for its screen already (FloorView).
+    io.FontGlobalScale =
+        m_fontScale > 1.0f ? 1.0f : std::clamp(static_cast<float>(height) / 1000.0f, 0.72f, 1.2f);
     ImGui_ImplOpenGL3_NewFrame();
     ImGui::NewFrame();
 }

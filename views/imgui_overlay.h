@@ -15,7 +15,10 @@ public:
     ImGuiOverlay& operator=(const ImGuiOverlay&) = delete;
 
     // fontScale: 1 for a desk, larger for a wall display.
+    // A wall display at 1080 lines: text this much larger than on a desk.
+    static constexpr float kWallScale = 1.84f;
     bool initialize(float fontScale);
+    float fontScale() const { return m_fontScale; }
     void shutdown();
     bool initialized() const { return m_context != nullptr; }
 
@@ -35,6 +38,7 @@ private:
     ImFont* m_body = nullptr;
     ImFont* m_large = nullptr;
     ImFont* m_small = nullptr;
+    float m_fontScale = 1.0f;
 };
 
 } // namespace ft::views

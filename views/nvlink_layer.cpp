@@ -18,6 +18,7 @@ namespace ch = model::ch;
 Rgb NvlinkLayer::loadColor(float f) {
     // Deep violet when quiet, through magenta to a hot near-white at full NVLink bandwidth.
     f = std::clamp(f, 0.0f, 1.0f);
+    if (const auto safe = ColorScale::safe(f)) return *safe;
     auto mix = [](float a, float b, float t) { return static_cast<std::uint8_t>(a + (b - a) * t); };
     if (f < 0.5f) {
         const float t = f / 0.5f;
@@ -190,8 +191,8 @@ void NvlinkLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumns
                            disabled);
     if (errors > 0)
         ImGui::TextColored(hud::kWarning, "%.0f NVLink errors (CRC, replay, recovery)", errors);
-    const float barW = (in.wall ? 420.0f : 300.0f) * scale0,
-                barH = (in.wall ? 18.0f : 12.0f) * scale0;
+    const float barW = (in.wall ? 420.0f * in.wallScale : 300.0f) * scale0,
+                barH = (in.wall ? 18.0f * in.wallScale : 12.0f) * scale0;
     const ImVec2 p = ImGui::GetCursorScreenPos();
     constexpr int kSteps = 48;
     for (int i = 0; i < kSteps; ++i) {

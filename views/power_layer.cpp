@@ -28,6 +28,7 @@ constexpr Rgb kBudget{235, 238, 245};
 
 Rgb PowerLayer::loadColor(float percent) {
     const float t = std::clamp(percent / 100.0f, 0.0f, 1.2f);
+    if (const auto safe = ColorScale::safe(t / 1.2f)) return *safe;
     if (t < 0.7f) return {70, static_cast<std::uint8_t>(150 + 80 * t), 110};
     if (t < 0.95f) return {static_cast<std::uint8_t>(150 + 380 * (t - 0.7f)), 200, 60};
     return {240, static_cast<std::uint8_t>(std::max(40.0f, 170 - 500 * (t - 0.95f))), 45};

@@ -458,8 +458,8 @@ void RackLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumns& 
     const auto channel = m_metric;
     const auto& info = model::kChannels[channel];
     const float scale0 = ImGui::GetIO().FontGlobalScale;
-    const float barW = (in.wall ? 520.0f : 360.0f) * scale0,
-                barH = (in.wall ? 26.0f : 18.0f) * scale0;
+    const float barW = (in.wall ? 520.0f * in.wallScale : 360.0f) * scale0,
+                barH = (in.wall ? 26.0f * in.wallScale : 18.0f) * scale0;
     ImGui::SetNextWindowPos(ImVec2(16, columns.leftBottom), 0, ImVec2(0, 1));
     ImGui::Begin("##legend", nullptr, hud::kPanel);
     ImGui::Text("%s (%s)", std::string(info.description).c_str(), std::string(info.unit).c_str());

@@ -245,7 +245,8 @@ void RailLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumns& 
         return;
     }
     // One cell per rail: its load on the utilization scale, with the figure inside.
-    const float cell = (in.wall ? 76.0f : 52.0f) * scale0, h = ImGui::GetTextLineHeight() + 6;
+    const float cell = (in.wall ? 76.0f * in.wallScale : 52.0f) * scale0,
+                h = ImGui::GetTextLineHeight() + 6;
     ImVec2 p = ImGui::GetCursorScreenPos();
     std::uint32_t down = 0;
     for (model::EntityId r = 0; r < t.count(EntityKind::Rail); ++r) {
@@ -276,8 +277,8 @@ void RailLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumns& 
     ImGui::TextColored(down > 0 ? hud::kCritical : hud::kGood,
                        down > 0 ? "%u NIC links down" : "all NIC links up", down);
     // The utilization scale (square root: low loads stay apart).
-    const float barW = (in.wall ? 420.0f : 300.0f) * scale0,
-                barH = (in.wall ? 18.0f : 12.0f) * scale0;
+    const float barW = (in.wall ? 420.0f * in.wallScale : 300.0f) * scale0,
+                barH = (in.wall ? 18.0f * in.wallScale : 12.0f) * scale0;
     p = ImGui::GetCursorScreenPos();
     constexpr int kSteps = 48;
     for (int i = 0; i < kSteps; ++i) {

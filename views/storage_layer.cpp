@@ -26,6 +26,7 @@ constexpr float kBarFullGBps = 40.0f; // a rack reading this much gets a full-he
 Rgb StorageLayer::hitRatioColor(float percent) {
     // Red below 90 %, amber to 98 %, green at the 99.7 % a warm cache reaches.
     const float t = std::clamp((percent - 90.0f) / 9.7f, 0.0f, 1.0f);
+    if (const auto safe = ColorScale::safe(t)) return *safe;
     const float r = t < 0.5f ? 1.0f : 1.0f - (t - 0.5f) * 1.6f,
                 g = t < 0.5f ? 0.25f + t * 1.3f : 0.9f;
     return {static_cast<std::uint8_t>(r * 255), static_cast<std::uint8_t>(g * 255),
@@ -197,7 +198,9 @@ void StorageLayer::update(const model::Snapshot& s) {
         const Vec3 a = tierTop(0, 0), b = tierBase(1, 0);
         m_flows.add({a.x + blockHalf, a.y, 1.6f * m_scale}, {b.x - blockHalf, b.y, 1.6f * m_scale},
                     radius(migration, capacity) * m_scale);
-        const Rgb colour = lag == 0   ? Rgb{90, 210, 120}
+        const auto safe = ColorScale::safe(lag == 0 ? 0.15f : lag == 1 ? 0.6f : 1.0f);
+        const Rgb colour = safe       ? *safe
+                           : lag == 0 ? Rgb{90, 210, 120}
                            : lag == 1 ? Rgb{245, 185, 60}
                                       : Rgb{240, 80, 60};
         flows.push_back(

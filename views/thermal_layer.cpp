@@ -31,6 +31,9 @@ Rgb ThermalLayer::coolantColor(float c) {
                                       {58, 1.00f, 0.45f, 0.12f}, {64, 0.90f, 0.12f, 0.10f},
                                       {70, 1.00f, 0.85f, 0.85f}};
     if (!std::isfinite(c)) return {90, 90, 90};
+    if (const auto safe =
+            ColorScale::safe((c - kStops[0].t) / (kStops[std::size(kStops) - 1].t - kStops[0].t)))
+        return *safe;
     c = std::clamp(c, kStops[0].t, kStops[std::size(kStops) - 1].t);
     for (std::size_t i = 1; i < std::size(kStops); ++i)
         if (c <= kStops[i].t) {
@@ -158,8 +161,8 @@ void ThermalLayer::animate(double simSeconds, double wallSeconds) {
 void ThermalLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumns& columns) const {
     if (!visible()) return;
     const float scale0 = ImGui::GetIO().FontGlobalScale;
-    const float barW = (in.wall ? 420.0f : 300.0f) * scale0,
-                barH = (in.wall ? 22.0f : 14.0f) * scale0;
+    const float barW = (in.wall ? 420.0f * in.wallScale : 300.0f) * scale0,
+                barH = (in.wall ? 22.0f * in.wallScale : 14.0f) * scale0;
     // Stacked above the metric legend, bottom left.
     ImGui::SetNextWindowPos(ImVec2(16, columns.leftBottom), 0, ImVec2(0, 1));
     ImGui::Begin("##coolant", nullptr, hud::kPanel);

@@ -40,8 +40,8 @@ private slots:
     void bundledStoriesParseOnEveryFloor() {
         const auto big = testing::floorOf(1778);
         for (const auto* t : {m_demo.get(), big.get()}) {
-            auto tour = importers::parseStoryFile(readFile(FT_SOURCE_DIR "/resources/tours/noc.json"),
-                                                  "noc.json", *t, kLayers);
+            auto tour = importers::parseStoryFile(
+                readFile(FT_SOURCE_DIR "/resources/tours/noc.json"), "noc.json", *t, kLayers);
             QVERIFY2(tour, tour ? "" : tour.error().toString().c_str());
             QCOMPARE(tour->kind, Story::Kind::Tour);
             // "rows" became one stop per row of this floor.
@@ -121,6 +121,7 @@ private slots:
             int line;
             const char* says;
         };
+        // NOLINTBEGIN(modernize-raw-string-literal): the newlines place the errors on lines.
         const Case cases[] = {
             {"{\"format\": \"floortwin-tour/1\",\n \"stops\": [\n {\"view\": \"ceiling\"}]}", 3,
              "stop 1: unknown view (available: overview, top, fabric, hottest, rows)"},
@@ -155,11 +156,13 @@ private slots:
              "\"10s\"}]}",
              1, "the story is 5s long but a step begins at 10s"},
         };
+        // NOLINTEND(modernize-raw-string-literal)
         for (const auto& c : cases) {
             const auto e = errorOf(c.text);
             const std::string text = e.toString();
             QVERIFY2(text.starts_with("story.json:"), text.c_str());
-            QVERIFY2(e.line == c.line, (text + " (expected line " + std::to_string(c.line) + ")").c_str());
+            QVERIFY2(e.line == c.line,
+                     (text + " (expected line " + std::to_string(c.line) + ")").c_str());
             QVERIFY2(text.find(c.says) != std::string::npos, text.c_str());
         }
     }
@@ -171,7 +174,7 @@ private slots:
         QCOMPARE(m_demo->name(row->kind, row->id), std::string("Row B"));
         QVERIFY(importers::resolveEntity(*m_demo, "cdu:CDU A1"));
         QVERIFY(importers::resolveEntity(*m_demo, "gpu:100"));
-        QVERIFY(!importers::resolveEntity(*m_demo, "A03"));        // no kind
+        QVERIFY(!importers::resolveEntity(*m_demo, "A03"));         // no kind
         QVERIFY(!importers::resolveEntity(*m_demo, "toaster:A03")); // no such kind
     }
 };

@@ -20,11 +20,13 @@
 #include "views/layers_panel.h"
 #include "views/lifecycle_board.h"
 #include "views/lifecycle_layer.h"
+#include "views/power_layer.h"
 #include "views/power_panel.h"
 #include "views/rail_layer.h"
 #include "views/screen_labels.h"
 #include "views/sources_panel.h"
 #include "views/storage_panel.h"
+#include "views/thermal_layer.h"
 #include "views/timeline_panel.h"
 
 #include <QAction>
@@ -739,6 +741,48 @@ private slots:
         QVERIFY(view->selection());
         QCOMPARE(view->selection()->kind, EntityKind::Rack);
         QCOMPARE(view->selection()->id, m_topology->gpus.rack[gpu]);
+    }
+
+    // The colour-vision-safe palettes read dark to light with no step back, for every scale
+    // (the layers' own too), and the themes make the whole picture darker or lighter.
+    void palettesAndThemes() {
+        auto luminance = [](views::Rgb c) { return 0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b; };
+        for (const auto palette : {views::Palette::Viridis, views::Palette::Cividis}) {
+            views::ColorScale::setPalette(palette);
+            double last = -1;
+            for (int i = 0; i <= 50; ++i) {
+                const double l = luminance(views::ColorScale::palette(i / 50.0f));
+                QVERIFY2(l > last,
+                         qPrintable(QString("palette %1 at %2").arg(int(palette)).arg(i)));
+                last = l;
+            }
+            QVERIFY(luminance(views::ThermalLayer::coolantColor(70)) >
+                    luminance(views::ThermalLayer::coolantColor(30)) + 100);
+            QVERIFY(luminance(views::PowerLayer::loadColor(110)) >
+                    luminance(views::PowerLayer::loadColor(10)) + 100);
+        }
+        views::ColorScale::setPalette(views::Palette::Turbo);
+        QVERIFY(!views::ColorScale::safe(0.5f));
+
+        auto view = makeView(640, 360, true);
+        auto mean = [](const QImage& image) {
+            double sum = 0;
+            for (int y = 0; y < image.height(); y += 2)
+                for (int x = 0; x < image.width(); x += 2)
+                    sum += qGray(image.pixel(x, y));
+            return sum / (image.width() / 2.0 * image.height() / 2.0);
+        };
+        const double standard = mean(view->grabFramebuffer());
+        view->setTheme(views::DisplayTheme::Dim);
+        const double dim = mean(view->grabFramebuffer());
+        view->setTheme(views::DisplayTheme::Bright);
+        const double bright = mean(view->grabFramebuffer());
+        view->setTheme(views::DisplayTheme::Standard);
+        qInfo("mean grey: dim %.0f, standard %.0f, bright %.0f", dim, standard, bright);
+        QVERIFY(dim < 0.8 * standard);
+        QVERIFY(bright > 1.3 * standard);
+        // Back to standard: the same picture as before.
+        QVERIFY(std::abs(mean(view->grabFramebuffer()) - standard) < 0.5);
     }
 
     void colourScale() {
