@@ -276,6 +276,7 @@ void FloorView::paintGL() {
     if (m_finishEachFrame || m_showFrameStats) gl->glFinish();
     m_frameCosts.push_back(static_cast<double>(cost.nsecsElapsed()) / 1e6);
     if (m_frameCosts.size() > 30) m_frameCosts.pop_front();
+    emit frameDrawn(m_frameCosts.back());
     if (!m_firstFrameSent) {
         m_firstFrameSent = true;
         emit firstFrame();

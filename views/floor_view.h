@@ -146,6 +146,8 @@ signals:
     void fillModelledChanged(bool fill);
     // Someone used the mouse or keyboard on the view (a tour pauses for them).
     void userInteracted();
+    // A frame was drawn; what it cost (ms, finished when frame figures are shown).
+    void frameDrawn(double ms);
 
 protected:
     void initializeGL() override;

@@ -1,6 +1,6 @@
 // floortwin-bench: every performance figure of DESIGN.md, one `name value unit` line each.
 // Medians over repeated runs; render figures need an X display (make bench uses Xvfb).
-// Usage: floortwin-bench [--filter TEXT]
+// Usage: floortwin-bench [--filter TEXT]   (FT_SOAK_SECONDS shortens the 10-minute wall soak)
 #include "app/floor_loading.h"
 #include "importers/floor_file.h"
 #include "importers/recording_reader.h"
@@ -11,6 +11,7 @@
 #include "model/thermal_model.h"
 #include "parse_bench.h"
 #include "redfish_bench.h"
+#include "soak_bench.h"
 #include "views/floor_view.h"
 
 #include <QApplication>
@@ -426,7 +427,7 @@ int main(int argc, char** argv) {
     // Render and start-up figures need a display (a QApplication); the rest need at most a
     // QCoreApplication (the Redfish poll), made first so that only one ever exists.
     const bool gui = g_filter.empty() ||
-                     std::string("render.startup.memory.live.")
+                     std::string("render.startup.memory.live.soak.")
                              .find(g_filter.substr(0, g_filter.find('.') + 1)) != std::string::npos;
     std::unique_ptr<QCoreApplication> app;
     if (gui) {
@@ -450,5 +451,6 @@ int main(int argc, char** argv) {
     benchRender();
     benchLiveLatency();
     benchStartup();
+    if (wanted("soak.rss_growth_percent") || wanted("soak.frame_ms_p99")) ft::benchSoak(figure);
     return 0;
 }
