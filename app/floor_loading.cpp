@@ -156,9 +156,11 @@ std::expected<model::Scenario, std::string> loadScenario(const std::string& name
     return *scenario;
 }
 
-std::expected<importers::Story, std::string> loadStory(const std::string& nameOrPath,
-                                                       const model::Topology& topology,
-                                                       const std::vector<std::string>& layerIds) {
+namespace {
+
+// A tour's or demo's text and the name errors give it: a bundled one by name, or a file.
+std::expected<std::pair<std::string, std::string>, std::string>
+readStory(const std::string& nameOrPath) {
     const bool isPath = nameOrPath.find('/') != std::string::npos || nameOrPath.ends_with(".json");
     QString path = QString::fromStdString(nameOrPath);
     if (!isPath) {
@@ -178,11 +180,25 @@ std::expected<importers::Story, std::string> loadStory(const std::string& nameOr
                                "; or give a file path)");
     }
     const QByteArray bytes = file.readAll();
-    auto story = importers::parseStoryFile(
-        std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
-        isPath ? nameOrPath : nameOrPath + ".json (bundled)", topology, layerIds);
+    return std::pair{bytes.toStdString(), isPath ? nameOrPath : nameOrPath + ".json (bundled)"};
+}
+
+} // namespace
+
+std::expected<importers::Story, std::string> loadStory(const std::string& nameOrPath,
+                                                       const model::Topology& topology,
+                                                       const std::vector<std::string>& layerIds) {
+    auto text = readStory(nameOrPath);
+    if (!text) return std::unexpected(text.error());
+    auto story = importers::parseStoryFile(text->first, text->second, topology, layerIds);
     if (!story) return std::unexpected(story.error().toString());
     return *story;
+}
+
+std::optional<std::string> storyRecording(const std::string& nameOrPath) {
+    auto text = readStory(nameOrPath);
+    if (!text) return std::nullopt;
+    return importers::storyRecording(text->first, text->second);
 }
 
 } // namespace ft::app

@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,5 +47,7 @@ std::vector<std::string> bundledScenarios();
 std::expected<importers::Story, std::string> loadStory(const std::string& nameOrPath,
                                                        const model::Topology& topology,
                                                        const std::vector<std::string>& layerIds);
+// The recording a demo plays, if it plays one (its floor is the recording's).
+std::optional<std::string> storyRecording(const std::string& nameOrPath);
 
 } // namespace ft::app

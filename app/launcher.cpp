@@ -135,8 +135,11 @@ int Launcher::run() {
     const bool rendering = !o.renderVideo.empty() || !o.renderFrames.empty();
     // The live demo starts at the wall clock; screenshots, videos and headless runs are
     // repeatable. A paced headless recorder behaves like a live one: it drops rather than stalls.
-    auto session = !o.replay.empty()
-                       ? makeReplaySession(o.replay)
+    // A demo on a recording plays the recording (its floor, its times).
+    const auto demoRecording = o.demo.empty() ? std::nullopt : storyRecording(o.demo);
+    auto session = !o.replay.empty() ? makeReplaySession(o.replay)
+                   : demoRecording
+                       ? makeReplaySession(*demoRecording)
                        : makeSimSession(o, !o.headless && o.screenshot.empty() && !rendering,
                                         o.headless && !o.realtime, demoScenario);
     if (!session) return fail(session.error());
@@ -155,7 +158,7 @@ int Launcher::run() {
     if (!o.at.empty() && !model::parseDuration(o.at, at))
         return fail("--at: '" + o.at + "' is not a time such as 90s or 10m", 2);
     Session& s = **session;
-    if (s.replay) {
+    if (s.replay && !m_story) {
         s.replay->seek(s.replay->beginTime() + at);
         s.replay->renderNow();
         for (const auto& w : s.replay->reader().warnings())
@@ -228,7 +231,7 @@ int Launcher::runScreenshot(Session& session) {
         view.show();
         QCoreApplication::processEvents();
         std::unique_ptr<StoryPlayer> player; // its caption shows while it lives
-        if (m_story && session.sim && session.sources.empty()) {
+        if (m_story && session.sources.empty()) {
             // The story --at seconds in: the simulator and the player move on together, and
             // the last seconds are drawn so that framing beside the HUD's panels settles.
             player = std::make_unique<StoryPlayer>(*m_story, view, &transport);
@@ -238,10 +241,9 @@ int Launcher::runScreenshot(Session& session) {
             if (!o.at.empty()) model::parseDuration(o.at, at);
             const double until = model::toSeconds(at);
             const bool demo = m_story->kind == importers::Story::Kind::Demo;
-            if (!demo) session.sim->setSpeed(o.speed);
+            transport.setSpeed(demo ? m_story->speed : o.speed);
             for (double t = 0;; t = std::min(until, t + (until - t > 4 ? 1.0 : 0.5))) {
-                const double sim = demo ? m_story->simSecondsAt(t) : t * o.speed;
-                session.sim->runUntil(session.sim->startTime() + model::fromSeconds(sim));
+                moveTo(session, m_story, o.speed, t);
                 view.refreshSnapshot();
                 player->advance(t - player->storyClock());
                 if (until - t <= 4) (void)view.grabFramebuffer();
@@ -312,7 +314,16 @@ void Launcher::showWindow() {
 
 std::optional<std::string> Launcher::loadStoryFor(const Session& session) {
     const Options& o = m_options;
-    if (!o.demo.empty()) return std::nullopt; // read with the scenario
+    if (!o.demo.empty()) {
+        if (m_story) return std::nullopt; // read with the scenario
+        // A demo on a recording: read on the recording's floor.
+        auto story = loadStory(o.demo, *session.topology, views::layerIds());
+        if (!story) return story.error();
+        if (story->kind != importers::Story::Kind::Demo)
+            return o.demo + " is a tour: run it with --tour";
+        m_story = std::move(*story);
+        return std::nullopt;
+    }
     const bool rendering = !o.renderVideo.empty() || !o.renderFrames.empty();
     // A wall runs the bundled tour unless told otherwise; screenshots of a wall too, so that
     // they show what the wall shows.

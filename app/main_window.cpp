@@ -108,7 +108,14 @@ MainWindow::MainWindow(Session& session, QWidget* parent, bool restoreLayout)
         m_timeline->setBookmarkSink(
             [this, &replay](model::TimeNs t,
                             const std::string& text) -> std::optional<std::string> {
-                auto saved = replay.reader().addBookmark(t, text);
+                // With the camera, so that bookmarks can become a demo.
+                const auto& rig = m_view->camera();
+                const nlohmann::ordered_json camera{
+                    {"focus", {rig.focus.x, rig.focus.y, rig.focus.z}},
+                    {"distance", rig.distance},
+                    {"azimuth", rig.azimuthDeg},
+                    {"elevation", std::clamp(rig.elevationDeg, 4.0, 89.5)}};
+                auto saved = replay.reader().addBookmark(t, text, camera.dump());
                 if (!saved) return saved.error().toString();
                 refreshBookmarks();
                 return std::nullopt;
@@ -308,7 +315,33 @@ void MainWindow::buildMenus() {
         play->addAction(tr("Next event\t]"), this, [this] { m_session.replay->jumpToEvent(1); });
         play->addAction(tr("Bookmark this moment\tB"), m_timeline,
                         &views::TimelinePanel::addBookmark);
+        play->addAction(tr("Save bookmarks as a &demo…"), this, &MainWindow::saveBookmarksAsDemo);
     }
+}
+
+void MainWindow::saveBookmarksAsDemo() {
+    if (!m_session.replay) return;
+    std::vector<importers::StoryMark> marks;
+    for (const auto& b : m_session.replay->reader().bookmarks())
+        marks.push_back({b.time, b.text, b.camera});
+    if (marks.empty()) {
+        QMessageBox::information(this, tr("Save bookmarks as a demo"),
+                                 tr("This recording has no bookmarks yet (B adds one)."));
+        return;
+    }
+    const QString recording =
+        QFileInfo(QString::fromStdString(m_session.recordingPath)).absoluteFilePath();
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save bookmarks as a demo"),
+        QFileInfo(recording).completeBaseName() + "-demo.json", tr("floortwin demos (*.json)"));
+    if (path.isEmpty()) return;
+    QFile out(path);
+    const std::string text =
+        importers::demoFromBookmarks(marks, recording.toStdString(), m_session.replay->beginTime());
+    if (!out.open(QIODevice::WriteOnly) ||
+        out.write(text.data(), static_cast<qint64>(text.size())) !=
+            static_cast<qint64>(text.size()))
+        QMessageBox::warning(this, tr("Save bookmarks as a demo"), tr("Cannot write %1").arg(path));
 }
 
 void MainWindow::startTour(const std::string& nameOrPath) {

@@ -68,6 +68,8 @@ protected:
 private:
     void buildMenus();
     void startTour(const std::string& nameOrPath);
+    // Replays: the bookmarks (notes and cameras) as a demo file that plays the recording.
+    void saveBookmarksAsDemo();
     // A layer switched on brings its dock forward; the choice is kept in QSettings.
     void onLayerVisibilityChanged(const QString& id, bool visible);
     void applySpeed(double speed, bool paused);

@@ -93,6 +93,7 @@ std::expected<std::unique_ptr<Session>, std::string> makeReplaySession(const std
     session->topology = (*reader)->topology();
     session->replay = std::make_unique<importers::ReplayTransport>(std::move(*reader));
     session->sourceLabel = std::filesystem::path(path).filename().string();
+    session->recordingPath = path;
     return session;
 }
 

@@ -28,7 +28,7 @@ struct Session {
         for (auto& s : sources)
             s->start();
     }
-    std::string recordingPath; // --record target
+    std::string recordingPath; // --record target, or the recording replayed
     std::string sourceLabel;   // for the HUD: "SIMULATOR", "LIVE TELEMETRY", "REPLAY cooling.ftrec"
 
     model::Transport& transport() {

@@ -61,6 +61,13 @@ StoryPlayer::~StoryPlayer() {
 }
 
 void StoryPlayer::start() {
+    // A demo on a recording starts the replay where the story begins, playing.
+    if (m_current < 0 && m_transport && m_transport->isReplay() &&
+        m_story.kind == importers::Story::Kind::Demo && !m_story.replay.empty()) {
+        m_transport->seek(m_transport->beginTime() + model::fromSeconds(m_story.replayFrom));
+        m_transport->setSpeed(m_story.speed);
+        m_transport->setPaused(false);
+    }
     m_wall.start();
     m_lastWallNs = 0;
     if (m_current < 0) advance(0);

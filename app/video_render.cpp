@@ -12,9 +12,23 @@
 
 namespace ft::app {
 
+void moveTo(Session& session, const std::optional<importers::Story>& story, double speed,
+            double storySeconds) {
+    const bool demo = story && story->kind == importers::Story::Kind::Demo;
+    const double seconds = demo ? story->simSecondsAt(storySeconds) : storySeconds * speed;
+    if (session.replay) {
+        const double from = demo ? story->replayFrom : 0.0;
+        session.replay->seek(session.replay->beginTime() + model::fromSeconds(from + seconds));
+        session.replay->renderNow();
+    } else if (session.sim) {
+        session.sim->runUntil(session.sim->startTime() + model::fromSeconds(seconds));
+    }
+}
+
 std::expected<RenderResult, std::string> renderVideo(Session& session, const RenderJob& job,
                                                      const std::function<bool(double)>& progress) {
-    if (!session.sim) return std::unexpected("video renders the simulator");
+    if (!session.sim && !session.replay)
+        return std::unexpected("video renders the simulator or a recording");
     const double seconds = job.seconds > 0 ? job.seconds : (job.story ? job.story->length : 0.0);
     if (seconds <= 0) return std::unexpected("--render-video needs --duration (or a demo)");
     const auto frames = static_cast<long long>(std::llround(seconds * job.fps));
@@ -28,14 +42,14 @@ std::expected<RenderResult, std::string> renderVideo(Session& session, const Ren
         writer = std::move(*opened);
     }
 
-    auto& sim = *session.sim;
+    auto& transport = session.transport();
     const bool demo = job.story && job.story->kind == importers::Story::Kind::Demo;
-    sim.setSpeed(demo ? job.story->speed : job.speed);
-    views::FloorView view(session.topology, [&sim] { return sim.latest(); });
+    transport.setSpeed(demo ? job.story->speed : job.speed);
+    views::FloorView view(session.topology, [&transport] { return transport.latest(); });
     view.setShowFrameStats(false);
     view.setFrameStep(1000.0 / job.fps); // animation moves by the video's clock, not the wall's
     view.setSourceLabel(session.sourceLabel);
-    view.setTransport(&sim);
+    view.setTransport(&transport);
     view.setMetric(job.metric);
     if (!job.layers.empty())
         for (const auto& layer : view.layers())
@@ -53,16 +67,14 @@ std::expected<RenderResult, std::string> renderVideo(Session& session, const Ren
     QCoreApplication::processEvents();
     std::unique_ptr<StoryPlayer> player;
     if (job.story) {
-        player = std::make_unique<StoryPlayer>(*job.story, view, &sim);
+        player = std::make_unique<StoryPlayer>(*job.story, view, &transport);
         player->setFocusHold(job.focusHold);
         player->setAlarmFocus(job.focusHold > 0);
     }
 
-    const model::TimeNs start = sim.startTime();
     for (long long i = 0; i < frames; ++i) {
         const double t = static_cast<double>(i) / job.fps;
-        const double simSeconds = demo ? job.story->simSecondsAt(t) : t * job.speed;
-        sim.runUntil(start + model::fromSeconds(simSeconds));
+        moveTo(session, job.story, job.speed, t);
         view.refreshSnapshot();
         if (player) player->advance(i == 0 ? 0.0 : 1.0 / job.fps);
         const QImage image = view.grabFramebuffer();

@@ -36,6 +36,11 @@ struct RenderResult {
     double seconds = 0;
 };
 
+// The run at `storySeconds` into the story (or into the run, at `speed`, without a demo): the
+// simulator runs to that time, a recording is decoded there. The simulator must not be running.
+void moveTo(Session& session, const std::optional<importers::Story>& story, double speed,
+            double storySeconds);
+
 // `progress` gets 0..1 after each frame and returns false to cancel (the partial video is
 // removed). Needs a QApplication and an OpenGL 3.2 context (X or xvfb-run). The session's
 // simulator must not be running.

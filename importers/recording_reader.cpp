@@ -337,11 +337,23 @@ std::vector<Bookmark> RecordingReader::bookmarks() const {
     sqlite3* db = nullptr;
     if (sqlite3_open_v2(m_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
         sqlite3_stmt* st = nullptr;
-        if (sqlite3_prepare_v2(db, "SELECT id, time, text FROM bookmarks ORDER BY time", -1, &st,
-                               nullptr) == SQLITE_OK)
-            while (sqlite3_step(st) == SQLITE_ROW)
-                out.push_back({sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
-                               reinterpret_cast<const char*>(sqlite3_column_text(st, 2))});
+        // Recordings bookmarked before cameras were kept have no camera column.
+        const bool camera = sqlite3_prepare_v2(db,
+                                               "SELECT id, time, text, camera FROM bookmarks "
+                                               "ORDER BY time",
+                                               -1, &st, nullptr) == SQLITE_OK;
+        if (!camera)
+            sqlite3_prepare_v2(db, "SELECT id, time, text FROM bookmarks ORDER BY time", -1, &st,
+                               nullptr);
+        while (st && sqlite3_step(st) == SQLITE_ROW) {
+            Bookmark b{sqlite3_column_int64(st, 0),
+                       sqlite3_column_int64(st, 1),
+                       reinterpret_cast<const char*>(sqlite3_column_text(st, 2)),
+                       {}};
+            if (camera && sqlite3_column_type(st, 3) == SQLITE_TEXT)
+                b.camera = reinterpret_cast<const char*>(sqlite3_column_text(st, 3));
+            out.push_back(std::move(b));
+        }
         sqlite3_finalize(st);
     }
     sqlite3_close(db);
@@ -349,7 +361,8 @@ std::vector<Bookmark> RecordingReader::bookmarks() const {
 }
 
 std::expected<Bookmark, Error> RecordingReader::addBookmark(model::TimeNs time,
-                                                            const std::string& text) {
+                                                            const std::string& text,
+                                                            const std::string& camera) {
     sqlite3* db = nullptr;
     if (sqlite3_open_v2(m_path.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) {
         const std::string why = sqlite3_errmsg(db);
@@ -357,17 +370,27 @@ std::expected<Bookmark, Error> RecordingReader::addBookmark(model::TimeNs time,
         return std::unexpected(
             error("cannot save the bookmark (the recording is read-only here): " + why));
     }
+    // Older recordings: give their bookmarks a camera column (existing rows keep none).
+    sqlite3_stmt* probe = nullptr;
+    if (sqlite3_prepare_v2(db, "SELECT camera FROM bookmarks LIMIT 0", -1, &probe, nullptr) !=
+        SQLITE_OK)
+        sqlite3_exec(db, "ALTER TABLE bookmarks ADD COLUMN camera TEXT", nullptr, nullptr, nullptr);
+    sqlite3_finalize(probe);
     sqlite3_stmt* st = nullptr;
-    sqlite3_prepare_v2(db, "INSERT INTO bookmarks(time, text, created) VALUES(?, ?, ?)", -1, &st,
-                       nullptr);
+    sqlite3_prepare_v2(db, "INSERT INTO bookmarks(time, text, created, camera) VALUES(?, ?, ?, ?)",
+                       -1, &st, nullptr);
     const std::string created =
         model::formatUtc(static_cast<model::TimeNs>(std::time(nullptr)) * model::kNsPerSecond);
     sqlite3_bind_int64(st, 1, time);
     sqlite3_bind_text(st, 2, text.c_str(), -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 3, created.c_str(), -1, SQLITE_TRANSIENT);
+    if (camera.empty())
+        sqlite3_bind_null(st, 4);
+    else
+        sqlite3_bind_text(st, 4, camera.c_str(), -1, SQLITE_TRANSIENT);
     const int rc = sqlite3_step(st);
     sqlite3_finalize(st);
-    const Bookmark b{sqlite3_last_insert_rowid(db), time, text};
+    const Bookmark b{sqlite3_last_insert_rowid(db), time, text, camera};
     const std::string why = sqlite3_errmsg(db);
     sqlite3_close(db);
     if (rc != SQLITE_DONE) return std::unexpected(error("cannot save the bookmark: " + why));

@@ -26,6 +26,9 @@ struct Bookmark {
     std::int64_t id = 0;
     model::TimeNs time = 0;
     std::string text;
+    // Where the camera was (floortwin-demo/1's "camera" object as JSON; empty in recordings
+    // bookmarked before cameras were kept), so bookmarks can become a demo.
+    std::string camera;
 };
 
 class RecordingReader {
@@ -56,7 +59,8 @@ public:
     const std::vector<model::LifecycleTransition>& transitions() const { return m_transitions; }
     std::vector<Bookmark> bookmarks() const;
     // Bookmarks are the investigator's notes, written into the recording itself.
-    std::expected<Bookmark, Error> addBookmark(model::TimeNs time, const std::string& text);
+    std::expected<Bookmark, Error> addBookmark(model::TimeNs time, const std::string& text,
+                                               const std::string& camera = {});
 
 private:
     RecordingReader() = default;

@@ -24,7 +24,7 @@ CREATE TABLE events(time INTEGER NOT NULL, kind INTEGER NOT NULL, entity_kind IN
 CREATE TABLE lifecycle(time INTEGER NOT NULL, rack INTEGER NOT NULL, from_state INTEGER NOT NULL, to_state INTEGER NOT NULL,
                        failure INTEGER NOT NULL, reason TEXT NOT NULL);
 CREATE TABLE alarm_sets(time INTEGER PRIMARY KEY, data BLOB NOT NULL);
-CREATE TABLE bookmarks(id INTEGER PRIMARY KEY, time INTEGER NOT NULL, text TEXT NOT NULL, created TEXT NOT NULL);
+CREATE TABLE bookmarks(id INTEGER PRIMARY KEY, time INTEGER NOT NULL, text TEXT NOT NULL, created TEXT NOT NULL, camera TEXT);
 )SQL";
 
 // An alarm as stored: fixed fields, then the title's length and bytes.

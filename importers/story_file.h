@@ -61,6 +61,10 @@ struct Story {
     double length = 0;            // seconds; a tour loops after it
     double resumeAfter = 30;      // tours: idle seconds after a touch before the tour resumes
     double speed = 1;             // demos: the speed until a step changes it
+    // Demos on a recording ("replay": FILE.ftrec, relative to the demo file): the story plays
+    // the recording from replayFrom seconds into it, its speeds the replay's; no actions.
+    std::string replay;
+    double replayFrom = 0;
 
     // Demos: seconds of simulated time at `storyTime` seconds into the story (the speeds of
     // the steps before it, integrated).
@@ -75,6 +79,23 @@ struct Story {
 std::expected<Story, Error> parseStoryFile(std::string_view text, const std::string& file,
                                            const model::Topology& topology,
                                            const std::vector<std::string>& layerIds);
+
+// The recording a demo plays ("replay", resolved against the file's folder), if it names one;
+// read before the floor is known, since the floor is the recording's. Nothing for tours, for
+// demos on the simulator and for text that does not parse (parseStoryFile says why).
+std::optional<std::string> storyRecording(std::string_view text, const std::string& file);
+
+// A bookmark of a replay, for demoFromBookmarks.
+struct StoryMark {
+    model::TimeNs time = 0; // recording time
+    std::string text;
+    std::string camera; // the "camera" object as JSON, or empty
+};
+// A demo (floortwin-demo/1 text) that plays `recording` through its bookmarks: each bookmark a
+// step with its note as the caption and its camera, the replay between two bookmarks sped up
+// so that it takes about `secondsPerMark` of the story (1x..1000x).
+std::string demoFromBookmarks(const std::vector<StoryMark>& marks, const std::string& recording,
+                              model::TimeNs recordingStart, double secondsPerMark = 15);
 
 // "rack:A03", "cdu:CDU A1", "row:B", "leaf:3", "gpu:100" -> an entity of this floor.
 std::expected<model::EntityRef, std::string> resolveEntity(const model::Topology& topology,

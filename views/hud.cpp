@@ -287,8 +287,10 @@ void drawCaption(const ImGuiOverlay& ov, const HudInput& in) {
     if (events && events->Active && events->Pos.x < x1 && events->Pos.x + events->Size.x > x0)
         bottom = std::min(bottom, events->Pos.y - 12);
     ImGui::SetNextWindowPos(ImVec2(in.width / 2, bottom), 0, ImVec2(0.5f, 1));
-    ImGui::SetNextWindowBgAlpha(0.82f);
-    ImGui::Begin("##caption", nullptr, kPanel);
+    // Sized from the text now, not from the last frame (a new caption would be cut for a frame).
+    const ImVec2 pad = ImGui::GetStyle().WindowPadding;
+    ImGui::SetNextWindowSize(ImVec2(size.x + 2 * pad.x + 2, size.y + 2 * pad.y + 2));
+    ImGui::Begin("##caption", nullptr, kPanel & ~ImGuiWindowFlags_AlwaysAutoResize);
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
     ImGui::TextUnformatted(in.caption.c_str());
     ImGui::PopTextWrapPos();

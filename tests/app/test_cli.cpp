@@ -603,6 +603,48 @@ private slots:
         QVERIFY(r.code != 0 && r.err.contains("drop --scenario"));
     }
 
+    // A demo on a recording (as File > Save bookmarks as a demo writes one) renders the
+    // recording's moments: the recorded pump failure shows, the same frames every time.
+    void demoOfARecordingRendersIt() {
+        if (qEnvironmentVariableIsEmpty("DISPLAY"))
+            QSKIP("rendering needs X (make test uses Xvfb)");
+        QTemporaryDir dir;
+        const QString recording = dir.filePath("incident.ftrec");
+        auto r = floortwin(
+            {"--headless", "--scenario", "pump-failure", "--for", "3m", "--record", recording});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QFile f(dir.filePath("demo.json"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        // The recording by a path relative to the demo file.
+        f.write(R"({ "format": "floortwin-demo/1", "replay": "incident.ftrec", "replay_from": "30s",
+  "length": "2s", "speed": 60,
+  "steps": [ { "at": "0s", "frame": "cdu:CDU A1", "layers": ["racks", "thermal"], "flight": "0s",
+               "caption": "before the pumps trip" } ] })");
+        f.close();
+        const QStringList common{"--demo", f.fileName(), "--size", "320x180", "--fps", "5"};
+        r = floortwin(QStringList(common) << "--render-frames" << dir.filePath("frames"));
+        QVERIFY2(r.code == 0, r.err.constData());
+        // Frame 1 is 30 s in (healthy), frame 10 is 30 s + 1.8 s x 60 = 138 s in (pumps down).
+        const QImage before(dir.filePath("frames/frame-00001.png")),
+            after(dir.filePath("frames/frame-00010.png"));
+        QCOMPARE(before.size(), QSize(320, 180));
+        const double differ = fractionOfPixelsThatDiffer(before, after);
+        qInfo("30 s and 138 s into the recording: %.0f %% of pixels differ", differ * 100);
+        QVERIFY(differ > 0.02);
+        r = floortwin(QStringList(common) << "--render-video" << dir.filePath("a.mp4"));
+        QVERIFY2(r.code == 0, r.err.constData());
+        QCOMPARE(mp4FrameCount(dir.filePath("a.mp4")), 10LL);
+        // A demo on a recording injects nothing.
+        QFile bad(dir.filePath("bad.json"));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write(R"({ "format": "floortwin-demo/1", "replay": "incident.ftrec",
+  "steps": [ { "at": "0s", "actions": [ { "action": "leak", "target": "rack:A01" } ] } ] })");
+        bad.close();
+        r = floortwin({"--demo", bad.fileName(), "--render-video", dir.filePath("b.mp4")});
+        QVERIFY(r.code != 0);
+        QVERIFY2(r.err.contains("no scenario actions"), r.err.constData());
+    }
+
     // Screenshots of a running tour at two times show two different stops.
     void tourScreenshotsShowItsStops() {
         if (qEnvironmentVariableIsEmpty("DISPLAY"))

@@ -88,7 +88,8 @@ void benchSoak(const std::function<void(const std::string&, double, const char*)
         std::ranges::sort(costs);
         std::ranges::sort(gaps);
         auto at = [](const std::vector<double>& v, double q) {
-            return v.empty() ? 0.0 : v[std::min(v.size() - 1, static_cast<std::size_t>(q * v.size()))];
+            return v.empty() ? 0.0
+                             : v[std::min(v.size() - 1, static_cast<std::size_t>(q * v.size()))];
         };
         figure("soak.seconds", seconds, "s");
         figure("soak.frames", static_cast<double>(costs.size()), "frames");

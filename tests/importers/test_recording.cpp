@@ -298,6 +298,39 @@ private slots:
         QCOMPARE(marks.size(), 1u);
         QCOMPARE(marks[0].text, std::string("valve stuck here"));
         QCOMPARE(marks[0].time, when);
+        QVERIFY(marks[0].camera.empty());
+        // With the camera, to turn into a demo.
+        const std::string camera =
+            R"({"focus":[1,2,0.5],"distance":12,"azimuth":-20,"elevation":30})";
+        QVERIFY((*again)->addBookmark(when + model::kNsPerSecond, "pump 2 restarts", camera));
+        const auto both = (*again)->bookmarks();
+        QCOMPARE(both.size(), 2u);
+        QCOMPARE(both[1].camera, camera);
+    }
+
+    // Recordings bookmarked before cameras were kept: read as before, and the first bookmark
+    // with a camera adds the column.
+    void olderBookmarksWithoutCameras() {
+        const QString path = m_dir.filePath("old-marks.ftrec");
+        record(path, floorOf(1), 20);
+        sqlite3* db = nullptr;
+        QCOMPARE(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(db,
+                              "ALTER TABLE bookmarks DROP COLUMN camera; INSERT INTO "
+                              "bookmarks(time, text, created) VALUES(5, 'old note', 'then')",
+                              nullptr, nullptr, nullptr),
+                 SQLITE_OK);
+        sqlite3_close(db);
+        auto reader = importers::RecordingReader::open(path.toStdString());
+        QVERIFY(reader);
+        auto marks = (*reader)->bookmarks();
+        QCOMPARE(marks.size(), 1u);
+        QCOMPARE(marks[0].text, std::string("old note"));
+        QVERIFY((*reader)->addBookmark(9, "new note", R"({"focus":[0,0,0],"distance":5})"));
+        marks = (*reader)->bookmarks();
+        QCOMPARE(marks.size(), 2u);
+        QVERIFY(marks[0].camera.empty());
+        QCOMPARE(marks[1].camera, std::string(R"({"focus":[0,0,0],"distance":5})"));
     }
 
     void damagedFilesOpenWithAClearMessage() {

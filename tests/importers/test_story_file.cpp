@@ -167,6 +167,52 @@ private slots:
         }
     }
 
+    // A replay's bookmarks become a demo that plays the recording through them; a demo names
+    // its recording relative to itself, and may not inject actions into it.
+    void bookmarksBecomeADemoOfTheRecording() {
+        const model::TimeNs start = 1'790'000'000LL * model::kNsPerSecond;
+        const std::vector<importers::StoryMark> marks{
+            {start + model::fromSeconds(600), "valves open wide",
+             R"({"focus":[3,1,0.5],"distance":14,"azimuth":-30,"elevation":25})"},
+            {start + model::fromSeconds(60), "pump 1 trips", ""},
+            {start + model::fromSeconds(90), "flow collapses",
+             R"({"focus":[1,2,0.5],"distance":9,"azimuth":10,"elevation":40})"},
+        };
+        const std::string text =
+            importers::demoFromBookmarks(marks, "/data/incident.ftrec", start, 15);
+        QCOMPARE(importers::storyRecording(text, "/tmp/x/demo.json"),
+                 std::optional<std::string>("/data/incident.ftrec"));
+        auto demo = importers::parseStoryFile(text, "demo.json", *m_demo, kLayers);
+        QVERIFY2(demo, demo ? "" : (demo.error().toString() + "\n" + text).c_str());
+        QCOMPARE(demo->replay, std::string("/data/incident.ftrec"));
+        QCOMPARE(demo->replayFrom, 60.0); // the first bookmark, by time
+        QCOMPARE(demo->steps.size(), std::size_t{3});
+        QCOMPARE(*demo->steps[0].caption, std::string("pump 1 trips"));
+        QVERIFY(!demo->steps[0].camera); // bookmarked without a camera
+        QCOMPARE(demo->steps[1].camera->kind, StoryCamera::Kind::Explicit);
+        QCOMPARE(demo->steps[1].camera->distance, 9.0);
+        // 30 s of recording at 1x... 2x gets there in 15 s; 510 s at 34x.
+        QCOMPARE(*demo->steps[0].speed, 2.0);
+        QCOMPARE(demo->steps[1].at, 15.0);
+        QCOMPARE(*demo->steps[1].speed, 34.0);
+        QCOMPARE(demo->steps[2].at, 30.0);
+        // The story reaches each bookmark's moment of the recording.
+        QCOMPARE(demo->replayFrom + demo->simSecondsAt(demo->steps[1].at), 90.0);
+        QCOMPARE(demo->replayFrom + demo->simSecondsAt(demo->steps[2].at), 600.0);
+        QCOMPARE(demo->length, 45.0);
+
+        const std::string relative = R"({"format": "floortwin-demo/1", "replay": "runs/a.ftrec",
+  "steps": [{"at": "0s"}]})";
+        QCOMPARE(importers::storyRecording(relative, "/home/op/demos/d.json"),
+                 std::optional<std::string>("/home/op/demos/runs/a.ftrec"));
+        QVERIFY(
+            !importers::storyRecording(R"({"format": "floortwin-demo/1", "steps": []})", "d.json"));
+        const auto withActions = errorOf(R"({"format": "floortwin-demo/1", "replay": "a.ftrec",
+  "steps": [{"at": "0s", "actions": [{"action": "leak", "target": "rack:A01"}]}]})");
+        QVERIFY2(withActions.toString().find("no scenario actions") != std::string::npos,
+                 withActions.toString().c_str());
+    }
+
     void entitiesResolveByKindAndName() {
         auto row = importers::resolveEntity(*m_demo, "row:B");
         QVERIFY(row);
