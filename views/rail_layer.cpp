@@ -89,7 +89,11 @@ void RailLayer::updateDetail(const CameraView& camera) {
     // Level of detail: on a big floor the thousands of rack-to-leaf bundles only mean something
     // (and only pay for their pixels) once the camera is close enough to tell racks apart; the
     // switches and leaf-to-spine trunks carry the overview.
-    m_showAccess = m_topology.count(model::EntityKind::Rack) <= 256 || camera.rig.distance < 70.0;
+    // Straight down, the bundles lie on top of each other, a carpet over the racks that costs a
+    // third of the frame and reads as nothing: the per-rail trunks say the same from there.
+    m_showAccess =
+        (m_topology.count(model::EntityKind::Rack) <= 256 || camera.rig.distance < 70.0) &&
+        camera.rig.elevationDeg < 80.0;
     m_access.setVisible(visible() && m_showAccess);
     // The same distance swaps the per-leaf trunks for one per rail.
     m_trunks.setVisible(visible() && m_showAccess);

@@ -4,6 +4,7 @@
 #include "app/floor_loading.h"
 #include "app/main_window.h"
 #include "app/session.h"
+#include "app/story_player.h"
 #include "views/floor_view.h"
 #include "views/layer_registry.h"
 
@@ -66,6 +67,11 @@ void benchSoak(const std::function<void(const std::string&, double, const char*)
         view->setFinishEachFrame(true); // frame costs include the rasteriser
         window.playStory(*tour);
         std::vector<double> costs, gaps;
+        // Per stop of the tour, to say where the worst frames are.
+        std::vector<std::vector<double>> byStop(tour->steps.size());
+        int stop = 0;
+        QObject::connect(window.storyPlayer(), &app::StoryPlayer::stepChanged, view,
+                         [&stop](int index) { stop = index; });
         QElapsedTimer clock;
         clock.start();
         double lastFrame = -1, rssAfterWarmup = 0;
@@ -74,6 +80,7 @@ void benchSoak(const std::function<void(const std::string&, double, const char*)
             const double now = static_cast<double>(clock.nsecsElapsed()) / 1e6;
             if (now > 5000) { // after start-up
                 costs.push_back(ms);
+                byStop[static_cast<std::size_t>(stop)].push_back(ms);
                 if (lastFrame >= 0) gaps.push_back(now - lastFrame);
             }
             lastFrame = now;
@@ -102,6 +109,16 @@ void benchSoak(const std::function<void(const std::string&, double, const char*)
         figure("soak.frame_ms_max", costs.empty() ? 0.0 : costs.back(), "ms");
         figure("soak.frame_gap_ms_p99", at(gaps, 0.99), "ms");
         figure("soak.frame_gap_ms_max", gaps.empty() ? 0.0 : gaps.back(), "ms");
+        for (std::size_t i = 0; i < byStop.size(); ++i) {
+            auto& v = byStop[i];
+            if (v.empty()) continue;
+            std::ranges::sort(v);
+            const auto& step = tour->steps[i];
+            std::string what = step.caption.value_or("");
+            if (what.size() > 40) what = what.substr(0, 40);
+            std::fprintf(stderr, "soak: stop %zu (%s): %zu frames, median %.1f, max %.1f ms\n",
+                         i + 1, what.c_str(), v.size(), at(v, 0.5), v.back());
+        }
     }
     s.sim->stop();
     session->reset();
