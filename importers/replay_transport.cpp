@@ -40,10 +40,12 @@ std::shared_ptr<const model::Snapshot> ReplayTransport::latest() const {
 model::TimeNs ReplayTransport::positionLocked(Clock::time_point now) const {
     if (m_paused) return m_anchorPosition;
     const auto elapsed = std::chrono::duration<double>(now - m_anchorWall).count();
-    model::TimeNs p = m_anchorPosition + static_cast<model::TimeNs>(elapsed * m_speed * 1e9);
-    if (m_loop && p > m_loop->second) {
+    const auto moved = static_cast<model::TimeNs>(elapsed * m_speed * 1e9);
+    model::TimeNs p = m_reverse ? m_anchorPosition - moved : m_anchorPosition + moved;
+    if (m_loop) {
         const model::TimeNs span = std::max<model::TimeNs>(1, m_loop->second - m_loop->first);
-        p = m_loop->first + (p - m_loop->first) % span;
+        if (p > m_loop->second) p = m_loop->first + (p - m_loop->first) % span;
+        if (p < m_loop->first) p = m_loop->second - (m_loop->second - p) % span;
     }
     return std::clamp(p, m_reader->startTime(), m_reader->endTime());
 }
@@ -75,15 +77,35 @@ void ReplayTransport::setSpeed(double speed) {
     notifyChanged();
 }
 
+bool ReplayTransport::reverse() const {
+    std::lock_guard lock(m_mutex);
+    return m_reverse;
+}
+
+void ReplayTransport::setReverse(bool reverse) {
+    {
+        std::lock_guard lock(m_mutex);
+        const auto now = Clock::now();
+        m_anchorPosition = positionLocked(now);
+        m_anchorWall = now;
+        m_reverse = reverse;
+    }
+    m_wake.notify_all();
+    notifyChanged();
+}
+
 void ReplayTransport::setPaused(bool paused) {
     {
         std::lock_guard lock(m_mutex);
         const auto now = Clock::now();
         m_anchorPosition = positionLocked(now);
         m_anchorWall = now;
-        // Playing from the very end starts again from the beginning, as a video player does.
-        if (!paused && m_anchorPosition >= m_reader->endTime())
+        // Playing from the very end starts again from the beginning, as a video player does
+        // (backwards: from the very start, again from the end).
+        if (!paused && !m_reverse && m_anchorPosition >= m_reader->endTime())
             m_anchorPosition = m_loop ? m_loop->first : m_reader->startTime();
+        if (!paused && m_reverse && m_anchorPosition <= m_reader->startTime())
+            m_anchorPosition = m_loop ? m_loop->second : m_reader->endTime();
         m_paused = paused;
         m_dirty = true;
     }
@@ -203,9 +225,10 @@ void ReplayTransport::threadMain() {
             const model::TimeNs tick = m_reader->tick();
             publish = m_dirty || (target / tick != shown / tick);
             m_dirty = false;
-            // Reaching the end pauses playback there.
-            if (!m_paused && !m_loop && target >= m_reader->endTime()) {
-                m_anchorPosition = m_reader->endTime();
+            // Reaching the end (backwards: the start) pauses playback there.
+            const model::TimeNs edge = m_reverse ? m_reader->startTime() : m_reader->endTime();
+            if (!m_paused && !m_loop && (m_reverse ? target <= edge : target >= edge)) {
+                m_anchorPosition = edge;
                 m_anchorWall = now;
                 m_paused = true;
                 reachedEnd = true;

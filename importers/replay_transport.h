@@ -1,9 +1,9 @@
 #pragma once
 // ReplayTransport: the transport of a recording — a replay clock (play/pause, speed
-// 0.1x-1000x, seek, step by tick, loop a range, jump to events) and a thread that decodes and
-// publishes the floor at the clock's position (only the moments it shows, so it never falls
-// behind at any speed). It feeds the views directly, not the sim core. Transport calls from
-// any thread.
+// 0.1x-1000x forwards or backwards, seek, step by tick, loop a range, jump to events) and a thread
+// that decodes and publishes the floor at the clock's position (only the moments it shows, so it
+// never falls behind at any speed). It feeds the views directly, not the sim core. Transport calls
+// from any thread.
 #include "model/transport.h"
 #include "recording_reader.h"
 
@@ -32,6 +32,8 @@ public:
     double speed() const override;
     void setPaused(bool paused) override;
     bool paused() const override;
+    void setReverse(bool reverse) override;
+    bool reverse() const override;
     model::TimeNs beginTime() const override { return m_reader->startTime(); }
     model::TimeNs endTime() const override { return m_reader->endTime(); }
     model::TimeNs tickLength() const override { return m_reader->tick(); }
@@ -68,7 +70,8 @@ private:
     std::chrono::steady_clock::time_point m_anchorWall;
     double m_speed = 1.0;
     bool m_paused = true;
-    bool m_dirty = true; // a seek or step asks for a publish even when paused
+    bool m_reverse = false; // the clock runs backwards
+    bool m_dirty = true;    // a seek or step asks for a publish even when paused
     std::optional<std::pair<model::TimeNs, model::TimeNs>> m_loop;
     std::shared_ptr<const model::Snapshot> m_latest;
     std::string m_error;

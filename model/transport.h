@@ -31,6 +31,9 @@ public:
     virtual TimeNs endTime() const = 0;
     virtual TimeNs tickLength() const = 0;
     // Replay only; a live source ignores them.
+    // Plays backwards at speed() (a replay; the live twin cannot).
+    virtual void setReverse(bool) {}
+    virtual bool reverse() const { return false; }
     virtual void seek(TimeNs) {}
     virtual void step(int /*ticks*/) {}
     virtual void setLoop(std::optional<std::pair<TimeNs, TimeNs>>) {}

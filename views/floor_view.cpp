@@ -206,8 +206,11 @@ void FloorView::paintGL() {
     m_lastFrameAt = now;
     const double speed = m_transport ? m_transport->speed() : 1.0;
     const bool paused = m_transport && m_transport->paused();
+    const bool reverse = m_transport && m_transport->reverse();
     if (m_animated) {
-        const double simSeconds = paused ? 0.0 : std::min(dt, 200.0) / 1000.0 * speed;
+        // Played backwards, the flow bands run backwards too.
+        const double simSeconds =
+            paused ? 0.0 : std::min(dt, 200.0) / 1000.0 * speed * (reverse ? -1.0 : 1.0);
         for (const auto& l : m_layers)
             if (l->visible() && l->animates()) l->animate(simSeconds, dt / 1000.0);
     }
@@ -236,6 +239,7 @@ void FloorView::paintGL() {
         in.speed = speed;
         in.paused = paused;
         in.replay = m_transport && m_transport->isReplay();
+        in.reverse = reverse;
         in.fillModelled = m_fillModelled;
         if (m_showFrameStats && m_frameCosts.size() > 2) {
             std::vector<double> sorted(m_frameCosts.begin(), m_frameCosts.end());

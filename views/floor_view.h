@@ -88,6 +88,7 @@ public:
     // Where speed, pause and live/replay are read (nothing: 1x, running, live); the view
     // repaints when they change.
     void setTransport(model::Transport* transport);
+    model::Transport* transport() const { return m_transport; }
     // The HUD over the scene (benchmarks measure the scene alone with it off).
     void setHudVisible(bool on) {
         m_hudVisible = on;

@@ -43,7 +43,9 @@ void drawSourcePanel(const ImGuiOverlay& ov, const HudInput& in) {
     ImGui::PopFont();
     if (in.replay)
         ImGui::TextColored(ImVec4(0.45f, 0.7f, 1.0f, 1.0f), "%s",
-                           in.paused ? "REPLAY (paused)" : "REPLAY");
+                           in.paused    ? "REPLAY (paused)"
+                           : in.reverse ? "REPLAY BACKWARDS"
+                                        : "REPLAY");
     else
         ImGui::TextColored(in.paused ? kWarning : kGood, "%s", in.paused ? "PAUSED" : "LIVE");
     ImGui::SameLine();

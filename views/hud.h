@@ -76,6 +76,7 @@ struct HudInput {
     double speed = 1.0;
     bool paused = false;
     bool replay = false;
+    bool reverse = false; // a replay playing backwards
     // What a frame costs to draw (render and HUD, finished), shown when set (not in screenshots:
     // they must be repeatable); the redraw rate beside it, as frames are drawn on demand.
     std::optional<double> frameMs;

@@ -75,6 +75,12 @@ double LifecycleLanes::timeToX(model::TimeNs time) const {
                             static_cast<double>(std::max<model::TimeNs>(1, m_t1 - m_t0));
 }
 
+model::TimeNs LifecycleLanes::xToTime(double x) const {
+    const double w = std::max(1, width() - kNameWidth - 8);
+    const double f = std::clamp((x - kNameWidth) / w, 0.0, 1.0);
+    return m_t0 + static_cast<model::TimeNs>(f * static_cast<double>(m_t1 - m_t0));
+}
+
 void LifecycleLanes::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), QColor(20, 25, 34));
@@ -149,8 +155,10 @@ void LifecycleLanes::paintEvent(QPaintEvent*) {
 
 void LifecycleLanes::mousePressEvent(QMouseEvent* e) {
     const int lane = (static_cast<int>(e->position().y()) - kAxisHeight) / kLaneHeight;
-    if (e->position().y() >= kAxisHeight && lane >= 0 && lane < static_cast<int>(m_lanes.size()))
-        emit laneClicked(m_lanes[lane]);
+    if (e->position().y() >= kAxisHeight && lane >= 0 && lane < static_cast<int>(m_lanes.size())) {
+        const double x = e->position().x();
+        emit laneClicked(m_lanes[lane], x >= kNameWidth ? std::optional(xToTime(x)) : std::nullopt);
+    }
 }
 
 bool LifecycleLanes::event(QEvent* e) {
@@ -207,9 +215,14 @@ LifecycleBoard::LifecycleBoard(FloorView* view, QWidget* parent) : QWidget(paren
 
     connect(m_view, &FloorView::snapshotChanged, m_lanes, &LifecycleLanes::rebuild);
     connect(m_view, &FloorView::selectionChanged, this, &LifecycleBoard::followSelection);
-    connect(m_lanes, &LifecycleLanes::laneClicked, this, [this](model::EntityId rack) {
-        m_view->setSelection(model::EntityRef{EntityKind::Rack, rack});
-    });
+    connect(m_lanes, &LifecycleLanes::laneClicked, this,
+            [this](model::EntityId rack, std::optional<model::TimeNs> time) {
+                m_view->setSelection(model::EntityRef{EntityKind::Rack, rack});
+                // In a replay the board is a way through time too: go to the moment clicked.
+                if (auto* transport = m_view->transport();
+                    time && transport && transport->isReplay())
+                    transport->seek(*time);
+            });
     connect(m_filterBox, &QComboBox::currentIndexChanged, this, [this](int) {
         const int v = m_filterBox->currentData().toInt();
         const auto state = v < 0 ? std::nullopt : std::optional(static_cast<RackLifecycle>(v));

@@ -2,7 +2,8 @@
 // LifecycleBoard: one swimlane per rack over time, a Gantt of its lifecycle stages with gate
 // failures marked (hover for the cause), the current time as a cursor. Lanes are the racks that
 // are not in production or have a history, optionally only those in one state. Clicking a lane
-// selects the rack on the floor; selecting a rack on the floor highlights and reveals its lane.
+// selects the rack on the floor (and, in a replay, seeks to the moment clicked); selecting a
+// rack on the floor highlights and reveals its lane.
 // UI thread only.
 #include "model/lifecycle.h"
 #include "model/snapshot.h"
@@ -31,7 +32,8 @@ public:
     static constexpr int kNameWidth = 64;
 
 signals:
-    void laneClicked(model::EntityId rack);
+    // A lane was clicked: its rack, and the moment under the pointer (nothing on the names).
+    void laneClicked(model::EntityId rack, std::optional<model::TimeNs> time);
 
 protected:
     void paintEvent(QPaintEvent* e) override;
@@ -40,6 +42,7 @@ protected:
 
 private:
     double timeToX(model::TimeNs t) const;
+    model::TimeNs xToTime(double x) const;
 
     FloorView* m_view;
     std::optional<model::RackLifecycle> m_filter;

@@ -264,8 +264,20 @@ TimelinePanel::TimelinePanel(model::Transport& transport, QWidget* parent)
         button("◀◀", tr("Previous event ([)"), [this] { emit jumpToEvent(-1); });
         button("◀", tr("Step back one tick (←)"), [this] { m_transport.step(-1); });
     }
-    m_play = button(tr("Play"), tr("Play / pause (Space)"),
-                    [this] { m_transport.setPaused(!m_transport.paused()); });
+    if (replay)
+        m_back = button(tr("◁ Back"), tr("Play backwards (J; again: faster)"), [this] {
+            m_transport.setReverse(true);
+            m_transport.setPaused(false);
+        });
+    m_play = button(tr("Play"), tr("Play / pause (Space)"), [this] {
+        // Play goes forwards; from playing backwards it turns round.
+        if (m_transport.reverse()) {
+            m_transport.setReverse(false);
+            m_transport.setPaused(false);
+            return;
+        }
+        m_transport.setPaused(!m_transport.paused());
+    });
     if (replay) {
         button("▶", tr("Step forward one tick (→)"), [this] { m_transport.step(1); });
         button("▶▶", tr("Next event (])"), [this] { emit jumpToEvent(1); });
@@ -298,7 +310,9 @@ TimelinePanel::TimelinePanel(model::Transport& transport, QWidget* parent)
 
 void TimelinePanel::refresh() {
     const auto s = m_transport.latest();
-    m_play->setText(m_transport.paused() ? tr("Play") : tr("Pause"));
+    const bool back = m_transport.reverse() && !m_transport.paused();
+    m_play->setText(m_transport.paused() || back ? tr("Play") : tr("Pause"));
+    if (m_back) m_back->setDown(back);
     if (s) {
         const double rel = model::toSeconds(s->time - m_transport.beginTime());
         m_time->setText(QString("  %1   +%2:%3:%4   %5 %6×")
@@ -351,19 +365,25 @@ bool TimelinePanel::handleKey(int key, Qt::KeyboardModifiers modifiers) {
         m_transport.setPaused(key == Qt::Key_K ? true : !m_transport.paused());
         return true;
     case Qt::Key_L:
-        // As in a video player: L plays, and again plays faster.
-        if (m_transport.paused())
+    case Qt::Key_J: {
+        // As in a video player: L plays forwards, J backwards (a replay); pressed again while
+        // playing that way, faster; pressed while playing the other way, it turns round at 1x.
+        const bool back = key == Qt::Key_J;
+        if (back && !replay) {
+            speedStep(-1); // the live twin cannot go back: J slows it down
+            return true;
+        }
+        if (m_transport.reverse() != back) {
+            m_transport.setReverse(back);
+            if (!m_transport.paused()) m_transport.setSpeed(1.0);
             m_transport.setPaused(false);
-        else
+        } else if (m_transport.paused()) {
+            m_transport.setPaused(false);
+        } else {
             speedStep(1);
+        }
         return true;
-    case Qt::Key_J:
-        // We do not play backwards: J slows down, and when paused jumps back five seconds.
-        if (m_transport.paused() && replay)
-            m_transport.seek(m_transport.latest()->time - 5 * model::kNsPerSecond);
-        else
-            speedStep(-1);
-        return true;
+    }
     case Qt::Key_Left:
     case Qt::Key_Right:
         if (!replay) return false;

@@ -84,6 +84,7 @@ signals:
 private:
     model::Transport& m_transport;
     TimelineAxis* m_axis;
+    QPushButton* m_back = nullptr;
     QPushButton* m_play;
     QComboBox* m_speed;
     QLabel* m_time;

@@ -228,6 +228,30 @@ void benchRecording() {
         figure("recording.replay_1000x.decode_ms_mean", stats.meanDecodeMs, "ms");
         figure("recording.replay_1000x.decode_ms_max", stats.maxDecodeMs, "ms");
     }
+    if (wanted("replay.reverse_frame_ms") || wanted("replay.forward_frame_ms")) {
+        // An hour of the default floor at 10 Hz, played at 100x for 3 s each way from the
+        // middle: what a shown frame costs to decode forwards and backwards.
+        const QString path = dir.filePath("both-ways.ftrec");
+        recordRun(path, "", 3600 * model::kNsPerSecond, 100 * model::kNsPerMs);
+        auto play = [&](bool backwards) {
+            importers::ReplayTransport replay(
+                *importers::RecordingReader::open(path.toStdString()));
+            replay.seek(replay.beginTime() + (replay.endTime() - replay.beginTime()) / 2);
+            replay.setSpeed(100);
+            replay.setReverse(backwards);
+            replay.start();
+            replay.setPaused(false);
+            std::this_thread::sleep_for(std::chrono::seconds(3));
+            const auto stats = replay.stats();
+            replay.stop();
+            return stats;
+        };
+        const auto forward = play(false), backward = play(true);
+        figure("replay.forward_frame_ms", forward.meanDecodeMs, "ms");
+        figure("replay.reverse_frame_ms", backward.meanDecodeMs, "ms");
+        figure("replay.reverse_vs_forward", backward.meanDecodeMs / forward.meanDecodeMs, "x");
+        figure("replay.reverse_frames", static_cast<double>(backward.published), "frames");
+    }
 }
 
 // Median frame time of a view rendering on screen at 1280x720.

@@ -422,7 +422,7 @@ private slots:
         QCOMPARE(board.lanes()->lanes().size(), 8u);
         QCOMPARE(board.lanes()->lanes().front(), 8u);
         // Board -> floor: clicking a lane selects its rack.
-        emit board.lanes()->laneClicked(13);
+        emit board.lanes()->laneClicked(13, std::nullopt);
         QVERIFY(view->selection());
         QCOMPARE(view->selection()->id, 13u);
         QCOMPARE(view->selection()->kind, EntityKind::Rack);
@@ -517,6 +517,27 @@ private slots:
         QCOMPARE(replay.position(), replay.endTime());
         QVERIFY(window.timeline()->handleKey(Qt::Key_Home, {}));
         QCOMPARE(replay.position(), replay.beginTime());
+        // J plays backwards, L turns round; J again while going back goes faster.
+        replay.seek(replay.endTime());
+        QVERIFY(window.timeline()->handleKey(Qt::Key_J, {}));
+        QVERIFY(replay.reverse() && !replay.paused());
+        const double speed = replay.speed();
+        QVERIFY(window.timeline()->handleKey(Qt::Key_J, {}));
+        QVERIFY(replay.reverse() && replay.speed() > speed);
+        QVERIFY(window.timeline()->handleKey(Qt::Key_L, {}));
+        QVERIFY(!replay.reverse() && !replay.paused());
+        QCOMPARE(replay.speed(), 1.0);
+        QVERIFY(window.timeline()->handleKey(Qt::Key_K, {}));
+        QVERIFY(replay.paused());
+        // A click on the lifecycle board seeks the replay to the moment under the pointer.
+        auto* lanes = window.findChild<views::LifecycleLanes*>();
+        QVERIFY(lanes);
+        const model::TimeNs moment = replay.beginTime() + 7 * model::kNsPerSecond;
+        emit lanes->laneClicked(0, moment);
+        QCOMPARE(replay.position(), moment);
+        QCOMPARE(window.floorView()->selection()->id, 0u);
+        emit lanes->laneClicked(1, std::nullopt); // on the names: selects, does not seek
+        QCOMPARE(replay.position(), moment);
     }
 
     void coolingPanelFollowsSelection() {
