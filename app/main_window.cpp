@@ -120,6 +120,13 @@ MainWindow::MainWindow(Session& session, QWidget* parent, bool restoreLayout)
                 refreshBookmarks();
                 return std::nullopt;
             });
+        // The panels' charts read the recording's past: full after a seek, and backwards.
+        const views::ChannelHistory past = [&replay](model::ChannelId c, model::TimeNs t,
+                                                     std::vector<float>& out) {
+            return replay.channelAt(c, t, out);
+        };
+        m_cooling->setHistorySource(past);
+        m_storagePanel->setHistorySource(past);
         connect(m_timeline, &views::TimelinePanel::jumpToEvent, this,
                 [&replay](int direction) { replay.jumpToEvent(direction); });
         refreshBookmarks();

@@ -332,6 +332,15 @@ std::expected<void, Error> RecordingReader::snapshotAt(model::TimeNs time, model
     return {};
 }
 
+std::expected<void, Error> RecordingReader::channelAt(model::ChannelId channel, model::TimeNs time,
+                                                      std::vector<float>& out) {
+    if (channel >= model::ch::Count) return std::unexpected(error("no such channel"));
+    time = std::clamp(time, m_start, m_end);
+    time = m_start + (time - m_start) / m_info.tick * m_info.tick;
+    out.resize(m_topology->count(model::kChannels[channel].kind));
+    return readStream(channel, time, out);
+}
+
 std::vector<Bookmark> RecordingReader::bookmarks() const {
     std::vector<Bookmark> out;
     sqlite3* db = nullptr;

@@ -58,6 +58,9 @@ public:
     const std::vector<model::Event>& events() const { return m_events; }
     const std::vector<model::LifecycleTransition>& transitions() const { return m_transitions; }
     std::vector<Bookmark> bookmarks() const;
+    // One channel's values at `time` (clamped into the recording), for charts of the past.
+    std::expected<void, Error> channelAt(model::ChannelId channel, model::TimeNs time,
+                                         std::vector<float>& out);
     // Bookmarks are the investigator's notes, written into the recording itself.
     std::expected<Bookmark, Error> addBookmark(model::TimeNs time, const std::string& text,
                                                const std::string& camera = {});

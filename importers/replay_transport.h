@@ -48,6 +48,9 @@ public:
     // needed: headless tools, screenshots, tests).
     std::shared_ptr<const model::Snapshot> renderNow();
     RecordingReader& reader() { return *m_reader; }
+    // A channel's values at `time` of the recording (false outside it), safe beside the replay
+    // thread: panels read their charts' past this way.
+    bool channelAt(model::ChannelId channel, model::TimeNs time, std::vector<float>& out);
     std::string lastError() const;
 
     struct Stats {

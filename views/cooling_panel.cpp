@@ -7,6 +7,7 @@
 #include <QPainter>
 #include <QPainterPath>
 #include <algorithm>
+#include <limits>
 
 namespace ft::views {
 
@@ -29,15 +30,23 @@ QString value(const model::Snapshot& s, model::ChannelId c, model::EntityId e) {
 }
 } // namespace
 
-CoolingPanel::CoolingPanel(FloorView* view, QWidget* parent) : QWidget(parent), m_view(view) {
-    m_history.resize(view->topology().count(EntityKind::Cdu));
+CoolingPanel::CoolingPanel(FloorView* view, QWidget* parent)
+    : QWidget(parent), m_view(view), m_history(kHistoryPoints) {
     setMinimumSize(320, 560);
     connect(m_view, &FloorView::snapshotChanged, this, &CoolingPanel::onSnapshot);
     connect(m_view, &FloorView::selectionChanged, this, &CoolingPanel::followSelection);
 }
 
+std::vector<CoolingPanel::HistoryPoint> CoolingPanel::history(model::EntityId cdu) const {
+    std::vector<HistoryPoint> out;
+    out.reserve(m_history.size());
+    for (const auto& [time, all] : m_history.points())
+        if (cdu < all.size()) out.push_back(all[cdu]);
+    return out;
+}
+
 void CoolingPanel::setCdu(model::EntityId cdu) {
-    if (cdu >= m_history.size()) return;
+    if (cdu >= m_view->topology().count(EntityKind::Cdu)) return;
     m_cdu = cdu;
     update();
 }
@@ -63,19 +72,34 @@ void CoolingPanel::followSelection() {
 void CoolingPanel::onSnapshot() {
     const auto s = m_view->snapshot();
     if (!s) return;
-    if (s->time < m_lastSample) // time went backwards (a new run): start over
-        for (auto& h : m_history)
-            h.clear();
-    if (s->time - m_lastSample >= model::kNsPerSecond || m_history[0].empty()) {
-        m_lastSample = s->time;
-        for (model::EntityId c = 0; c < m_history.size(); ++c) {
-            auto& h = m_history[c];
-            h.push_back({s->value(ch::CduSupplyTemperature, c),
-                         s->value(ch::CduReturnTemperature, c), s->value(ch::CduFlow, c),
-                         s->value(ch::CduHeatLoad, c)});
-            if (h.size() > kHistoryPoints) h.pop_front();
-        }
-    }
+    const auto cdus = static_cast<model::EntityId>(m_view->topology().count(EntityKind::Cdu));
+    auto point = [cdus](auto value) {
+        std::vector<HistoryPoint> all(cdus);
+        for (model::EntityId c = 0; c < cdus; ++c)
+            all[c] = {value(ch::CduSupplyTemperature, c), value(ch::CduReturnTemperature, c),
+                      value(ch::CduFlow, c), value(ch::CduHeatLoad, c)};
+        return all;
+    };
+    HistoryWindow<std::vector<HistoryPoint>>::Past past;
+    if (m_past)
+        past = [this, point](model::TimeNs t) -> std::optional<std::vector<HistoryPoint>> {
+            std::vector<float> columns[4];
+            const model::ChannelId channels[4] = {
+                ch::CduSupplyTemperature, ch::CduReturnTemperature, ch::CduFlow, ch::CduHeatLoad};
+            for (int k = 0; k < 4; ++k)
+                if (!m_past(channels[k], t, columns[k])) return std::nullopt;
+            return point([&](model::ChannelId c, model::EntityId e) {
+                for (int k = 0; k < 4; ++k)
+                    if (channels[k] == c && e < columns[k].size()) return columns[k][e];
+                return std::numeric_limits<float>::quiet_NaN();
+            });
+        };
+    m_history.update(
+        s->time,
+        [&] {
+            return point([&](model::ChannelId c, model::EntityId e) { return s->value(c, e); });
+        },
+        past);
     if (isVisible()) update();
 }
 
@@ -218,7 +242,7 @@ void CoolingPanel::paintEvent(QPaintEvent*) {
     }
 
     // History: supply and return temperature, and heat, over the last ten minutes.
-    const auto& h = m_history[c];
+    const auto h = history(c);
     const QRect chart(10, height() - 140, w - 20, 130);
     p.setPen(kLine);
     p.setBrush(QColor(16, 20, 28));

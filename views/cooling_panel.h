@@ -1,8 +1,10 @@
 #pragma once
 // CoolingPanel: a live schematic of one CDU — facility water in and out, heat exchanger and
 // setpoint, pumps with speed and health, the secondary loop — its racks with flow, valve, ΔT and
-// heat, and ten minutes of history. Follows the selection (a rack, tray, GPU or pump shows its
-// CDU). Keeps history for every CDU so switching is instant. UI thread only.
+// heat, and ten minutes of history (from the recording in a replay, whichever way it plays).
+// Follows the selection (a rack, tray, GPU or pump shows its CDU). Keeps history for every CDU
+// so switching is instant. UI thread only.
+#include "history_window.h"
 #include "model/snapshot.h"
 #include "model/topology.h"
 
@@ -26,7 +28,10 @@ public:
     struct HistoryPoint {
         float supply = 0, ret = 0, flow = 0, heat = 0;
     };
-    const std::deque<HistoryPoint>& history(model::EntityId cdu) const { return m_history[cdu]; }
+    // The last ten minutes of a CDU, one point a second.
+    std::vector<HistoryPoint> history(model::EntityId cdu) const;
+    // A replay: read the history's missing points from the recording (after a seek, backwards).
+    void setHistorySource(ChannelHistory past) { m_past = std::move(past); }
 
 protected:
     void paintEvent(QPaintEvent* e) override;
@@ -37,8 +42,8 @@ private:
 
     FloorView* m_view;
     model::EntityId m_cdu = 0;
-    std::vector<std::deque<HistoryPoint>> m_history;
-    model::TimeNs m_lastSample = 0;
+    HistoryWindow<std::vector<HistoryPoint>> m_history; // per time: every CDU
+    ChannelHistory m_past;
 };
 
 } // namespace ft::views

@@ -24,17 +24,35 @@ StoragePanel::StoragePanel(FloorView* view, QWidget* parent) : QWidget(parent), 
     connect(m_view, &FloorView::snapshotChanged, this, &StoragePanel::onSnapshot);
 }
 
+std::vector<StoragePanel::Point> StoragePanel::history() const {
+    std::vector<Point> out;
+    out.reserve(m_history.size());
+    for (const auto& [time, point] : m_history.points())
+        out.push_back(point);
+    return out;
+}
+
 void StoragePanel::onSnapshot() {
     const auto s = m_view->snapshot();
     if (!s || s->values[ch::RegionBacklog].empty()) return;
-    if (!m_history.empty() && s->time < m_history.back().time) m_history.clear();
-    if (m_history.empty() || s->time - m_history.back().time >= model::kNsPerSecond) {
-        m_history.push_back({s->time, s->value(ch::RegionBacklog, 0),
-                             s->value(ch::RegionOldestPending, 0),
-                             s->value(ch::RegionMigration, 0)});
-        while (m_history.size() > 600)
-            m_history.pop_front();
-    }
+    HistoryWindow<Point>::Past past;
+    if (m_past)
+        past = [this](model::TimeNs t) -> std::optional<Point> {
+            std::vector<float> backlog, oldest, migration;
+            if (!m_past(ch::RegionBacklog, t, backlog) ||
+                !m_past(ch::RegionOldestPending, t, oldest) ||
+                !m_past(ch::RegionMigration, t, migration) || backlog.empty() || oldest.empty() ||
+                migration.empty())
+                return std::nullopt;
+            return Point{t, backlog[0], oldest[0], migration[0]};
+        };
+    m_history.update(
+        s->time,
+        [&] {
+            return Point{s->time, s->value(ch::RegionBacklog, 0),
+                         s->value(ch::RegionOldestPending, 0), s->value(ch::RegionMigration, 0)};
+        },
+        past);
     if (isVisible()) update();
 }
 
@@ -156,15 +174,16 @@ void StoragePanel::paintEvent(QPaintEvent*) {
                                 .arg(s->value(ch::RegionBacklog, 0), 0, 'f', 1)
                                 .arg(s->value(ch::RegionOldestPending, 0), 0, 'f', 0)
                           : tr("one region: nothing migrates"));
-    if (m_history.size() >= 2) {
+    const auto history = this->history();
+    if (history.size() >= 2) {
         float hi = 1;
-        for (const auto& pt : m_history)
+        for (const auto& pt : history)
             hi = std::max(hi, pt.backlogTb);
         const QRectF plot = QRectF(chart).adjusted(8, lh + 8, -8, -8);
         QPainterPath path;
-        for (std::size_t i = 0; i < m_history.size(); ++i) {
+        for (std::size_t i = 0; i < history.size(); ++i) {
             const double x = plot.left() + plot.width() * static_cast<double>(i) / 599.0;
-            const double yv = plot.bottom() - plot.height() * m_history[i].backlogTb / (hi * 1.1);
+            const double yv = plot.bottom() - plot.height() * history[i].backlogTb / (hi * 1.1);
             i == 0 ? path.moveTo(x, yv) : path.lineTo(x, yv);
         }
         p.setPen(QPen(QColor(245, 185, 60), 2));

@@ -1,7 +1,9 @@
 #pragma once
 // StoragePanel: where the data goes, as a Sankey-style diagram — dataset reads split into cache
 // hits and bucket reads, checkpoint writes into the local hot tier and on to the remote region —
-// with the tiers of each region and the migration backlog over the last ten minutes. UI thread.
+// with the tiers of each region and the migration backlog over the last ten minutes (from the
+// recording in a replay, whichever way it plays). UI thread.
+#include "history_window.h"
 #include "model/snapshot.h"
 
 #include <QWidget>
@@ -20,7 +22,10 @@ public:
         model::TimeNs time;
         float backlogTb, oldestS, migrationGBps;
     };
-    const std::deque<Point>& history() const { return m_history; }
+    // The last ten minutes, one point a second.
+    std::vector<Point> history() const;
+    // A replay: read the history's missing points from the recording (after a seek, backwards).
+    void setHistorySource(ChannelHistory past) { m_past = std::move(past); }
 
 protected:
     void paintEvent(QPaintEvent* e) override;
@@ -28,7 +33,8 @@ protected:
 private:
     void onSnapshot();
     FloorView* m_view;
-    std::deque<Point> m_history;
+    HistoryWindow<Point> m_history{600};
+    ChannelHistory m_past;
 };
 
 } // namespace ft::views

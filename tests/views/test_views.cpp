@@ -538,6 +538,22 @@ private slots:
         QCOMPARE(window.floorView()->selection()->id, 0u);
         emit lanes->laneClicked(1, std::nullopt); // on the names: selects, does not seek
         QCOMPARE(replay.position(), moment);
+        // The cooling and storage charts read the recording's past: after a seek to the end
+        // they hold its 20 s, one point a second; seeking back trims them to what came before.
+        auto* cooling = window.findChild<views::CoolingPanel*>();
+        auto* storage = window.findChild<views::StoragePanel*>();
+        QVERIFY(cooling && storage);
+        replay.seek(replay.endTime());
+        replay.renderNow();
+        window.floorView()->refreshSnapshot();
+        QCOMPARE(cooling->history(0).size(), std::size_t{21});
+        QCOMPARE(storage->history().size(), std::size_t{21});
+        const auto supplyNow = cooling->history(0).back().supply;
+        QVERIFY(std::isfinite(supplyNow) && supplyNow > 20);
+        replay.seek(replay.beginTime() + 4 * model::kNsPerSecond);
+        replay.renderNow();
+        window.floorView()->refreshSnapshot();
+        QCOMPARE(cooling->history(0).size(), std::size_t{5});
     }
 
     void coolingPanelFollowsSelection() {
