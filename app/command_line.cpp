@@ -143,6 +143,10 @@ const std::vector<OptionSpec>& optionTable() {
          store<&Options::record>},
         {"--replay", "FILE.ftrec", kRecording,
          "replay a recording: timeline, seek, speed 0.1x-1000x, events", store<&Options::replay>},
+        {"--report", "DIR", kRecording,
+         "with --replay: an incident report in DIR (Markdown, and a PNG of\neach bookmark from "
+         "its camera, with its alarms and events), then exit",
+         store<&Options::report>},
         {"--at", "TIME", kRecording,
          "with --replay: start at TIME into the recording; with the\nsimulator: run to TIME (e.g. "
          "90s, 10m) before the screenshot",
@@ -336,6 +340,11 @@ std::expected<Options, std::string> parseCommandLine(const std::vector<std::stri
         return std::unexpected("--replay plays the floor that was recorded; drop --inventory");
     if (!o.importFile.empty() && o.record.empty() && o.headless)
         return std::unexpected("--import --headless writes a recording: add --record OUT.ftrec");
+    if (!o.report.empty() && o.replay.empty())
+        return std::unexpected(
+            "--report is made from a replay's bookmarks: add --replay FILE.ftrec");
+    if (!o.report.empty() && o.headless)
+        return std::unexpected("--report renders its moments: drop --headless");
     if (!o.tour.empty() && !o.demo.empty())
         return std::unexpected("--tour and --demo both move the camera: pick one");
     if (!o.demo.empty() && !o.scenario.empty())

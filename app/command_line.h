@@ -58,6 +58,7 @@ struct Options {
     std::string renderFrames; // --render-frames DIR: PNG frames
     int fps = 30;             // --fps N
     std::string duration;     // --duration D of the video (default: the demo's length)
+    std::string report;       // --report DIR: an incident report from a replay's bookmarks
     std::string theme;        // --theme standard|dim|bright (default: the window's last choice)
     std::string palette;      // --palette turbo|viridis|cividis (default: the window's last choice)
 };

@@ -3,6 +3,7 @@
 #include "floor_loading.h"
 #include "headless_run.h"
 #include "importers/floor_file.h"
+#include "incident_report.h"
 #include "live_sources.h"
 #include "main_window.h"
 #include "story_player.h"
@@ -170,6 +171,13 @@ int Launcher::run() {
     views::FloorView::setDefaultSurfaceFormat();
     QApplication app(m_argc, m_argv);
     if (rendering) return runVideo(s);
+    if (!o.report.empty()) {
+        auto report = writeIncidentReport(s, o.report, o.width > 0 ? o.width : 1280,
+                                          o.height > 0 ? o.height : 720);
+        if (!report) return fail(report.error());
+        std::cout << "wrote " << report->markdown << " (" << report->moments << " moments)\n";
+        return 0;
+    }
     if (!o.screenshot.empty()) {
         if (!s.sources.empty()) {
             // A screenshot of live data: let the sources deliver for --at of wall time (3 s).

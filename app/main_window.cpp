@@ -3,6 +3,7 @@
 #include "floor_loading.h"
 #include "importers/floor_file.h"
 #include "importers/telemetry_loader.h"
+#include "incident_report.h"
 #include "live_sources.h"
 #include "story_player.h"
 #include "views/cooling_panel.h"
@@ -323,6 +324,19 @@ void MainWindow::buildMenus() {
         play->addAction(tr("Bookmark this moment\tB"), m_timeline,
                         &views::TimelinePanel::addBookmark);
         play->addAction(tr("Save bookmarks as a &demo…"), this, &MainWindow::saveBookmarksAsDemo);
+        play->addAction(tr("Export incident &report…"), this, [this] {
+            const QString dir = QFileDialog::getExistingDirectory(this, tr("Report into folder"));
+            if (dir.isEmpty()) return;
+            auto report = writeIncidentReport(m_session, dir.toStdString());
+            if (!report)
+                QMessageBox::warning(this, tr("Incident report"),
+                                     QString::fromStdString(report.error()));
+            else
+                QMessageBox::information(this, tr("Incident report"),
+                                         tr("Wrote %1 with %2 moments.")
+                                             .arg(QString::fromStdString(report->markdown))
+                                             .arg(report->moments));
+        });
     }
 }
 

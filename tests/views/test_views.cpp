@@ -2,9 +2,11 @@
 // baseline, picking, selection to inspector, colour scale, metric switching.
 #include "app/command_line.h"
 #include "app/floor_loading.h"
+#include "app/incident_report.h"
 #include "app/main_window.h"
 #include "app/session.h"
 #include "app/story_player.h"
+#include "importers/recording_reader.h"
 #include "importers/story_file.h"
 #include "model/lifecycle.h"
 #include "model/sim_core.h"
@@ -554,6 +556,61 @@ private slots:
         replay.renderNow();
         window.floorView()->refreshSnapshot();
         QCOMPARE(cooling->history(0).size(), std::size_t{5});
+    }
+
+    // A replay's bookmarks become a report: the moments in a table, a picture of each from its
+    // camera, the alarms standing (by cause) and the events of the minute before.
+    void bookmarksMakeAnIncidentReport() {
+        QTemporaryDir dir;
+        app::Options o;
+        o.scenario = "pump-failure";
+        o.record = dir.filePath("pf.ftrec").toStdString();
+        {
+            auto live = app::makeSimSession(o, false, true);
+            QVERIFY2(live, live ? "" : live.error().c_str());
+            (*live)->sim->runUntil((*live)->sim->startTime() + 150 * model::kNsPerSecond);
+        }
+        {
+            auto reader = importers::RecordingReader::open(o.record);
+            QVERIFY(reader);
+            const auto t0 = (*reader)->startTime();
+            QVERIFY((*reader)->addBookmark(t0 + 30 * model::kNsPerSecond, "all quiet"));
+            QVERIFY((*reader)->addBookmark(
+                t0 + 120 * model::kNsPerSecond, "flow gone on CDU A1",
+                R"({"focus":[2,-1,1],"distance":14,"azimuth":-20,"elevation":25})"));
+        }
+        auto session = app::makeReplaySession(o.record);
+        QVERIFY2(session, session ? "" : session.error().c_str());
+        const QString out = dir.filePath("report");
+        auto report = app::writeIncidentReport(**session, out.toStdString(), 640, 360);
+        QVERIFY2(report, report ? "" : report.error().c_str());
+        QCOMPARE(report->moments, 2);
+        QFile md(QString::fromStdString(report->markdown));
+        QVERIFY(md.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(md.readAll());
+        QVERIFY(text.startsWith("# Incident report: pf.ftrec"));
+        QVERIFY(text.contains("Scenario: pump-failure"));
+        QVERIFY(text.contains("| +0:00:30 | all quiet |"));
+        QVERIFY(text.contains("## 14:15:20 — flow gone on CDU A1"));
+        QVERIFY(text.contains("![flow gone on CDU A1](moment-02.png)"));
+        QVERIFY(text.contains("**CRITICAL** Low coolant flow — 8 racks (CDU A1)"));
+        QVERIFY(text.contains("No alarms stood."));           // at 30 s
+        QVERIFY(text.contains("pump 2 tripped (same feed)")); // an event of the minute before
+        const QImage quiet(out + "/moment-01.png"), gone(out + "/moment-02.png");
+        QCOMPARE(quiet.size(), QSize(640, 360));
+        QVERIFY(compareImages(quiet, gone).fractionOff > 0.1); // another camera, another moment
+        // Without bookmarks there is nothing to report, and it says so.
+        app::Options bare;
+        bare.record = dir.filePath("bare.ftrec").toStdString();
+        {
+            auto live = app::makeSimSession(bare, false, true);
+            QVERIFY(live);
+            (*live)->sim->runUntil((*live)->sim->startTime() + 5 * model::kNsPerSecond);
+        }
+        auto none = app::makeReplaySession(bare.record);
+        QVERIFY(none);
+        const auto empty = app::writeIncidentReport(**none, dir.filePath("r2").toStdString());
+        QVERIFY(!empty && empty.error().find("no bookmarks") != std::string::npos);
     }
 
     void coolingPanelFollowsSelection() {
