@@ -45,9 +45,8 @@ std::string offset(model::TimeNs t) {
 
 } // namespace
 
-std::expected<ReportResult, std::string> writeIncidentReport(Session& session,
-                                                             const std::string& dir, int width,
-                                                             int height) {
+std::expected<ReportResult, std::string>
+writeIncidentReport(Session& session, const std::string& dir, int width, int height) {
     if (!session.replay) return std::unexpected("an incident report is made from a replay");
     auto& replay = *session.replay;
     auto& reader = replay.reader();
@@ -114,8 +113,8 @@ std::expected<ReportResult, std::string> writeIncidentReport(Session& session,
             for (const auto& c : causes) {
                 const auto& a = *c.worst;
                 md += std::string("- **") +
-                      (a.severity == model::Severity::Critical ? "CRITICAL" : "warning") +
-                      "** " + std::string(a.title) + " — " +
+                      (a.severity == model::Severity::Critical ? "CRITICAL" : "warning") + "** " +
+                      std::string(a.title) + " — " +
                       (c.count == 1 ? t.name(a.kind, a.entity)
                                     : std::to_string(c.count) + " " +
                                           std::string(model::entityKindName(a.kind)) + "s (" +

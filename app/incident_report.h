@@ -17,8 +17,7 @@ struct ReportResult {
 };
 
 // `session` must be a replay. Writes DIR/report.md and DIR/moment-NN.png.
-std::expected<ReportResult, std::string> writeIncidentReport(Session& session,
-                                                             const std::string& dir,
-                                                             int width = 1280, int height = 720);
+std::expected<ReportResult, std::string>
+writeIncidentReport(Session& session, const std::string& dir, int width = 1280, int height = 720);
 
 } // namespace ft::app

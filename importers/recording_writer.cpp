@@ -6,6 +6,8 @@
 #include <cstring>
 #include <limits>
 #include <sqlite3.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 namespace ft::importers {
 
@@ -186,6 +188,11 @@ void RecordingWriter::close() {
 }
 
 void RecordingWriter::threadMain() {
+    // Below the window and the simulator: on a machine with few cores a recorder compressing
+    // millions of samples a second must not take frames from a wall display. With the cores to
+    // spare it runs as fast as before; behind, a live recorder drops (and counts) rather than
+    // stalls, and a blocking one waits for it as it always did.
+    setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 10);
     while (true) {
         std::shared_ptr<const model::Snapshot> next;
         {

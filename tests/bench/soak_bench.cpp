@@ -121,6 +121,12 @@ void benchSoak(const std::function<void(const std::string&, double, const char*)
         }
     }
     s.sim->stop();
+    if (s.recorder) {
+        // A live recorder drops a snapshot rather than stall the simulator: how many did it.
+        const auto r = s.recorder->stats();
+        figure("soak.recorded_snapshots", static_cast<double>(r.snapshots), "snapshots");
+        figure("soak.recording_dropped_snapshots", static_cast<double>(r.dropped), "snapshots");
+    }
     session->reset();
     std::error_code ec;
     figure("soak.recording_mb",
