@@ -48,16 +48,21 @@ std::expected<model::ChannelId, std::string> resolveMetric(const std::string& na
 // "rack:A03", "gpu:100", "compute_tray:7", "cdu:0" -> an entity of this floor.
 std::expected<model::EntityRef, std::string> resolveSelection(const model::Topology& t,
                                                               const std::string& text) {
-    const auto colon = text.find(':');
-    const auto kind =
-        model::entityKindFromName(text.substr(0, colon == std::string::npos ? 0 : colon));
-    if (colon == std::string::npos || !kind)
-        return std::unexpected("--select: expected KIND:NAME or KIND:ID (kinds: rack, "
-                               "compute_tray, gpu, switch_tray, cdu), got '" +
-                               text + "'");
-    if (auto id = t.find(*kind, text.substr(colon + 1))) return model::EntityRef{*kind, *id};
-    return std::unexpected("--select: no " + std::string(model::entityKindName(*kind)) + " '" +
-                           text.substr(colon + 1) + "' on this floor");
+    auto ref = importers::resolveEntity(t, text);
+    if (!ref) return std::unexpected("--select: " + ref.error());
+    return *ref;
+}
+
+// A demo's scenario, its story kept in `story`: what a simulator session for the demo runs.
+ScenarioSource demoScenario(const std::string& demo, std::optional<importers::Story>& story) {
+    return [demo, &story](const model::Topology& t) -> std::expected<model::Scenario, std::string> {
+        auto s = loadStory(demo, t, views::layerIds());
+        if (!s) return std::unexpected(s.error());
+        if (s->kind != importers::Story::Kind::Demo)
+            return std::unexpected(demo + " is a tour: run it with --tour (View > Tour)");
+        story = std::move(*s);
+        return story->scenario();
+    };
 }
 
 // --layers: exactly the layers named show.
@@ -122,17 +127,8 @@ int Launcher::run() {
         m_focusHold = model::toSeconds(hold);
     }
     // A demo brings the scenario: its actions, at the simulated times its steps reach.
-    ScenarioSource demoScenario;
-    if (!o.demo.empty())
-        demoScenario =
-            [this](const model::Topology& t) -> std::expected<model::Scenario, std::string> {
-            auto story = loadStory(m_options.demo, t, views::layerIds());
-            if (!story) return std::unexpected(story.error());
-            if (story->kind != importers::Story::Kind::Demo)
-                return std::unexpected(m_options.demo + " is a tour: run it with --tour");
-            m_story = std::move(*story);
-            return m_story->scenario();
-        };
+    ScenarioSource fromDemo;
+    if (!o.demo.empty()) fromDemo = demoScenario(o.demo, m_story);
     const bool rendering = !o.renderVideo.empty() || !o.renderFrames.empty();
     // The live demo starts at the wall clock; screenshots, videos and headless runs are
     // repeatable. A paced headless recorder behaves like a live one: it drops rather than stalls.
@@ -142,7 +138,7 @@ int Launcher::run() {
                    : demoRecording
                        ? makeReplaySession(*demoRecording)
                        : makeSimSession(o, !o.headless && o.screenshot.empty() && !rendering,
-                                        o.headless && !o.realtime, demoScenario);
+                                        o.headless && !o.realtime, fromDemo);
     if (!session) return fail(session.error());
     if (!o.headless)
         if (auto error = loadStoryFor(**session)) return fail(*error, 2);
@@ -394,16 +390,7 @@ void Launcher::playDemo(const QString& path) {
     o.replay.clear();
     o.sources.clear();
     std::optional<importers::Story> story;
-    auto next = makeSimSession(
-        o, true, false,
-        [&story, &o](const model::Topology& t) -> std::expected<model::Scenario, std::string> {
-            auto s = loadStory(o.demo, t, views::layerIds());
-            if (!s) return std::unexpected(s.error());
-            if (s->kind != importers::Story::Kind::Demo)
-                return std::unexpected(o.demo + " is a tour: run it from View > Tour");
-            story = std::move(*s);
-            return story->scenario();
-        });
+    auto next = makeSimSession(o, true, false, demoScenario(o.demo, story));
     if (!next) {
         QMessageBox::warning(m_window.get(), QObject::tr("Play demo"),
                              QString::fromStdString(next.error()));
@@ -425,16 +412,7 @@ void Launcher::renderDemoVideo(const QString& demo, const QString& out) {
     Options o = m_options;
     o.demo = demo.toStdString();
     std::optional<importers::Story> story;
-    auto session = makeSimSession(
-        o, false, false,
-        [&story, &o](const model::Topology& t) -> std::expected<model::Scenario, std::string> {
-            auto s = loadStory(o.demo, t, views::layerIds());
-            if (!s) return std::unexpected(s.error());
-            if (s->kind != importers::Story::Kind::Demo)
-                return std::unexpected(o.demo + " is a tour, not a demo");
-            story = std::move(*s);
-            return story->scenario();
-        });
+    auto session = makeSimSession(o, false, false, demoScenario(o.demo, story));
     if (!session) {
         QMessageBox::warning(m_window.get(), QObject::tr("Render video"),
                              QString::fromStdString(session.error()));

@@ -229,7 +229,13 @@ views::CameraRig StoryPlayer::frame(const std::vector<model::EntityRef>& named,
     views::CameraRig rig;
     rig.azimuthDeg = azimuth.value_or(-15.0);
     rig.elevationDeg = elevation.value_or(24.0);
-    auto box = views::focusBox(m_view.topology(), named);
+    // Framing is asked again every tick while the panels may move; the entities' box is not
+    // (a leaf's racks are a scan of every NIC): work it out once per entity list.
+    if (!m_box || m_boxFor != named) {
+        m_boxFor = named;
+        m_box = views::focusBox(m_view.topology(), named);
+    }
+    auto box = *m_box;
     if (!box) return m_view.overviewRig();
     box->max.z += 0.6f; // the rack labels above the tops
     // The box's shape on the screen from these angles, then the largest part of the screen the

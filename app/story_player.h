@@ -12,6 +12,7 @@
 #include "importers/story_file.h"
 #include "model/transport.h"
 #include "views/camera_flight.h"
+#include "views/floor_scene.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -100,7 +101,9 @@ private:
     double m_flightStart = 0; // player clock
     bool m_settled = false;   // the flight is over and the camera sits at its end
     std::optional<importers::StoryCamera> m_reframe; // the step's camera, framed anew each frame
-    double m_heldFor = -1;                           // seconds since the last touch, -1: not held
+    mutable std::vector<model::EntityRef> m_boxFor;  // what m_box frames
+    mutable std::optional<std::optional<views::FloorScene::Box>> m_box;
+    double m_heldFor = -1; // seconds since the last touch, -1: not held
     std::optional<Focus> m_focus;
     std::set<std::string> m_shown; // causes already shown (until they clear)
 

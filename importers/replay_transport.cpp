@@ -66,15 +66,7 @@ bool ReplayTransport::paused() const {
 }
 
 void ReplayTransport::setSpeed(double speed) {
-    {
-        std::lock_guard lock(m_mutex);
-        const auto now = Clock::now();
-        m_anchorPosition = positionLocked(now);
-        m_anchorWall = now;
-        m_speed = std::clamp(speed, 0.1, 1000.0);
-    }
-    m_wake.notify_all();
-    notifyChanged();
+    reanchor([&] { m_speed = std::clamp(speed, 0.1, 1000.0); });
 }
 
 bool ReplayTransport::reverse() const {
@@ -83,15 +75,7 @@ bool ReplayTransport::reverse() const {
 }
 
 void ReplayTransport::setReverse(bool reverse) {
-    {
-        std::lock_guard lock(m_mutex);
-        const auto now = Clock::now();
-        m_anchorPosition = positionLocked(now);
-        m_anchorWall = now;
-        m_reverse = reverse;
-    }
-    m_wake.notify_all();
-    notifyChanged();
+    reanchor([&] { m_reverse = reverse; });
 }
 
 void ReplayTransport::setPaused(bool paused) {

@@ -62,6 +62,19 @@ public:
 
 private:
     void threadMain();
+    // Changes how the clock runs from now on: the position so far is kept, then `change` (under
+    // the lock), then the replay thread and the listeners hear of it.
+    template <class Change> void reanchor(Change change) {
+        {
+            std::lock_guard lock(m_mutex);
+            const auto now = std::chrono::steady_clock::now();
+            m_anchorPosition = positionLocked(now);
+            m_anchorWall = now;
+            change();
+        }
+        m_wake.notify_all();
+        notifyChanged();
+    }
     model::TimeNs positionLocked(std::chrono::steady_clock::time_point now) const;
     void publishAt(model::TimeNs time);
 
