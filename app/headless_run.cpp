@@ -1,6 +1,7 @@
 #include "headless_run.h"
 
 #include "live_sources.h"
+#include "model/incident_tracker.h"
 #include "model/lifecycle.h"
 
 #include <chrono>
@@ -170,6 +171,49 @@ json snapshotToJson(const model::Topology& t, const model::Snapshot& snap) {
     return j;
 }
 
+json incidentsJson(const model::Topology& t, const std::vector<model::Incident>& incidents) {
+    json out = json::array();
+    auto names = [&](EntityKind kind, std::span<const model::EntityId> ids) {
+        json list = json::array();
+        for (const auto id : ids)
+            list.push_back(t.name(kind, id));
+        return list;
+    };
+    for (const auto& inc : incidents) {
+        json chain = json::array();
+        for (const auto& step : inc.chain)
+            chain.push_back(
+                {{"time", isoTime(step.time)},
+                 {"domain", model::causeDomainName(step.domain)},
+                 {"entity_kind", model::entityKindName(step.kind)},
+                 {"entities", names(step.kind, step.entities)},
+                 {"count", step.entities.size()},
+                 {"channel", step.channel == model::kNoChannel
+                                 ? json(nullptr)
+                                 : json(std::string(model::kChannels[step.channel].name))},
+                 {"what", step.what}});
+        json recovery = json::array();
+        for (const auto& [time, text] : inc.recovery)
+            recovery.push_back({{"time", isoTime(time)}, {"text", text}});
+        out.push_back({{"id", inc.id},
+                       {"start", isoTime(inc.start)},
+                       {"end", inc.end > 0 ? json(isoTime(inc.end)) : json(nullptr)},
+                       {"domain", model::causeDomainName(inc.domain)},
+                       {"root",
+                        {{"time", isoTime(inc.start)},
+                         {"entity_kind", model::entityKindName(inc.root.kind)},
+                         {"entity", t.name(inc.root.kind, inc.root.id)},
+                         {"kind", inc.rootKind},
+                         {"text", inc.rootText}}},
+                       {"chain", chain},
+                       {"racks", inc.racks},
+                       {"jobs_affected", inc.jobs},
+                       {"recovery", recovery},
+                       {"summary", inc.summary()}});
+    }
+    return out;
+}
+
 int runHeadless(const Options& o, Session& session) {
     const auto& topology = session.topology;
     if (o.describe) {
@@ -192,6 +236,7 @@ int runHeadless(const Options& o, Session& session) {
         return 2;
     }
     std::shared_ptr<const model::Snapshot> snap;
+    std::shared_ptr<const std::vector<model::Incident>> replayIncidents;
     model::TimeNs first = 0;
     std::uint64_t ticks = 0, produced = 0;
     std::string sourceName = "simulator";
@@ -202,11 +247,20 @@ int runHeadless(const Options& o, Session& session) {
         first = replay.beginTime() + at;
         replay.seek(first);
         snap = replay.renderNow();
+        // The replay's incidents, tracked over the frames walked (the recording's own events).
+        model::IncidentTracker tracker(topology);
+        std::size_t seenEvents = snap->events ? snap->events->size() : 0;
+        tracker.observe(*snap, {});
         const model::TimeNs end = std::min(replay.endTime(), first + duration);
         for (model::TimeNs t = first + replay.tickLength(); duration > 0 && t <= end;
              t += replay.tickLength()) {
             replay.seek(t);
             snap = replay.renderNow();
+            if (snap->events && snap->events->size() >= seenEvents) {
+                tracker.observe(*snap,
+                                std::span<const model::Event>(*snap->events).subspan(seenEvents));
+                seenEvents = snap->events->size();
+            }
             ++ticks;
             for (const auto& c : snap->values)
                 produced += c.size();
@@ -217,6 +271,7 @@ int runHeadless(const Options& o, Session& session) {
         }
         for (const auto& w : replay.reader().warnings())
             std::cerr << "floortwin: warning: " << w << "\n";
+        replayIncidents = tracker.shared();
     } else {
         auto& core = *session.sim;
         first = core.latest()->time;
@@ -295,6 +350,8 @@ int runHeadless(const Options& o, Session& session) {
     summary["alarms"] = snap->alarms.size();
     summary["events"] = snap->events ? snap->events->size() : 0;
     if (!snap->scenario.empty()) summary["scenario"] = snap->scenario;
+    if (const auto& incidents = replayIncidents ? replayIncidents : snap->incidents)
+        summary["incidents"] = incidentsJson(*topology, *incidents);
     std::cout << summary.dump(2) << "\n";
     return 0;
 }

@@ -117,6 +117,33 @@ constexpr EntityKind scenarioActionTarget(ScenarioAction a) {
     return EntityKind::Rack;
 }
 
+// Whether an action repairs, restores or is planned work rather than a fault (`value`: a
+// region link's new capacity, 1 = repaired).
+constexpr bool scenarioActionRecovers(ScenarioAction a, double value = 0) {
+    switch (a) {
+    case ScenarioAction::PumpRestore:
+    case ScenarioAction::ClearBlockage:
+    case ScenarioAction::LeakRepaired:
+    case ScenarioAction::RackPowerOn:
+    case ScenarioAction::BringUp:
+    case ScenarioAction::Drain:
+    case ScenarioAction::CacheRestore:
+    case ScenarioAction::RailRestore:
+    case ScenarioAction::LeafRestore:
+    case ScenarioAction::LinkStable:
+    case ScenarioAction::NvlinkEnable:
+    case ScenarioAction::NvlinkRestore:
+    case ScenarioAction::FeedRestore:
+    case ScenarioAction::PsuRestore:
+    case ScenarioAction::PowerCapLift:
+        return true;
+    case ScenarioAction::RegionLink:
+        return value >= 1.0;
+    default:
+        return false;
+    }
+}
+
 struct ScenarioEvent {
     TimeNs at = 0; // offset from the start of the run
     ScenarioAction action = ScenarioAction::PumpFail;

@@ -24,7 +24,7 @@ SimModel::SimModel(std::shared_ptr<const Topology> topology, SimConfig config, S
     : m_topology(std::move(topology)), m_config(config), m_scenario(std::move(scenario)),
       m_workload(*m_topology, config.seed, config.startTime), m_thermal(*m_topology),
       m_lifecycle(*m_topology, config.seed), m_storage(*m_topology),
-      m_fabric(*m_topology, config.counterInterval), m_power(*m_topology) {
+      m_fabric(*m_topology, config.counterInterval), m_power(*m_topology), m_incidents(m_topology) {
     const Topology& t = *m_topology;
     m_state.time = config.startTime;
     m_state.values.resize(ch::Count);
@@ -64,6 +64,7 @@ SimModel::SimModel(std::shared_ptr<const Topology> topology, SimConfig config, S
     m_trayCheckpoint.assign(t.count(EntityKind::ComputeTray), 0.0f);
     m_trayJobStarted.assign(t.count(EntityKind::ComputeTray), 0);
     m_rackJobStart.assign(t.count(EntityKind::Rack), 0);
+    m_rackJobPhase.assign(t.count(EntityKind::Rack), 0);
 
     const auto supply = static_cast<float>(t.spec().cooling.supplySetpointC);
     m_thermal.initialize(m_state);
@@ -262,12 +263,39 @@ void SimModel::step() {
     evaluateAlarms();
     publishEvents();
     lap(Stage::Alarms);
+    if (!m_settling) {
+        // Each rack's job phase: which job, since when, checkpointing or in a burst or not.
+        const auto tpr = static_cast<EntityId>(m_topology->spec().rack.computeTrays);
+        for (EntityId r = 0; r < m_rackJobPhase.size(); ++r)
+            m_rackJobPhase[r] =
+                (static_cast<std::uint64_t>(m_rackJobStart[r]) << 2 ^
+                 static_cast<std::uint64_t>(m_workload.jobOfRack(r)) << 40) |
+                (m_workload.checkpointing(r * tpr, m_state.time) ? 1u : 0u) |
+                (m_workload.jobs()[m_workload.jobOfRack(r)].burstLevel > 0 ? 2u : 0u);
+        m_incidents.setJobs(m_workload.rackJobs(), m_rackJobPhase,
+                            [this](std::uint32_t j) { return jobName(j); });
+        m_incidents.observe(m_state, std::span<const Event>(m_eventLog).last(m_publishedEvents));
+        m_state.incidents = m_incidents.shared();
+    }
+    lap(Stage::Incidents);
+}
+
+std::string SimModel::jobName(std::uint32_t j) const {
+    const auto& jobs = m_workload.jobs();
+    if (j >= jobs.size() || jobs[j].kind == JobKind::Idle) return {};
+    const Job& job = jobs[j];
+    const auto& names = m_topology->racks.name;
+    std::string out = job.kind == JobKind::Training ? "training job " : "inference service ";
+    out += std::to_string(j + 1) + " (" + names[job.firstRack];
+    if (job.rackCount > 1) out += "\u2013" + names[job.firstRack + job.rackCount - 1];
+    return out + ")";
 }
 
 void SimModel::runScenario() {
     while (m_nextScenarioEvent < m_scenario.events.size() &&
            m_config.startTime + m_scenario.events[m_nextScenarioEvent].at <= m_state.time) {
         const ScenarioEvent& ev = m_scenario.events[m_nextScenarioEvent];
+        const std::size_t before = m_newEvents.size();
         if (ev.action == ScenarioAction::BringUp || ev.action == ScenarioAction::Drain)
             m_lifecycle.apply(ev, m_state.time, m_newEvents);
         else if (ev.action == ScenarioAction::RegionLink ||
@@ -295,6 +323,12 @@ void SimModel::runScenario() {
             m_fabric.apply(ev, m_state.time, m_newEvents);
         } else
             m_thermal.apply(ev, m_state, m_newEvents);
+        // Repairs and planned work are not faults: incident tracking and event lists tell them
+        // apart by their severity.
+        if (scenarioActionRecovers(ev.action, ev.value))
+            for (std::size_t i = before; i < m_newEvents.size(); ++i)
+                if (m_newEvents[i].kind == EventKind::ScenarioInjection)
+                    m_newEvents[i].severity = Severity::Info;
         ++m_nextScenarioEvent;
     }
 }
@@ -643,10 +677,12 @@ void SimModel::evaluateAlarms() {
 
 void SimModel::publishEvents() {
     m_state.lifecycleHistory = m_lifecycle.machine().sharedHistory();
+    m_publishedEvents = 0;
     if (m_newEvents.empty()) return;
     if (!m_settling) {
         for (auto& e : m_newEvents)
             m_eventLog.push_back(std::move(e));
+        m_publishedEvents = m_newEvents.size();
         if (m_eventLog.size() > kMaxEventLog)
             m_eventLog.erase(m_eventLog.begin(),
                              m_eventLog.begin() +
@@ -672,6 +708,7 @@ void SimModel::copyTo(Snapshot& out) const {
     out.staleAfter = m_state.staleAfter;
     out.alarms.assign(m_state.alarms.begin(), m_state.alarms.end());
     out.events = m_state.events;
+    out.incidents = m_state.incidents;
     out.scenario = m_state.scenario;
     out.lifecycleHistory = m_state.lifecycleHistory;
 }

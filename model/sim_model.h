@@ -5,6 +5,7 @@
 // -> GPU temperature -> throttling -> job pace -> traffic. Scenario events inject faults.
 #include "fabric_model.h"
 #include "holds.h"
+#include "incident_tracker.h"
 #include "lifecycle_model.h"
 #include "power_model.h"
 #include "sample.h"
@@ -55,11 +56,12 @@ public:
         Lifecycle,
         Thermal,
         Alarms,
+        Incidents,
         Count
     };
     static constexpr std::array<const char*, static_cast<std::size_t>(Stage::Count)> kStageNames{
         "workload", "trays",     "fabric",  "totals", "power",
-        "storage",  "lifecycle", "thermal", "alarms"};
+        "storage",  "lifecycle", "thermal", "alarms", "incidents"};
     void setProfiling(bool on) { m_profiling = on; }
     const std::array<double, static_cast<std::size_t>(Stage::Count)>& stageMs() const {
         return m_stageMs;
@@ -77,6 +79,8 @@ public:
     const StorageModel& storage() const { return m_storage; }
     const FabricModel& fabric() const { return m_fabric; }
     const PowerModel& power() const { return m_power; }
+    // A job as operators would name it: "training job 3 (A01–A08)"; empty for idle capacity.
+    std::string jobName(std::uint32_t job) const;
 
 private:
     bool m_profiling = false;
@@ -114,7 +118,8 @@ private:
         m_detailHeld; // (channel, entity) -> measured value, held until
     std::vector<float> m_trayRead, m_trayCheckpoint; // GB/s wanted this tick
     std::vector<std::uint8_t> m_trayJobStarted;
-    std::vector<TimeNs> m_rackJobStart; // to notice a rack's job changing
+    std::vector<TimeNs> m_rackJobStart;        // to notice a rack's job changing
+    std::vector<std::uint64_t> m_rackJobPhase; // for the incident tracker: job, start, checkpoint
     Snapshot m_state;
     std::vector<std::vector<TimeNs>> m_heldUntil;    // [channel][entity], allocated on first use
     std::vector<float> m_gpuBias;                    // per-GPU silicon variation, fixed
@@ -125,6 +130,8 @@ private:
     std::vector<float> m_jobPace;            // per job: the pace of its slowest member
     std::vector<Event> m_newEvents;
     std::vector<Event> m_eventLog;
+    std::size_t m_publishedEvents = 0; // this tick's new events, at the end of m_eventLog
+    IncidentTracker m_incidents;
     struct AlarmRule {
         std::string_view title;
         ChannelId channel;

@@ -31,7 +31,8 @@ enum class RackLifecycle : std::uint8_t {
     Decommissioned,
 };
 
-enum class Severity : std::uint8_t { Warning, Critical };
+// Info: an event that is not a fault (a repair, a restore, planned work); never an alarm's.
+enum class Severity : std::uint8_t { Warning, Critical, Info };
 
 struct Alarm {
     std::string_view title; // what is wrong, in an operator's words (static text)
@@ -45,6 +46,7 @@ struct Alarm {
 };
 
 struct LifecycleTransition; // lifecycle.h
+struct Incident;            // incident_tracker.h
 
 // Something that happened, for event lists and timelines.
 enum class EventKind : std::uint8_t {
@@ -119,6 +121,8 @@ struct Snapshot {
     std::vector<Alarm> alarms;
     // Every event so far (bounded), shared between snapshots until a new one happens.
     std::shared_ptr<const std::vector<Event>> events;
+    // The incidents so far, each a cause chain (the sim's tracker; null where nobody tracks them).
+    std::shared_ptr<const std::vector<Incident>> incidents;
     std::string scenario; // name of the running scenario, empty when none
     // Every lifecycle transition so far with its reason, shared until the next one.
     std::shared_ptr<const std::vector<LifecycleTransition>> lifecycleHistory;

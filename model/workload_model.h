@@ -45,6 +45,7 @@ public:
 
     const std::vector<Job>& jobs() const { return m_jobs; }
     std::uint32_t jobOfRack(EntityId rack) const { return m_rackJob[rack]; }
+    const std::vector<std::uint32_t>& rackJobs() const { return m_rackJob; }
 
 private:
     void plan(Job& job, TimeNs now);

@@ -700,6 +700,30 @@ private slots:
         const auto summary = nlohmann::json::parse(r.out.toStdString());
         QVERIFY(summary["recorded_samples"].get<long long>() > 1000000);
         QCOMPARE(summary["recording_dropped_snapshots"].get<int>(), 0);
+        // The summary's cause chain, from the run and from its replay: the scenario's first
+        // action is the root, the chain in time order from the coolant to the GPUs.
+        for (const auto& s :
+             {summary,
+              nlohmann::json::parse(
+                  floortwin({"--headless", "--replay", rec, "--for", "2m"}).out.toStdString())}) {
+            QCOMPARE(s["incidents"].size(), std::size_t{1});
+            const auto& inc = s["incidents"][0];
+            QCOMPARE(inc["root"]["kind"].get<std::string>(), std::string("scenario"));
+            QCOMPARE(inc["root"]["entity"].get<std::string>(), std::string("CDU A1 pump 1"));
+            QCOMPARE(inc["root"]["time"].get<std::string>(),
+                     std::string("2026-09-21T14:14:20.000Z"));
+            std::string last = inc["root"]["time"];
+            bool flow = false, gpus = false;
+            for (const auto& step : inc["chain"]) {
+                QVERIFY(step["time"].get<std::string>() >= last);
+                last = step["time"];
+                flow |= step["channel"] == "rack.FlowLitersPerMinute";
+                gpus |= flow && step["channel"] == "rack.gpu_temperature_max";
+                QVERIFY(!step["entities"].empty());
+            }
+            QVERIFY(flow && gpus);
+            QVERIFY(inc["summary"].get<std::string>().starts_with("root cause: CDU A1 pump 1"));
+        }
         // The replay at 90 s equals the live run at 90 s.
         const QString live = dir.filePath("live.json"), replayed = dir.filePath("replayed.json");
         QCOMPARE(floortwin({"--headless", "--scenario", "pump-failure", "--for", "90s",
