@@ -120,8 +120,8 @@ std::string withoutName(const std::string& text) {
 } // namespace
 
 std::string_view causeDomainName(CauseDomain d) {
-    static constexpr std::array<std::string_view, 7> names{
-        "cooling", "power", "fabric", "storage", "compute", "jobs", "unknown"};
+    static constexpr std::array<std::string_view, 7> names{"cooling", "power", "fabric", "storage",
+                                                           "compute", "jobs",  "unknown"};
     return names[static_cast<std::size_t>(d)];
 }
 
@@ -173,19 +173,19 @@ struct IncidentTracker::Rule {
     CauseDomain domain;
     Test test;
     float a, b;
-    const char* what;        // printf: the worst value, then its baseline
-    std::uint8_t roots;      // root domains it may follow directly (bits by CauseDomain)
-    std::uint64_t after;     // effects it may follow (bits by R)
-    bool alongJobs = false;  // also reaches the racks of the jobs the incident's racks run
-    bool hurtsJobs = false;  // the racks it reaches slow their jobs
-    bool smooth = false;     // judged on a ten-second average: the value swings with a job's steps
+    const char* what;         // printf: the worst value, then its baseline
+    std::uint8_t roots;       // root domains it may follow directly (bits by CauseDomain)
+    std::uint64_t after;      // effects it may follow (bits by R)
+    bool alongJobs = false;   // also reaches the racks of the jobs the incident's racks run
+    bool hurtsJobs = false;   // the racks it reaches slow their jobs
+    bool smooth = false;      // judged on a ten-second average: the value swings with a job's steps
     bool followsLoad = false; // moves with the rack's own load: not read while its job settles
 };
 
 struct IncidentTracker::Open {
-    std::size_t index = 0;                     // into m_incidents
+    std::size_t index = 0;                         // into m_incidents
     CauseDomain rootDomain = CauseDomain::Unknown; // the root entity's (Unknown: a rack's own)
-    std::uint64_t present = 0;                 // bits by R: the effects in the chain so far
+    std::uint64_t present = 0;                     // bits by R: the effects in the chain so far
     std::vector<std::uint8_t> footprint, extended;
     bool floorWide = false;
     std::vector<int> stepOfRule;
@@ -228,27 +228,33 @@ IncidentTracker::IncidentTracker(std::shared_ptr<const Topology> topology)
         {K::Cdu, ch::CduFlow, D::Cooling, Test::FallsTo, 0.7f, 20.0f,
          "CDU flow down to %.0f L/min (from %.0f)", dom({D::Cooling}), 0},
         {K::Rack, ch::RackSupplyTemperature, D::Cooling, Test::RisesBy, 3.0f, 0,
-         "coolant supply up to %.1f \xc2\xb0""C (from %.1f)", dom({D::Cooling}), 0},
+         "coolant supply up to %.1f \xc2\xb0"
+         "C (from %.1f)",
+         dom({D::Cooling}), 0},
         {K::Rack, ch::RackReturnTemperature, D::Cooling, Test::RisesBy, 8.0f, 0,
-         "return coolant up to %.1f \xc2\xb0""C (from %.1f)", dom({D::Cooling}) | rack, 0},
+         "return coolant up to %.1f \xc2\xb0"
+         "C (from %.1f)",
+         dom({D::Cooling}) | rack, 0},
         {K::Rack, ch::RackLeakDetected, D::Cooling, Test::FlagOn, 0, 0, "leak detected", rack, 0},
         // GPUs.
         {K::Rack, ch::RackGpuTempMax, D::Compute, Test::RisesBy, 6.0f, 0,
-         "GPUs hotter: up to %.1f \xc2\xb0""C (from %.1f)", 0,
-         after({R::Flow, R::CduFlow, R::Supply, R::Return, R::Leak}), false, false, false, true},
+         "GPUs hotter: up to %.1f \xc2\xb0"
+         "C (from %.1f)",
+         0, after({R::Flow, R::CduFlow, R::Supply, R::Return, R::Leak}), false, false, false, true},
         {K::Rack, ch::RackGpuTempMax, D::Compute, Test::Above, limit, 0,
-         "GPUs past their thermal limit (%.1f \xc2\xb0""C): clocks throttle", 0,
-         after({R::GpuHot}), false, true},
+         "GPUs past their thermal limit (%.1f \xc2\xb0"
+         "C): clocks throttle",
+         0, after({R::GpuHot}), false, true},
         {K::Rack, ch::GpuSmClock, D::Compute, Test::FallsTo, 0.97f, 100.0f,
-         "GPU clocks down to %.0f MHz (from %.0f)", 0, after({R::Throttle, R::Capped}), true,
-         true, true, true},
+         "GPU clocks down to %.0f MHz (from %.0f)", 0, after({R::Throttle, R::Capped}), true, true,
+         true, true},
         // Power.
         {K::PowerFeed, ch::FeedLoad, D::Power, Test::Ratio, 1.3f, 10.0f,
          "busway load up to %.0f %% (from %.0f)", dom({D::Power}), 0},
         {K::Rack, ch::RackPowerRedundant, D::Power, Test::FlagOff, 0, 0, "power redundancy lost",
          dom({D::Power}), 0},
-        {K::Rack, ch::RackPowerCapping, D::Power, Test::FlagOn, 0, 0,
-         "GPU power capped by Racky", dom({D::Power}), 0},
+        {K::Rack, ch::RackPowerCapping, D::Power, Test::FlagOn, 0, 0, "GPU power capped by Racky",
+         dom({D::Power}), 0},
         {K::Rack, ch::RackPowerOn, D::Power, Test::FlagOff, 0, 0, "racks powered off",
          dom({D::Power}) | rack, after({R::Throttle, R::Leak}), false, true},
         // What the jobs do.
@@ -281,11 +287,11 @@ IncidentTracker::IncidentTracker(std::shared_ptr<const Topology> topology)
         {K::Rack, ch::RackCacheHitRatio, D::Storage, Test::FallsTo, 0.8f, 10.0f,
          "cache hit ratio down to %.0f %% (from %.0f)", rack, 0, false, false, true},
         {K::Region, ch::RegionRead, D::Storage, Test::Ratio, 3.0f, 2.0f,
-         "bucket reads up to %.1f GB/s (from %.1f)", 0, after({R::CacheDown}), false, false,
-         true, true},
+         "bucket reads up to %.1f GB/s (from %.1f)", 0, after({R::CacheDown}), false, false, true,
+         true},
         {K::Region, ch::RegionErrors, D::Storage, Test::Ratio, 5.0f, 1.0f,
-         "bucket request errors up to %.1f/s (from %.1f)", 0,
-         after({R::BucketReads, R::LinkDown}), false, false, true, true},
+         "bucket request errors up to %.1f/s (from %.1f)", 0, after({R::BucketReads, R::LinkDown}),
+         false, false, true, true},
         {K::Region, ch::RegionLinkCapacity, D::Storage, Test::FallsTo, 0.5f, 1.0f,
          "inter-region link down to %.1f GB/s (from %.1f)", dom({D::Storage}), 0},
         {K::Region, ch::RegionBacklog, D::Storage, Test::Ratio, 1.5f, 0.5f,
@@ -465,8 +471,7 @@ void IncidentTracker::addEventStep(Open& o, const Event& e, CauseDomain domain) 
     for (const char c : what)
         if (c < '0' || c > '9') key += c;
     auto [it, fresh] = o.eventSteps.try_emplace(key, static_cast<int>(inc.chain.size()));
-    if (fresh)
-        inc.chain.push_back({e.time, domain, e.entity.kind, {}, kNoChannel, what});
+    if (fresh) inc.chain.push_back({e.time, domain, e.entity.kind, {}, kNoChannel, what});
     auto& ents = inc.chain[static_cast<std::size_t>(it->second)].entities;
     if (std::ranges::find(ents, e.entity.id) == ents.end() && ents.size() < kMaxStepEntities)
         ents.push_back(e.entity.id);
@@ -486,8 +491,8 @@ void IncidentTracker::refreshJobs(Open& o) {
     std::ranges::sort(jobs);
     jobs.erase(std::unique(jobs.begin(), jobs.end()), jobs.end());
     for (std::size_t r = 0; r < o.footprint.size(); ++r)
-        if (std::ranges::binary_search(jobs, m_jobOfRack[r]) &&
-            m_jobName && !m_jobName(m_jobOfRack[r]).empty())
+        if (std::ranges::binary_search(jobs, m_jobOfRack[r]) && m_jobName &&
+            !m_jobName(m_jobOfRack[r]).empty())
             o.extended[r] = 1;
 }
 
@@ -562,8 +567,12 @@ void IncidentTracker::observe(const Snapshot& s, std::span<const Event> newEvent
         auto [it, fresh] =
             o->alarmSteps.try_emplace(a.title.data(), static_cast<int>(inc.chain.size()));
         if (fresh) {
-            inc.chain.push_back({std::max(a.since, inc.start), domainOfChannel(a.channel), a.kind,
-                                 {}, a.channel, "alarm: " + std::string(a.title)});
+            inc.chain.push_back({std::max(a.since, inc.start),
+                                 domainOfChannel(a.channel),
+                                 a.kind,
+                                 {},
+                                 a.channel,
+                                 "alarm: " + std::string(a.title)});
             o->lastNew = now;
             m_changed = true;
         }

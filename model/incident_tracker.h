@@ -44,8 +44,8 @@ struct Incident {
     EntityRef root;
     std::string rootKind; // "scenario", "protection" or "alarm"
     std::string rootText;
-    CauseDomain domain = CauseDomain::Unknown; // the root's
-    std::vector<IncidentStep> chain;           // in time order
+    CauseDomain domain = CauseDomain::Unknown;            // the root's
+    std::vector<IncidentStep> chain;                      // in time order
     std::vector<std::pair<TimeNs, std::string>> recovery; // restores and repairs inside it
     std::vector<std::string> jobs;                        // jobs it slowed or stopped
     std::size_t racks = 0;                                // racks it reached

@@ -5,6 +5,7 @@
 #include "hud_style.h"
 #include "imgui_overlay.h"
 #include "layer.h"
+#include "model/incident_tracker.h"
 #include "model/lifecycle.h"
 
 #include <algorithm>
@@ -168,6 +169,43 @@ void drawStaleBadges(const ImGuiOverlay& ov, const HudInput& in) {
     ImGui::PopFont();
 }
 
+// The incidents still open, newest first: the root, then what it led to, then the jobs it hurt.
+void drawOpenIncidents(const HudInput& in) {
+    const auto& incidents = in.snapshot->incidents;
+    if (!incidents) return;
+    int drawn = 0;
+    for (auto it = incidents->rbegin(); it != incidents->rend() && drawn < (in.wall ? 2 : 1);
+         ++it) {
+        if (it->end != 0) continue;
+        ImGui::Separator();
+        ImGui::TextColored(kWarning, "ROOT CAUSE");
+        ImGui::SameLine();
+        ImGui::TextUnformatted(it->rootText.c_str());
+        std::string chain;
+        int steps = 0;
+        for (const auto& st : it->chain) {
+            if (st.what.starts_with("alarm: ")) continue; // the alarm list shows those
+            if (steps++ == 6) {
+                chain += " \u2192 \u2026";
+                break;
+            }
+            chain += (chain.empty() ? "\u2192 " : " \u2192 ") + st.what;
+            if (st.entities.size() > 1)
+                chain += " (" + std::to_string(st.entities.size()) + " " +
+                         std::string(model::entityKindName(st.kind)) + "s)";
+        }
+        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + ImGui::GetFontSize() * 30);
+        if (!chain.empty()) ImGui::TextWrapped("%s", chain.c_str());
+        if (!it->jobs.empty()) {
+            std::string jobs = it->jobs[0];
+            if (it->jobs.size() > 1) jobs += " + " + std::to_string(it->jobs.size() - 1) + " more";
+            ImGui::TextColored(kMuted, "jobs hurt: %s", jobs.c_str());
+        }
+        ImGui::PopTextWrapPos();
+        ++drawn;
+    }
+}
+
 float drawAlarmPanel(const ImGuiOverlay& ov, const HudInput& in) {
     const auto& alarms = in.snapshot->alarms;
     ImGui::SetNextWindowPos(ImVec2(in.width - 16, 16), 0, ImVec2(1, 0));
@@ -232,6 +270,7 @@ float drawAlarmPanel(const ImGuiOverlay& ov, const HudInput& in) {
     if (causes.size() > shown)
         ImGui::TextColored(kMuted, "+ %zu more causes (%zu alarms)", causes.size() - shown,
                            alarms.size());
+    drawOpenIncidents(in);
     const float bottom = ImGui::GetWindowPos().y + ImGui::GetWindowHeight();
     ImGui::End();
     return bottom;

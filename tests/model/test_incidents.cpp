@@ -20,8 +20,8 @@ using testing::demoFloor;
 
 constexpr int kTicksPerSecond = 10;
 
-std::vector<Incident> run(const std::shared_ptr<const model::Topology>& floor,
-                          const char* scenario, int seconds) {
+std::vector<Incident> run(const std::shared_ptr<const model::Topology>& floor, const char* scenario,
+                          int seconds) {
     model::Scenario s = scenario ? bundledScenario(scenario, *floor) : model::Scenario{};
     model::SimModel m(floor, model::SimConfig{}, std::move(s));
     for (int i = 0; i < seconds * kTicksPerSecond; ++i)
@@ -167,8 +167,8 @@ private slots:
         const auto* cache = step(inc, model::ch::RackCacheHitRatio);
         const auto* bucket = step(inc, model::ch::RegionRead);
         QVERIFY(cache && bucket);
-        QCOMPARE(cache->entities, std::vector<model::EntityId>{*m_floor->find(EntityKind::Rack,
-                                                                                "A07")});
+        QCOMPARE(cache->entities,
+                 std::vector<model::EntityId>{*m_floor->find(EntityKind::Rack, "A07")});
         QVERIFY(cache->time <= bucket->time);
         QVERIFY(inc.end > 0); // the caches warmed up again
         QVERIFY(std::ranges::none_of(inc.chain, [](const auto& s) {
@@ -184,7 +184,8 @@ private slots:
         std::size_t seen = 0;
         auto feed = [&](const model::Snapshot& s) {
             const auto& ev = *s.events;
-            tracker.observe(s, std::span<const model::Event>(ev).subspan(std::min(seen, ev.size())));
+            tracker.observe(s,
+                            std::span<const model::Event>(ev).subspan(std::min(seen, ev.size())));
             seen = ev.size();
         };
         model::Snapshot early;
