@@ -143,6 +143,13 @@ const std::vector<OptionSpec>& optionTable() {
          store<&Options::record>},
         {"--replay", "FILE.ftrec", kRecording,
          "replay a recording: timeline, seek, speed 0.1x-1000x, events", store<&Options::replay>},
+        {"--compare", "FILE.ftrec", kRecording,
+         "compare with a baseline recording of the same floor: one clock\ndrives both; the "
+         "floor shows A - B of the metric, --dump-snapshot\nwrites per-channel diff arrays",
+         store<&Options::compare>},
+        {"--compare-offset", "D", kRecording,
+         "with --compare: the baseline's clock runs D ahead (e.g. 10m, -30s)",
+         store<&Options::compareOffset>},
         {"--report", "DIR", kRecording,
          "with --replay: an incident report in DIR (Markdown, and a PNG of\neach bookmark from "
          "its camera, with its alarms and events), then exit",
@@ -340,6 +347,11 @@ std::expected<Options, std::string> parseCommandLine(const std::vector<std::stri
         return std::unexpected("--replay plays the floor that was recorded; drop --inventory");
     if (!o.importFile.empty() && o.record.empty() && o.headless)
         return std::unexpected("--import --headless writes a recording: add --record OUT.ftrec");
+    if (!o.compareOffset.empty() && o.compare.empty())
+        return std::unexpected("--compare-offset shifts a baseline: add --compare FILE.ftrec");
+    if (!o.compare.empty() && (!o.record.empty() || !o.demo.empty()))
+        return std::unexpected("--compare compares what is shown with a baseline: drop "
+                               "--record/--demo");
     if (!o.report.empty() && o.replay.empty())
         return std::unexpected(
             "--report is made from a replay's bookmarks: add --replay FILE.ftrec");

@@ -35,6 +35,8 @@ struct Options {
     std::string scenario;        // --scenario NAME|FILE
     std::string record;          // --record FILE.ftrec
     std::string replay;          // --replay FILE.ftrec
+    std::string compare;         // --compare FILE.ftrec: a baseline to compare with
+    std::string compareOffset;   // --compare-offset D: the baseline runs D ahead (may be -D)
     // Live telemetry.
     std::vector<std::string>
         sources; // --source scrape=URL[,URL...] | prometheus=URL | mqtt=HOST[:PORT] | redfish=URL

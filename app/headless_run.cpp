@@ -94,10 +94,12 @@ json describeFloor(const model::Topology& t) {
     return j;
 }
 
-json snapshotToJson(const model::Topology& t, const model::Snapshot& snap) {
+json snapshotToJson(const model::Topology& t, const model::Snapshot& snap,
+                    const model::Snapshot* baseline) {
     json j;
     j["time"] = isoTime(snap.time);
     j["time_ns"] = snap.time;
+    if (baseline) j["baseline_time"] = isoTime(baseline->time);
     j["tick"] = snap.tick;
     json kinds = json::object();
     for (std::size_t k = 0; k < model::kEntityKindCount; ++k) {
@@ -112,6 +114,22 @@ json snapshotToJson(const model::Topology& t, const model::Snapshot& snap) {
                     std::vector<float>(v.begin(), v.end());
             }
         if (!channels.empty()) entry["channels"] = channels;
+        if (baseline && !channels.empty()) {
+            json diff = json::object();
+            for (std::size_t c = 0; c < model::kChannels.size(); ++c) {
+                if (model::kChannels[c].kind != kind) continue;
+                const auto id = static_cast<model::ChannelId>(c);
+                const auto a = snap.channel(id), b = baseline->channel(id);
+                json d = json::array();
+                for (model::EntityId e = 0; e < a.size(); ++e)
+                    if (e < b.size() && snap.measured(id, e) && baseline->measured(id, e))
+                        d.push_back(a[e] - b[e]);
+                    else
+                        d.push_back(nullptr);
+                diff[std::string(model::kChannels[c].name)] = std::move(d);
+            }
+            entry["diff"] = std::move(diff);
+        }
         if (snap.telemetry && t.count(kind) > 0) {
             // Seconds since each entity's newest measured value; null: never measured.
             json ages = json::array();
@@ -308,7 +326,13 @@ int runHeadless(const Options& o, Session& session) {
             std::cerr << "floortwin: cannot write " << o.dumpSnapshot << "\n";
             return 1;
         }
-        out << snapshotToJson(*topology, *snap).dump() << "\n";
+        const auto base = session.compareAt(snap->time);
+        if (session.compare && !base) {
+            std::cerr << "floortwin: --compare: " << session.comparePath << " has no moment "
+                      << "matching " << isoTime(snap->time) << " (check --compare-offset)\n";
+            return 1;
+        }
+        out << snapshotToJson(*topology, *snap, base.get()).dump() << "\n";
     }
     std::uint64_t recorded = 0, dropped = 0;
     if (session.recorder) {
@@ -350,6 +374,12 @@ int runHeadless(const Options& o, Session& session) {
     summary["alarms"] = snap->alarms.size();
     summary["events"] = snap->events ? snap->events->size() : 0;
     if (!snap->scenario.empty()) summary["scenario"] = snap->scenario;
+    if (session.compare) {
+        const auto base = session.compareAt(snap->time);
+        summary["compare"] = {{"file", session.comparePath},
+                              {"offset_s", model::toSeconds(session.compareOffset)},
+                              {"baseline_time", base ? json(isoTime(base->time)) : json(nullptr)}};
+    }
     if (const auto& incidents = replayIncidents ? replayIncidents : snap->incidents)
         summary["incidents"] = incidentsJson(*topology, *incidents);
     std::cout << summary.dump(2) << "\n";

@@ -9,8 +9,11 @@
 namespace ft::app {
 
 nlohmann::ordered_json describeFloor(const model::Topology& topology);
+// With a baseline (--compare): per channel also a `diff` array, snapshot − baseline, null where
+// either side has no measured value.
 nlohmann::ordered_json snapshotToJson(const model::Topology& topology,
-                                      const model::Snapshot& snapshot);
+                                      const model::Snapshot& snapshot,
+                                      const model::Snapshot* baseline = nullptr);
 int runHeadless(const Options& options, Session& session);
 
 } // namespace ft::app

@@ -140,6 +140,9 @@ int Launcher::run() {
                        : makeSimSession(o, !o.headless && o.screenshot.empty() && !rendering,
                                         o.headless && !o.realtime, fromDemo);
     if (!session) return fail(session.error());
+    if (!o.compare.empty())
+        if (auto ok = attachCompare(**session, o.compare, o.compareOffset); !ok)
+            return fail(ok.error());
     if (!o.headless)
         if (auto error = loadStoryFor(**session)) return fail(*error, 2);
     if (o.headless) {
@@ -220,6 +223,9 @@ int Launcher::runScreenshot(Session& session) {
         view.setAnimated(false);
         view.setSourceLabel(session.sourceLabel);
         view.setTransport(&transport);
+        if (session.compare)
+            view.setBaselineSource([&session](model::TimeNs t) { return session.compareAt(t); },
+                                   std::filesystem::path(session.comparePath).filename().string());
         if (!session.sources.empty())
             view.setSourceStatus(
                 [&session] { return sourceStatus(session.sources, session.suggester.get()); });

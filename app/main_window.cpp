@@ -63,6 +63,9 @@ MainWindow::MainWindow(Session& session, QWidget* parent, bool restoreLayout)
         topology, [&t = m_transport] { return t.latest(); }, this);
     m_view->setSourceLabel(session.sourceLabel);
     m_view->setTransport(&m_transport);
+    if (session.compare)
+        m_view->setBaselineSource([&session](model::TimeNs t) { return session.compareAt(t); },
+                                  std::filesystem::path(session.comparePath).filename().string());
     setCentralWidget(m_view);
 
     auto dock = [&](const QString& title, const char* name, QWidget* content,

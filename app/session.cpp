@@ -97,4 +97,48 @@ std::expected<std::unique_ptr<Session>, std::string> makeReplaySession(const std
     return session;
 }
 
+model::TimeNs Session::beginTime() const {
+    return replay ? replay->beginTime() : sim ? sim->startTime() : 0;
+}
+
+std::shared_ptr<const model::Snapshot> Session::compareAt(model::TimeNs time) {
+    if (!compare) return nullptr;
+    const model::TimeNs at = compare->beginTime() + (time - beginTime()) + compareOffset;
+    if (at < compare->beginTime() || at > compare->endTime()) return nullptr;
+    compare->seek(at);
+    return compare->renderNow();
+}
+
+std::expected<void, std::string> attachCompare(Session& session, const std::string& path,
+                                               const std::string& offset) {
+    model::TimeNs shift = 0;
+    if (!offset.empty()) {
+        const bool negative = offset.starts_with('-');
+        if (!model::parseDuration(negative ? offset.substr(1) : offset, shift))
+            return std::unexpected("--compare-offset: '" + offset +
+                                   "' is not a duration such as 10m or -30s");
+        if (negative) shift = -shift;
+    }
+    auto reader = importers::RecordingReader::open(path);
+    if (!reader) return std::unexpected(reader.error().toString());
+    // The same floor: every kind's count, and the racks by name.
+    const auto& a = *session.topology;
+    const auto b = (*reader)->topology();
+    for (std::size_t k = 0; k < model::kEntityKindCount; ++k) {
+        const auto kind = static_cast<model::EntityKind>(k);
+        if (a.count(kind) != b->count(kind))
+            return std::unexpected(path + ": a different floor (" + std::to_string(b->count(kind)) +
+                                   " " + std::string(model::entityKindName(kind)) + " entities, " +
+                                   "this one has " + std::to_string(a.count(kind)) +
+                                   "): compare recordings of the same floor");
+    }
+    if (a.racks.name != b->racks.name)
+        return std::unexpected(path + ": its racks have other names: compare recordings of the "
+                                      "same floor");
+    session.compare = std::make_unique<importers::ReplayTransport>(std::move(*reader));
+    session.compareOffset = shift;
+    session.comparePath = path;
+    return {};
+}
+
 } // namespace ft::app

@@ -31,6 +31,15 @@ struct Session {
     std::string recordingPath; // --record target, or the recording replayed
     std::string sourceLabel;   // for the HUD: "SIMULATOR", "LIVE TELEMETRY", "REPLAY cooling.ftrec"
 
+    // --compare: the baseline recording, driven by this session's clock.
+    std::unique_ptr<importers::ReplayTransport> compare;
+    model::TimeNs compareOffset = 0; // the baseline's clock runs this far ahead
+    std::string comparePath;
+    // The baseline at the moment `time` of this session (the same time since the start, plus
+    // the offset); null without a baseline or outside it.
+    std::shared_ptr<const model::Snapshot> compareAt(model::TimeNs time);
+    model::TimeNs beginTime() const;
+
     model::Transport& transport() {
         return replay ? static_cast<model::Transport&>(*replay) : *sim;
     }
@@ -47,5 +56,9 @@ std::expected<std::unique_ptr<Session>, std::string>
 makeSimSession(const Options& options, bool realtimeStart, bool blockingRecorder,
                const ScenarioSource& scenario = {});
 std::expected<std::unique_ptr<Session>, std::string> makeReplaySession(const std::string& path);
+// Opens `path` as the session's baseline: a recording of the same floor (its racks by name).
+// `offset`: a duration ("10m", "-30s"), empty for none.
+std::expected<void, std::string> attachCompare(Session& session, const std::string& path,
+                                               const std::string& offset);
 
 } // namespace ft::app

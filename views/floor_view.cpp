@@ -138,11 +138,25 @@ void FloorView::resizeGL(int, int) {
         applyCamera();
 }
 
+void FloorView::setBaselineSource(BaselineSource source, const std::string& label) {
+    m_baselineSource = std::move(source);
+    m_baselineLabel = label;
+    updateBaseline();
+    refreshLayers();
+}
+
+void FloorView::updateBaseline() {
+    m_baseline = m_baselineSource && m_snapshot ? m_baselineSource(m_snapshot->time) : nullptr;
+    for (const auto& l : m_layers)
+        l->setBaseline(m_baseline, m_baselineLabel);
+}
+
 void FloorView::refreshSnapshot() {
     auto latest = m_source ? m_source() : nullptr;
     if (!latest || latest == m_snapshot) return;
     m_snapshot = std::move(latest);
     m_summary = summarize(*m_topology, *m_snapshot);
+    if (m_baselineSource) updateBaseline();
     updateEmphasis();
     for (const auto& l : m_layers)
         l->update(*m_snapshot);

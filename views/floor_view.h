@@ -77,6 +77,12 @@ public:
     void setSelection(std::optional<model::EntityRef> selection);
     std::optional<model::EntityRef> selection() const { return m_selection; }
     void setSourceLabel(const std::string& label) { m_sourceLabel = label; }
+    // --compare: the baseline at a moment of what is shown (null outside it); `label` names it.
+    // The floor then shows A − B of the metric. An empty source ends the comparison.
+    using BaselineSource =
+        std::function<std::shared_ptr<const model::Snapshot>(model::TimeNs time)>;
+    void setBaselineSource(BaselineSource source, const std::string& label);
+    const std::shared_ptr<const model::Snapshot>& baseline() const { return m_baseline; }
     // Live sources' health for the HUD, asked once per frame.
     // The same, for panels (empty without live sources).
     std::vector<SourceStatus> sourceStatuses() const {
@@ -173,6 +179,10 @@ private:
 
     std::shared_ptr<const model::Topology> m_topology;
     SnapshotSource m_source;
+    BaselineSource m_baselineSource;
+    std::string m_baselineLabel;
+    std::shared_ptr<const model::Snapshot> m_baseline;
+    void updateBaseline();
     std::shared_ptr<const model::Snapshot> m_snapshot;
     bool m_fillModelled = false;
     FloorSummary m_summary;

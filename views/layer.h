@@ -79,6 +79,10 @@ public:
     virtual void updateDetail(const CameraView& camera) {}
     // The channel that colours the floor changed.
     virtual void setMetric(model::ChannelId channel) {}
+    // A baseline to compare with (--compare): the snapshot of the baseline at the moment of the
+    // next update, or null. A layer that can show A − B does so while one is set.
+    virtual void setBaseline(const std::shared_ptr<const model::Snapshot>& baseline,
+                             const std::string& label) {}
     // The selection changed (a layer may draw more of what is selected).
     virtual void setSelection(std::optional<model::EntityRef> selection) {}
     virtual OverviewExtent overviewExtent() const { return {}; }

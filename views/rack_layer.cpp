@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 #include <vtkActor.h>
@@ -219,16 +220,17 @@ std::pair<float, Coverage> RackLayer::rackValue(const model::Snapshot& s, Entity
     // none was measured and the user asked for them.
     const std::size_t first = rack * count;
     auto fold = [&](Coverage want) -> std::optional<float> {
-        float acc = m_aggregateMax ? -1e30f : 0.0f;
+        const bool byMax = m_aggregateMax && !m_baseline; // a difference: its mean
+        float acc = byMax ? -1e30f : 0.0f;
         std::size_t n = 0;
         for (std::size_t i = first; i < first + count; ++i) {
             const Coverage c = coverageOf(s, m_metric, static_cast<EntityId>(i), fill);
             if (c != want) continue;
-            acc = m_aggregateMax ? std::max(acc, values[i]) : acc + values[i];
+            acc = byMax ? std::max(acc, values[i]) : acc + values[i];
             ++n;
         }
         if (n == 0) return std::nullopt;
-        return m_aggregateMax ? acc : acc / static_cast<float>(n);
+        return byMax ? acc : acc / static_cast<float>(n);
     };
     for (const Coverage c : {Coverage::Measured, Coverage::Stale, Coverage::Modelled})
         if (auto v = fold(c)) return {*v, c};
@@ -241,7 +243,7 @@ void RackLayer::paintRack(const model::Snapshot& s, EntityId rack) {
     const auto values = s.channel(m_metric);
     const bool fill = fillModelled();
     const auto [rackV, rackCov] = rackValue(s, rack);
-    const Rgb aggregate = m_scale.map(rackV);
+    const Rgb aggregate = mapValue(rackV);
     const bool uniformMetric = info.kind == EntityKind::Rack || info.kind == EntityKind::Cdu;
     auto cov = [&](std::size_t e) {
         return coverageOf(s, m_metric, static_cast<EntityId>(e), fill);
@@ -258,14 +260,14 @@ void RackLayer::paintRack(const model::Snapshot& s, EntityId rack) {
                 coverage = rackCov;
             } else if (info.kind == EntityKind::Gpu) {
                 const std::size_t g = tray * rk.gpusPerTray + c;
-                color = m_scale.map(values[g]);
+                color = mapValue(values[g]);
                 coverage = cov(g);
             } else if (info.kind == EntityKind::Cpu && rk.cpusPerTray > 0) {
                 const std::size_t cpu = tray * rk.cpusPerTray + c * rk.cpusPerTray / rk.gpusPerTray;
-                color = m_scale.map(values[cpu]);
+                color = mapValue(values[cpu]);
                 coverage = cov(cpu);
             } else if (info.kind == EntityKind::ComputeTray) {
-                color = m_scale.map(values[tray]);
+                color = mapValue(values[tray]);
                 coverage = cov(tray);
             } else if (info.kind == EntityKind::SwitchTray)
                 color = kCabinet;
@@ -282,7 +284,7 @@ void RackLayer::paintRack(const model::Snapshot& s, EntityId rack) {
         if (uniformMetric)
             fillRows(rack, row, row + 1, aggregate, rackCov);
         else if (info.kind == EntityKind::SwitchTray)
-            fillRows(rack, row, row + 1, m_scale.map(values[id]), cov(id));
+            fillRows(rack, row, row + 1, mapValue(values[id]), cov(id));
         else
             fillRows(rack, row, row + 1, kSwitchTray, Coverage::Measured);
     }
@@ -304,7 +306,65 @@ void RackLayer::paintRack(const model::Snapshot& s, EntityId rack) {
     fillRows(rack, m_beaconBegin, m_beaconEnd, aggregate, rackCov);
 }
 
-void RackLayer::update(const model::Snapshot& snapshot) {
+void RackLayer::setBaseline(const std::shared_ptr<const model::Snapshot>& baseline,
+                            const std::string& label) {
+    m_baseline = baseline;
+    m_baselineLabel = label;
+}
+
+float RackLayer::differenceRange() const {
+    return std::max(1e-3f, (m_scale.max() - m_scale.min()) / 4.0f);
+}
+
+Rgb RackLayer::mapValue(float value) const {
+    if (!m_baseline) return m_scale.map(value);
+    // Diverging: blue below the baseline, a neutral grey where they agree, red above. With a
+    // colour-vision-safe palette, that palette's two ends instead.
+    const float t = std::clamp(0.5f + 0.5f * value / differenceRange(), 0.0f, 1.0f);
+    if (ColorScale::currentPalette() != Palette::Turbo) return ColorScale::palette(t);
+    const Rgb lo{40, 110, 230}, mid{150, 154, 162}, hi{235, 60, 45};
+    const Rgb& a = t < 0.5f ? lo : mid;
+    const Rgb& b = t < 0.5f ? mid : hi;
+    const float u = t < 0.5f ? t * 2 : (t - 0.5f) * 2;
+    auto mix = [u](std::uint8_t x, std::uint8_t y) {
+        return static_cast<std::uint8_t>(static_cast<float>(x) +
+                                         (static_cast<float>(y) - static_cast<float>(x)) * u);
+    };
+    return {mix(a.r, b.r), mix(a.g, b.g), mix(a.b, b.b)};
+}
+
+const model::Snapshot& RackLayer::differenceOf(const model::Snapshot& a) {
+    const model::Snapshot& b = *m_baseline;
+    model::Snapshot& d = m_difference;
+    const auto kind = model::kChannels[m_metric].kind;
+    const auto k = static_cast<std::size_t>(kind);
+    d.time = a.time;
+    d.tick = a.tick;
+    d.values.resize(a.values.size());
+    d.values[model::ch::ShelfPsusOk] = a.values[model::ch::ShelfPsusOk];
+    // Only what both sides measured has a difference; the rest is no data.
+    d.telemetry = true;
+    d.staleAfter = std::numeric_limits<model::TimeNs>::max() / 4;
+    d.measuredChannels.reset();
+    d.measuredChannels.set(m_metric);
+    d.measuredChannels.set(model::ch::ShelfPsusOk);
+    const auto av = a.channel(m_metric), bv = b.channel(m_metric);
+    auto& out = d.values[m_metric];
+    out.assign(av.size(), 0.0f);
+    for (std::size_t i = 0; i < d.measuredAt.size(); ++i)
+        d.measuredAt[i].assign(m_topology.count(static_cast<EntityKind>(i)), a.time);
+    auto& at = d.measuredAt[k];
+    for (EntityId e = 0; e < av.size(); ++e) {
+        const bool both = e < bv.size() && a.measured(m_metric, e) && b.measured(m_metric, e);
+        out[e] = both ? av[e] - bv[e] : 0.0f;
+        if (!both) at[e] = 0;
+    }
+    return d;
+}
+
+void RackLayer::update(const model::Snapshot& snapshot_) {
+    const model::Snapshot& snapshot =
+        m_baseline && !model::isDetailChannel(m_metric) ? differenceOf(snapshot_) : snapshot_;
     const auto racks = static_cast<EntityId>(m_topology.count(EntityKind::Rack));
     for (EntityId r = 0; r < racks; ++r) {
         m_paintScale = r < m_emphasis.size() ? m_emphasis[r] : 1.0f;
@@ -441,7 +501,7 @@ void RackLayer::drawOverview(const ImGuiOverlay& ov, const HudInput& in) const {
         const ImVec2 size = ImGui::CalcTextSize(text.c_str());
         const float x0 = a->x - size.x / 2 - 4, y0 = a->y - size.y - 3;
         if (!in.labels->place(x0, y0, x0 + size.x + 8, a->y)) continue;
-        const Rgb c = measured == 0 ? Rgb{70, 73, 80} : m_scale.map(worst);
+        const Rgb c = measured == 0 ? Rgb{70, 73, 80} : mapValue(worst);
         dl->AddRectFilled(ImVec2(x0, y0), ImVec2(x0 + size.x + 8, a->y),
                           IM_COL32(c.r / 3, c.g / 3, c.b / 3, 215), 3.0f);
         dl->AddRect(ImVec2(x0, y0), ImVec2(x0 + size.x + 8, a->y), hud::toImColor(c), 3.0f);
@@ -462,6 +522,12 @@ void RackLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumns& 
                 barH = (in.wall ? 26.0f * in.wallScale : 18.0f) * scale0;
     ImGui::SetNextWindowPos(ImVec2(16, columns.leftBottom), 0, ImVec2(0, 1));
     ImGui::Begin("##legend", nullptr, hud::kPanel);
+    if (m_baseline) {
+        drawDifferenceLegend(ov, barW, barH);
+        columns.leftBottom -= ImGui::GetWindowHeight() + 8;
+        ImGui::End();
+        return;
+    }
     ImGui::Text("%s (%s)", std::string(info.description).c_str(), std::string(info.unit).c_str());
     ImGui::TextColored(hud::kMuted, "rack tops: %s per rack · fronts: per %s",
                        m_aggregateMax ? "max" : "mean",
@@ -513,6 +579,42 @@ void RackLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumns& 
     ImGui::PopFont();
     columns.leftBottom -= ImGui::GetWindowHeight() + 8;
     ImGui::End();
+}
+
+void RackLayer::drawDifferenceLegend(const ImGuiOverlay& ov, float barW, float barH) const {
+    const auto& info = model::kChannels[m_metric];
+    ImGui::Text("A \u2013 B: %s (%s)", std::string(info.description).c_str(),
+                std::string(info.unit).c_str());
+    ImGui::TextColored(hud::kMuted, "B: %s at %s", m_baselineLabel.c_str(),
+                       model::formatUtc(m_baseline->time).c_str());
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    constexpr int kSteps = 64;
+    const float h = differenceRange();
+    for (int i = 0; i < kSteps; ++i) {
+        const float a = p.x + barW * static_cast<float>(i) / kSteps,
+                    b = p.x + barW * static_cast<float>(i + 1) / kSteps;
+        const float v = -h + 2 * h * (static_cast<float>(i) + 0.5f) / kSteps;
+        dl->AddRectFilled(ImVec2(a, p.y), ImVec2(b + 0.5f, p.y + barH),
+                          hud::toImColor(mapValue(v)));
+    }
+    ImGui::Dummy(ImVec2(barW, barH + 2));
+    ImGui::PushFont(ov.smallFont());
+    const ImVec2 tp = ImGui::GetCursorScreenPos();
+    constexpr int kTicks = 4;
+    for (int i = 0; i <= kTicks; ++i) {
+        const float v = -h + 2 * h * static_cast<float>(i) / kTicks;
+        char label[32];
+        std::snprintf(label, sizeof label, "%+.*f", h < 5 ? 1 : 0, static_cast<double>(v));
+        const float w = ImGui::CalcTextSize(label).x;
+        const float x =
+            tp.x + barW * static_cast<float>(i) / kTicks - (i == 0 ? 0 : (i == kTicks ? w : w / 2));
+        dl->AddText(ImVec2(x, tp.y), IM_COL32(220, 226, 235, 255), label);
+    }
+    ImGui::Dummy(ImVec2(barW, ImGui::GetTextLineHeight()));
+    const float sw = ImGui::GetTextLineHeight();
+    hud::coverageSwatch(Coverage::NoData, mapValue(0), sw, "no data on either side");
+    ImGui::PopFont();
 }
 
 } // namespace ft::views

@@ -28,6 +28,13 @@ public:
     ~RackLayer() override;
 
     void setMetric(model::ChannelId channel) override;
+    // With a baseline the racks show A − B of the metric on a diverging scale (blue: below the
+    // baseline, red: above, grey: no data on either side).
+    void setBaseline(const std::shared_ptr<const model::Snapshot>& baseline,
+                     const std::string& label) override;
+    bool comparing() const { return m_baseline != nullptr; }
+    // Half the diverging scale's span, in the metric's unit.
+    float differenceRange() const;
     model::ChannelId metric() const { return m_metric; }
     // Per-rack brightness (1 = normal), e.g. to fade racks a filter leaves out. Empty: all 1.
     void setRackEmphasis(const std::vector<float>& emphasis) override { m_emphasis = emphasis; }
@@ -52,14 +59,23 @@ private:
     // The far view of a big floor: row tiles (worst value, racks over the limit) and the worst
     // racks by name.
     void drawOverview(const ImGuiOverlay& overlay, const HudInput& in) const;
+    void drawDifferenceLegend(const ImGuiOverlay& overlay, float barW, float barH) const;
     void applyVisibility(bool visible) override;
     void buildGeometry();
     void paintRack(const model::Snapshot& snapshot, model::EntityId rack);
     void fillRows(model::EntityId rack, int rowBegin, int rowEnd, Rgb color, Coverage coverage);
     void setTexel(model::EntityId rack, int column, int row, Rgb color, Coverage coverage);
 
+    // The colour of a value (of A − B while comparing).
+    Rgb mapValue(float value) const;
+    // A − B of the metric, and what is measured on both sides, as a snapshot paintRack reads.
+    const model::Snapshot& differenceOf(const model::Snapshot& a);
+
     const model::Topology& m_topology;
     vtkRenderer* m_renderer;
+    std::shared_ptr<const model::Snapshot> m_baseline;
+    std::string m_baselineLabel;
+    model::Snapshot m_difference;
     model::ChannelId m_metric{model::ch::GpuTemperature};
     ColorScale m_scale;
     bool m_aggregateMax = true;

@@ -752,6 +752,83 @@ private slots:
         QVERIFY(missing.err.contains("nope.ftrec"));
     }
 
+    void compareWithABaseline() {
+        // Two recordings of the same seed, with and without the pump failure: no difference
+        // before its first action, the incident's footprint after.
+        QTemporaryDir dir;
+        const QString base = dir.filePath("base.ftrec"), pump = dir.filePath("pump.ftrec");
+        QCOMPARE(floortwin({"--headless", "--for", "3m", "--record", base}).code, 0);
+        QCOMPARE(
+            floortwin({"--headless", "--scenario", "pump-failure", "--for", "3m", "--record", pump})
+                .code,
+            0);
+        auto dumpAt = [&](const char* at) {
+            const QString out = dir.filePath(QString("diff-%1.json").arg(at));
+            const Run r = floortwin({"--headless", "--replay", pump, "--compare", base, "--at", at,
+                                     "--dump-snapshot", out});
+            if (r.code != 0) qFatal("%s", qPrintable(r.err));
+            QFile f(out);
+            if (!f.open(QIODevice::ReadOnly)) qFatal("no %s", qPrintable(out));
+            return nlohmann::json::parse(f.readAll().toStdString());
+        };
+        const auto before = dumpAt("55s");
+        QVERIFY(before["baseline_time"] == before["time"]);
+        std::size_t values = 0;
+        for (const auto& kind : before["entities"]) {
+            if (!kind.contains("diff")) continue;
+            for (const auto& channel : kind["diff"].items())
+                for (const auto& d : channel.value()) {
+                    QVERIFY2(d.is_number() && d.get<double>() == 0.0,
+                             (channel.key() + ": " + d.dump()).c_str());
+                    ++values;
+                }
+        }
+        QVERIFY(values > 90000); // every channel of every entity of the demo floor
+        const auto after = dumpAt("150s");
+        const auto& flow = after["entities"]["rack"]["diff"]["rack.FlowLitersPerMinute"];
+        const auto& on = after["entities"]["rack"]["diff"]["rack.PowerOn"];
+        for (std::size_t r = 0; r < 16; ++r) {
+            // Row A's racks are CDU A1's: no flow, tripped; row B's are on.
+            QVERIFY2(r >= 8 || flow[r].get<double>() < -100.0, std::to_string(r).c_str());
+            QCOMPARE(on[r].get<double>(), r < 8 ? -1.0 : 0.0);
+        }
+        // On screen: grey where A and B agree, blue where A runs cooler, red where hotter.
+        if (!qEnvironmentVariableIsEmpty("DISPLAY")) {
+            auto blueAndRed = [&](const char* at) {
+                const QString png = dir.filePath(QString("cmp-%1.png").arg(at));
+                const Run r = floortwin({"--replay", pump, "--compare", base, "--at", at, "--size",
+                                         "640x360", "--screenshot", png});
+                if (r.code != 0) qFatal("%s", r.err.constData());
+                const QImage img(png);
+                std::pair<int, int> n{0, 0};
+                for (int y = 0; y < img.height(); ++y)
+                    for (int x = 0; x < img.width(); ++x) {
+                        const QColor c = img.pixelColor(x, y);
+                        n.first += c.blue() > 170 && c.red() < 90 ? 1 : 0;
+                        n.second += c.red() > 170 && c.green() < 110 && c.blue() < 110 ? 1 : 0;
+                    }
+                return n;
+            };
+            const auto same = blueAndRed("55s"), apart = blueAndRed("150s");
+            qInfo("blue/red pixels: %d/%d before the failure, %d/%d after", same.first, same.second,
+                  apart.first, apart.second);
+            QVERIFY(apart.first > same.first + 1000);
+            QVERIFY(apart.second > same.second + 2000);
+        }
+        // A different floor is refused, and so is an offset without a baseline.
+        const QString small = dir.filePath("small.ftrec");
+        QCOMPARE(floortwin({"--headless", "--floor", "generate:racks=4", "--for", "10s", "--record",
+                            small})
+                     .code,
+                 0);
+        const Run other = floortwin({"--headless", "--replay", pump, "--compare", small, "--at",
+                                     "55s", "--dump-snapshot", dir.filePath("x.json")});
+        QVERIFY(other.code != 0);
+        QVERIFY(other.err.contains("same floor"));
+        QVERIFY(floortwin({"--headless", "--replay", pump, "--compare-offset", "1m", "--for", "1s"})
+                    .code != 0);
+    }
+
     void runForAndDumpSnapshot() {
         QTemporaryDir dir;
         const QString dump = dir.filePath("snap.json");
