@@ -93,10 +93,25 @@ void InspectorPanel::addChannels(QTreeWidgetItem* section, EntityRef ref,
         if (info.kind != ref.kind) continue;
         const float v = snap.value(c, ref.id);
         const Coverage coverage = coverageOf(snap, c, ref.id, m_view->fillModelled());
+        QString value = qs(formatCoveredValue(snap, c, ref.id, m_view->fillModelled())), versus;
+        if (const auto& base = m_view->baseline();
+            base && !model::isDetailChannel(c) && ref.id < base->channel(c).size()) {
+            // Comparing: the difference beside the value, the baseline's own in the tooltip.
+            const float b = base->value(c, ref.id);
+            if (snap.measured(c, ref.id) && base->measured(c, ref.id) && b != v)
+                value += info.unit.empty() // a state: what the baseline was in
+                             ? QString("  (B: %1)").arg(qs(formatValue(b, c)))
+                             : QString("  (\u0394 %1%2)")
+                                   .arg(v > b ? "+" : "")
+                                   .arg(qs(formatValue(v - b, c)));
+            versus = tr("B (the baseline): %1")
+                         .arg(qs(formatCoveredValue(*base, c, ref.id, m_view->fillModelled())));
+        }
         auto* item = new QTreeWidgetItem(
             section,
             {QString::fromUtf8(info.description.data(), static_cast<int>(info.description.size())),
-             qs(formatCoveredValue(snap, c, ref.id, m_view->fillModelled()))});
+             value});
+        if (!versus.isEmpty()) item->setToolTip(1, versus);
         if (coverage != Coverage::Measured) {
             // Not a fresh measurement: grey, and say why.
             item->setForeground(1, QColor(150, 156, 168));
@@ -299,6 +314,8 @@ void InspectorPanel::refresh() {
     const auto snap = m_view->snapshot();
     const auto& t = m_view->topology();
     const auto& rk = t.spec().rack;
+    // Comparing: room for the differences beside the values.
+    if (m_view->baseline() && m_tree->columnWidth(1) < 210) m_tree->setColumnWidth(1, 210);
     // Keep the scroll position across refreshes: operators read while values move.
     const int scroll = m_tree->verticalScrollBar() ? m_tree->verticalScrollBar()->value() : 0;
     m_tree->clear();
