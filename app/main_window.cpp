@@ -204,6 +204,21 @@ void MainWindow::buildMenus() {
                                                           tr("floortwin recordings (*.ftrec)"));
         if (!path.isEmpty()) emit openRecordingRequested(path);
     });
+    file->addAction(tr("&Compare with…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Compare with a baseline recording"), QString(), tr("Recordings (*.ftrec)"));
+        if (path.isEmpty()) return;
+        if (auto ok = attachCompare(m_session, path.toStdString(), ""); !ok) {
+            QMessageBox::warning(this, tr("Compare"), QString::fromStdString(ok.error()));
+            return;
+        }
+        m_view->setBaselineSource([this](model::TimeNs t) { return m_session.compareAt(t); },
+                                  std::filesystem::path(m_session.comparePath).filename().string());
+    });
+    file->addAction(tr("&End the comparison"), this, [this] {
+        m_view->setBaselineSource({}, "");
+        m_session.compare.reset();
+    });
     file->addAction(tr("&Import telemetry file…"), this, &MainWindow::importFileDialog);
     file->addAction(tr("Import incident &window from Prometheus…"), this,
                     &MainWindow::importWindowDialog);
