@@ -2,6 +2,7 @@
 
 #include "floor_loading.h"
 #include "importers/floor_file.h"
+#include "importers/recording_incidents.h"
 #include "importers/telemetry_loader.h"
 #include "incident_report.h"
 #include "live_sources.h"
@@ -9,6 +10,7 @@
 #include "views/cooling_panel.h"
 #include "views/fabric_panel.h"
 #include "views/floor_view.h"
+#include "views/incidents_panel.h"
 #include "views/inspector_panel.h"
 #include "views/layer_registry.h"
 #include "views/layers_panel.h"
@@ -97,6 +99,15 @@ MainWindow::MainWindow(Session& session, QWidget* parent, bool restoreLayout)
     m_sources = new views::SourcesPanel(m_view);
     auto* sourcesDock = dock(tr("Sources"), "sourcesDock", m_sources, Qt::RightDockWidgetArea);
     tabifyDockWidget(powerDock, sourcesDock);
+    m_incidents = new views::IncidentsPanel(m_view);
+    auto* incidentsDock =
+        dock(tr("Incidents"), "incidentsDock", m_incidents, Qt::RightDockWidgetArea);
+    tabifyDockWidget(sourcesDock, incidentsDock);
+    connect(m_view, &views::FloorView::snapshotChanged, m_incidents,
+            &views::IncidentsPanel::refresh);
+    connect(m_incidents, &views::IncidentsPanel::seekRequested, this, [this](model::TimeNs t) {
+        if (m_session.replay) m_transport.seek(t);
+    });
     inspectorDock->raise();
     m_timeline = new views::TimelinePanel(m_transport);
     auto* timelineDock = dock(tr("Timeline"), "timelineDock", m_timeline, Qt::BottomDockWidgetArea);
@@ -136,6 +147,23 @@ MainWindow::MainWindow(Session& session, QWidget* parent, bool restoreLayout)
         refreshBookmarks();
         for (const auto& w : replay.reader().warnings())
             statusBar()->showMessage(QString::fromStdString(w), 15000);
+        // The recording's incidents, worked out once in the background over all of it.
+        m_incidentPass = std::jthread([this, path = replay.reader().path()] {
+            auto found = importers::recordingIncidents(path, m_cancelIncidents);
+            if (m_cancelIncidents) return;
+            QMetaObject::invokeMethod(
+                this,
+                [this, found = std::move(found)] {
+                    if (!found) {
+                        statusBar()->showMessage(
+                            tr("Incidents: %1").arg(QString::fromStdString(found.error())), 15000);
+                        return;
+                    }
+                    m_view->setIncidents(
+                        std::make_shared<const std::vector<model::Incident>>(*found));
+                },
+                Qt::QueuedConnection);
+        });
     }
 
     m_status = new QLabel(this);
@@ -171,7 +199,10 @@ MainWindow::MainWindow(Session& session, QWidget* parent, bool restoreLayout)
     applySpeed(m_transport.speed(), m_transport.paused() && session.replay);
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+    m_cancelIncidents = true;
+    if (m_incidentPass.joinable()) m_incidentPass.join();
+}
 
 void MainWindow::refreshBookmarks() {
     if (!m_session.replay) return;

@@ -11,6 +11,7 @@
 #include <expected>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 class QLabel;
 
@@ -25,6 +26,7 @@ class LifecycleBoard;
 class TimelinePanel;
 class StoragePanel;
 class FabricPanel;
+class IncidentsPanel;
 } // namespace ft::views
 
 namespace ft::app {
@@ -109,6 +111,10 @@ private:
     QTimer m_statusTimer;
     bool m_wall = false;
     std::unique_ptr<StoryPlayer> m_player;
+    views::IncidentsPanel* m_incidents;
+    // Replays: the recording's incidents, worked out on this thread (cancelled on close).
+    std::atomic<bool> m_cancelIncidents{false};
+    std::jthread m_incidentPass;
 };
 
 } // namespace ft::app

@@ -167,6 +167,18 @@ enum class IncidentTracker::R : std::uint8_t {
     OldestPending,
 };
 
+std::vector<Incident> incidentsAt(std::span<const Incident> incidents, TimeNs time) {
+    std::vector<Incident> out;
+    for (const auto& inc : incidents) {
+        if (inc.start > time) continue;
+        Incident& i = out.emplace_back(inc);
+        std::erase_if(i.chain, [time](const IncidentStep& s) { return s.time > time; });
+        std::erase_if(i.recovery, [time](const auto& r) { return r.first > time; });
+        if (i.end > time) i.end = 0;
+    }
+    return out;
+}
+
 struct IncidentTracker::Rule {
     EntityKind kind;
     ChannelId channel; // GpuSmClock on racks: the rack's mean clock, worked out per tick

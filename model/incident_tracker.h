@@ -53,6 +53,10 @@ struct Incident {
     std::string summary() const;
 };
 
+// The incidents as they stood at `time`: those begun by then, each cut to the steps seen by
+// then and open if it ended later (a replay's full list, shown at a moment of it).
+std::vector<Incident> incidentsAt(std::span<const Incident> incidents, TimeNs time);
+
 class IncidentTracker {
 public:
     explicit IncidentTracker(std::shared_ptr<const Topology> topology);

@@ -2,6 +2,7 @@
 
 #include "floor_scene.h"
 #include "layer_registry.h"
+#include "model/incident_tracker.h"
 #include "transport_observer.h"
 
 #include <QKeyEvent>
@@ -151,11 +152,25 @@ void FloorView::updateBaseline() {
         l->setBaseline(m_baseline, m_baselineLabel);
 }
 
+void FloorView::setIncidents(std::shared_ptr<const std::vector<model::Incident>> incidents) {
+    m_allIncidents = std::move(incidents);
+    if (m_allIncidents && m_snapshot)
+        m_incidentsNow = model::incidentsAt(*m_allIncidents, m_snapshot->time);
+    emit snapshotChanged();
+    update();
+}
+
+const std::vector<model::Incident>* FloorView::incidents() const {
+    if (m_allIncidents) return &m_incidentsNow;
+    return m_snapshot && m_snapshot->incidents ? m_snapshot->incidents.get() : nullptr;
+}
+
 void FloorView::refreshSnapshot() {
     auto latest = m_source ? m_source() : nullptr;
     if (!latest || latest == m_snapshot) return;
     m_snapshot = std::move(latest);
     m_summary = summarize(*m_topology, *m_snapshot);
+    if (m_allIncidents) m_incidentsNow = model::incidentsAt(*m_allIncidents, m_snapshot->time);
     if (m_baselineSource) updateBaseline();
     updateEmphasis();
     for (const auto& l : m_layers)
@@ -247,6 +262,7 @@ void FloorView::paintGL() {
         HudInput in;
         in.topology = m_topology.get();
         in.snapshot = m_snapshot.get();
+        in.incidents = incidents();
         in.layers = &m_layers;
         in.summary = &m_summary;
         in.sourceLabel = m_sourceLabel;

@@ -171,7 +171,7 @@ void drawStaleBadges(const ImGuiOverlay& ov, const HudInput& in) {
 
 // The incidents still open, newest first: the root, then what it led to, then the jobs it hurt.
 void drawOpenIncidents(const HudInput& in) {
-    const auto& incidents = in.snapshot->incidents;
+    const auto* incidents = in.incidents;
     if (!incidents) return;
     int drawn = 0;
     for (auto it = incidents->rbegin(); it != incidents->rend() && drawn < (in.wall ? 2 : 1);

@@ -17,6 +17,7 @@
 #include "views/fabric_geometry.h"
 #include "views/fabric_panel.h"
 #include "views/floor_view.h"
+#include "views/incidents_panel.h"
 #include "views/inspector_panel.h"
 #include "views/layer_registry.h"
 #include "views/layers_panel.h"
@@ -556,6 +557,61 @@ private slots:
         replay.renderNow();
         window.floorView()->refreshSnapshot();
         QCOMPARE(cooling->history(0).size(), std::size_t{5});
+    }
+
+    // A replay's incidents are worked out in the background over the whole recording; the
+    // Incidents dock lists each chain as it stood at the moment shown, and a click on a line
+    // frames what it names and seeks there.
+    void incidentsDockOnAReplay() {
+        QTemporaryDir dir;
+        app::Options o;
+        o.scenario = "pump-failure";
+        o.record = dir.filePath("pf.ftrec").toStdString();
+        {
+            auto live = app::makeSimSession(o, false, true);
+            QVERIFY2(live, live ? "" : live.error().c_str());
+            (*live)->sim->runUntil((*live)->sim->startTime() + 180 * model::kNsPerSecond);
+        }
+        auto session = app::makeReplaySession(o.record);
+        QVERIFY(session);
+        auto& replay = *(*session)->replay;
+        app::MainWindow window(**session, nullptr, false);
+        window.resize(1280, 800);
+        window.show();
+        auto* panel = window.findChild<views::IncidentsPanel*>();
+        QVERIFY(panel);
+        replay.seek(replay.endTime());
+        replay.renderNow();
+        window.floorView()->refreshSnapshot();
+        QTRY_VERIFY_WITH_TIMEOUT(panel->tree()->topLevelItemCount() == 1, 30000);
+        auto* top = panel->tree()->topLevelItem(0);
+        QVERIFY(top->text(1).startsWith("CDU A1 pump 1: pump 1 tripped"));
+        QVERIFY(top->childCount() > 5);
+        // Before the failure there is no incident; at 70 s its first minutes.
+        replay.seek(replay.beginTime() + 50 * model::kNsPerSecond);
+        replay.renderNow();
+        window.floorView()->refreshSnapshot();
+        QCOMPARE(panel->tree()->topLevelItemCount(), 0);
+        replay.seek(replay.beginTime() + 70 * model::kNsPerSecond);
+        replay.renderNow();
+        window.floorView()->refreshSnapshot();
+        QCOMPARE(panel->tree()->topLevelItemCount(), 1);
+        top = panel->tree()->topLevelItem(0);
+        const int early = top->childCount();
+        QVERIFY(early > 0);
+        // The coolant step: a click selects a rack of CDU A1, frames it and seeks there.
+        QTreeWidgetItem* flow = nullptr;
+        for (int i = 0; i < top->childCount(); ++i)
+            if (top->child(i)->text(1).contains("coolant flow down")) flow = top->child(i);
+        QVERIFY(flow);
+        const auto before = window.floorView()->camera().distance;
+        emit panel->tree()->itemClicked(flow, 1);
+        const auto sel = window.floorView()->selection();
+        QVERIFY(sel && sel->kind == EntityKind::Rack);
+        const auto& t = *(*session)->topology;
+        QCOMPARE(t.racks.cdu[sel->id], *t.find(EntityKind::Cdu, "CDU A1"));
+        QVERIFY(window.floorView()->camera().distance != before);
+        QCOMPARE(replay.position(), replay.beginTime() + 62 * model::kNsPerSecond);
     }
 
     // A replay's bookmarks become a report: the moments in a table, a picture of each from its
