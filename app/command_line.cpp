@@ -143,6 +143,11 @@ const std::vector<OptionSpec>& optionTable() {
          store<&Options::record>},
         {"--replay", "FILE.ftrec", kRecording,
          "replay a recording: timeline, seek, speed 0.1x-1000x, events", store<&Options::replay>},
+        {"--fork-at", "TIME", kRecording,
+         "with --replay: a what-if — a simulation whose state is the replay's\nat TIME, run on "
+         "(with --scenario S: S's actions too, timed from\nTIME), e.g. --scenario "
+         "pump-restore to restore the pump at once",
+         store<&Options::forkAt>},
         {"--compare", "FILE.ftrec", kRecording,
          "compare with a baseline recording of the same floor: one clock\ndrives both; the "
          "floor shows A - B of the metric, --dump-snapshot\nwrites per-channel diff arrays",
@@ -320,7 +325,11 @@ std::expected<Options, std::string> parseCommandLine(const std::vector<std::stri
     if (!o.replay.empty() && !o.record.empty())
         return std::unexpected(
             "--record records a live source; --replay already plays a recording");
-    if (!o.replay.empty() && (!o.scenario.empty() || !o.floor.empty()))
+    if (!o.forkAt.empty() && o.replay.empty())
+        return std::unexpected("--fork-at forks a replay: add --replay FILE.ftrec");
+    if (!o.forkAt.empty() && (!o.report.empty() || !o.floor.empty()))
+        return std::unexpected("--fork-at runs the recorded floor on: drop --report/--floor");
+    if (!o.replay.empty() && o.forkAt.empty() && (!o.scenario.empty() || !o.floor.empty()))
         return std::unexpected(
             "--replay plays the floor and scenario that were recorded; drop --floor/--scenario");
     if (!o.sources.empty() && !o.replay.empty())

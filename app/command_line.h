@@ -35,6 +35,7 @@ struct Options {
     std::string scenario;        // --scenario NAME|FILE
     std::string record;          // --record FILE.ftrec
     std::string replay;          // --replay FILE.ftrec
+    std::string forkAt;          // --fork-at T: with --replay, a simulation from the replay's T
     std::string compare;         // --compare FILE.ftrec: a baseline to compare with
     std::string compareOffset;   // --compare-offset D: the baseline runs D ahead (may be -D)
     // Live telemetry.

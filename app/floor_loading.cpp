@@ -132,6 +132,15 @@ std::vector<std::string> bundledScenarios() {
     return names;
 }
 
+std::expected<std::string, std::string> scenarioText(const std::string& nameOrPath) {
+    const bool isPath = nameOrPath.find('/') != std::string::npos || nameOrPath.ends_with(".json");
+    QFile file(isPath ? QString::fromStdString(nameOrPath)
+                      : QString(":/scenarios/%1.json").arg(QString::fromStdString(nameOrPath)));
+    if (!file.open(QIODevice::ReadOnly)) return std::unexpected(nameOrPath + ": cannot open");
+    const QByteArray bytes = file.readAll();
+    return std::string(bytes.constData(), static_cast<std::size_t>(bytes.size()));
+}
+
 std::expected<model::Scenario, std::string> loadScenario(const std::string& nameOrPath,
                                                          const model::Topology& topology) {
     if (nameOrPath.empty()) return model::Scenario{};

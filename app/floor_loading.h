@@ -38,6 +38,8 @@ loadInventory(const std::string& inventory, const std::string& floorArg,
 
 // A bundled scenario by name (pump-failure, leak, ...) or a scenario file by path, with its
 // targets resolved on `topology`. Empty name: no scenario.
+// The text of a scenario file (bundled by name, or a path), for a recording to keep.
+std::expected<std::string, std::string> scenarioText(const std::string& nameOrPath);
 std::expected<model::Scenario, std::string> loadScenario(const std::string& nameOrPath,
                                                          const model::Topology& topology);
 std::vector<std::string> bundledScenarios();

@@ -374,6 +374,8 @@ int runHeadless(const Options& o, Session& session) {
     summary["alarms"] = snap->alarms.size();
     summary["events"] = snap->events ? snap->events->size() : 0;
     if (!snap->scenario.empty()) summary["scenario"] = snap->scenario;
+    if (!session.forkedFrom.empty())
+        summary["fork"] = {{"from", session.forkedFrom}, {"at", isoTime(session.forkAt)}};
     if (session.compare) {
         const auto base = session.compareAt(snap->time);
         summary["compare"] = {{"file", session.comparePath},

@@ -134,7 +134,8 @@ int Launcher::run() {
     // repeatable. A paced headless recorder behaves like a live one: it drops rather than stalls.
     // A demo on a recording plays the recording (its floor, its times).
     const auto demoRecording = o.demo.empty() ? std::nullopt : storyRecording(o.demo);
-    auto session = !o.replay.empty() ? makeReplaySession(o.replay)
+    auto session = !o.forkAt.empty()   ? makeForkSession(o)
+                   : !o.replay.empty() ? makeReplaySession(o.replay)
                    : demoRecording
                        ? makeReplaySession(*demoRecording)
                        : makeSimSession(o, !o.headless && o.screenshot.empty() && !rendering,

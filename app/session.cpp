@@ -2,6 +2,7 @@
 
 #include "floor_loading.h"
 #include "importers/floor_file.h"
+#include "importers/scenario_file.h"
 #include "live_sources.h"
 
 #include <chrono>
@@ -69,6 +70,8 @@ makeSimSession(const Options& o, bool realtimeStart, bool blockingRecorder,
         info.floorJson = importers::floorSpecToJson((*topology)->spec());
         info.seed = o.seed;
         info.scenario = scenarioName;
+        if (!scenarioSource && !o.scenario.empty())
+            if (auto text = scenarioText(o.scenario)) info.scenarioSource = *text;
         info.tick = config.step;
         info.telemetry = config.telemetry;
         info.staleAfter = config.staleAfter;
@@ -139,6 +142,62 @@ std::expected<void, std::string> attachCompare(Session& session, const std::stri
     session.compareOffset = shift;
     session.comparePath = path;
     return {};
+}
+
+std::expected<std::unique_ptr<Session>, std::string> makeForkSession(const Options& o) {
+    model::TimeNs at = 0;
+    if (!model::parseDuration(o.forkAt, at))
+        return std::unexpected("--fork-at: '" + o.forkAt + "' is not a time such as 90s or 10m");
+    auto reader = importers::RecordingReader::open(o.replay);
+    if (!reader) return std::unexpected(reader.error().toString());
+    const auto& info = (*reader)->info();
+    const model::TimeNs start = (*reader)->startTime();
+    if (start + at > (*reader)->endTime())
+        return std::unexpected("--fork-at " + o.forkAt + ": past the end of " + o.replay + " (" +
+                               std::to_string(model::toSeconds((*reader)->endTime() - start)) +
+                               " s long)");
+    if (info.telemetry)
+        return std::unexpected(o.replay +
+                               ": a recording of measured data; forks of those (the simulator "
+                               "initialised from the measured values) are not built yet");
+    if (info.source.rfind("simulator", 0) != 0)
+        return std::unexpected(o.replay + ": not a recording of the simulator (" + info.source +
+                               "): nothing to re-run");
+    auto session = std::make_unique<Session>();
+    session->topology = (*reader)->topology();
+    // The recorded run's own actions: from the scenario file it kept, or a bundled one by name.
+    model::Scenario recorded;
+    if (!info.scenarioSource.empty()) {
+        auto parsed = importers::parseScenarioFile(
+            info.scenarioSource, o.replay + " (recorded scenario)", *session->topology);
+        if (!parsed) return std::unexpected(parsed.error().toString());
+        recorded = std::move(*parsed);
+    } else if (!info.scenario.empty()) {
+        auto bundled = loadScenario(info.scenario, *session->topology);
+        if (!bundled)
+            return std::unexpected(
+                o.replay + ": its scenario '" + info.scenario +
+                "' is not kept in the recording nor bundled: " + bundled.error());
+        recorded = std::move(*bundled);
+    }
+    // The simulator is deterministic: the recorded run again, to the fork's moment, is exactly
+    // the state it had there.
+    model::SimConfig config;
+    config.seed = info.seed;
+    config.startTime = start;
+    config.step = info.tick;
+    session->sim = std::make_unique<model::SimCore>(session->topology, config, std::move(recorded));
+    session->sim->runUntil(start + at);
+    if (!o.scenario.empty()) {
+        auto more = loadScenario(o.scenario, *session->topology);
+        if (!more) return std::unexpected(more.error());
+        session->sim->addScenario(*more, at);
+    }
+    session->sourceLabel =
+        "FORK of " + std::filesystem::path(o.replay).filename().string() + " at +" + o.forkAt;
+    session->forkedFrom = o.replay;
+    session->forkAt = start + at;
+    return session;
 }
 
 } // namespace ft::app

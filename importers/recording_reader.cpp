@@ -70,6 +70,7 @@ std::expected<void, Error> RecordingReader::load() {
     m_info.source = meta["source"];
     m_info.floorJson = meta["floor"];
     m_info.scenario = meta["scenario"];
+    m_info.scenarioSource = meta["scenario_source"];
     m_info.seed = meta.contains("seed") ? std::stoull(meta["seed"]) : 0;
     m_info.tick = meta.contains("tick_ns") ? std::stoll(meta["tick_ns"]) : 100 * model::kNsPerMs;
     m_info.telemetry = meta["telemetry"] == "1";

@@ -92,6 +92,7 @@ RecordingWriter::create(const std::string& path, std::shared_ptr<const model::To
     meta("floor", info.floorJson);
     meta("seed", std::to_string(info.seed));
     meta("scenario", info.scenario);
+    if (!info.scenarioSource.empty()) meta("scenario_source", info.scenarioSource);
     meta("tick_ns", std::to_string(info.tick));
     if (info.telemetry) {
         meta("telemetry", "1");

@@ -34,6 +34,8 @@ struct RecordingInfo {
     std::string floorJson; // floor-file JSON of the floor recorded on
     std::uint64_t seed = 0;
     std::string scenario;
+    // The scenario file's text (empty: none, or not from a file): a fork re-runs it exactly.
+    std::string scenarioSource;
     model::TimeNs tick = 100 * model::kNsPerMs;
     // Recorded from telemetry (live or imported): the file also keeps, per entity, the age of
     // its newest measured value, so a replay tells measured values from the model's.

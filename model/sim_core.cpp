@@ -51,6 +51,10 @@ void SimCore::setPaused(bool paused) {
     notifyChanged();
 }
 
+void SimCore::addScenario(const Scenario& more, TimeNs from) {
+    m_model.addScenario(more, from);
+}
+
 void SimCore::runUntil(TimeNs until) {
     while (m_model.time() + m_config.step <= until)
         tickOnce();

@@ -50,6 +50,8 @@ public:
     // Runs the model on the calling thread until its time reaches `until` (the thread must not
     // be running). Used by headless runs, --at and tests.
     void runUntil(TimeNs until);
+    // SimModel::addScenario, before start() (a what-if fork).
+    void addScenario(const Scenario& more, TimeNs from);
 
     bool submit(SampleBatch batch);
     std::shared_ptr<const Snapshot> latest() const override;

@@ -280,6 +280,20 @@ void SimModel::step() {
     lap(Stage::Incidents);
 }
 
+void SimModel::addScenario(const Scenario& more, TimeNs from) {
+    auto& events = m_scenario.events;
+    const auto next = static_cast<std::ptrdiff_t>(m_nextScenarioEvent);
+    for (ScenarioEvent ev : more.events) {
+        ev.at += from;
+        events.push_back(std::move(ev));
+    }
+    std::stable_sort(events.begin() + next, events.end(),
+                     [](const ScenarioEvent& a, const ScenarioEvent& b) { return a.at < b.at; });
+    if (!more.name.empty())
+        m_state.scenario =
+            m_state.scenario.empty() ? more.name : m_state.scenario + " + " + more.name;
+}
+
 std::string SimModel::jobName(std::uint32_t j) const {
     const auto& jobs = m_workload.jobs();
     if (j >= jobs.size() || jobs[j].kind == JobKind::Idle) return {};

@@ -79,6 +79,9 @@ public:
     const StorageModel& storage() const { return m_storage; }
     const FabricModel& fabric() const { return m_fabric; }
     const PowerModel& power() const { return m_power; }
+    // More actions from here on (a what-if): `more`'s times count from `from` (a time since the
+    // run's start); what is already scheduled stays.
+    void addScenario(const Scenario& more, TimeNs from);
     // A job as operators would name it: "training job 3 (A01–A08)"; empty for idle capacity.
     std::string jobName(std::uint32_t job) const;
 

@@ -68,8 +68,9 @@ void IncidentsPanel::refresh() {
     std::size_t open = 0;
     for (const auto& inc : *incidents)
         open += inc.end == 0 ? 1 : 0;
-    m_note->setText(incidents->empty() ? tr("No incidents.")
-                                       : tr("%1 incidents, %2 open").arg(incidents->size()).arg(open));
+    m_note->setText(incidents->empty()
+                        ? tr("No incidents.")
+                        : tr("%1 incidents, %2 open").arg(incidents->size()).arg(open));
     if (sameIncidents(*incidents, m_shown)) return;
     m_shown = *incidents;
     const auto& t = m_view->topology();

@@ -2,6 +2,7 @@
 // Medians over repeated runs; render figures need an X display (make bench uses Xvfb).
 // Usage: floortwin-bench [--filter TEXT]   (FT_SOAK_SECONDS shortens the 10-minute wall soak)
 #include "app/floor_loading.h"
+#include "app/session.h"
 #include "importers/floor_file.h"
 #include "importers/recording_reader.h"
 #include "importers/recording_writer.h"
@@ -146,6 +147,7 @@ RecordResult recordRun(const QString& path, const std::string& floor, model::Tim
     importers::RecordingInfo info;
     info.floorJson = importers::floorSpecToJson(topology->spec());
     info.tick = step;
+    info.seed = config.seed;
     auto writer = importers::RecordingWriter::create(path.toStdString(), topology, info, 4096);
     if (!writer) std::exit(1);
     (*writer)->setBlocking(true);
@@ -174,6 +176,31 @@ RecordResult recordRun(const QString& path, const std::string& floor, model::Tim
     result.samples = (*writer)->stats().samples;
     result.fileBytes = static_cast<double>(QFileInfo(path).size());
     return result;
+}
+
+// A what-if fork from the end of an hour's recording of the default floor: the recorded run
+// again, to that moment (the simulator is deterministic).
+void benchFork() {
+    if (!wanted("fork.ms")) return;
+    QTemporaryDir dir;
+    const QString path = dir.filePath("hour.ftrec");
+    recordRun(path, "", 3600 * model::kNsPerSecond, 100 * model::kNsPerMs);
+    app::Options o;
+    o.replay = path.toStdString();
+    o.forkAt = "3599s"; // the recording's last second
+    std::vector<double> ms;
+    for (int i = 0; i < 3; ++i) {
+        const auto t0 = std::chrono::steady_clock::now();
+        auto session = app::makeForkSession(o);
+        if (!session) {
+            std::fprintf(stderr, "fork: %s\n", session.error().c_str());
+            std::exit(1);
+        }
+        ms.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count());
+    }
+    figure("fork.ms", median(ms), "ms");
 }
 
 void benchRecording() {
@@ -490,6 +517,7 @@ int main(int argc, char** argv) {
     benchSimSplit();
     benchThermal();
     benchRecording();
+    benchFork();
     if (wanted("parse.prometheus.mb_per_s") || wanted("parse.prometheus.vs_promtool") ||
         wanted("parse.promtool"))
         ft::benchParse(figure, std::filesystem::temp_directory_path().string());
