@@ -313,6 +313,8 @@ void Launcher::showWindow() {
                      [this](const QString& path) { openRecording(path); });
     QObject::connect(m_window.get(), &MainWindow::openFloorRequested, qApp,
                      [this](const QString& path) { openFloor(path); });
+    QObject::connect(m_window.get(), &MainWindow::forkRequested, qApp,
+                     [this](model::TimeNs at, const QString& scenario) { fork(at, scenario); });
     m_window->show();
     if (o.wall) m_window->setWallMode(true);
     if (m_story) m_window->playStory(*m_story, m_focusHold);
@@ -471,6 +473,29 @@ void Launcher::openFloor(const QString& path) {
                            m_options = o;
                            m_session->sim->start(m_session->sources.empty() ? o.speed : 1.0);
                            m_session->startSources();
+                           m_selection.reset();
+                           showWindow();
+                       });
+}
+
+void Launcher::fork(model::TimeNs at, const QString& scenario) {
+    if (!m_session || !m_session->replay) return;
+    Options o = m_options;
+    o.replay = m_session->recordingPath;
+    o.forkAt = std::to_string(at / model::kNsPerMs) + "ms";
+    o.scenario = scenario.toStdString();
+    auto next = makeForkSession(o);
+    if (!next) {
+        QMessageBox::warning(m_window.get(), QObject::tr("Fork here"),
+                             QString::fromStdString(next.error()));
+        return;
+    }
+    QTimer::singleShot(0, qApp,
+                       [this, o, fresh = std::shared_ptr<Session>(std::move(*next))]() mutable {
+                           m_window.reset();
+                           m_session = std::move(fresh);
+                           m_options = o;
+                           m_session->sim->start(1.0);
                            m_selection.reset();
                            showWindow();
                        });

@@ -44,6 +44,8 @@ private:
     void showWindow();
     void openRecording(const QString& path);
     void openFloor(const QString& path);
+    // The replay forked at `at` into a simulation (with a scenario's actions), in a new window.
+    void fork(model::TimeNs at, const QString& scenario);
 
     Options m_options;
     int& m_argc;

@@ -373,6 +373,25 @@ void MainWindow::buildMenus() {
         play->addAction(tr("Bookmark this moment\tB"), m_timeline,
                         &views::TimelinePanel::addBookmark);
         play->addAction(tr("Save bookmarks as a &demo…"), this, &MainWindow::saveBookmarksAsDemo);
+        play->addAction(tr("&Fork here (what-if)…"), this, [this] {
+            // A simulation from this moment, with the scenario the user picks added to it.
+            QStringList choices{tr("(no further actions)")};
+            for (const auto& n : bundledScenarios())
+                choices << QString::fromStdString(n);
+            choices << tr("A scenario file…");
+            bool ok = false;
+            const QString pick = QInputDialog::getItem(
+                this, tr("Fork here"), tr("Run on from this moment with:"), choices, 0, false, &ok);
+            if (!ok) return;
+            QString scenario;
+            if (pick == choices.back())
+                scenario = QFileDialog::getOpenFileName(this, tr("Scenario"), QString(),
+                                                        tr("Scenarios (*.json)"));
+            else if (pick != choices.front())
+                scenario = pick;
+            const auto at = m_session.replay->position() - m_session.replay->beginTime();
+            emit forkRequested(at, scenario);
+        });
         play->addAction(tr("Export incident &report…"), this, [this] {
             const QString dir = QFileDialog::getExistingDirectory(this, tr("Report into folder"));
             if (dir.isEmpty()) return;

@@ -62,6 +62,9 @@ signals:
     // A demo to play on a fresh simulator (its scenario), or to render to a video file.
     void playDemoRequested(const QString& path);
     void renderVideoRequested(const QString& demo, const QString& out);
+    // Replays: a what-if simulation from `at` (since the recording's start), with a scenario's
+    // actions added (empty: none).
+    void forkRequested(model::TimeNs at, const QString& scenario);
 
 protected:
     void closeEvent(QCloseEvent* e) override;

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdio>
 #include <filesystem>
 
 namespace ft::app {
@@ -193,8 +194,11 @@ std::expected<std::unique_ptr<Session>, std::string> makeForkSession(const Optio
         if (!more) return std::unexpected(more.error());
         session->sim->addScenario(*more, at);
     }
-    session->sourceLabel =
-        "FORK of " + std::filesystem::path(o.replay).filename().string() + " at +" + o.forkAt;
+    const auto secs = static_cast<long long>(model::toSeconds(at));
+    char when[32];
+    std::snprintf(when, sizeof when, "%lld:%02lld:%02lld", secs / 3600, secs / 60 % 60, secs % 60);
+    session->sourceLabel = "FORK of " + std::filesystem::path(o.replay).filename().string() +
+                           " at +" + when + (o.scenario.empty() ? "" : " with " + o.scenario);
     session->forkedFrom = o.replay;
     session->forkAt = start + at;
     return session;
