@@ -171,6 +171,8 @@ MainWindow::MainWindow(Session& session, QWidget* parent, bool restoreLayout)
     connect(&m_statusTimer, &QTimer::timeout, this, &MainWindow::updateStatus);
     m_statusTimer.start(500);
     connect(m_view, &views::FloorView::snapshotChanged, m_timeline, &views::TimelinePanel::refresh);
+    connect(m_view, &views::FloorView::snapshotChanged, this,
+            [this] { m_timeline->axis()->setIncidents(m_view->incidents()); });
 
     connect(m_layers, &views::LayersPanel::metricChosen, this, [](model::ChannelId c) {
         QSettings().setValue("view/metric",

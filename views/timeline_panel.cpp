@@ -16,6 +16,7 @@
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace ft::views {
 
@@ -124,6 +125,40 @@ void TimelineAxis::paintEvent(QPaintEvent*) {
     };
     drawEvents(m_events);
     if (m_liveEvents) drawEvents(*m_liveEvents);
+    // Incidents: a band each, stacked in up to three rows, coloured by the root's domain.
+    m_bands.clear();
+    {
+        constexpr int kRows = 3;
+        model::TimeNs rowEnd[kRows] = {std::numeric_limits<model::TimeNs>::min(),
+                                       std::numeric_limits<model::TimeNs>::min(),
+                                       std::numeric_limits<model::TimeNs>::min()};
+        const model::TimeNs now = m_transport.latest() ? m_transport.latest()->time : b;
+        for (std::size_t i = 0; i < m_incidents.size(); ++i) {
+            const auto& inc = m_incidents[i];
+            const model::TimeNs end = inc.end > 0 ? inc.end : now;
+            if (end < a || inc.start > b) continue;
+            int row = 0;
+            while (row < kRows - 1 && rowEnd[row] > inc.start)
+                ++row;
+            rowEnd[row] = end;
+            const QRectF r(QPointF(std::max(xAt(inc.start), double(kMargin)), 18 + row * 11),
+                           QPointF(std::max(xAt(end), xAt(inc.start) + 3), 27 + row * 11));
+            static const QColor kDomain[] = {QColor(80, 170, 255),  QColor(255, 190, 70),
+                                             QColor(190, 120, 255), QColor(90, 210, 170),
+                                             QColor(255, 120, 90),  QColor(230, 230, 120),
+                                             QColor(160, 160, 170)};
+            const QColor c = kDomain[static_cast<std::size_t>(inc.domain)];
+            p.setPen(Qt::NoPen);
+            p.setBrush(QColor(c.red(), c.green(), c.blue(), inc.end > 0 ? 90 : 150));
+            p.drawRoundedRect(r, 3, 3);
+            p.setPen(QPen(c.lighter(130), 1));
+            for (const auto& step : inc.chain)
+                if (step.time >= a && step.time <= b)
+                    p.drawLine(QPointF(xAt(step.time), r.top()),
+                               QPointF(xAt(step.time), r.bottom()));
+            m_bands.push_back({r, i});
+        }
+    }
     // Bookmarks: flags.
     for (const auto& bm : m_bookmarks) {
         if (bm.time < a || bm.time > b) continue;
@@ -151,8 +186,22 @@ void TimelineAxis::paintEvent(QPaintEvent*) {
     }
 }
 
+void TimelineAxis::setIncidents(const std::vector<model::Incident>* incidents) {
+    if (incidents)
+        m_incidents = *incidents;
+    else
+        m_incidents.clear();
+    update();
+}
+
 void TimelineAxis::mousePressEvent(QMouseEvent* e) {
     const double x = e->position().x();
+    if (e->button() == Qt::LeftButton && m_transport.isReplay())
+        for (const auto& band : m_bands)
+            if (band.rect.adjusted(-2, -2, 2, 2).contains(e->position())) {
+                m_transport.seek(m_incidents[band.incident].start);
+                return;
+            }
     if (e->button() == Qt::RightButton) {
         m_drag = Drag::Pan;
         m_panX = x;
@@ -224,6 +273,9 @@ bool TimelineAxis::event(QEvent* e) {
     auto* help = static_cast<QHelpEvent*>(e);
     QString text;
     auto near = [&](model::TimeNs t) { return std::abs(xAt(t) - help->pos().x()) < 4; };
+    for (const auto& band : m_bands)
+        if (band.rect.adjusted(-2, -2, 2, 2).contains(help->pos()))
+            text += QString::fromStdString(m_incidents[band.incident].summary()) + "\n";
     for (const auto& bm : m_bookmarks)
         if (near(bm.time))
             text +=

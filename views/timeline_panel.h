@@ -4,8 +4,10 @@
 // (right-drag); click or drag to seek, shift-drag to set the loop. Above it, transport buttons
 // and the speed. Bookmarks come from a callback so the panel needs no recording of its own.
 // UI thread only.
+#include "model/incident_tracker.h"
 #include "model/transport.h"
 
+#include <QRectF>
 #include <QWidget>
 #include <functional>
 #include <optional>
@@ -35,6 +37,9 @@ public:
         update();
     }
     void setLiveEvents(std::shared_ptr<const std::vector<model::Event>> events);
+    // The incidents: one band each across the top, from its root to its end (or the present),
+    // a tick at each effect; a click on a band seeks to its root (replays).
+    void setIncidents(const std::vector<model::Incident>* incidents);
     // Visible window (zoom); nothing: the whole range.
     void setView(std::optional<std::pair<model::TimeNs, model::TimeNs>> view) {
         m_view = view;
@@ -58,6 +63,13 @@ private:
     std::vector<model::Event> m_events;
     std::shared_ptr<const std::vector<model::Event>> m_liveEvents;
     std::vector<TimelineBookmark> m_bookmarks;
+    std::vector<model::Incident> m_incidents;
+    // Where each incident's band was drawn, for clicks and tooltips.
+    struct Band {
+        QRectF rect;
+        std::size_t incident = 0;
+    };
+    std::vector<Band> m_bands;
     std::optional<std::pair<model::TimeNs, model::TimeNs>> m_view;
     enum class Drag { None, Seek, Loop, Pan } m_drag = Drag::None;
     model::TimeNs m_dragStart = 0;
