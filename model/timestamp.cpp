@@ -1,6 +1,7 @@
 #include "timestamp.h"
 
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 
@@ -58,6 +59,10 @@ bool parseDuration(const std::string& text, TimeNs& out) {
             return false;
         total += value * scale;
     }
+    // Nothing the twin does spans a century; past that a time no longer fits in TimeNs's
+    // 292 years (and "1e400s" is not a duration anyone meant).
+    constexpr double kMaxSeconds = 100.0 * 365.25 * 86400.0;
+    if (!std::isfinite(total) || total > kMaxSeconds) return false;
     out = fromSeconds(total);
     return true;
 }

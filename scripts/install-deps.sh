@@ -11,6 +11,7 @@ packages=(
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev ffmpeg
   xvfb xauth libgl1-mesa-dri
   prometheus victoria-metrics mosquitto clang libclang-rt-dev clang-format clang-tidy-16
+  clang-16 libclang-rt-16-dev
 )
 
 missing=()

@@ -1,0 +1,45 @@
+// Every input a fuzzer ever crashed on (tests/data/fuzz-regressions), and the fuzzers' seeds,
+// through the same harness in the normal build: what was fixed stays fixed.
+#include "fuzz/json_files_input.h"
+#include "model/timestamp.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTest>
+
+class TestFuzzRegressions : public QObject {
+    Q_OBJECT
+
+    static int replay(const QString& dir, const QString& prefix) {
+        int n = 0;
+        for (const QString& name : QDir(dir).entryList(QDir::Files)) {
+            if (!prefix.isEmpty() && !name.startsWith(prefix)) continue;
+            QFile f(dir + "/" + name);
+            if (!f.open(QIODevice::ReadOnly)) qFatal("cannot read %s", qPrintable(name));
+            const QByteArray bytes = f.readAll();
+            ft::fuzz::fuzzJsonFiles(reinterpret_cast<const std::uint8_t*>(bytes.constData()),
+                                    static_cast<std::size_t>(bytes.size()));
+            ++n;
+        }
+        return n;
+    }
+
+private slots:
+    void jsonFileCrashes() {
+        QVERIFY(replay(FT_TEST_DATA_DIR "/fuzz-regressions", "json-") >= 1);
+    }
+    void jsonFileSeeds() { QVERIFY(replay(FT_SOURCE_DIR "/tests/fuzz/corpus-json", "") >= 20); }
+
+    void durationsThatDoNotFit() {
+        // The first crash: a tour's dwell of 10^104 seconds overflowed the nanosecond clock.
+        ft::model::TimeNs t = 0;
+        QVERIFY(!ft::model::parseDuration("2888888888888888888888888888888880s", t));
+        QVERIFY(!ft::model::parseDuration("1e400s", t));
+        QVERIFY(!ft::model::parseDuration("200000d", t));
+        QVERIFY(ft::model::parseDuration("36500d", t));
+        QCOMPARE(t, ft::model::TimeNs{36500} * 86400 * ft::model::kNsPerSecond);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestFuzzRegressions)
+#include "test_fuzz_regressions.moc"
