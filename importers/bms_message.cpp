@@ -46,11 +46,13 @@ std::expected<void, Error> readValue(std::string_view topic, const JsonValue& do
         return payloadError(topic, *value, "value",
                             "expected a number or null, got " +
                                 std::string(JsonValue::typeName(value->type)));
-    if (!isInteger(*timestamp) || timestamp->number < 0)
+    // Milliseconds since the epoch up to the year 2200 (past 2262 nanoseconds overflow).
+    constexpr double kMaxEpochMs = 7'258'118'400'000.0;
+    if (!isInteger(*timestamp) || timestamp->number < 0 || timestamp->number > kMaxEpochMs)
         return payloadError(topic, *timestamp, "timestamp",
-                            "expected an integer of milliseconds since the epoch");
+                            "expected an integer of milliseconds since the epoch (before 2200)");
     m.time = static_cast<model::TimeNs>(timestamp->number) * model::kNsPerMs;
-    if (!isInteger(*quality))
+    if (!isInteger(*quality) || std::abs(quality->number) > 1e9)
         return payloadError(topic, *quality, "quality", "expected an integer (1 = good)");
     m.quality = static_cast<int>(quality->number);
     return {};

@@ -140,6 +140,10 @@ std::expected<NetboxPage, Error> readNetboxPage(std::string_view body, const std
         }
         return std::unexpected(
             Error{"not JSON: " + std::string(e.what()), source, line, column, {}});
+    } catch (const json::exception& e) {
+        // Well-formed but unreadable: a number past what a double holds ("count": 1e999).
+        return std::unexpected(
+            Error{"unreadable JSON: " + std::string(e.what()), source, 0, 0, {}});
     }
     NetboxPage out;
     const json* results = nullptr;

@@ -173,6 +173,10 @@ void Crawl::deliver(std::uint32_t job, int status, std::string_view body, model:
                 what = what.substr(colon + 3);
             problem(Problem::BadJson, j.path, "line " + std::to_string(line) + ": " + what);
             doc = nullptr;
+        } catch (const json::exception& e) {
+            // Well-formed but unreadable: a number past what a double holds.
+            problem(Problem::BadJson, j.path, std::string("unreadable JSON: ") + e.what());
+            doc = nullptr;
         }
         if (!doc.is_null()) {
             if (!doc.is_object()) {

@@ -36,7 +36,7 @@ inline const ft::model::Topology& demoFloor() {
 }
 
 inline const std::vector<std::string> kLayers{"racks",     "thermal", "rails", "nvlink",
-                                       "lifecycle", "storage", "power"};
+                                              "lifecycle", "storage", "power"};
 
 inline void mustSay(const ft::importers::Error& e) {
     if (e.toString().empty()) std::abort(); // an error says what is wrong
