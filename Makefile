@@ -37,14 +37,16 @@ tsan: deps
 	cmake --build build-tsan -j$(JOBS)
 	cd build-tsan && QTEST_FUNCTION_TIMEOUT=3600000 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/tests/tsan.supp" ctest --output-on-failure
 
-# libFuzzer (clang, ASan + UBSan) on the Prometheus text parser and the JSON file formats
-# (floors, scenarios, tours, demos), each FUZZ_SECONDS long (default 120).
+# libFuzzer (clang 16, ASan + UBSan) on the Prometheus text parser, the JSON file formats
+# (floors, scenarios, tours, demos), BMS/mapping/inventory/NetBox payloads and the recording's
+# chunk codec, each FUZZ_SECONDS long (default 120).
 FUZZ_SECONDS ?= 120
 fuzz: deps
 	CXX=clang++-16 CC=clang-16 cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFT_FUZZ=ON -DFT_MODEL_ONLY=ON -DFT_FUZZ_SECONDS=$(FUZZ_SECONDS)
 	cmake --build build-fuzz --target fuzz-prometheus-text
 	cmake --build build-fuzz --target fuzz-json-files
 	cmake --build build-fuzz --target fuzz-payloads
+	cmake --build build-fuzz --target fuzz-sample-codec
 
 format:
 	git ls-files '*.cpp' '*.h' | xargs clang-format -i

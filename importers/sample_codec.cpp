@@ -69,6 +69,14 @@ std::expected<DecodedBlock, std::string> decodeSampleBlock(std::span<const std::
     if (header.magic != kMagic) return std::unexpected("sample block has a bad magic number");
     if (header.rawBytes != n * 4 || n > (1u << 28))
         return std::unexpected("sample block header is inconsistent");
+    // The frame says how much it holds: a damaged header must not make us allocate gigabytes
+    // for a frame that holds a few bytes.
+    const auto content =
+        ZSTD_getFrameContentSize(bytes.data() + sizeof header, bytes.size() - sizeof header);
+    if (content == ZSTD_CONTENTSIZE_ERROR)
+        return std::unexpected("sample block does not decompress: not a zstd frame");
+    if (content != header.rawBytes)
+        return std::unexpected("sample block header disagrees with its compressed frame");
     std::vector<std::uint8_t> planes(n * 4);
     const std::size_t got = ZSTD_decompress(
         planes.data(), planes.size(), bytes.data() + sizeof header, bytes.size() - sizeof header);

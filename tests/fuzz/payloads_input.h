@@ -36,7 +36,8 @@ inline void fuzzPayloads(const std::uint8_t* data, std::size_t size) {
     case 0: {
         const auto nl = text.find('\n');
         const auto topic = text.substr(0, nl);
-        const auto payload = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+        const auto payload =
+            nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
         auto m = ft::importers::parseBmsMessage(topic, payload);
         if (!m) mustExplain(m.error());
         break;

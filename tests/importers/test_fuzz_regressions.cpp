@@ -2,6 +2,7 @@
 // through the same harness in the normal build: what was fixed stays fixed.
 #include "fuzz/json_files_input.h"
 #include "fuzz/payloads_input.h"
+#include "importers/sample_codec.h"
 #include "model/timestamp.h"
 
 #include <QDir>
@@ -45,6 +46,37 @@ private slots:
             R"({"value": 1, "timestamp": 17436204250010000, "quality": 1})");
         QVERIFY(!late);
         QVERIFY(QString::fromStdString(late.error().toString()).contains("timestamp"));
+    }
+    // A chunk blob whose header claimed 900 M values (a 3.6 GB allocation) around a frame of a
+    // few bytes: refused from the frame's own size. Real blobs still decode.
+    void codecCrashes() {
+        const QString dir = FT_TEST_DATA_DIR "/fuzz-regressions";
+        int n = 0;
+        for (const QString& name : QDir(dir).entryList({"codec-*"}, QDir::Files)) {
+            QFile f(dir + "/" + name);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QByteArray b = f.readAll();
+            const auto block = ft::importers::decodeSampleBlock(
+                {reinterpret_cast<const std::uint8_t*>(b.constData()),
+                 static_cast<std::size_t>(b.size())});
+            QVERIFY2(!block, qPrintable(name));
+            ++n;
+        }
+        QVERIFY(n >= 1);
+        const QString seeds = FT_SOURCE_DIR "/tests/fuzz/corpus-codec";
+        int decoded = 0;
+        for (const QString& name : QDir(seeds).entryList(QDir::Files)) {
+            QFile f(seeds + "/" + name);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QByteArray b = f.readAll();
+            const auto block = ft::importers::decodeSampleBlock(
+                {reinterpret_cast<const std::uint8_t*>(b.constData()),
+                 static_cast<std::size_t>(b.size())});
+            QVERIFY2(block, block ? "" : block.error().c_str());
+            QCOMPARE(block->values.size(), std::size_t{block->rows} * block->columns);
+            ++decoded;
+        }
+        QVERIFY(decoded >= 10);
     }
     void payloadSeeds() {
         QVERIFY(replay(FT_SOURCE_DIR "/tests/fuzz/corpus-payloads", "", &ft::fuzz::fuzzPayloads) >=
