@@ -43,10 +43,10 @@ tsan: deps
 FUZZ_SECONDS ?= 120
 fuzz: deps
 	CXX=clang++-16 CC=clang-16 cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFT_FUZZ=ON -DFT_MODEL_ONLY=ON -DFT_FUZZ_SECONDS=$(FUZZ_SECONDS)
-	cmake --build build-fuzz --target fuzz-prometheus-text
-	cmake --build build-fuzz --target fuzz-json-files
-	cmake --build build-fuzz --target fuzz-payloads
-	cmake --build build-fuzz --target fuzz-sample-codec
+	cmake --build build-fuzz -j$(JOBS) --target fuzz-prometheus-text
+	cmake --build build-fuzz -j$(JOBS) --target fuzz-json-files
+	cmake --build build-fuzz -j$(JOBS) --target fuzz-payloads
+	cmake --build build-fuzz -j$(JOBS) --target fuzz-sample-codec
 
 format:
 	git ls-files '*.cpp' '*.h' | xargs clang-format -i
