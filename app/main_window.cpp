@@ -110,6 +110,7 @@ MainWindow::MainWindow(Session& session, QWidget* parent, bool restoreLayout)
     });
     inspectorDock->raise();
     m_timeline = new views::TimelinePanel(m_transport);
+    if (session.compare) showBaselineEvents();
     auto* timelineDock = dock(tr("Timeline"), "timelineDock", m_timeline, Qt::BottomDockWidgetArea);
     m_board = new views::LifecycleBoard(m_view);
     auto* boardDock =
@@ -201,6 +202,13 @@ MainWindow::MainWindow(Session& session, QWidget* parent, bool restoreLayout)
     applySpeed(m_transport.speed(), m_transport.paused() && session.replay);
 }
 
+void MainWindow::showBaselineEvents() {
+    if (!m_session.compare) return;
+    auto& base = *m_session.compare;
+    const model::TimeNs shift = base.beginTime() + m_session.compareOffset - m_session.beginTime();
+    m_timeline->axis()->setBaselineEvents(base.reader().events(), shift);
+}
+
 MainWindow::~MainWindow() {
     m_cancelIncidents = true;
     if (m_incidentPass.joinable()) m_incidentPass.join();
@@ -245,11 +253,16 @@ void MainWindow::buildMenus() {
             QMessageBox::warning(this, tr("Compare"), QString::fromStdString(ok.error()));
             return;
         }
-        m_view->setBaselineSource([this](model::TimeNs t) { return m_session.compareAt(t); },
-                                  std::filesystem::path(m_session.comparePath).filename().string());
+        m_view->setBaselineSource(
+            [this](model::TimeNs t) {
+                return m_session.compareAt(t);
+                showBaselineEvents();
+            },
+            std::filesystem::path(m_session.comparePath).filename().string());
     });
     file->addAction(tr("&End the comparison"), this, [this] {
         m_view->setBaselineSource({}, "");
+        m_timeline->axis()->setBaselineEvents({}, 0);
         m_session.compare.reset();
     });
     file->addAction(tr("&Import telemetry file…"), this, &MainWindow::importFileDialog);

@@ -72,6 +72,8 @@ protected:
 
 private:
     void buildMenus();
+    // --compare: the baseline's events on the timeline, on this run's clock.
+    void showBaselineEvents();
     void startTour(const std::string& nameOrPath);
     // Replays: the bookmarks (notes and cameras) as a demo file that plays the recording.
     void saveBookmarksAsDemo();

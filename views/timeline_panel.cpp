@@ -125,6 +125,15 @@ void TimelineAxis::paintEvent(QPaintEvent*) {
     };
     drawEvents(m_events);
     if (m_liveEvents) drawEvents(*m_liveEvents);
+    // The baseline's events: short marks hanging below the axis, greyed.
+    for (const auto& e : m_baselineEvents) {
+        if (e.time < a || e.time > b) continue;
+        const double x = xAt(e.time);
+        QColor c = eventColor(e);
+        c.setAlpha(150);
+        p.setPen(QPen(c, 1.5));
+        p.drawLine(QPointF(x, axisY + 1), QPointF(x, axisY + 7));
+    }
     // Incidents: a band each, stacked in up to three rows, coloured by the root's domain.
     m_bands.clear();
     {
@@ -184,6 +193,15 @@ void TimelineAxis::paintEvent(QPaintEvent*) {
         head << QPointF(x - 5, axisY + 6) << QPointF(x + 5, axisY + 6) << QPointF(x, axisY);
         p.drawPolygon(head);
     }
+}
+
+void TimelineAxis::setBaselineEvents(std::vector<model::Event> events, model::TimeNs shift) {
+    for (auto& e : events) {
+        e.time -= shift;
+        e.text = "baseline: " + e.text;
+    }
+    m_baselineEvents = std::move(events);
+    update();
 }
 
 void TimelineAxis::setIncidents(const std::vector<model::Incident>* incidents) {
@@ -289,6 +307,7 @@ bool TimelineAxis::event(QEvent* e) {
     };
     collect(m_events);
     if (m_liveEvents) collect(*m_liveEvents);
+    collect(m_baselineEvents);
     if (text.isEmpty()) text = clock(timeAt(help->pos().x()));
     QToolTip::showText(help->globalPos(), text.trimmed(), this);
     return true;

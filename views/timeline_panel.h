@@ -40,6 +40,9 @@ public:
     // The incidents: one band each across the top, from its root to its end (or the present),
     // a tick at each effect; a click on a band seeks to its root (replays).
     void setIncidents(const std::vector<model::Incident>* incidents);
+    // A baseline's events (--compare), drawn below the axis line in muted colours, at the times
+    // they fall on this clock (`shift` added: the baseline's time minus this one's).
+    void setBaselineEvents(std::vector<model::Event> events, model::TimeNs shift);
     // Visible window (zoom); nothing: the whole range.
     void setView(std::optional<std::pair<model::TimeNs, model::TimeNs>> view) {
         m_view = view;
@@ -64,6 +67,8 @@ private:
     std::shared_ptr<const std::vector<model::Event>> m_liveEvents;
     std::vector<TimelineBookmark> m_bookmarks;
     std::vector<model::Incident> m_incidents;
+    std::vector<model::Event> m_baselineEvents; // on this clock
+    std::string m_baselineLabel;
     // Where each incident's band was drawn, for clicks and tooltips.
     struct Band {
         QRectF rect;

@@ -18,9 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto again = ft::importers::decodeSampleBlock(
         ft::importers::encodeSampleBlock(block->values, block->rows, block->columns, 1));
     if (!again || again->values.size() != block->values.size() ||
-        (!block->values.empty() &&
-         std::memcmp(again->values.data(), block->values.data(),
-                     block->values.size() * sizeof(float)) != 0))
+        (!block->values.empty() && std::memcmp(again->values.data(), block->values.data(),
+                                               block->values.size() * sizeof(float)) != 0))
         std::abort(); // lossless: the same bit patterns (NaNs included)
     return 0;
 }
