@@ -663,7 +663,14 @@ void IncidentTracker::scanRules(const Snapshot& s) {
         const Rule& rule = m_rules[r];
         const auto& base = m_baseline[r];
         const std::size_t n = std::min(base.size(), t.count(rule.kind));
+        // With telemetry only what was measured is read: the model's fill-ins are no effect.
+        const bool rackClock = rule.kind == EntityKind::Rack && rule.channel == ch::GpuSmClock;
         for (std::size_t e = 0; e < n; ++e) {
+            const auto id = static_cast<EntityId>(e);
+            if (s.telemetry && !(rackClock ? s.measuredChannels.test(ch::GpuSmClock) &&
+                                                 s.measured(EntityKind::Rack, id)
+                                           : s.measured(rule.channel, id)))
+                continue;
             const float v = rule.smooth && e < m_recent[r].size()
                                 ? m_recent[r][e]
                                 : sample(s, r, static_cast<EntityId>(e));

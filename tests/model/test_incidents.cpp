@@ -176,6 +176,47 @@ private slots:
         }));
     }
 
+    void telemetryReadsOnlyWhatWasMeasured() {
+        // Live data: CDU A1's eight racks all show no flow, but only four of them were
+        // measured; the other four are the model's fill-ins and are no effect.
+        model::SimModel m(m_floor, model::SimConfig{});
+        for (int i = 0; i < 10 * kTicksPerSecond; ++i)
+            m.step();
+        model::Snapshot s;
+        m.copyTo(s);
+        s.telemetry = true;
+        s.staleAfter = 3600 * model::kNsPerSecond;
+        for (std::size_t k = 0; k < model::kEntityKindCount; ++k)
+            s.measuredAt[k].assign(m_floor->count(static_cast<EntityKind>(k)), 0);
+        s.measuredChannels.set(model::ch::RackFlow);
+        auto& rackAt = s.measuredAt[static_cast<std::size_t>(EntityKind::Rack)];
+        auto stamp = [&] {
+            for (model::EntityId r = 0; r < 4; ++r)
+                rackAt[r] = s.time;
+        };
+        stamp();
+        model::IncidentTracker tracker(m_floor);
+        tracker.observe(s, {});
+        const auto pump = *m_floor->find(EntityKind::Pump, "CDU A1 pump 1");
+        s.time += 100 * model::kNsPerMs;
+        const model::Event fault{s.time,
+                                 model::EventKind::ScenarioInjection,
+                                 {EntityKind::Pump, pump},
+                                 model::Severity::Warning,
+                                 "CDU A1 pump 1: tripped"};
+        tracker.observe(s, {&fault, 1});
+        const auto cdu = *m_floor->find(EntityKind::Cdu, "CDU A1");
+        for (model::EntityId r = 0; r < m_floor->count(EntityKind::Rack); ++r)
+            if (m_floor->racks.cdu[r] == cdu) s.values[model::ch::RackFlow][r] = 0;
+        s.time += 100 * model::kNsPerMs;
+        stamp();
+        tracker.observe(s, {});
+        QCOMPARE(tracker.incidents().size(), std::size_t{1});
+        const auto* flow = step(tracker.incidents()[0], model::ch::RackFlow);
+        QVERIFY(flow);
+        QCOMPARE(flow->entities, (std::vector<model::EntityId>{0, 1, 2, 3}));
+    }
+
     void rewoundReplayStartsOver() {
         // Fed snapshots whose time goes back (a replay rewound), the tracker forgets what came
         // after and rebuilds from there.
