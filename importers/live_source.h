@@ -101,4 +101,15 @@ inline std::uint64_t submitInBatches(const SubmitFn& submit, std::uint16_t sourc
     return refused;
 }
 
+// The GPUs' job labels that changed, in a batch of their own (refusals are retried next time:
+// the mapper reports a job again when its series next resolve).
+inline void submitGpuJobs(const SubmitFn& submit, std::uint16_t source,
+                          std::vector<std::pair<model::EntityId, std::string>> jobs) {
+    if (jobs.empty() || !submit) return;
+    model::SampleBatch batch;
+    batch.source = source;
+    batch.gpuJobs = std::move(jobs);
+    submit(std::move(batch));
+}
+
 } // namespace ft::importers

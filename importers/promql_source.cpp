@@ -642,6 +642,7 @@ void PromqlSource::finished(std::size_t index, const HttpResult& r) {
         const std::uint64_t mapped = m_scratch.size();
         const std::uint64_t dropped =
             submitInBatches(m_submit, m_config.sourceId, m_scratch, m_config.maxBatchSamples);
+        submitGpuJobs(m_submit, m_config.sourceId, m_mapper->takeGpuJobs());
         std::lock_guard lock(m_mutex);
         if (a.unmapped > 0) m_unknownHosts = m_mapper->topUnknownHosts(10);
         m_health.samples += a.points;

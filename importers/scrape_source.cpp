@@ -248,6 +248,7 @@ void ScrapeSource::finished(std::size_t index, const HttpResult& r) {
     const std::uint64_t outOfOrder = after.outOfOrder - before.outOfOrder;
     const std::uint64_t dropped =
         submitInBatches(m_submit, m_config.sourceId, m_scratch, m_config.maxBatchSamples);
+    submitGpuJobs(m_submit, m_config.sourceId, m_mapper->takeGpuJobs());
 
     {
         std::lock_guard lock(m_mutex);

@@ -340,6 +340,25 @@ std::vector<NameCount> SeriesMapper::top(const NameCounter& counter, std::size_t
     return out;
 }
 
+void SeriesMapper::noteGpuJob(model::EntityId gpu, std::span<const prom::Label> labels) {
+    std::string_view ns, pod, hpc;
+    for (const auto& l : labels) {
+        if (l.name == "namespace" || l.name == "exported_namespace") ns = l.value;
+        if (l.name == "pod" || l.name == "exported_pod") pod = l.value;
+        if (l.name == "hpc_job") hpc = l.value;
+    }
+    std::string job =
+        !hpc.empty()   ? std::string(hpc)
+        : !pod.empty() ? (ns.empty() ? std::string(pod) : std::string(ns) + "/" + std::string(pod))
+                       : std::string();
+    auto [it, fresh] = m_gpuJob.try_emplace(gpu, job);
+    if (!fresh && it->second == job) return;
+    it->second = job;
+    // Users that never take them (file imports) must not grow this without bound.
+    if (m_jobChanges.size() >= (std::size_t{1} << 18)) m_jobChanges.clear();
+    m_jobChanges.emplace_back(gpu, std::move(job));
+}
+
 SeriesMapper::CacheEntry SeriesMapper::resolve(std::string_view metric,
                                                std::span<const prom::Label> labels) {
     EntityResolver resolver(m_topology, m_names);
@@ -404,6 +423,8 @@ SeriesMapper::CacheEntry SeriesMapper::resolve(std::string_view metric,
         const model::ChannelId channel =
             resolved->toEnd && rule.toEndChannel ? *rule.toEndChannel : rule.channel;
         found.push_back({r, slotFor(channel, resolved->entity), resolved->entity, channel});
+        if (model::kChannels[channel].kind == model::EntityKind::Gpu)
+            noteGpuJob(resolved->entity, labels);
         if (!rule.continueMatching || found.size() == UINT16_MAX) break;
     }
     if (found.empty())

@@ -26,6 +26,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace ft::importers {
@@ -65,6 +66,11 @@ public:
     }
 
     const MapperStats& stats() const { return m_stats; }
+    // The GPUs whose job label changed since the last call (a series of a GPU resolving with
+    // dcgm-exporter's hpc_job, or namespace and pod: "namespace/pod"; "" without them).
+    std::vector<std::pair<model::EntityId, std::string>> takeGpuJobs() {
+        return std::exchange(m_jobChanges, {});
+    }
     // Most frequent first.
     std::vector<NameCount> topUnmapped(std::size_t n) const { return top(m_unmappedNames, n); }
     std::vector<NameCount> topUnresolved(std::size_t n) const { return top(m_unresolvedNames, n); }
@@ -109,6 +115,9 @@ private:
     };
 
     CacheEntry resolve(std::string_view metric, std::span<const prom::Label> labels);
+    void noteGpuJob(model::EntityId gpu, std::span<const prom::Label> labels);
+    std::unordered_map<model::EntityId, std::string> m_gpuJob;
+    std::vector<std::pair<model::EntityId, std::string>> m_jobChanges;
     // The index slot for `key`: its entry, or the empty slot where it goes.
     struct IndexSlot {
         std::uint64_t key = 0; // 0: empty

@@ -201,6 +201,12 @@ void SimModel::markChannelMeasured(ChannelId c) {
 }
 
 void SimModel::apply(const SampleBatch& batch) {
+    if (!batch.gpuJobs.empty()) {
+        if (m_gpuJobLabel.empty()) m_gpuJobLabel.resize(m_topology->count(EntityKind::Gpu));
+        for (const auto& [gpu, job] : batch.gpuJobs)
+            if (gpu < m_gpuJobLabel.size()) m_gpuJobLabel[gpu] = job;
+        m_labelJobsChanged = true;
+    }
     for (const Sample& s : batch.samples) {
         if (s.channel >= ch::Count) continue;
         if (m_state.telemetry) {
@@ -264,6 +270,19 @@ void SimModel::step() {
     publishEvents();
     lap(Stage::Alarms);
     if (!m_settling) {
+        if (m_state.telemetry) {
+            // Real telemetry: the jobs are what the GPUs' labels say (none: no jobs named).
+            if (m_labelJobsChanged) updateLabelJobs();
+            m_incidents.setJobs(m_labelRackJob, m_labelRackPhase, [this](std::uint32_t j) {
+                return j > 0 && j <= m_labelJobNames.size() ? m_labelJobNames[j - 1]
+                                                            : std::string();
+            });
+            m_incidents.observe(m_state,
+                                std::span<const Event>(m_eventLog).last(m_publishedEvents));
+            m_state.incidents = m_incidents.shared();
+            lap(Stage::Incidents);
+            return;
+        }
         // Each rack's job phase: which job, since when, checkpointing or in a burst or not.
         const auto tpr = static_cast<EntityId>(m_topology->spec().rack.computeTrays);
         for (EntityId r = 0; r < m_rackJobPhase.size(); ++r)
@@ -292,6 +311,48 @@ void SimModel::addScenario(const Scenario& more, TimeNs from) {
     if (!more.name.empty())
         m_state.scenario =
             m_state.scenario.empty() ? more.name : m_state.scenario + " + " + more.name;
+}
+
+void SimModel::updateLabelJobs() {
+    // Each rack runs the job most of its labelled GPUs carry (1-based into m_labelJobNames).
+    m_labelJobsChanged = false;
+    const Topology& t = *m_topology;
+    const std::size_t racks = t.count(EntityKind::Rack);
+    m_labelRackJob.assign(racks, 0);
+    m_labelRackPhase.assign(racks, 0);
+    std::unordered_map<std::string, std::uint32_t> ids;
+    for (std::uint32_t i = 0; i < m_labelJobNames.size(); ++i)
+        ids.emplace(m_labelJobNames[i], i + 1);
+    // GPUs are stored rack by rack: count each rack's labels as its GPUs go by.
+    std::vector<std::pair<std::uint32_t, int>> votes;
+    auto decide = [&](std::size_t rack) {
+        int best = 0;
+        for (const auto& [job, n] : votes)
+            if (n > best || (n == best && job < m_labelRackJob[rack])) {
+                best = n;
+                m_labelRackJob[rack] = job;
+            }
+        m_labelRackPhase[rack] = m_labelRackJob[rack];
+        votes.clear();
+    };
+    std::size_t current = 0;
+    for (EntityId g = 0; g < m_gpuJobLabel.size(); ++g) {
+        const EntityId rack = t.gpus.rack[g];
+        if (rack != current) {
+            decide(current);
+            current = rack;
+        }
+        if (m_gpuJobLabel[g].empty()) continue;
+        auto [it, fresh] =
+            ids.try_emplace(m_gpuJobLabel[g], static_cast<std::uint32_t>(ids.size() + 1));
+        if (fresh) m_labelJobNames.push_back(m_gpuJobLabel[g]);
+        auto v = std::ranges::find(votes, it->second, &std::pair<std::uint32_t, int>::first);
+        if (v == votes.end())
+            votes.emplace_back(it->second, 1);
+        else
+            ++v->second;
+    }
+    if (current < racks) decide(current);
 }
 
 std::string SimModel::jobName(std::uint32_t j) const {

@@ -134,6 +134,13 @@ private:
     std::vector<Event> m_newEvents;
     std::vector<Event> m_eventLog;
     std::size_t m_publishedEvents = 0; // this tick's new events, at the end of m_eventLog
+    // Real telemetry: each GPU's job label, and the jobs racks run by them (for incidents).
+    std::vector<std::string> m_gpuJobLabel;
+    std::vector<std::string> m_labelJobNames;
+    std::vector<std::uint32_t> m_labelRackJob;
+    std::vector<std::uint64_t> m_labelRackPhase;
+    bool m_labelJobsChanged = false;
+    void updateLabelJobs();
     IncidentTracker m_incidents;
     struct AlarmRule {
         std::string_view title;

@@ -485,6 +485,39 @@ private slots:
         QVERIFY(std::fabs(total[0].value - 102.4f) < 1e-3f);
     }
 
+    void gpuJobsFromDcgmLabels() {
+        // dcgm-exporter's Kubernetes labels (datadog-fixtures/metrics.txt: namespace ray-llm,
+        // pod ray-1111111) and its Slurm label name each GPU's job; a change is reported once.
+        auto rules =
+            importers::loadMappingRules(FT_SOURCE_DIR "/resources/mappings/dcgm-exporter.json");
+        QVERIFY(rules);
+        importers::SeriesMapper m(std::move(*rules), *m_demo);
+        const std::initializer_list<Label> pod{{"gpu", "0"},
+                                               {"Hostname", "a01-n01"},
+                                               {"container", "ray-worker"},
+                                               {"namespace", "ray-llm"},
+                                               {"pod", "ray-1111111"}};
+        QCOMPARE(mapOne(m, "DCGM_FI_DEV_GPU_TEMP", pod, 40).size(), 1u);
+        QCOMPARE(mapOne(m, "DCGM_FI_DEV_POWER_USAGE", pod, 300).size(), 1u);
+        auto jobs = m.takeGpuJobs();
+        QCOMPARE(jobs.size(), std::size_t{1}); // two series, one GPU, one job
+        QCOMPARE(nameOf(model::EntityKind::Gpu, jobs[0].first), std::string("A01 tray 01 GPU 0"));
+        QCOMPARE(jobs[0].second, std::string("ray-llm/ray-1111111"));
+        QVERIFY(m.takeGpuJobs().empty());
+        const std::initializer_list<Label> slurm{
+            {"gpu", "1"}, {"Hostname", "a01-n01"}, {"hpc_job", "4711"}};
+        QCOMPARE(mapOne(m, "DCGM_FI_DEV_GPU_TEMP", slurm, 41).size(), 1u);
+        jobs = m.takeGpuJobs();
+        QCOMPARE(jobs.size(), std::size_t{1});
+        QCOMPARE(jobs[0].second, std::string("4711"));
+        // The pod ends: the GPU's series come back without job labels (the sample itself is
+        // no newer than the last one of the GPU: dropped, but the series resolved).
+        (void)mapOne(m, "DCGM_FI_DEV_GPU_TEMP", {{"gpu", "0"}, {"Hostname", "a01-n01"}}, 35);
+        jobs = m.takeGpuJobs();
+        QCOMPARE(jobs.size(), std::size_t{1});
+        QVERIFY(jobs[0].second.empty());
+    }
+
     void ruleFileErrors() {
         struct Case {
             std::string json;

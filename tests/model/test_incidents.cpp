@@ -217,6 +217,39 @@ private slots:
         QCOMPARE(flow->entities, (std::vector<model::EntityId>{0, 1, 2, 3}));
     }
 
+    void realJobsComeFromTheGpusLabels() {
+        // Live data names its jobs: dcgm-exporter's namespace/pod on each GPU. A rack measured
+        // powered off raises an alarm, the incident it roots hurts the job its GPUs run.
+        model::SimConfig config;
+        config.telemetry = true;
+        config.measurementHold = 3600 * model::kNsPerSecond;
+        config.staleAfter = 3600 * model::kNsPerSecond;
+        model::SimModel m(m_floor, config);
+        const auto a01 = *m_floor->find(EntityKind::Rack, "A01");
+        auto measure = [&](float on) {
+            model::SampleBatch b;
+            b.samples.push_back({m.time(), model::ch::RackPowerOn, a01, on});
+            m.apply(b);
+        };
+        model::SampleBatch labels;
+        for (model::EntityId g = 0; g < m_floor->count(EntityKind::Gpu); ++g)
+            if (m_floor->gpus.rack[g] == a01) labels.gpuJobs.emplace_back(g, "ray-llm/ray-1111111");
+        m.apply(labels);
+        for (int i = 0; i < 5 * kTicksPerSecond; ++i) {
+            measure(1);
+            m.step();
+        }
+        for (int i = 0; i < 5 * kTicksPerSecond; ++i) {
+            measure(0);
+            m.step();
+        }
+        QVERIFY(m.state().incidents);
+        const auto& incidents = *m.state().incidents;
+        QCOMPARE(incidents.size(), std::size_t{1});
+        QCOMPARE(incidents[0].rootKind, std::string("alarm"));
+        QCOMPARE(incidents[0].jobs, std::vector<std::string>{"ray-llm/ray-1111111"});
+    }
+
     void rewoundReplayStartsOver() {
         // Fed snapshots whose time goes back (a replay rewound), the tracker forgets what came
         // after and rebuilds from there.
