@@ -865,7 +865,7 @@ private slots:
                 ++checked;
             }
         }
-        QVERIFY(checked > 16 * 30);
+        QVERIFY(checked > std::size_t{16} * 30);
         // What if both pumps had come back at once: compared with the recording a minute on,
         // CDU A1's racks run cooler.
         const QString whatIf = dir.filePath("w.json");
