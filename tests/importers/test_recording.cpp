@@ -213,6 +213,7 @@ private slots:
         record(path, floorOf(1), 300); // 30 s
         importers::ReplayTransport replay(*importers::RecordingReader::open(path.toStdString()));
         replay.seek(replay.endTime());
+        replay.renderNow(); // what is shown starts at the end (not whatever came before the seek)
         replay.setSpeed(20);
         replay.setReverse(true);
         QVERIFY(replay.reverse());
