@@ -466,16 +466,7 @@ void Launcher::openFloor(const QString& path) {
                              QString::fromStdString(next.error()));
         return;
     }
-    QTimer::singleShot(0, qApp,
-                       [this, o, fresh = std::shared_ptr<Session>(std::move(*next))]() mutable {
-                           m_window.reset();
-                           m_session = std::move(fresh);
-                           m_options = o;
-                           m_session->sim->start(m_session->sources.empty() ? o.speed : 1.0);
-                           m_session->startSources();
-                           m_selection.reset();
-                           showWindow();
-                       });
+    runSimSession(std::move(*next), o);
 }
 
 void Launcher::fork(model::TimeNs at, const QString& scenario) {
@@ -490,12 +481,18 @@ void Launcher::fork(model::TimeNs at, const QString& scenario) {
                              QString::fromStdString(next.error()));
         return;
     }
+    runSimSession(std::move(*next), o);
+}
+
+void Launcher::runSimSession(std::unique_ptr<Session> next, const Options& o) {
+    // After the signal's handlers have returned: the old window is still on the stack here.
     QTimer::singleShot(0, qApp,
-                       [this, o, fresh = std::shared_ptr<Session>(std::move(*next))]() mutable {
+                       [this, o, fresh = std::shared_ptr<Session>(std::move(next))]() mutable {
                            m_window.reset();
                            m_session = std::move(fresh);
                            m_options = o;
-                           m_session->sim->start(1.0);
+                           m_session->sim->start(m_session->sources.empty() ? o.speed : 1.0);
+                           m_session->startSources();
                            m_selection.reset();
                            showWindow();
                        });

@@ -46,6 +46,8 @@ private:
     void openFloor(const QString& path);
     // The replay forked at `at` into a simulation (with a scenario's actions), in a new window.
     void fork(model::TimeNs at, const QString& scenario);
+    // Replaces the window and its session with a simulator session `next` run as `o` says.
+    void runSimSession(std::unique_ptr<Session> next, const Options& o);
 
     Options m_options;
     int& m_argc;
