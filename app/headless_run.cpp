@@ -267,17 +267,16 @@ int runHeadless(const Options& o, Session& session) {
         snap = replay.renderNow();
         // The replay's incidents, tracked over the frames walked (the recording's own events).
         model::IncidentTracker tracker(topology);
-        std::size_t seenEvents = snap->events ? snap->events->size() : 0;
+        std::uint64_t seenEvents = snap->events ? snap->events->endSeq() : 0;
         tracker.observe(*snap, {});
         const model::TimeNs end = std::min(replay.endTime(), first + duration);
         for (model::TimeNs t = first + replay.tickLength(); duration > 0 && t <= end;
              t += replay.tickLength()) {
             replay.seek(t);
             snap = replay.renderNow();
-            if (snap->events && snap->events->size() >= seenEvents) {
-                tracker.observe(*snap,
-                                std::span<const model::Event>(*snap->events).subspan(seenEvents));
-                seenEvents = snap->events->size();
+            if (snap->events && snap->events->endSeq() >= seenEvents) {
+                tracker.observe(*snap, snap->events->copySince(seenEvents));
+                seenEvents = snap->events->endSeq();
             }
             ++ticks;
             for (const auto& c : snap->values)
@@ -372,7 +371,7 @@ int runHeadless(const Options& o, Session& session) {
     summary["last_time"] = isoTime(snap->time);
     if (session.sim) summary["mean_tick_ms"] = session.sim->stats().meanTickMs;
     summary["alarms"] = snap->alarms.size();
-    summary["events"] = snap->events ? snap->events->size() : 0;
+    summary["events"] = snap->events ? snap->events->endSeq() : 0; // every one, not the newest kept
     if (!snap->scenario.empty()) summary["scenario"] = snap->scenario;
     if (!session.forkedFrom.empty())
         summary["fork"] = {{"from", session.forkedFrom}, {"at", isoTime(session.forkAt)}};

@@ -18,15 +18,14 @@ recordingIncidents(const std::string& path, const std::atomic<bool>& cancel,
     const model::TimeNs tick = std::max<model::TimeNs>(replay.tickLength(), 1);
     const model::TimeNs stride = std::max<model::TimeNs>(tick, model::kNsPerSecond / tick * tick);
     const model::TimeNs begin = replay.beginTime(), end = replay.endTime();
-    std::size_t seen = 0;
+    std::uint64_t seen = 0;
     for (model::TimeNs t = begin; t <= end && !cancel.load(); t += stride) {
         replay.seek(t);
         const auto snap = replay.renderNow();
         if (!snap) break;
-        const std::size_t n = snap->events ? snap->events->size() : 0;
-        tracker.observe(*snap, snap->events && n >= seen
-                                   ? std::span<const model::Event>(*snap->events).subspan(seen)
-                                   : std::span<const model::Event>());
+        const std::uint64_t n = snap->events ? snap->events->endSeq() : 0;
+        tracker.observe(*snap, snap->events && n >= seen ? snap->events->copySince(seen)
+                                                         : std::vector<model::Event>());
         seen = n;
         if (progress && end > begin && (t - begin) / stride % 256 == 0)
             progress(static_cast<double>(t - begin) / static_cast<double>(end - begin));

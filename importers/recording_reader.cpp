@@ -17,6 +17,17 @@ RecordingReader::~RecordingReader() {
     if (m_db) sqlite3_close(m_db);
 }
 
+namespace {
+
+// A text column, "" where it is NULL (a damaged or hand-edited recording).
+std::string columnText(sqlite3_stmt* st, int column) {
+    const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(st, column));
+    return text ? std::string(text, static_cast<std::size_t>(sqlite3_column_bytes(st, column)))
+                : std::string();
+}
+
+} // namespace
+
 std::expected<std::unique_ptr<RecordingReader>, Error>
 RecordingReader::open(const std::string& path) {
     std::unique_ptr<RecordingReader> r(new RecordingReader());
@@ -48,8 +59,7 @@ std::expected<void, Error> RecordingReader::load() {
                   sqlite3_errmsg(m_db)));
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-        meta[reinterpret_cast<const char*>(sqlite3_column_text(st, 0))] =
-            reinterpret_cast<const char*>(sqlite3_column_text(st, 1));
+        meta[columnText(st, 0)] = columnText(st, 1);
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE && meta.empty())
         return std::unexpected(
@@ -90,7 +100,7 @@ std::expected<void, Error> RecordingReader::load() {
     m_cache.assign(kStreamCount, {});
     sqlite3_prepare_v2(m_db, "SELECT id, name, entities FROM channels", -1, &st, nullptr);
     while (sqlite3_step(st) == SQLITE_ROW) {
-        const std::string name = reinterpret_cast<const char*>(sqlite3_column_text(st, 1));
+        const std::string name = columnText(st, 1);
         if (auto c = model::findChannel(name)) {
             if (static_cast<std::size_t>(sqlite3_column_int64(st, 2)) !=
                 m_topology->count(model::kChannels[*c].kind)) {
@@ -164,7 +174,7 @@ std::expected<void, Error> RecordingReader::load() {
                                  {static_cast<model::EntityKind>(sqlite3_column_int(q, 2)),
                                   static_cast<model::EntityId>(sqlite3_column_int64(q, 3))},
                                  static_cast<model::Severity>(sqlite3_column_int(q, 4)),
-                                 reinterpret_cast<const char*>(sqlite3_column_text(q, 5))});
+                                 columnText(q, 5)});
          });
     scan("SELECT time, rack, from_state, to_state, failure, reason FROM lifecycle ORDER BY rowid",
          [&](sqlite3_stmt* q) {
@@ -172,9 +182,13 @@ std::expected<void, Error> RecordingReader::load() {
                                       static_cast<model::EntityId>(sqlite3_column_int64(q, 1)),
                                       static_cast<model::RackLifecycle>(sqlite3_column_int(q, 2)),
                                       static_cast<model::RackLifecycle>(sqlite3_column_int(q, 3)),
-                                      sqlite3_column_int(q, 4) != 0,
-                                      reinterpret_cast<const char*>(sqlite3_column_text(q, 5))});
+                                      sqlite3_column_int(q, 4) != 0, columnText(q, 5)});
          });
+    // In time order (a damaged or merged file may not be), then shared by every moment's prefix.
+    std::ranges::stable_sort(m_events, {}, &model::Event::time);
+    std::ranges::stable_sort(m_transitions, {}, &model::LifecycleTransition::time);
+    m_eventLog = model::sharedLogOf(m_events);
+    m_transitionLog = model::sharedLogOf(m_transitions);
     std::vector<std::pair<model::TimeNs, std::vector<std::uint8_t>>> rawSets;
     scan("SELECT time, data FROM alarm_sets ORDER BY time", [&](sqlite3_stmt* q) {
         const auto* b = static_cast<const std::uint8_t*>(sqlite3_column_blob(q, 1));
@@ -318,16 +332,14 @@ std::expected<void, Error> RecordingReader::snapshotAt(model::TimeNs time, model
     const auto nEvents = static_cast<std::size_t>(
         std::ranges::upper_bound(m_events, time, {}, &model::Event::time) - m_events.begin());
     if (!m_eventPrefix || m_eventPrefix->size() != nEvents)
-        m_eventPrefix = std::make_shared<const std::vector<model::Event>>(
-            m_events.begin(), m_events.begin() + static_cast<std::ptrdiff_t>(nEvents));
+        m_eventPrefix = std::make_shared<const model::EventLog>(m_eventLog.prefix(nEvents));
     out.events = m_eventPrefix;
     const auto nTransitions = static_cast<std::size_t>(
         std::ranges::upper_bound(m_transitions, time, {}, &model::LifecycleTransition::time) -
         m_transitions.begin());
     if (!m_transitionPrefix || m_transitionPrefix->size() != nTransitions)
-        m_transitionPrefix = std::make_shared<const std::vector<model::LifecycleTransition>>(
-            m_transitions.begin(),
-            m_transitions.begin() + static_cast<std::ptrdiff_t>(nTransitions));
+        m_transitionPrefix =
+            std::make_shared<const model::LifecycleLog>(m_transitionLog.prefix(nTransitions));
     out.lifecycleHistory = m_transitionPrefix;
     out.scenario = m_info.scenario;
     return {};
@@ -356,12 +368,9 @@ std::vector<Bookmark> RecordingReader::bookmarks() const {
             sqlite3_prepare_v2(db, "SELECT id, time, text FROM bookmarks ORDER BY time", -1, &st,
                                nullptr);
         while (st && sqlite3_step(st) == SQLITE_ROW) {
-            Bookmark b{sqlite3_column_int64(st, 0),
-                       sqlite3_column_int64(st, 1),
-                       reinterpret_cast<const char*>(sqlite3_column_text(st, 2)),
-                       {}};
-            if (camera && sqlite3_column_type(st, 3) == SQLITE_TEXT)
-                b.camera = reinterpret_cast<const char*>(sqlite3_column_text(st, 3));
+            Bookmark b{
+                sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1), columnText(st, 2), {}};
+            if (camera && sqlite3_column_type(st, 3) == SQLITE_TEXT) b.camera = columnText(st, 3);
             out.push_back(std::move(b));
         }
         sqlite3_finalize(st);

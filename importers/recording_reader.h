@@ -98,9 +98,11 @@ private:
     std::vector<model::Event> m_events;
     std::vector<model::LifecycleTransition> m_transitions;
     std::vector<std::pair<model::TimeNs, std::vector<model::Alarm>>> m_alarmSets;
-    std::vector<std::string> m_titles; // interned alarm titles (Alarm::title points here)
-    std::shared_ptr<const std::vector<model::Event>> m_eventPrefix;
-    std::shared_ptr<const std::vector<model::LifecycleTransition>> m_transitionPrefix;
+    std::vector<std::string> m_titles;   // interned alarm titles (Alarm::title points here)
+    model::EventLog m_eventLog;          // m_events, shared by every snapshot's prefix of it
+    model::LifecycleLog m_transitionLog; // m_transitions, likewise
+    std::shared_ptr<const model::EventLog> m_eventPrefix;
+    std::shared_ptr<const model::LifecycleLog> m_transitionPrefix;
 };
 
 } // namespace ft::importers

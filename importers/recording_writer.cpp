@@ -232,11 +232,11 @@ void RecordingWriter::append(const model::Snapshot& s) {
     // Events, lifecycle transitions and alarm changes go into the same transaction as the chunk.
     const bool firstOfCommit = m_rowCount % kRowsPerCommit == 1;
     sqlite3_exec(m_db, firstOfCommit ? "BEGIN" : "SAVEPOINT row", nullptr, nullptr, nullptr);
-    if (s.events && s.events->size() > m_eventsWritten) {
+    // What is new by sequence number: the sim's log keeps only its newest events.
+    if (s.events && s.events->endSeq() > m_eventsWritten) {
         sqlite3_stmt* st = nullptr;
         sqlite3_prepare_v2(m_db, "INSERT INTO events VALUES(?, ?, ?, ?, ?, ?)", -1, &st, nullptr);
-        for (std::size_t i = m_eventsWritten; i < s.events->size(); ++i) {
-            const auto& e = (*s.events)[i];
+        for (const auto& e : s.events->since(m_eventsWritten)) {
             sqlite3_bind_int64(st, 1, e.time);
             sqlite3_bind_int(st, 2, static_cast<int>(e.kind));
             sqlite3_bind_int(st, 3, static_cast<int>(e.entity.kind));
@@ -247,14 +247,13 @@ void RecordingWriter::append(const model::Snapshot& s) {
             sqlite3_reset(st);
         }
         sqlite3_finalize(st);
-        m_eventsWritten = s.events->size();
+        m_eventsWritten = s.events->endSeq();
     }
-    if (s.lifecycleHistory && s.lifecycleHistory->size() > m_transitionsWritten) {
+    if (s.lifecycleHistory && s.lifecycleHistory->endSeq() > m_transitionsWritten) {
         sqlite3_stmt* st = nullptr;
         sqlite3_prepare_v2(m_db, "INSERT INTO lifecycle VALUES(?, ?, ?, ?, ?, ?)", -1, &st,
                            nullptr);
-        for (std::size_t i = m_transitionsWritten; i < s.lifecycleHistory->size(); ++i) {
-            const auto& t = (*s.lifecycleHistory)[i];
+        for (const auto& t : s.lifecycleHistory->since(m_transitionsWritten)) {
             sqlite3_bind_int64(st, 1, t.time);
             sqlite3_bind_int64(st, 2, t.rack);
             sqlite3_bind_int(st, 3, static_cast<int>(t.from));
@@ -265,7 +264,7 @@ void RecordingWriter::append(const model::Snapshot& s) {
             sqlite3_reset(st);
         }
         sqlite3_finalize(st);
-        m_transitionsWritten = s.lifecycleHistory->size();
+        m_transitionsWritten = s.lifecycleHistory->endSeq();
     }
     if (!m_anyAlarmsWritten || !sameAlarms(s.alarms, m_lastAlarms)) {
         std::vector<std::uint8_t> blob;

@@ -107,7 +107,7 @@ private:
     std::uint32_t m_rowCount = 0;
     std::vector<std::int64_t> m_openChunkRow; // per channel: rowid of the growing chunk, -1 none
     model::TimeNs m_chunkStart = 0, m_lastTime = 0;
-    std::size_t m_eventsWritten = 0, m_transitionsWritten = 0;
+    std::uint64_t m_eventsWritten = 0, m_transitionsWritten = 0; // sequence numbers
     std::vector<model::Alarm> m_lastAlarms;
     bool m_anyAlarmsWritten = false;
 };

@@ -67,8 +67,7 @@ std::optional<RackLifecycle> nextGate(RackLifecycle s) {
 }
 
 LifecycleMachine::LifecycleMachine(std::size_t racks, RackLifecycle initial)
-    : m_state(racks, initial), m_entered(racks, 0),
-      m_history(std::make_shared<const std::vector<LifecycleTransition>>()) {}
+    : m_state(racks, initial), m_entered(racks, 0) {}
 
 void LifecycleMachine::reset(EntityId rack, RackLifecycle state, TimeNs time) {
     m_state[rack] = state;
@@ -90,17 +89,8 @@ std::expected<void, std::string> LifecycleMachine::request(EntityId rack, RackLi
     }
     m_state[rack] = to;
     m_entered[rack] = time;
-    m_log.push_back({time, rack, from, to, failure, std::move(reason)});
-    m_dirty = true;
+    m_log.append({time, rack, from, to, failure, std::move(reason)});
     return {};
-}
-
-const std::shared_ptr<const std::vector<LifecycleTransition>>& LifecycleMachine::sharedHistory() {
-    if (m_dirty) {
-        m_history = std::make_shared<const std::vector<LifecycleTransition>>(m_log);
-        m_dirty = false;
-    }
-    return m_history;
 }
 
 } // namespace ft::model

@@ -77,17 +77,17 @@ public:
     // Forces a state without history (a floor that starts mid-bring-up).
     void reset(EntityId rack, RackLifecycle state, TimeNs time);
 
-    // Shared, immutable history for snapshots; rebuilt at most once per call after changes.
-    const std::shared_ptr<const std::vector<LifecycleTransition>>& sharedHistory();
-    const std::vector<LifecycleTransition>& log() const { return m_log; }
+    // Shared, immutable history for snapshots (a new view only after a transition).
+    const std::shared_ptr<const SharedLog<LifecycleTransition>>& sharedHistory() {
+        return m_log.shared();
+    }
+    const SharedLog<LifecycleTransition>& log() const { return m_log.log(); }
     std::uint64_t rejected() const { return m_rejected; }
 
 private:
     std::vector<RackLifecycle> m_state;
     std::vector<TimeNs> m_entered;
-    std::vector<LifecycleTransition> m_log;
-    std::shared_ptr<const std::vector<LifecycleTransition>> m_history;
-    bool m_dirty = false;
+    SharedLogWriter<LifecycleTransition> m_log;
     std::uint64_t m_rejected = 0;
 };
 

@@ -12,7 +12,6 @@ constexpr float kGpuThermalResistance = 0.0152f; // K/W die to coolant
 constexpr float kCpuThermalResistance = 0.06f;
 constexpr float kMaxSmClockMhz = 2600.0f;
 constexpr float kRailTbpsPerGpu = 1.6f; // 2 x 800G SuperNICs
-constexpr std::size_t kMaxEventLog = 5000;
 
 float lagAlpha(float dt, float tau) {
     return 1.0f - std::exp(-dt / tau);
@@ -44,7 +43,7 @@ SimModel::SimModel(std::shared_ptr<const Topology> topology, SimConfig config, S
         m_state.values[ch::RackLifecycleProgress][r] = production ? 100.0f : 0.0f;
         m_state.values[ch::RackLifecycleState][r] = static_cast<float>(m_state.rackLifecycle[r]);
     }
-    m_state.events = std::make_shared<const std::vector<Event>>();
+    m_state.events = m_events.shared();
     m_state.scenario = m_scenario.name;
     m_heldUntil.resize(ch::Count);
     std::ranges::stable_sort(m_scenario.events, {}, &ScenarioEvent::at);
@@ -235,6 +234,7 @@ void SimModel::step() {
     const auto dt = static_cast<float>(toSeconds(m_config.step));
     m_state.time += m_config.step;
     ++m_state.tick;
+    m_newEvents.clear(); // last tick's, published with it
     using Clock = std::chrono::steady_clock;
     Clock::time_point mark = m_profiling ? Clock::now() : Clock::time_point{};
     auto lap = [&](Stage stage) {
@@ -277,8 +277,7 @@ void SimModel::step() {
                 return j > 0 && j <= m_labelJobNames.size() ? m_labelJobNames[j - 1]
                                                             : std::string();
             });
-            m_incidents.observe(m_state,
-                                std::span<const Event>(m_eventLog).last(m_publishedEvents));
+            m_incidents.observe(m_state, m_newEvents);
             m_state.incidents = m_incidents.shared();
             lap(Stage::Incidents);
             return;
@@ -293,7 +292,7 @@ void SimModel::step() {
                 (m_workload.jobs()[m_workload.jobOfRack(r)].burstLevel > 0 ? 2u : 0u);
         m_incidents.setJobs(m_workload.rackJobs(), m_rackJobPhase,
                             [this](std::uint32_t j) { return jobName(j); });
-        m_incidents.observe(m_state, std::span<const Event>(m_eventLog).last(m_publishedEvents));
+        m_incidents.observe(m_state, m_newEvents);
         m_state.incidents = m_incidents.shared();
     }
     lap(Stage::Incidents);
@@ -752,19 +751,13 @@ void SimModel::evaluateAlarms() {
 
 void SimModel::publishEvents() {
     m_state.lifecycleHistory = m_lifecycle.machine().sharedHistory();
-    m_publishedEvents = 0;
-    if (m_newEvents.empty()) return;
-    if (!m_settling) {
-        for (auto& e : m_newEvents)
-            m_eventLog.push_back(std::move(e));
-        m_publishedEvents = m_newEvents.size();
-        if (m_eventLog.size() > kMaxEventLog)
-            m_eventLog.erase(m_eventLog.begin(),
-                             m_eventLog.begin() +
-                                 static_cast<std::ptrdiff_t>(m_eventLog.size() - kMaxEventLog));
-        m_state.events = std::make_shared<const std::vector<Event>>(m_eventLog);
+    if (m_settling) {
+        m_newEvents.clear();
+        return;
     }
-    m_newEvents.clear();
+    for (const auto& e : m_newEvents)
+        m_events.append(e);
+    m_state.events = m_events.shared();
 }
 
 void SimModel::copyTo(Snapshot& out) const {

@@ -131,9 +131,9 @@ private:
     std::vector<std::uint8_t> m_rackGpuTempMeasured; // telemetry: any GPU temperature held
     std::vector<std::uint8_t> m_rackPowered; // this tick: not tripped and not held off by its stage
     std::vector<float> m_jobPace;            // per job: the pace of its slowest member
-    std::vector<Event> m_newEvents;
-    std::vector<Event> m_eventLog;
-    std::size_t m_publishedEvents = 0; // this tick's new events, at the end of m_eventLog
+    static constexpr std::size_t kMaxEventLog = 5000;
+    std::vector<Event> m_newEvents;                // this tick's
+    SharedLogWriter<Event> m_events{kMaxEventLog}; // the newest, for snapshots
     // Real telemetry: each GPU's job label, and the jobs racks run by them (for incidents).
     std::vector<std::string> m_gpuJobLabel;
     std::vector<std::string> m_labelJobNames;

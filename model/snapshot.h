@@ -3,6 +3,7 @@
 // lifecycle states and the active alarms. Built by the sim thread, published as
 // std::shared_ptr<const Snapshot>, then never modified: any thread may read it.
 #include "channel_catalog.h"
+#include "shared_log.h"
 #include "timestamp.h"
 
 #include <array>
@@ -64,6 +65,8 @@ struct Event {
     Severity severity = Severity::Warning;
     std::string text;
 };
+using EventLog = SharedLog<Event>;
+using LifecycleLog = SharedLog<LifecycleTransition>;
 
 // The per-link fabric channels (NVLink and fabric links: over a million entities each on a big
 // floor) change once per counter interval, not every tick. They live in a block of their own
@@ -119,13 +122,15 @@ struct Snapshot {
     }
     bool rackStale(EntityId rack) const { return stale(EntityKind::Rack, rack); }
     std::vector<Alarm> alarms;
-    // Every event so far (bounded), shared between snapshots until a new one happens.
-    std::shared_ptr<const std::vector<Event>> events;
+    // Every event so far (the newest few thousand from a simulator), shared between snapshots
+    // until a new one happens; its endSeq() counts every event ever, so a reader that keeps it
+    // finds the new ones with since().
+    std::shared_ptr<const EventLog> events;
     // The incidents so far, each a cause chain (the sim's tracker; null where nobody tracks them).
     std::shared_ptr<const std::vector<Incident>> incidents;
     std::string scenario; // name of the running scenario, empty when none
     // Every lifecycle transition so far with its reason, shared until the next one.
-    std::shared_ptr<const std::vector<LifecycleTransition>> lifecycleHistory;
+    std::shared_ptr<const LifecycleLog> lifecycleHistory;
 
     std::span<const float> channel(ChannelId id) const {
         if (isDetailChannel(id))

@@ -52,7 +52,7 @@ TimelineAxis::TimelineAxis(model::Transport& transport, QWidget* parent)
     setMinimumHeight(64);
 }
 
-void TimelineAxis::setLiveEvents(std::shared_ptr<const std::vector<model::Event>> events) {
+void TimelineAxis::setLiveEvents(std::shared_ptr<const model::EventLog> events) {
     if (events == m_liveEvents) return;
     m_liveEvents = std::move(events);
     update();
@@ -112,7 +112,7 @@ void TimelineAxis::paintEvent(QPaintEvent*) {
         p.drawLine(QPointF(xAt(loop->second), 4), QPointF(xAt(loop->second), axisY));
     }
     // Events: a mark per event, coloured by kind (cleared alarms short and green).
-    auto drawEvents = [&](const std::vector<model::Event>& events) {
+    auto drawEvents = [&](const auto& events) {
         for (const auto& e : events) {
             if (e.time < a || e.time > b) continue;
             const double x = xAt(e.time);
@@ -298,7 +298,7 @@ bool TimelineAxis::event(QEvent* e) {
         if (near(bm.time))
             text +=
                 QString("Bookmark %1  %2\n").arg(clock(bm.time), QString::fromStdString(bm.text));
-    auto collect = [&](const std::vector<model::Event>& events) {
+    auto collect = [&](const auto& events) {
         int n = 0;
         for (const auto& ev : events)
             if (near(ev.time) && n++ < 8)

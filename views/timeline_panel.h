@@ -36,7 +36,7 @@ public:
         m_bookmarks = std::move(bookmarks);
         update();
     }
-    void setLiveEvents(std::shared_ptr<const std::vector<model::Event>> events);
+    void setLiveEvents(std::shared_ptr<const model::EventLog> events);
     // The incidents: one band each across the top, from its root to its end (or the present),
     // a tick at each effect; a click on a band seeks to its root (replays).
     void setIncidents(const std::vector<model::Incident>* incidents);
@@ -64,7 +64,7 @@ protected:
 private:
     model::Transport& m_transport;
     std::vector<model::Event> m_events;
-    std::shared_ptr<const std::vector<model::Event>> m_liveEvents;
+    std::shared_ptr<const model::EventLog> m_liveEvents;
     std::vector<TimelineBookmark> m_bookmarks;
     std::vector<model::Incident> m_incidents;
     std::vector<model::Event> m_baselineEvents; // on this clock

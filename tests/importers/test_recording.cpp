@@ -313,6 +313,47 @@ private slots:
         }
     }
 
+    void everyEventIsRecordedPastTheLogsBound() {
+        // A long run has more events than a snapshot's log keeps: the recorder follows the log's
+        // sequence numbers, so none is lost when the oldest are dropped.
+        const auto t = floorOf(2);
+        const QString path = m_dir.filePath("many-events.ftrec");
+        importers::RecordingInfo info;
+        info.floorJson = importers::floorSpecToJson(t->spec());
+        model::SimModel sim(t, {});
+        auto writer = importers::RecordingWriter::create(path.toStdString(), t, info);
+        QVERIFY(writer.has_value());
+        (*writer)->setBlocking(true);
+        model::SharedLogWriter<model::Event> log(40); // keeps 40 and what shares their chunk
+        int next = 0;
+        for (int tick = 0; tick < 30; ++tick) {
+            sim.step();
+            auto snap = std::make_shared<model::Snapshot>();
+            sim.copyTo(*snap);
+            for (int k = 0; k < 25; ++k, ++next)
+                log.append({snap->time,
+                            model::EventKind::Protection,
+                            {model::EntityKind::Rack, 1},
+                            model::Severity::Warning,
+                            "event " + std::to_string(next)});
+            snap->events = log.shared();
+            QVERIFY(snap->events->size() < 40u + 256u);
+            (*writer)->push(snap);
+        }
+        (*writer)->close();
+        auto reader = importers::RecordingReader::open(path.toStdString());
+        QVERIFY2(reader.has_value(), reader ? "" : reader.error().toString().c_str());
+        const auto& events = (*reader)->events();
+        QCOMPARE(events.size(), 750u);
+        for (std::size_t k = 0; k < events.size(); ++k)
+            QCOMPARE(events[k].text, "event " + std::to_string(k));
+        // Each moment of the replay holds the events up to it.
+        model::Snapshot out;
+        QVERIFY((*reader)->snapshotAt((*reader)->endTime(), out).has_value());
+        QCOMPARE(out.events->size(), 750u);
+        QCOMPARE(out.events->back().text, std::string("event 749"));
+    }
+
     void olderRecordingsMissChannelsSafely() {
         // A recording made by an older floortwin lacks newer channels: they read as "no data",
         // sized for the floor, never as short arrays that would crash a view.

@@ -255,12 +255,10 @@ private slots:
         // after and rebuilds from there.
         model::SimModel m(m_floor, model::SimConfig{}, bundledScenario("pump-failure", *m_floor));
         model::IncidentTracker tracker(m_floor);
-        std::size_t seen = 0;
+        std::uint64_t seen = 0;
         auto feed = [&](const model::Snapshot& s) {
-            const auto& ev = *s.events;
-            tracker.observe(s,
-                            std::span<const model::Event>(ev).subspan(std::min(seen, ev.size())));
-            seen = ev.size();
+            tracker.observe(s, s.events->copySince(seen));
+            seen = s.events->endSeq();
         };
         model::Snapshot early;
         for (int i = 0; i < 3 * 60 * kTicksPerSecond; ++i) {

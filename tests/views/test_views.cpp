@@ -125,7 +125,7 @@ std::shared_ptr<const model::Snapshot> patternSnapshot(const model::Topology& t)
                                 "B06: NVLink 150 TB/s, below the expected range"});
     }
     std::ranges::sort(*history, {}, &model::LifecycleTransition::time);
-    s->lifecycleHistory = history;
+    s->lifecycleHistory = std::make_shared<const model::LifecycleLog>(model::sharedLogOf(*history));
     s->alarms.push_back({"GPU over temperature", EntityKind::Rack, 15, model::ch::RackGpuTempMax,
                          model::Severity::Critical, 91.3f, 88.0f, s->time});
     return s;
