@@ -189,7 +189,7 @@ json snapshotToJson(const model::Topology& t, const model::Snapshot& snap,
     return j;
 }
 
-json incidentsJson(const model::Topology& t, const std::vector<model::Incident>& incidents) {
+json incidentsJson(const model::Topology& t, const model::IncidentList& incidents) {
     json out = json::array();
     auto names = [&](EntityKind kind, std::span<const model::EntityId> ids) {
         json list = json::array();
@@ -254,7 +254,7 @@ int runHeadless(const Options& o, Session& session) {
         return 2;
     }
     std::shared_ptr<const model::Snapshot> snap;
-    std::shared_ptr<const std::vector<model::Incident>> replayIncidents;
+    std::shared_ptr<const model::IncidentList> replayIncidents;
     model::TimeNs first = 0;
     std::uint64_t ticks = 0, produced = 0;
     std::string sourceName = "simulator";

@@ -160,8 +160,7 @@ MainWindow::MainWindow(Session& session, QWidget* parent, bool restoreLayout)
                             tr("Incidents: %1").arg(QString::fromStdString(found.error())), 15000);
                         return;
                     }
-                    m_view->setIncidents(
-                        std::make_shared<const std::vector<model::Incident>>(*found));
+                    m_view->setIncidents(std::make_shared<const model::IncidentList>(*found));
                 },
                 Qt::QueuedConnection);
         });

@@ -6,7 +6,7 @@
 
 namespace ft::importers {
 
-std::expected<std::vector<model::Incident>, std::string>
+std::expected<model::IncidentList, std::string>
 recordingIncidents(const std::string& path, const std::atomic<bool>& cancel,
                    const std::function<void(double)>& progress) {
     auto reader = RecordingReader::open(path);

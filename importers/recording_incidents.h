@@ -14,7 +14,7 @@ namespace ft::importers {
 
 // `progress` (0..1) is called now and then; `cancel` stops the walk (the result is then what
 // was found so far).
-std::expected<std::vector<model::Incident>, std::string>
+std::expected<model::IncidentList, std::string>
 recordingIncidents(const std::string& path, const std::atomic<bool>& cancel,
                    const std::function<void(double)>& progress = {});
 

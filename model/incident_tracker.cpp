@@ -167,14 +167,24 @@ enum class IncidentTracker::R : std::uint8_t {
     OldestPending,
 };
 
-std::vector<Incident> incidentsAt(std::span<const Incident> incidents, TimeNs time) {
-    std::vector<Incident> out;
-    for (const auto& inc : incidents) {
+IncidentList incidentsAt(const IncidentList& incidents, TimeNs time) {
+    IncidentList out;
+    for (const auto& shared : incidents.items()) {
+        const Incident& inc = *shared;
         if (inc.start > time) continue;
-        Incident& i = out.emplace_back(inc);
-        std::erase_if(i.chain, [time](const IncidentStep& s) { return s.time > time; });
-        std::erase_if(i.recovery, [time](const auto& r) { return r.first > time; });
-        if (i.end > time) i.end = 0;
+        const bool over =
+            inc.end != 0 && inc.end <= time &&
+            std::ranges::all_of(inc.chain, [time](auto& s) { return s.time <= time; }) &&
+            std::ranges::all_of(inc.recovery, [time](auto& r) { return r.first <= time; });
+        if (over) {
+            out.push_back(shared);
+            continue;
+        }
+        auto i = std::make_shared<Incident>(inc);
+        std::erase_if(i->chain, [time](const IncidentStep& s) { return s.time > time; });
+        std::erase_if(i->recovery, [time](const auto& r) { return r.first > time; });
+        if (i->end > time) i->end = 0;
+        out.push_back(std::move(i));
     }
     return out;
 }
@@ -318,7 +328,7 @@ IncidentTracker::IncidentTracker(std::shared_ptr<const Topology> topology)
     if (m_rules.size() != static_cast<std::size_t>(R::OldestPending) + 1)
         throw std::logic_error("IncidentTracker: the rule table and its names disagree");
     m_rackClock.assign(t.count(EntityKind::Rack), 0.0f);
-    m_shared = std::make_shared<const std::vector<Incident>>();
+    m_shared = std::make_shared<const IncidentList>();
 }
 
 IncidentTracker::~IncidentTracker() = default;
@@ -332,7 +342,10 @@ void IncidentTracker::setJobs(std::span<const std::uint32_t> jobOfRack,
     if (m_jobPhase.size() == phase.size())
         for (std::size_t r = 0; r < phase.size() && r < m_jobChange.size(); ++r)
             if (phase[r] != m_jobPhase[r]) m_jobChange[r] = m_last + kJobSettle;
-    m_jobOfRack.assign(jobOfRack.begin(), jobOfRack.end());
+    if (!std::ranges::equal(jobOfRack, m_jobOfRack)) {
+        m_jobOfRack.assign(jobOfRack.begin(), jobOfRack.end());
+        m_jobsMoved = true;
+    }
     m_jobPhase.assign(phase.begin(), phase.end());
     m_jobName = std::move(name);
 }
@@ -494,18 +507,18 @@ void IncidentTracker::addEventStep(Open& o, const Event& e, CauseDomain domain) 
 }
 
 void IncidentTracker::refreshJobs(Open& o) {
-    // The racks of every job that runs on the footprint: its effects on pace spread to them.
+    // The racks of every named job that runs on the footprint: its effects on pace spread to
+    // them.
     o.extended = o.footprint;
-    if (m_jobOfRack.size() != o.footprint.size() || o.floorWide) return;
+    if (m_jobOfRack.size() != o.footprint.size() || o.floorWide || !m_jobName) return;
     std::vector<std::uint32_t> jobs;
     for (std::size_t r = 0; r < o.footprint.size(); ++r)
         if (o.footprint[r]) jobs.push_back(m_jobOfRack[r]);
     std::ranges::sort(jobs);
     jobs.erase(std::unique(jobs.begin(), jobs.end()), jobs.end());
+    std::erase_if(jobs, [this](std::uint32_t j) { return m_jobName(j).empty(); });
     for (std::size_t r = 0; r < o.footprint.size(); ++r)
-        if (std::ranges::binary_search(jobs, m_jobOfRack[r]) && m_jobName &&
-            !m_jobName(m_jobOfRack[r]).empty())
-            o.extended[r] = 1;
+        if (std::ranges::binary_search(jobs, m_jobOfRack[r])) o.extended[r] = 1;
 }
 
 void IncidentTracker::observe(const Snapshot& s, std::span<const Event> newEvents) {
@@ -645,10 +658,20 @@ void IncidentTracker::observe(const Snapshot& s, std::span<const Event> newEvent
                 }
             }
         }
-        auto out = std::make_shared<std::vector<Incident>>(m_incidents);
-        for (auto& inc : *out)
-            std::ranges::stable_sort(inc.chain, {}, &IncidentStep::time);
-        m_shared = std::move(out);
+        // Closed incidents published once closed never change: only the rest are copied.
+        m_published.resize(m_incidents.size());
+        m_final.resize(m_incidents.size(), 0);
+        std::vector<std::uint8_t> open(m_incidents.size(), 0);
+        for (const auto& o : m_open)
+            open[o.index] = 1;
+        for (std::size_t i = 0; i < m_incidents.size(); ++i) {
+            if (m_final[i]) continue;
+            auto copy = std::make_shared<Incident>(m_incidents[i]);
+            std::ranges::stable_sort(copy->chain, {}, &IncidentStep::time);
+            m_published[i] = std::move(copy);
+            m_final[i] = open[i] ? 0 : 1;
+        }
+        m_shared = std::make_shared<const IncidentList>(m_published);
         m_changed = false;
         m_lastPublish = now;
     }
@@ -657,8 +680,10 @@ void IncidentTracker::observe(const Snapshot& s, std::span<const Event> newEvent
 void IncidentTracker::scanRules(const Snapshot& s) {
     if (m_open.empty()) return;
     const Topology& t = *m_topology;
-    for (auto& o : m_open)
-        refreshJobs(o);
+    if (m_jobsMoved)
+        for (auto& o : m_open)
+            refreshJobs(o);
+    m_jobsMoved = false;
     for (std::size_t r = 0; r < m_rules.size(); ++r) {
         const Rule& rule = m_rules[r];
         const auto& base = m_baseline[r];

@@ -15,7 +15,9 @@
 #include "snapshot.h"
 #include "topology.h"
 
+#include <compare>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <span>
 #include <string>
@@ -53,9 +55,80 @@ struct Incident {
     std::string summary() const;
 };
 
+// The incidents in the order they began, each held by pointer: copying a list (a snapshot, a
+// panel keeping what it shows) shares every incident, and a tracker republishing its list
+// copies only the open ones.
+class IncidentList {
+public:
+    using Items = std::vector<std::shared_ptr<const Incident>>;
+    class iterator {
+    public:
+        using iterator_concept = std::random_access_iterator_tag;
+        using iterator_category = std::random_access_iterator_tag;
+        using value_type = Incident;
+        using difference_type = std::ptrdiff_t;
+        using reference = const Incident&;
+        using pointer = const Incident*;
+        iterator() = default;
+        explicit iterator(Items::const_iterator it) : m_it(it) {}
+        reference operator*() const { return **m_it; }
+        pointer operator->() const { return m_it->get(); }
+        reference operator[](difference_type d) const { return *m_it[d]; }
+        iterator& operator++() {
+            ++m_it;
+            return *this;
+        }
+        iterator operator++(int) { return iterator(m_it++); }
+        iterator& operator--() {
+            --m_it;
+            return *this;
+        }
+        iterator operator--(int) { return iterator(m_it--); }
+        iterator& operator+=(difference_type d) {
+            m_it += d;
+            return *this;
+        }
+        iterator& operator-=(difference_type d) {
+            m_it -= d;
+            return *this;
+        }
+        friend iterator operator+(iterator it, difference_type d) { return it += d; }
+        friend iterator operator+(difference_type d, iterator it) { return it += d; }
+        friend iterator operator-(iterator it, difference_type d) { return it -= d; }
+        friend difference_type operator-(const iterator& a, const iterator& b) {
+            return a.m_it - b.m_it;
+        }
+        friend bool operator==(const iterator& a, const iterator& b) { return a.m_it == b.m_it; }
+        friend auto operator<=>(const iterator& a, const iterator& b) { return a.m_it <=> b.m_it; }
+
+    private:
+        Items::const_iterator m_it;
+    };
+    using reverse_iterator = std::reverse_iterator<iterator>;
+
+    IncidentList() = default;
+    explicit IncidentList(Items items) : m_items(std::move(items)) {}
+    std::size_t size() const { return m_items.size(); }
+    bool empty() const { return m_items.empty(); }
+    const Incident& operator[](std::size_t i) const { return *m_items[i]; }
+    const Incident& back() const { return *m_items.back(); }
+    iterator begin() const { return iterator(m_items.begin()); }
+    iterator end() const { return iterator(m_items.end()); }
+    reverse_iterator rbegin() const { return reverse_iterator(end()); }
+    reverse_iterator rend() const { return reverse_iterator(begin()); }
+    void push_back(std::shared_ptr<const Incident> incident) {
+        m_items.push_back(std::move(incident));
+    }
+    const Items& items() const { return m_items; }
+
+private:
+    Items m_items;
+};
+
 // The incidents as they stood at `time`: those begun by then, each cut to the steps seen by
-// then and open if it ended later (a replay's full list, shown at a moment of it).
-std::vector<Incident> incidentsAt(std::span<const Incident> incidents, TimeNs time);
+// then and open if it ended later (a replay's full list, shown at a moment of it). Those over
+// by then are shared, not copied.
+IncidentList incidentsAt(const IncidentList& incidents, TimeNs time);
 
 class IncidentTracker {
 public:
@@ -77,7 +150,7 @@ public:
 
     const std::vector<Incident>& incidents() const { return m_incidents; }
     // The incidents as of the last observe, shared; a new pointer only when they changed.
-    std::shared_ptr<const std::vector<Incident>> shared() const { return m_shared; }
+    std::shared_ptr<const IncidentList> shared() const { return m_shared; }
 
     // Racks past which incidents stop listing entities one by one (they still count them).
     static constexpr std::size_t kMaxStepEntities = 4096;
@@ -104,12 +177,15 @@ private:
     std::vector<std::uint8_t> m_scratch;        // a footprint being worked out
     std::vector<std::uint8_t> m_frozen;         // racks inside an open incident (or its jobs)
     std::vector<std::uint32_t> m_jobOfRack;
+    bool m_jobsMoved = false; // since the open incidents' job racks were worked out
     std::vector<std::uint64_t> m_jobPhase;
     std::vector<TimeNs> m_jobChange; // per rack: its own swing settles by then
     JobName m_jobName;
     std::vector<Incident> m_incidents;
     std::vector<Open> m_open;
-    std::shared_ptr<const std::vector<Incident>> m_shared;
+    IncidentList::Items m_published;   // [incident]: its copy in the last list published
+    std::vector<std::uint8_t> m_final; // [incident]: closed when published (never copied again)
+    std::shared_ptr<const IncidentList> m_shared;
     bool m_changed = false;
     TimeNs m_last = 0, m_lastPublish = 0;
     bool m_started = false;

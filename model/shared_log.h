@@ -116,8 +116,9 @@ public:
         out.m_end = m_first + std::min(n, size());
         out.m_chunkBase = m_chunkBase;
         const std::size_t chunks =
-            out.m_end == m_chunkBase ? 0
-                                     : static_cast<std::size_t>((out.m_end - 1) / N - m_chunkBase / N) + 1;
+            out.m_end == m_chunkBase
+                ? 0
+                : static_cast<std::size_t>((out.m_end - 1) / N - m_chunkBase / N) + 1;
         out.m_chunks.assign(m_chunks.begin(),
                             m_chunks.begin() +
                                 static_cast<std::ptrdiff_t>(std::min(chunks, m_chunks.size())));

@@ -47,7 +47,7 @@ struct Alarm {
 };
 
 struct LifecycleTransition; // lifecycle.h
-struct Incident;            // incident_tracker.h
+class IncidentList;         // incident_tracker.h
 
 // Something that happened, for event lists and timelines.
 enum class EventKind : std::uint8_t {
@@ -127,7 +127,7 @@ struct Snapshot {
     // finds the new ones with since().
     std::shared_ptr<const EventLog> events;
     // The incidents so far, each a cause chain (the sim's tracker; null where nobody tracks them).
-    std::shared_ptr<const std::vector<Incident>> incidents;
+    std::shared_ptr<const IncidentList> incidents;
     std::string scenario; // name of the running scenario, empty when none
     // Every lifecycle transition so far with its reason, shared until the next one.
     std::shared_ptr<const LifecycleLog> lifecycleHistory;

@@ -152,7 +152,7 @@ void FloorView::updateBaseline() {
         l->setBaseline(m_baseline, m_baselineLabel);
 }
 
-void FloorView::setIncidents(std::shared_ptr<const std::vector<model::Incident>> incidents) {
+void FloorView::setIncidents(std::shared_ptr<const model::IncidentList> incidents) {
     m_allIncidents = std::move(incidents);
     if (m_allIncidents && m_snapshot)
         m_incidentsNow = model::incidentsAt(*m_allIncidents, m_snapshot->time);
@@ -160,7 +160,7 @@ void FloorView::setIncidents(std::shared_ptr<const std::vector<model::Incident>>
     update();
 }
 
-const std::vector<model::Incident>* FloorView::incidents() const {
+const model::IncidentList* FloorView::incidents() const {
     if (m_allIncidents) return &m_incidentsNow;
     return m_snapshot && m_snapshot->incidents ? m_snapshot->incidents.get() : nullptr;
 }

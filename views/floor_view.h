@@ -9,6 +9,7 @@
 #include "hud.h"
 #include "imgui_overlay.h"
 #include "layer.h"
+#include "model/incident_tracker.h"
 #include "model/snapshot.h"
 #include "model/topology.h"
 #include "model/transport.h"
@@ -85,9 +86,9 @@ public:
     const std::shared_ptr<const model::Snapshot>& baseline() const { return m_baseline; }
     // A replay's incidents, worked out over the whole recording: shown as they stood at each
     // moment. Without them the snapshots' own (the simulator's) are shown.
-    void setIncidents(std::shared_ptr<const std::vector<model::Incident>> incidents);
+    void setIncidents(std::shared_ptr<const model::IncidentList> incidents);
     // The incidents as of the snapshot shown (null: nobody tracks them).
-    const std::vector<model::Incident>* incidents() const;
+    const model::IncidentList* incidents() const;
     // Live sources' health for the HUD, asked once per frame.
     // The same, for panels (empty without live sources).
     std::vector<SourceStatus> sourceStatuses() const {
@@ -184,8 +185,8 @@ private:
 
     std::shared_ptr<const model::Topology> m_topology;
     SnapshotSource m_source;
-    std::shared_ptr<const std::vector<model::Incident>> m_allIncidents;
-    std::vector<model::Incident> m_incidentsNow; // m_allIncidents at the snapshot's time
+    std::shared_ptr<const model::IncidentList> m_allIncidents;
+    model::IncidentList m_incidentsNow; // m_allIncidents at the snapshot's time
     BaselineSource m_baselineSource;
     std::string m_baselineLabel;
     std::shared_ptr<const model::Snapshot> m_baseline;

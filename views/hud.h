@@ -84,7 +84,7 @@ struct HudInput {
     std::string caption;           // a tour's or demo's caption, large at the foot of the view
     std::optional<HudFocus> focus; // wall mode: the alarm the camera flew to
     // The incidents as of this snapshot (the sim's own, or a replay's worked out from it).
-    const std::vector<model::Incident>* incidents = nullptr;
+    const model::IncidentList* incidents = nullptr;
     std::vector<ScreenRect>* panels = nullptr; // out: every panel drawn this frame
     // Display theme: the scene dimmed by this much (a dark NOC), panels this opaque.
     float dimScene = 0;

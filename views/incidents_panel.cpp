@@ -21,9 +21,10 @@ QString clock(model::TimeNs t) {
     return QString::fromStdString(model::formatUtc(t).substr(11, 8));
 }
 
-bool sameIncidents(const std::vector<model::Incident>& a, const std::vector<model::Incident>& b) {
+bool sameIncidents(const model::IncidentList& a, const model::IncidentList& b) {
     if (a.size() != b.size()) return false;
     for (std::size_t i = 0; i < a.size(); ++i) {
+        if (a.items()[i] == b.items()[i]) continue; // the same incident, shared
         const auto &x = a[i], &y = b[i];
         if (x.end != y.end || x.chain.size() != y.chain.size() ||
             x.recovery.size() != y.recovery.size() || x.jobs != y.jobs)
@@ -62,7 +63,7 @@ void IncidentsPanel::refresh() {
     if (!incidents) {
         m_note->setText(tr("No incident tracking for this source."));
         if (!m_shown.empty()) m_tree->clear();
-        m_shown.clear();
+        m_shown = {};
         return;
     }
     std::size_t open = 0;

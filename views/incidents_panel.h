@@ -33,7 +33,7 @@ private:
     FloorView* m_view;
     QLabel* m_note;
     QTreeWidget* m_tree;
-    std::vector<model::Incident> m_shown; // what the tree shows, to skip rebuilding it
+    model::IncidentList m_shown; // what the tree shows, to skip rebuilding it
 };
 
 } // namespace ft::views

@@ -204,11 +204,11 @@ void TimelineAxis::setBaselineEvents(std::vector<model::Event> events, model::Ti
     update();
 }
 
-void TimelineAxis::setIncidents(const std::vector<model::Incident>* incidents) {
+void TimelineAxis::setIncidents(const model::IncidentList* incidents) {
     if (incidents)
         m_incidents = *incidents;
     else
-        m_incidents.clear();
+        m_incidents = {};
     update();
 }
 

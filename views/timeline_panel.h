@@ -39,7 +39,7 @@ public:
     void setLiveEvents(std::shared_ptr<const model::EventLog> events);
     // The incidents: one band each across the top, from its root to its end (or the present),
     // a tick at each effect; a click on a band seeks to its root (replays).
-    void setIncidents(const std::vector<model::Incident>* incidents);
+    void setIncidents(const model::IncidentList* incidents);
     // A baseline's events (--compare), drawn below the axis line in muted colours, at the times
     // they fall on this clock (`shift` added: the baseline's time minus this one's).
     void setBaselineEvents(std::vector<model::Event> events, model::TimeNs shift);
@@ -66,7 +66,7 @@ private:
     std::vector<model::Event> m_events;
     std::shared_ptr<const model::EventLog> m_liveEvents;
     std::vector<TimelineBookmark> m_bookmarks;
-    std::vector<model::Incident> m_incidents;
+    model::IncidentList m_incidents;
     std::vector<model::Event> m_baselineEvents; // on this clock
     std::string m_baselineLabel;
     // Where each incident's band was drawn, for clicks and tooltips.

@@ -26,7 +26,8 @@ std::vector<Incident> run(const std::shared_ptr<const model::Topology>& floor, c
     model::SimModel m(floor, model::SimConfig{}, std::move(s));
     for (int i = 0; i < seconds * kTicksPerSecond; ++i)
         m.step();
-    auto out = m.state().incidents ? *m.state().incidents : std::vector<Incident>{};
+    std::vector<Incident> out;
+    if (m.state().incidents) out.assign(m.state().incidents->begin(), m.state().incidents->end());
     if (qEnvironmentVariableIsSet("FT_TEST_VERBOSE"))
         for (const auto& inc : out) {
             qInfo("%s", inc.rootText.c_str());
