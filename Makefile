@@ -6,7 +6,7 @@ CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release -DFT_WERROR=ON
 # GUI and rendering tests need an X display; use Xvfb when there is none.
 XRUN := $(if $(DISPLAY),,xvfb-run -a -s "-screen 0 1920x1080x24")
 
-.PHONY: all deps build run test bench tsan fuzz format format-check tidy clean
+.PHONY: all deps build run test bench tsan asan fuzz format format-check tidy clean
 
 all: build
 
@@ -37,9 +37,21 @@ tsan: deps
 	cmake --build build-tsan -j$(JOBS)
 	cd build-tsan && QTEST_FUNCTION_TIMEOUT=3600000 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/tests/tsan.supp" ctest --output-on-failure
 
+# AddressSanitizer + UndefinedBehaviorSanitizer build of the whole tree, every test suite run
+# under it (GUI suites under Xvfb). Any report fails the run; leak reports are suppressed only
+# inside Mesa, Qt and the system libraries they load (tests/lsan.supp says why, one by one).
+ASAN_ENV := ASAN_OPTIONS="detect_leaks=1:strict_string_checks=1:check_initialization_order=1:detect_invalid_pointer_pairs=0" \
+            UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
+            LSAN_OPTIONS="suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0" \
+            QTEST_FUNCTION_TIMEOUT=1800000
+asan: deps
+	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFT_ASAN=ON
+	cmake --build build-asan -j$(JOBS)
+	cd build-asan && $(ASAN_ENV) $(XRUN) ctest --output-on-failure $(CTEST_ARGS)
+
 # libFuzzer (clang 16, ASan + UBSan) on the Prometheus text parser, the JSON file formats
-# (floors, scenarios, tours, demos), BMS/mapping/inventory/NetBox payloads and the recording's
-# chunk codec, each FUZZ_SECONDS long (default 120).
+# (floors, scenarios, tours, demos), BMS/mapping/inventory/NetBox payloads, the recording's
+# chunk codec and whole damaged recordings, each FUZZ_SECONDS long (default 120).
 FUZZ_SECONDS ?= 120
 fuzz: deps
 	CXX=clang++-16 CC=clang-16 cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFT_FUZZ=ON -DFT_MODEL_ONLY=ON -DFT_FUZZ_SECONDS=$(FUZZ_SECONDS)
@@ -47,6 +59,7 @@ fuzz: deps
 	cmake --build build-fuzz -j$(JOBS) --target fuzz-json-files
 	cmake --build build-fuzz -j$(JOBS) --target fuzz-payloads
 	cmake --build build-fuzz -j$(JOBS) --target fuzz-sample-codec
+	cmake --build build-fuzz -j$(JOBS) --target fuzz-recording
 
 format:
 	git ls-files '*.cpp' '*.h' | xargs clang-format -i
@@ -68,4 +81,4 @@ tidy: build
 	@echo "tidy: no findings"
 
 clean:
-	rm -rf $(BUILD) build-tsan build-fuzz
+	rm -rf $(BUILD) build-tsan build-asan build-fuzz

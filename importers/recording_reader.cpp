@@ -4,6 +4,7 @@
 #include "sample_codec.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <ctime>
@@ -66,7 +67,25 @@ std::expected<void, Error> RecordingReader::load() {
             error(std::string("the recording's header is corrupt: ") + sqlite3_errmsg(m_db)));
     if (!meta.contains("format_version"))
         return std::unexpected(error("not a floortwin recording (no format version)"));
-    if (std::stoi(meta["format_version"]) > kRecordingFormatVersion)
+    // Numbers in the header: a damaged or hand-edited value is an error naming its key.
+    std::string badKey;
+    auto number = [&]<class T = std::int64_t>(const char* key, T fallback)->T {
+        const auto it = meta.find(key);
+        if (it == meta.end()) return fallback;
+        T v = 0;
+        const char* end = it->second.data() + it->second.size();
+        const auto [ptr, ec] = std::from_chars(it->second.data(), end, v);
+        if (ec != std::errc() || ptr != end) {
+            if (badKey.empty()) badKey = key;
+            return fallback;
+        }
+        return v;
+    };
+    const std::int64_t format = number("format_version", std::int64_t{0});
+    if (!badKey.empty())
+        return std::unexpected(error("not a floortwin recording (format version '" +
+                                     meta["format_version"] + "' is not a number)"));
+    if (format > kRecordingFormatVersion)
         return std::unexpected(error("recording format " + meta["format_version"] +
                                      " is newer than this floortwin reads (" +
                                      std::to_string(kRecordingFormatVersion) + ")"));
@@ -81,10 +100,13 @@ std::expected<void, Error> RecordingReader::load() {
     m_info.floorJson = meta["floor"];
     m_info.scenario = meta["scenario"];
     m_info.scenarioSource = meta["scenario_source"];
-    m_info.seed = meta.contains("seed") ? std::stoull(meta["seed"]) : 0;
-    m_info.tick = meta.contains("tick_ns") ? std::stoll(meta["tick_ns"]) : 100 * model::kNsPerMs;
+    m_info.seed = number("seed", std::uint64_t{0});
+    m_info.tick = number("tick_ns", std::int64_t{100 * model::kNsPerMs});
     m_info.telemetry = meta["telemetry"] == "1";
-    m_info.staleAfter = meta.contains("stale_after_ns") ? std::stoll(meta["stale_after_ns"]) : 0;
+    m_info.staleAfter = number("stale_after_ns", std::int64_t{0});
+    if (!badKey.empty())
+        return std::unexpected(error("the recording's header value '" + badKey + "' (" +
+                                     meta[badKey] + ") is not a number"));
     for (std::size_t from = 0; m_info.telemetry && from < meta["measured_channels"].size();) {
         const std::string& list = meta["measured_channels"];
         const std::size_t to = std::min(list.find(',', from), list.size());
@@ -93,6 +115,9 @@ std::expected<void, Error> RecordingReader::load() {
         from = to + 1;
     }
     if (m_info.tick <= 0) return std::unexpected(error("the recording's tick is not positive"));
+    if (m_info.tick > 60 * model::kNsPerSecond)
+        return std::unexpected(error("the recording's tick (" + std::to_string(m_info.tick) +
+                                     " ns) is longer than a minute: the header is damaged"));
 
     // Channels: recorded by name, mapped onto this build's catalog.
     std::map<std::int64_t, std::size_t> byRecordedId; // -> stream
@@ -124,14 +149,27 @@ std::expected<void, Error> RecordingReader::load() {
     // The chunk index. A damaged file stops the scan: keep what was read before the damage.
     sqlite3_prepare_v2(m_db, "SELECT rowid, channel, t0, rows FROM chunks ORDER BY rowid", -1, &st,
                        nullptr);
+    // A chunk's time and row count bound what it can cover: before year 2200, at most 2^20 rows
+    // (the writer's are a few hundred), so no sum of them overflows the clock.
+    constexpr model::TimeNs kLatest = model::TimeNs{230} * 365 * 86400 * model::kNsPerSecond;
+    constexpr std::int64_t kMaxRows = 1 << 20;
+    std::size_t implausible = 0;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         const auto it = byRecordedId.find(sqlite3_column_int64(st, 1));
         if (it == byRecordedId.end()) continue;
-        m_chunks[it->second].push_back({sqlite3_column_int64(st, 2),
-                                        static_cast<std::uint32_t>(sqlite3_column_int(st, 3)),
-                                        sqlite3_column_int64(st, 0)});
+        const model::TimeNs t0 = sqlite3_column_int64(st, 2);
+        const std::int64_t rows = sqlite3_column_int64(st, 3);
+        if (t0 < 0 || t0 > kLatest || rows <= 0 || rows > kMaxRows) {
+            ++implausible;
+            continue;
+        }
+        m_chunks[it->second].push_back(
+            {t0, static_cast<std::uint32_t>(rows), sqlite3_column_int64(st, 0)});
         ++m_chunkCount;
     }
+    if (implausible > 0)
+        m_warnings.push_back(std::to_string(implausible) +
+                             " chunks have an impossible time or row count and were skipped");
     if (rc != SQLITE_DONE)
         m_warnings.push_back(std::string("the recording is damaged (") + sqlite3_errmsg(m_db) +
                              "); opened up to the last readable chunk");
@@ -151,7 +189,7 @@ std::expected<void, Error> RecordingReader::load() {
     if (!any)
         return std::unexpected(
             error(m_warnings.empty() ? "the recording holds no samples" : m_warnings.front()));
-    if (meta.contains("end_time") && std::stoll(meta["end_time"]) > m_end + m_info.tick)
+    if (number("end_time", std::int64_t{0}) > m_end + m_info.tick)
         m_warnings.push_back("the recording ends early: samples after " + model::formatUtc(m_end) +
                              " are missing");
 

@@ -2,6 +2,7 @@
 // through the same harness in the normal build: what was fixed stays fixed.
 #include "fuzz/json_files_input.h"
 #include "fuzz/payloads_input.h"
+#include "fuzz/recording_input.h"
 #include "importers/sample_codec.h"
 #include "model/timestamp.h"
 
@@ -81,6 +82,34 @@ private slots:
     void payloadSeeds() {
         QVERIFY(replay(FT_SOURCE_DIR "/tests/fuzz/corpus-payloads", "", &ft::fuzz::fuzzPayloads) >=
                 10);
+    }
+
+    // Damaged recordings: every seed (one damage of each kind) opens with an error that says
+    // what is wrong, or serves every moment; crash inputs found since stay fixed.
+    void recordingSeeds() {
+        QVERIFY(replay(FT_SOURCE_DIR "/tests/fuzz/corpus-recording", "",
+                       &ft::fuzz::fuzzRecording) >= 20);
+        replay(FT_TEST_DATA_DIR "/fuzz-regressions", "recording-", &ft::fuzz::fuzzRecording);
+    }
+    void damagedRecordingHeaders() {
+        // A header value that is not a number is an error naming the key, not an exception.
+        const std::string path = QDir::tempPath().toStdString() + "/ft-damaged-header.ftrec";
+        auto open = [&](std::initializer_list<std::uint8_t> input) {
+            const std::vector<std::uint8_t> bytes(input);
+            ft::fuzz::writeDamagedRecording(path, bytes.data(), bytes.size());
+            return ft::importers::RecordingReader::open(path);
+        };
+        const auto clean = open({});
+        QVERIFY2(clean, clean ? "" : clean.error().toString().c_str());
+        QVERIFY((*clean)->events().size() > 0);
+        QVERIFY((*clean)->endTime() > (*clean)->startTime());
+        // op 5 (a meta value) on each of the header's rows, set to "x".
+        for (std::uint8_t row = 0; row < 12; ++row) {
+            const auto damaged = open({5, row, 0, 0, 0, 1, 'x'});
+            if (!damaged)
+                QVERIFY2(!damaged.error().toString().empty(), "an error says what is wrong");
+        }
+        std::remove(path.c_str());
     }
 
     void durationsThatDoNotFit() {
