@@ -128,8 +128,9 @@ inline void exec(sqlite3* db, const char* sql, const RecordingDamage& d, bool te
 }
 
 // The nth row of a table, by rowid order.
-#define FT_NTH(table) "(SELECT rowid FROM " table " ORDER BY rowid LIMIT 1 OFFSET ?1 % " \
-                      "max(1, (SELECT count(*) FROM " table ")))"
+#define FT_NTH(table)                                                                              \
+    "(SELECT rowid FROM " table " ORDER BY rowid LIMIT 1 OFFSET ?1 % "                             \
+    "max(1, (SELECT count(*) FROM " table ")))"
 
 inline void damage(sqlite3* db, const RecordingDamage& d) {
     switch (d.op % 16) {
@@ -142,8 +143,8 @@ inline void damage(sqlite3* db, const RecordingDamage& d) {
         break;
     case 1: // cut a chunk short
         exec(db,
-             "UPDATE chunks SET data = substr(data, 1, ?4 % (length(data) + 1)) WHERE rowid = " FT_NTH(
-                 "chunks"),
+             "UPDATE chunks SET data = substr(data, 1, ?4 % (length(data) + 1)) WHERE rowid "
+             "= " FT_NTH("chunks"),
              d);
         break;
     case 2:
@@ -192,23 +193,23 @@ inline void damage(sqlite3* db, const RecordingDamage& d) {
         exec(db, "UPDATE bookmarks SET time = ?3, text = ?2, camera = ?2", d, true);
         break;
     case 12: {
-        static const char* const tables[] = {"chunks", "events", "lifecycle", "alarm_sets",
-                                             "channels", "bookmarks"};
+        static const char* const tables[] = {"chunks",     "events",   "lifecycle",
+                                             "alarm_sets", "channels", "bookmarks"};
         const std::string table = tables[d.offset % 6];
         const std::string sql = "DELETE FROM " + table + " WHERE rowid IN (SELECT rowid FROM " +
-                                table + " ORDER BY rowid LIMIT 1 OFFSET ?1 % max(1, (SELECT "
-                                        "count(*) FROM " +
+                                table +
+                                " ORDER BY rowid LIMIT 1 OFFSET ?1 % max(1, (SELECT "
+                                "count(*) FROM " +
                                 table + ")))";
         exec(db, sql.c_str(), d);
         break;
     }
     case 13: // a whole table gone
         exec(db,
-             (std::string("DROP TABLE ") +
-              (d.offset % 4 == 0   ? "events"
-               : d.offset % 4 == 1 ? "lifecycle"
-               : d.offset % 4 == 2 ? "alarm_sets"
-                                   : "bookmarks"))
+             (std::string("DROP TABLE ") + (d.offset % 4 == 0   ? "events"
+                                            : d.offset % 4 == 1 ? "lifecycle"
+                                            : d.offset % 4 == 2 ? "alarm_sets"
+                                                                : "bookmarks"))
                  .c_str(),
              d);
         break;
