@@ -12,10 +12,10 @@
 // clocks → job pace; fabric → links → traffic; storage → cache → bucket → backlog.
 // One thread at a time (the sim thread, or whoever feeds the replay).
 #include "channel_catalog.h"
+#include "index_iterator.h"
 #include "snapshot.h"
 #include "topology.h"
 
-#include <compare>
 #include <functional>
 #include <iterator>
 #include <memory>
@@ -61,49 +61,7 @@ struct Incident {
 class IncidentList {
 public:
     using Items = std::vector<std::shared_ptr<const Incident>>;
-    class iterator {
-    public:
-        using iterator_concept = std::random_access_iterator_tag;
-        using iterator_category = std::random_access_iterator_tag;
-        using value_type = Incident;
-        using difference_type = std::ptrdiff_t;
-        using reference = const Incident&;
-        using pointer = const Incident*;
-        iterator() = default;
-        explicit iterator(Items::const_iterator it) : m_it(it) {}
-        reference operator*() const { return **m_it; }
-        pointer operator->() const { return m_it->get(); }
-        reference operator[](difference_type d) const { return *m_it[d]; }
-        iterator& operator++() {
-            ++m_it;
-            return *this;
-        }
-        iterator operator++(int) { return iterator(m_it++); }
-        iterator& operator--() {
-            --m_it;
-            return *this;
-        }
-        iterator operator--(int) { return iterator(m_it--); }
-        iterator& operator+=(difference_type d) {
-            m_it += d;
-            return *this;
-        }
-        iterator& operator-=(difference_type d) {
-            m_it -= d;
-            return *this;
-        }
-        friend iterator operator+(iterator it, difference_type d) { return it += d; }
-        friend iterator operator+(difference_type d, iterator it) { return it += d; }
-        friend iterator operator-(iterator it, difference_type d) { return it -= d; }
-        friend difference_type operator-(const iterator& a, const iterator& b) {
-            return a.m_it - b.m_it;
-        }
-        friend bool operator==(const iterator& a, const iterator& b) { return a.m_it == b.m_it; }
-        friend auto operator<=>(const iterator& a, const iterator& b) { return a.m_it <=> b.m_it; }
-
-    private:
-        Items::const_iterator m_it;
-    };
+    using iterator = IndexIterator<IncidentList, Incident>;
     using reverse_iterator = std::reverse_iterator<iterator>;
 
     IncidentList() = default;
@@ -112,8 +70,8 @@ public:
     bool empty() const { return m_items.empty(); }
     const Incident& operator[](std::size_t i) const { return *m_items[i]; }
     const Incident& back() const { return *m_items.back(); }
-    iterator begin() const { return iterator(m_items.begin()); }
-    iterator end() const { return iterator(m_items.end()); }
+    iterator begin() const { return {this, 0}; }
+    iterator end() const { return {this, size()}; }
     reverse_iterator rbegin() const { return reverse_iterator(end()); }
     reverse_iterator rend() const { return reverse_iterator(begin()); }
     void push_back(std::shared_ptr<const Incident> incident) {

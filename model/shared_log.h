@@ -6,9 +6,10 @@
 // that remembers endSeq() finds what is new with since() even after old entries were dropped.
 // The writer (SharedLogWriter) only writes slots past every published view's end, so views are
 // immutable and can be read on any thread while the writer appends.
+#include "index_iterator.h"
+
 #include <algorithm>
 #include <array>
-#include <compare>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -26,58 +27,7 @@ public:
     using value_type = T;
     using size_type = std::size_t;
 
-    class iterator {
-    public:
-        using iterator_concept = std::random_access_iterator_tag;
-        using iterator_category = std::random_access_iterator_tag;
-        using value_type = T;
-        using difference_type = std::ptrdiff_t;
-        using reference = const T&;
-        using pointer = const T*;
-
-        iterator() = default;
-        iterator(const SharedLog* log, std::size_t i) : m_log(log), m_i(i) {}
-        reference operator*() const { return (*m_log)[m_i]; }
-        pointer operator->() const { return &(*m_log)[m_i]; }
-        reference operator[](difference_type d) const {
-            return (*m_log)[static_cast<std::size_t>(static_cast<difference_type>(m_i) + d)];
-        }
-        iterator& operator++() {
-            ++m_i;
-            return *this;
-        }
-        iterator operator++(int) {
-            auto old = *this;
-            ++m_i;
-            return old;
-        }
-        iterator& operator--() {
-            --m_i;
-            return *this;
-        }
-        iterator operator--(int) {
-            auto old = *this;
-            --m_i;
-            return old;
-        }
-        iterator& operator+=(difference_type d) {
-            m_i = static_cast<std::size_t>(static_cast<difference_type>(m_i) + d);
-            return *this;
-        }
-        iterator& operator-=(difference_type d) { return *this += -d; }
-        friend iterator operator+(iterator it, difference_type d) { return it += d; }
-        friend iterator operator+(difference_type d, iterator it) { return it += d; }
-        friend iterator operator-(iterator it, difference_type d) { return it -= d; }
-        friend difference_type operator-(const iterator& a, const iterator& b) {
-            return static_cast<difference_type>(a.m_i) - static_cast<difference_type>(b.m_i);
-        }
-        friend bool operator==(const iterator& a, const iterator& b) { return a.m_i == b.m_i; }
-        friend auto operator<=>(const iterator& a, const iterator& b) { return a.m_i <=> b.m_i; }
-
-    private:
-        const SharedLog* m_log = nullptr;
-        std::size_t m_i = 0;
-    };
+    using iterator = IndexIterator<SharedLog, T>;
     using const_iterator = iterator;
     using reverse_iterator = std::reverse_iterator<iterator>;
 
