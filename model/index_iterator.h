@@ -44,7 +44,9 @@ public:
     friend difference_type operator-(const IndexIterator& a, const IndexIterator& b) {
         return static_cast<difference_type>(a.m_i) - static_cast<difference_type>(b.m_i);
     }
-    friend bool operator==(const IndexIterator& a, const IndexIterator& b) { return a.m_i == b.m_i; }
+    friend bool operator==(const IndexIterator& a, const IndexIterator& b) {
+        return a.m_i == b.m_i;
+    }
     friend auto operator<=>(const IndexIterator& a, const IndexIterator& b) {
         return a.m_i <=> b.m_i;
     }
