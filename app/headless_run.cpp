@@ -363,6 +363,7 @@ int runHeadless(const Options& o, Session& session) {
                                            {"mapped", produced},
                                            {"unmapped", 0},
                                            {"bad_lines", 0},
+                                           {"format_warnings", 0},
                                            {"errors", 0}}});
     summary["ticks"] = ticks;
     summary["recorded_samples"] = recorded;

@@ -229,6 +229,8 @@ sourceStatus(const std::vector<std::unique_ptr<importers::LiveSource>>& sources,
             s.detail = detail;
             if (s.detail.size() > 90) s.detail = s.detail.substr(0, 87) + "...";
             s.conditions = h.conditions;
+            s.formatWarnings = h.formatWarnings;
+            s.lastFormatWarning = h.lastFormatWarning;
             for (const auto& u : h.unresolved)
                 s.unresolved.emplace_back(u.name, u.count);
             out.push_back(std::move(s));
@@ -255,11 +257,13 @@ json sourcesJson(const std::vector<std::unique_ptr<importers::LiveSource>>& sour
                         {"mapped", h.mapped},
                         {"unmapped", h.unmapped},
                         {"bad_lines", h.badLines},
+                        {"format_warnings", h.formatWarnings},
                         {"errors", h.errors},
                         {"dropped", h.dropped},
                         {"out_of_order", h.outOfOrder},
                         {"polls", h.polls},
                         {"last_error", h.lastError}};
+            if (!h.lastFormatWarning.empty()) one["last_format_warning"] = h.lastFormatWarning;
             if (!h.conditions.empty()) one["conditions"] = h.conditions;
             if (!h.unresolved.empty()) {
                 json list = json::array();
@@ -344,6 +348,7 @@ importWindowToRecording(const Options& o, const std::shared_ptr<const model::Top
                                        {"mapped", stats->mapped},
                                        {"unmapped", stats->unmapped},
                                        {"bad_lines", 0},
+                                       {"format_warnings", 0},
                                        {"errors", stats->errors},
                                        {"requests", stats->requests},
                                        {"series", stats->series}}});

@@ -48,10 +48,14 @@ struct SourceHealth {
     std::uint64_t unmapped = 0;    // ... that no rule matched, named no entity on this floor, or
                                    //     were not trustworthy (NaN, out of the valid range)
     std::uint64_t badLines = 0;    // lines or payloads that did not parse
-    std::uint64_t errors = 0;      // failed polls, truncated bodies, error envelopes
-    std::uint64_t dropped = 0;     // mapped samples the sink refused (queue full)
-    std::uint64_t outOfOrder = 0;  // samples not newer than one already sent for the same
-                                   // channel and entity: not sent (they would undo newer state)
+    // Lines that break the format's specification but were used as written (exposition:
+    // buckets out of order, metadata after samples, ...), and the most recent one in words.
+    std::uint64_t formatWarnings = 0;
+    std::string lastFormatWarning;
+    std::uint64_t errors = 0;     // failed polls, truncated bodies, error envelopes
+    std::uint64_t dropped = 0;    // mapped samples the sink refused (queue full)
+    std::uint64_t outOfOrder = 0; // samples not newer than one already sent for the same
+                                  // channel and entity: not sent (they would undo newer state)
     double lastLatencyMs = 0;
     int targetsUp = 0, targetsTotal = 0; // for sources that fan out (a PromQL query set)
     // What the equipment itself reports is wrong (Redfish Status.Conditions: "Critical: Pump

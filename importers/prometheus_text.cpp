@@ -1,5 +1,7 @@
 #include "prometheus_text.h"
 
+#include "exposition_rules.h"
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -8,7 +10,9 @@
 #include <cstring>
 #include <exception>
 #include <functional>
+#include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -121,7 +125,7 @@ bool slowNumber(const char* p, const char* e, double& out) {
     return true;
 }
 
-bool parseNumber(const char* s, const char* e, double& out) {
+bool readNumber(const char* s, const char* e, double& out) {
     return fastDecimal(s, e, out) || slowNumber(s, e, out);
 }
 
@@ -168,7 +172,7 @@ bool parseSeconds(const char* s, const char* e, std::int64_t& ns) {
         return true;
     }
     double v = 0;
-    if (!parseNumber(s, e, v) || !std::isfinite(v) ||
+    if (!readNumber(s, e, v) || !std::isfinite(v) ||
         std::fabs(v) >= static_cast<double>(kMaxSeconds))
         return false;
     ns = std::llround(v * 1e9);
@@ -195,6 +199,15 @@ bool acceptsSuffix(MetricType type, std::string_view suffix) {
 
 constexpr std::array<std::string_view, 8> kSuffixes = {"_total", "_created", "_bucket", "_sum",
                                                        "_count", "_gsum",    "_gcount", "_info"};
+
+// A name with no metadata, less the suffix a histogram's, summary's or counter's samples add:
+// foo_bucket, foo_sum and foo_count are one family's lines even when no TYPE says so.
+std::string_view baseName(std::string_view name) {
+    for (std::string_view suffix : kSuffixes)
+        if (name.size() > suffix.size() && name.ends_with(suffix))
+            return name.substr(0, name.size() - suffix.size());
+    return name;
+}
 
 std::optional<MetricType> typeFromName(std::string_view word) {
     for (int i = 0; i <= static_cast<int>(MetricType::Untyped); ++i)
@@ -226,21 +239,41 @@ bool hasEofLine(std::string_view text) {
     return false;
 }
 
+enum class Meta : std::uint8_t { Help, Type, Unit };
+
 struct Family {
     MetricType type = MetricType::Unknown;
-    // Scrape numbers (from 1) in which the family last had a HELP, a TYPE, a sample; 0 = never.
-    std::uint64_t helpScrape = 0, typeScrape = 0, sampleScrape = 0;
+    // Scrape numbers (from 1) in which the family last had a HELP, a TYPE, a UNIT, a sample;
+    // 0 = never. Then the lines of those in that scrape.
+    std::uint64_t helpScrape = 0, typeScrape = 0, unitScrape = 0, sampleScrape = 0;
+    std::uint64_t helpLine = 0, typeLine = 0, unitLine = 0, sampleLine = 0;
+    // The scrape in which its group of samples ended: another family's samples came after.
+    std::uint64_t closedScrape = 0;
+
+    std::uint64_t& scrapeOf(Meta m) {
+        return m == Meta::Help ? helpScrape : m == Meta::Type ? typeScrape : unitScrape;
+    }
+    std::uint64_t& lineOf(Meta m) {
+        return m == Meta::Help ? helpLine : m == Meta::Type ? typeLine : unitLine;
+    }
 };
+
+constexpr std::string_view metaName(Meta m) {
+    return m == Meta::Help ? "HELP" : m == Meta::Type ? "TYPE" : "UNIT";
+}
 
 struct NameHash {
     using is_transparent = void;
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
 };
 
-class Parser {
+class Parser final : public detail::Findings {
 public:
-    Parser(std::string_view text, SampleSink& sink, Format format)
-        : m_text(text), m_sink(sink), m_format(format) {}
+    Parser(std::string_view text, SampleSink& sink, Format format, Scope scope)
+        : m_text(text), m_sink(sink), m_format(format), m_scope(scope) {}
+    Parser(const Parser&) = delete;
+    Parser& operator=(const Parser&) = delete;
+    ~Parser() = default;
 
     ParseStats run();
     // After an exception: say so through the sink if it still listens; never throws.
@@ -262,9 +295,15 @@ private:
     char* scratch();
 
     FamilyEntry* resolve(std::string_view name);
-    FamilyEntry* declare(std::string_view name, bool help);
+    FamilyEntry* declare(std::string_view name, Meta meta);
+    void switchFamily(FamilyEntry* family, std::string_view name);
     void flushPending();
     void endScrape();
+    void warn(const detail::Place& where, std::string message) override;
+    std::string_view lineText(const char* start) const;
+    int columnOf(const char* lineStart, const char* at) const;
+    ParseError finding(std::uint64_t line, int column, std::string message,
+                       std::string_view text) const;
     void fail(const char* at, std::string message);
     bool reject(const char* at, std::string message) {
         fail(at, std::move(message));
@@ -275,7 +314,9 @@ private:
     std::string_view m_text;
     SampleSink& m_sink;
     Format m_format;
+    Scope m_scope;
     ParseStats m_stats;
+    std::optional<detail::ExpositionRules> m_rules; // made once the format is known
     bool m_om = false;
     bool m_lenient = false; // Auto that settled on 0.0.4: still takes OpenMetrics-only forms
 
@@ -299,6 +340,19 @@ private:
     std::string_view m_pendingHelp;
     std::uint64_t m_scrapeNo = 1;
     bool m_content = false; // the current scrape has a non-blank line
+
+    // The family whose samples come now: its entry, or for a name with no metadata, its
+    // baseName().
+    FamilyEntry* m_current = nullptr;
+    std::string m_currentName;
+    bool m_anyCurrent = false;
+    // Names with no metadata whose samples ended in this scrape (Scope::Exposition only).
+    std::unordered_set<std::string, NameHash, std::equal_to<>> m_closedNames;
+
+    // Scope::Exposition after `# EOF`: the lines that came after, and where the first was.
+    bool m_afterEof = false;
+    std::uint64_t m_linesAfterEof = 0;
+    detail::Place m_firstAfterEof;
 };
 
 ParseStats Parser::run() {
@@ -306,21 +360,36 @@ ParseStats Parser::run() {
     m_om = m_format == Format::OpenMetrics || (m_format == Format::Auto && hasEofLine(m_text));
     m_lenient = m_format == Format::Auto && !m_om;
     m_stats.openMetrics = m_om;
+    m_rules.emplace(*this, m_om);
 
     const char* p = m_text.data();
     const char* const end = p + m_text.size();
+    const char* lastLine = p;
     while (p < end) {
         const auto* nl =
             static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
         const char* lineEnd = nl ? nl : end;
         ++m_lineNo;
+        lastLine = p;
         line(p, lineEnd);
         p = nl ? nl + 1 : end;
     }
     m_stats.lines = m_lineNo;
+    if (m_linesAfterEof > 0) {
+        const std::string_view first = lineText(m_firstAfterEof.lineStart);
+        ++m_stats.errors;
+        m_sink.error(finding(m_firstAfterEof.line, 1,
+                             std::to_string(m_linesAfterEof) +
+                                 (m_linesAfterEof == 1 ? " line" : " lines") +
+                                 " after '# EOF' ignored: an OpenMetrics exposition ends there",
+                             first));
+    }
     if (m_om && m_content)
-        report(m_lineNo + 1, 1, "expected '# EOF' at the end of the OpenMetrics text (truncated?)",
-               {});
+        warn({m_lineNo + 1, nullptr, nullptr},
+             "expected '# EOF' at the end of the OpenMetrics text (truncated?)");
+    else if (!m_om && !m_text.empty() && m_text.back() != '\n')
+        warn({m_lineNo, lastLine, end},
+             "the last line must end with a line feed (0.0.4); the text may be cut short");
     endScrape();
     return m_stats;
 }
@@ -337,7 +406,15 @@ void Parser::line(const char* begin, const char* end) {
     while (e > begin && (isBlank(e[-1]) || e[-1] == '\r'))
         --e;
     const char* p = skipBlanks(begin, e);
-    if (p == e) return;
+    if (m_afterEof) {
+        if (p != e && m_linesAfterEof++ == 0) m_firstAfterEof = {m_lineNo, begin, p};
+        return;
+    }
+    if (p == e) {
+        if (m_om && m_content)
+            warn({m_lineNo, begin, begin}, "blank line: OpenMetrics allows none");
+        return;
+    }
     m_lineStart = begin;
     m_lineEnd = e;
     m_content = true;
@@ -374,7 +451,7 @@ void Parser::sampleLine(const char* p, const char* e) {
     const char* valueStart = p;
     p = tokenEnd(p, e);
     double value = 0;
-    if (!parseNumber(valueStart, p, value))
+    if (!readNumber(valueStart, p, value))
         return fail(valueStart, "expected a sample value (a number, NaN, +Inf or -Inf), got '" +
                                     snippet(valueStart, p) + "'");
     p = skipBlanks(p, e);
@@ -393,6 +470,7 @@ void Parser::sampleLine(const char* p, const char* e) {
         p = skipBlanks(p, e);
     }
     bool hasExemplar = false;
+    const char* exemplarAt = p;
     if (p < e) {
         if (*p != '#' || !(m_om || m_lenient))
             return fail(p, std::string("expected end of line after the ") +
@@ -404,12 +482,19 @@ void Parser::sampleLine(const char* p, const char* e) {
 
     FamilyEntry* family = resolve(name);
     if (m_pending) flushPending();
+    if (!m_anyCurrent ||
+        (family ? family != m_current : m_current || baseName(name) != m_currentName))
+        switchFamily(family, name);
     Sample s;
     s.name = name;
     if (family) {
-        family->second.sampleScrape = m_scrapeNo;
+        Family& f = family->second;
+        if (f.sampleScrape != m_scrapeNo) {
+            f.sampleScrape = m_scrapeNo;
+            f.sampleLine = m_lineNo;
+        }
         s.family = family->first;
-        s.type = family->second.type;
+        s.type = f.type;
     } else {
         s.family = name;
     }
@@ -418,6 +503,8 @@ void Parser::sampleLine(const char* p, const char* e) {
     s.timestampNs = ts;
     s.line = static_cast<int>(std::min<std::uint64_t>(m_lineNo, INT_MAX));
     s.exemplar = hasExemplar ? &m_exemplar : nullptr;
+    if (auto refusal = m_rules->check(s, {m_lineNo, m_lineStart, nullptr}, valueStart, exemplarAt))
+        return fail(refusal->at, std::move(refusal->message));
     ++m_stats.samples;
     m_sink.sample(s);
 }
@@ -431,7 +518,7 @@ bool Parser::exemplar(const char* p, const char* e) {
     if (p == e) return reject(p, "expected the exemplar's value after its label set");
     const char* v = p;
     p = tokenEnd(p, e);
-    if (!parseNumber(v, p, m_exemplar.value))
+    if (!readNumber(v, p, m_exemplar.value))
         return reject(v, "expected the exemplar's value (a number), got '" + snippet(v, p) + "'");
     p = skipBlanks(p, e);
     m_exemplar.timestampNs.reset();
@@ -587,20 +674,27 @@ std::string_view Parser::unescapeHelp(const char* p, const char* e) {
 }
 
 void Parser::commentLine(const char* p, const char* e) {
+    const char* const hash = p;
     p = skipBlanks(p + 1, e);
     const char* w = p;
     p = tokenEnd(p, e);
     const std::string_view word(w, static_cast<std::size_t>(p - w));
-    if (word == "EOF") {
-        if (m_om && p == e) {
+    if (word == "EOF" && p == e) {
+        if (m_om) {
             m_stats.sawEof = true;
             endScrape();
+            m_afterEof = m_scope == Scope::Exposition;
         }
         return;
     }
     const bool help = word == "HELP", type = word == "TYPE";
     const bool unit = word == "UNIT" && (m_om || m_lenient);
-    if (!help && !type && !unit) return; // a plain comment
+    if (!help && !type && !unit) { // a plain comment
+        if (m_om)
+            warn({m_lineNo, m_lineStart, hash},
+                 "a comment other than HELP, TYPE, UNIT or EOF: OpenMetrics allows none");
+        return;
+    }
 
     p = skipBlanks(p, e);
     std::string_view name;
@@ -620,9 +714,8 @@ void Parser::commentLine(const char* p, const char* e) {
     p = skipBlanks(p, e);
 
     if (help) {
-        declare(name, true);
-        m_pendingHelp =
-            unescapeHelp(p, e); // after declare(): it may report the previous family's help
+        // After declare(): it may report the previous family's help.
+        if (declare(name, Meta::Help)) m_pendingHelp = unescapeHelp(p, e);
     } else if (type) {
         const char* t = p;
         p = tokenEnd(p, e);
@@ -634,19 +727,55 @@ void Parser::commentLine(const char* p, const char* e) {
                                snippet(t, p) + "'");
         if (skipBlanks(p, e) != e)
             return fail(skipBlanks(p, e), "expected end of line after the metric type");
-        declare(name, false)->second.type = *parsed;
+        if (FamilyEntry* f = declare(name, Meta::Type)) f->second.type = *parsed;
+    } else {
+        // OpenMetrics: a family with a unit is named for it (foo_seconds has unit seconds).
+        const char* u = p;
+        p = tokenEnd(p, e);
+        if (skipBlanks(p, e) != e)
+            return fail(skipBlanks(p, e), "expected end of line after the unit");
+        const std::string_view unitName(u, static_cast<std::size_t>(p - u));
+        if (declare(name, Meta::Unit) && !unitName.empty() &&
+            !(name.size() > unitName.size() && name.ends_with(unitName) &&
+              name[name.size() - unitName.size() - 1] == '_'))
+            warn({m_lineNo, m_lineStart, u},
+                 "unit '" + snippet(u, p) + "' does not end the family's name '" +
+                     snippet(name.data(), name.data() + name.size()) +
+                     "'; OpenMetrics names a family with a unit <name>_<unit>");
     }
-    // UNIT: checked for a name, otherwise not used.
 }
 
-Parser::FamilyEntry* Parser::declare(std::string_view name, bool help) {
+Parser::FamilyEntry* Parser::declare(std::string_view name, Meta meta) {
     auto it = m_families.find(name);
     if (it == m_families.end()) {
+        // Samples of that name came before, with no metadata: in one exposition, too late.
+        if (m_scope == Scope::Exposition &&
+            (m_closedNames.contains(name) ||
+             (m_anyCurrent && !m_current && m_currentName == name))) {
+            warn({m_lineNo, m_lineStart, nullptr},
+                 std::string(metaName(meta)) + " line for '" +
+                     snippet(name.data(), name.data() + name.size()) +
+                     "' after its samples; metadata must come first; ignored");
+            return nullptr;
+        }
         it = m_families.emplace(std::string(name), Family{}).first;
     } else {
-        const Family& f = it->second;
-        // A second HELP/TYPE for a family, or one after its samples: the next scrape of a dump.
-        if ((help ? f.helpScrape : f.typeScrape) == m_scrapeNo || f.sampleScrape == m_scrapeNo) {
+        Family& f = it->second;
+        const bool repeated = f.scrapeOf(meta) == m_scrapeNo;
+        if (repeated || f.sampleScrape == m_scrapeNo) {
+            // A second HELP/TYPE/UNIT for a family, or one after its samples: in a dump, the
+            // next scrape; in one exposition, a breach of the format, and ignored.
+            if (m_scope == Scope::Exposition) {
+                const std::string what = std::string(metaName(meta)) + " line for '" +
+                                         snippet(name.data(), name.data() + name.size()) + "'";
+                warn({m_lineNo, m_lineStart, nullptr},
+                     repeated
+                         ? "a second " + what + " (the first is line " +
+                               std::to_string(f.lineOf(meta)) + "); ignored"
+                         : what + " after its samples (from line " + std::to_string(f.sampleLine) +
+                               "); metadata must come first; ignored");
+                return nullptr;
+            }
             endScrape();
             m_content = true;
         }
@@ -657,8 +786,31 @@ Parser::FamilyEntry* Parser::declare(std::string_view name, bool help) {
         m_pending = &*it;
         m_pendingHelp = {};
     }
-    (help ? it->second.helpScrape : it->second.typeScrape) = m_scrapeNo;
+    it->second.scrapeOf(meta) = m_scrapeNo;
+    it->second.lineOf(meta) = m_lineNo;
     return &*it;
+}
+
+// The previous sample's family has ended: check what needs all of it, and say so when this
+// family had samples before another's in this scrape.
+void Parser::switchFamily(FamilyEntry* family, std::string_view name) {
+    if (m_anyCurrent) {
+        m_rules->endFamily();
+        if (m_current)
+            m_current->second.closedScrape = m_scrapeNo;
+        else if (m_scope == Scope::Exposition)
+            m_closedNames.emplace(m_currentName);
+    }
+    const std::string_view base = family ? std::string_view{} : baseName(name);
+    const bool resumes = family ? family->second.closedScrape == m_scrapeNo
+                                : m_scope == Scope::Exposition && m_closedNames.contains(base);
+    if (resumes)
+        warn({m_lineNo, m_lineStart, name.data()},
+             "samples of '" + snippet(name.data(), name.data() + name.size()) +
+                 "' resume here after another family's; a family's lines must be one group");
+    m_current = family;
+    m_currentName = base;
+    m_anyCurrent = true;
 }
 
 Parser::FamilyEntry* Parser::resolve(std::string_view name) {
@@ -693,6 +845,11 @@ void Parser::flushPending() {
 
 void Parser::endScrape() {
     flushPending();
+    if (m_anyCurrent) m_rules->endFamily();
+    m_current = nullptr;
+    m_currentName.clear();
+    m_anyCurrent = false;
+    m_closedNames.clear();
     if (m_content) {
         ++m_stats.scrapes;
         m_sink.endScrape();
@@ -703,11 +860,38 @@ void Parser::endScrape() {
 
 void Parser::fail(const char* at, std::string message) {
     std::string_view text(m_lineStart, static_cast<std::size_t>(m_lineEnd - m_lineStart));
-    report(m_lineNo, static_cast<int>(std::min<std::ptrdiff_t>(at - m_lineStart + 1, INT_MAX)),
-           std::move(message), text);
+    report(m_lineNo, columnOf(m_lineStart, at), std::move(message), text);
 }
 
-void Parser::report(std::uint64_t line, int column, std::string message, std::string_view text) {
+void Parser::warn(const detail::Place& where, std::string message) {
+    ++m_stats.warnings;
+    m_sink.warning(finding(where.line, columnOf(where.lineStart, where.at), std::move(message),
+                           lineText(where.lineStart)));
+}
+
+// The line that starts at `start` (in the text), without its line end and trailing blanks.
+std::string_view Parser::lineText(const char* start) const {
+    if (!start) return {};
+    const char* const end = m_text.data() + m_text.size();
+    const auto* nl =
+        static_cast<const char*>(std::memchr(start, '\n', static_cast<std::size_t>(end - start)));
+    const char* e = nl ? nl : end;
+    while (e > start && (isBlank(e[-1]) || e[-1] == '\r'))
+        --e;
+    return {start, static_cast<std::size_t>(e - start)};
+}
+
+// 1-based byte column of `at` in the line that starts at lineStart; 1 when `at` is not in the
+// text (an unescaped string lives in the scratch buffer).
+int Parser::columnOf(const char* lineStart, const char* at) const {
+    const std::less<> before;
+    if (!lineStart || !at || before(at, lineStart) || before(m_text.data() + m_text.size(), at))
+        return 1;
+    return static_cast<int>(std::min<std::ptrdiff_t>(at - lineStart + 1, INT_MAX));
+}
+
+ParseError Parser::finding(std::uint64_t line, int column, std::string message,
+                           std::string_view text) const {
     if (text.size() > kErrorTextLimit) {
         std::size_t cut = kErrorTextLimit;
         // Do not split a UTF-8 sequence: back up over continuation bytes.
@@ -715,9 +899,13 @@ void Parser::report(std::uint64_t line, int column, std::string message, std::st
             --cut;
         text = text.substr(0, cut);
     }
+    return ParseError{static_cast<int>(std::min<std::uint64_t>(line, INT_MAX)), column,
+                      std::move(message), std::string(text)};
+}
+
+void Parser::report(std::uint64_t line, int column, std::string message, std::string_view text) {
     ++m_stats.errors;
-    m_sink.error(ParseError{static_cast<int>(std::min<std::uint64_t>(line, INT_MAX)), column,
-                            std::move(message), std::string(text)});
+    m_sink.error(finding(line, column, std::move(message), text));
 }
 
 } // namespace
@@ -746,8 +934,14 @@ std::string_view metricTypeName(MetricType type) {
     return "unknown";
 }
 
-ParseStats parse(std::string_view text, SampleSink& sink, Format format) {
-    Parser parser(text, sink, format);
+namespace detail {
+bool parseNumber(const char* s, const char* e, double& out) {
+    return readNumber(s, e, out);
+}
+} // namespace detail
+
+ParseStats parse(std::string_view text, SampleSink& sink, Format format, Scope scope) {
+    Parser parser(text, sink, format, scope);
     try {
         return parser.run();
     } catch (const std::exception& ex) {

@@ -4,7 +4,12 @@
 // dcgm-exporter dump is a quarter of a gigabyte), so nothing is allocated per sample: the views
 // in a Sample point into the text or into the parser's reused buffers and are valid only during
 // the callback. A bad line goes to SampleSink::error() with its line, column and what was
-// expected, and is skipped; every other line still yields its sample. parse() never throws.
+// expected, and is skipped; every other line still yields its sample. What breaks one of the
+// two specifications' rules but leaves the sample usable as written (buckets out of order, a
+// missing `+Inf` bucket, metadata after the samples, an exemplar where none is allowed) goes
+// to SampleSink::warning() the same way, and the sample is delivered; a sample the rules make
+// unusable (a negative or NaN counter, a bucket without `le`) is a bad line. The rules are in
+// exposition_rules.cpp; every one is tested. parse() never throws.
 // Pure C++ (no Qt); reentrant; the sink is called on the caller's thread.
 #include <cstdint>
 #include <optional>
@@ -67,6 +72,8 @@ public:
     virtual ~SampleSink() = default;
     virtual void sample(const Sample&) = 0;
     virtual void error(const ParseError&) {}
+    // A breach of the format's specification that left the sample (or line) usable as written.
+    virtual void warning(const ParseError&) {}
     // Once per family and scrape, after its HELP/TYPE lines and before its first sample.
     virtual void family(std::string_view name, MetricType type, std::string_view help) {
         (void)name;
@@ -85,12 +92,18 @@ enum class Format : std::uint8_t { Auto, Text004, OpenMetrics };
 
 struct ParseStats {
     std::uint64_t bytes = 0, lines = 0, samples = 0, families = 0, errors = 0, scrapes = 0;
+    std::uint64_t warnings = 0;
     bool openMetrics = false; // the format parse() settled on
     bool sawEof = false;      // an OpenMetrics `# EOF` line ended a scrape
 };
 
-// A new scrape starts after `# EOF` (OpenMetrics), or, in 0.0.4 dumps, at a HELP/TYPE line for
-// a family that already had that line or samples in the current scrape.
-ParseStats parse(std::string_view text, SampleSink& sink, Format format = Format::Auto);
+// Dump: a file of scrapes one after the other. A new scrape starts after `# EOF` (OpenMetrics),
+// or, in 0.0.4, at a HELP/TYPE/UNIT line for a family that already had that line or samples in
+// the current scrape. Exposition: one answer of an exporter. Such a line is a warning (and is
+// ignored), and lines after `# EOF` are an error (and are ignored), as the specifications say.
+enum class Scope : std::uint8_t { Dump, Exposition };
+
+ParseStats parse(std::string_view text, SampleSink& sink, Format format = Format::Auto,
+                 Scope scope = Scope::Dump);
 
 } // namespace ft::importers::prom

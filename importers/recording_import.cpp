@@ -120,8 +120,10 @@ importFileToRecording(const TelemetryLoader& loader,
                    {"mapped", r.mapped},
                    {"unmapped", r.unmapped},
                    {"bad_lines", r.badLines},
+                   {"format_warnings", r.formatWarnings},
                    {"errors", 0},
                    {"problems", r.problems}};
+    if (!r.warnings.empty()) source["warnings"] = r.warnings;
     if (r.scrapes > 0) source["scrapes"] = r.scrapes;
     // Hosts the floor lacks, with the names the operator probably meant.
     HostSuggester suggester(*topology);

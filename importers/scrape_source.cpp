@@ -25,13 +25,18 @@ public:
     }
     void error(const prom::ParseError& e) override {
         ++badLines;
-        if (firstError.empty())
-            firstError = "line " + std::to_string(e.line) + ":" + std::to_string(e.column) + ": " +
-                         e.message;
+        if (firstError.empty()) firstError = where(e);
+    }
+    void warning(const prom::ParseError& w) override {
+        ++warnings;
+        if (firstWarning.empty()) firstWarning = where(w);
+    }
+    static std::string where(const prom::ParseError& e) {
+        return "line " + std::to_string(e.line) + ":" + std::to_string(e.column) + ": " + e.message;
     }
 
-    std::uint64_t samples = 0, badLines = 0;
-    std::string firstError;
+    std::uint64_t samples = 0, badLines = 0, warnings = 0;
+    std::string firstError, firstWarning;
 
 private:
     SeriesMapper& m_mapper;
@@ -239,7 +244,8 @@ void ScrapeSource::finished(std::size_t index, const HttpResult& r) {
     m_scratch.clear();
     const MapperStats before = m_mapper->stats();
     MappingSink sink(*m_mapper, r.receivedAt, m_scratch);
-    prom::parse(body, sink, format);
+    // One exporter's answer: what the specifications forbid in one exposition is reported.
+    prom::parse(body, sink, format, prom::Scope::Exposition);
     const MapperStats& after = m_mapper->stats();
     const std::uint64_t mapped = m_scratch.size();
     const std::uint64_t unmapped = (after.unmapped - before.unmapped) +
@@ -258,6 +264,10 @@ void ScrapeSource::finished(std::size_t index, const HttpResult& r) {
         h.mapped += mapped;
         h.unmapped += unmapped;
         h.badLines += sink.badLines;
+        h.formatWarnings += sink.warnings;
+        if (sink.warnings > 0)
+            h.lastFormatWarning = std::to_string(sink.warnings) +
+                                  " lines break the exposition format, first: " + sink.firstWarning;
         h.outOfOrder += outOfOrder;
         h.dropped += dropped;
         h.lastLatencyMs = r.latencyMs;

@@ -131,6 +131,8 @@ public:
         out.report.mapped = st.mapped;
         out.report.unmapped = st.unmapped + st.unresolved;
         out.report.badLines = sink.badLines;
+        out.report.formatWarnings = sink.warningCount;
+        out.report.warnings = std::move(sink.warnings);
         out.report.scrapes = sink.scrapes;
         out.report.problems = std::move(sink.problems);
         out.report.unknownHosts = mapper.topUnknownHosts(10);
@@ -162,11 +164,17 @@ private:
                 problems.push_back("line " + std::to_string(e.line) + ":" +
                                    std::to_string(e.column) + ": " + e.message);
         }
+        void warning(const prom::ParseError& w) override {
+            ++warningCount;
+            if (warnings.size() < 20)
+                warnings.push_back("line " + std::to_string(w.line) + ":" +
+                                   std::to_string(w.column) + ": " + w.message);
+        }
         void endScrape() override { ++scrapes; }
         std::vector<model::Sample> out;
-        std::uint64_t samples = 0, badLines = 0;
+        std::uint64_t samples = 0, badLines = 0, warningCount = 0;
         std::uint32_t scrapes = 0;
-        std::vector<std::string> problems;
+        std::vector<std::string> problems, warnings;
 
     private:
         SeriesMapper& m_mapper;

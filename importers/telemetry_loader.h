@@ -39,6 +39,9 @@ struct TelemetryLoadReport {
     std::uint64_t mapped = 0;   // ... that became twin samples
     std::uint64_t unmapped = 0; // ... that no rule matched or that named nothing on this floor
     std::uint64_t badLines = 0;
+    // Lines used as written that break the format's specification (exposition dumps).
+    std::uint64_t formatWarnings = 0;
+    std::vector<std::string> warnings;   // the first of them: file:line:column, which rule
     std::uint64_t scrapes = 0;           // exposition dumps: scrapes in the file
     std::vector<std::string> problems;   // the first bad lines: file:line:column, what was expected
     std::vector<NameCount> unknownHosts; // host names the floor does not know, top 10

@@ -25,6 +25,9 @@ struct SourceStatus {
     std::vector<std::string> conditions;
     // Equipment the rules named that the floor does not have ("cdu 'CDU Z9'"), with samples.
     std::vector<std::pair<std::string, std::uint64_t>> unresolved;
+    // Lines used as written that break the format's specification, and the latest in words.
+    std::uint64_t formatWarnings = 0;
+    std::string lastFormatWarning;
 };
 
 } // namespace ft::views

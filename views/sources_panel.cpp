@@ -119,6 +119,15 @@ void SourcesPanel::refresh() {
             cond->setForeground(0, critical ? QColor(235, 90, 70) : QColor(240, 180, 60));
             cond->setToolTip(2, qs(c));
         }
+        if (s.formatWarnings > 0) {
+            auto* w = new QTreeWidgetItem(item, {tr("format: warnings"),
+                                                 tr("%1 lines").arg(s.formatWarnings),
+                                                 qs(s.lastFormatWarning)});
+            w->setForeground(0, QColor(240, 180, 60));
+            w->setToolTip(2, tr("Lines that break the exposition format's specification but were "
+                                "used as written.\n%1")
+                                 .arg(qs(s.lastFormatWarning)));
+        }
         item->setExpanded(true);
     }
 }

@@ -51,6 +51,11 @@ public:
         touch(e.text);
         if (e.line <= 0 || e.column <= 0 || e.text.size() > 200 || e.message.empty()) std::abort();
     }
+    void warning(const ParseError& w) override {
+        touch(w.message);
+        touch(w.text);
+        if (w.line <= 0 || w.column <= 0 || w.text.size() > 200 || w.message.empty()) std::abort();
+    }
     void family(std::string_view name, MetricType type, std::string_view help) override {
         touch(name);
         touch(help);
@@ -63,10 +68,11 @@ public:
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
-    for (Format f : {Format::Auto, Format::Text004, Format::OpenMetrics}) {
-        TouchingSink sink;
-        const ParseStats stats = parse(text, sink, f);
-        if (stats.bytes != size || stats.samples > stats.lines) std::abort();
-    }
+    for (Scope scope : {Scope::Dump, Scope::Exposition})
+        for (Format f : {Format::Auto, Format::Text004, Format::OpenMetrics}) {
+            TouchingSink sink;
+            const ParseStats stats = parse(text, sink, f, scope);
+            if (stats.bytes != size || stats.samples > stats.lines) std::abort();
+        }
     return 0;
 }

@@ -582,7 +582,8 @@ private slots:
         QCOMPARE(sink.last(ch::GpuPower, gpu3), 703.0f);
         QTRY_VERIFY_WITH_TIMEOUT(healthOf(source).state == SourceState::Up, kLong);
         auto h = healthOf(source);
-        QVERIFY2(h.mapped >= 12 && h.unmapped >= 1 && h.badLines == 0 && h.lastSuccess > 0,
+        QVERIFY2(h.mapped >= 12 && h.unmapped >= 1 && h.badLines == 0 && h.formatWarnings == 0 &&
+                     h.lastSuccess > 0,
                  describe(h).c_str());
 
         const int port = server.port();
@@ -627,6 +628,34 @@ private slots:
         QVERIFY2(h.state == SourceState::Degraded &&
                      h.lastError.find("bad lines") != std::string::npos,
                  describe(h).c_str());
+        source.stop();
+    }
+
+    // A page that breaks the format's rules but is usable: warnings counted apart from bad
+    // lines, the source stays up, the data maps, and the health says which rule, where.
+    void scrapeSpecBreachesAreWarnings() {
+        TestHttpServer server;
+        QVERIFY(server.start([](const TestHttpServer::Request&) {
+            return TestHttpServer::Reply{200, dcgmPage({"a01-n02"}) +
+                                                  "# TYPE DCGM_FI_DEV_GPU_TEMP gauge\n"
+                                                  "# TYPE lat histogram\n"
+                                                  "lat_bucket{le=\"1\"} 3\nlat_count 3\n"};
+        }));
+        Collector sink;
+        importers::ScrapeSource source(scrapeConfig({server.url()}), m_dcgm, m_floor, sink.fn());
+        source.start();
+        const auto gpu2 = gpuOf(*m_floor, "a01-n02", 2);
+        QTRY_VERIFY_WITH_TIMEOUT(healthOf(source).formatWarnings >= 2 &&
+                                     sink.count(ch::GpuTemperature, gpu2) > 0,
+                                 kLong);
+        const auto h = healthOf(source);
+        QVERIFY2(h.state == SourceState::Up && h.badLines == 0, describe(h).c_str());
+        QVERIFY2(h.lastFormatWarning.find("2 lines break the exposition format") !=
+                         std::string::npos &&
+                     h.lastFormatWarning.find("second TYPE line for 'DCGM_FI_DEV_GPU_TEMP'") !=
+                         std::string::npos,
+                 h.lastFormatWarning.c_str());
+        QCOMPARE(sink.last(ch::GpuTemperature, gpu2), 63.0f);
         source.stop();
     }
 

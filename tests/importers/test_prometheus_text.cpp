@@ -70,6 +70,7 @@ class Collector : public SampleSink {
 public:
     std::vector<Rec> samples;
     std::vector<ParseError> errors;
+    std::vector<ParseError> warnings;
     std::vector<Fam> families;
     QStringList events;
     int scrapes = 0;
@@ -94,6 +95,7 @@ public:
         events << "S " + QString::fromUtf8(bytes(s.name));
     }
     void error(const ParseError& e) override { errors.push_back(e); }
+    void warning(const ParseError& w) override { warnings.push_back(w); }
     void family(std::string_view name, MetricType type, std::string_view help) override {
         families.push_back({bytes(name), type, bytes(help), scrapes});
         events << "F " + QString::fromUtf8(bytes(name));
@@ -716,11 +718,15 @@ private slots:
         }
         QCOMPARE(c.errors[0].text, std::string("a{x=\"2\" 2"));
 
-        // Auto takes line 14's exemplar (it cannot be anything else), and the rest is the same.
+        // Auto reads line 14 (an exemplar cannot be anything else), and the rest is the same;
+        // the exemplar itself is dropped with a warning: a gauge may not carry one.
         const Collector autoFormat = run(text);
         QCOMPARE(autoFormat.samples.size(), 5u);
         QCOMPARE(autoFormat.errors.size(), std::size(expected) - 1);
-        QVERIFY(autoFormat.find("a", "x", "6").hasExemplar);
+        QVERIFY(!autoFormat.find("a", "x", "6").hasExemplar);
+        QCOMPARE(autoFormat.warnings.size(), 1u);
+        QCOMPARE(autoFormat.warnings[0].line, 14);
+        QCOMPARE(autoFormat.warnings[0].column, 12);
     }
 
     // Every prefix of a scrape: no crash, errors only on the cut line, the samples of complete
@@ -796,13 +802,15 @@ private slots:
         QCOMPARE(c.events, QStringList({"F t", "S t_total", "S t_created", "E", "F t", "S t_total",
                                         "S t_created", "E"}));
 
-        // A truncated second scrape still yields its samples, and says it was cut short.
+        // A truncated second scrape still yields its samples, and warns it was cut short.
         c = run(om + "# TYPE t counter\nt_total 2 200\n", Format::Auto, &st);
         QCOMPARE(c.samples.size(), 3u);
         QCOMPARE(c.scrapes, 2);
-        QCOMPARE(c.errors.size(), 1u);
-        QCOMPARE(c.errors[0].line, 7);
-        QVERIFY(c.errors[0].message.find("# EOF") != std::string::npos);
+        QVERIFY(c.errors.empty());
+        QCOMPARE(c.warnings.size(), 1u);
+        QCOMPARE(st.warnings, 1u);
+        QCOMPARE(c.warnings[0].line, 7);
+        QVERIFY(c.warnings[0].message.find("# EOF") != std::string::npos);
     }
 
     void familyResolution() {
@@ -893,11 +901,248 @@ private slots:
         c = run("# just a comment\n# TYPE\n", Format::Auto, &st);
         QCOMPARE(st.scrapes, 1u);
         QCOMPARE(c.errors.size(), 1u); // TYPE without a name
-        // Explicit OpenMetrics without # EOF: the samples, and one error for the missing end.
+        // Explicit OpenMetrics without # EOF: the samples, and a warning for the missing end.
         c = run("a 1\n", Format::OpenMetrics, &st);
         QCOMPARE(c.samples.size(), 1u);
-        QCOMPARE(c.errors.size(), 1u);
-        QCOMPARE(c.errors[0].line, 2);
+        QVERIFY(c.errors.empty());
+        QCOMPARE(c.warnings.size(), 1u);
+        QCOMPARE(c.warnings[0].line, 2);
+    }
+
+    // Each rule of the two specifications the parser enforces, with its own case: the kind
+    // of finding (a bad line when the sample cannot be used, a warning when it can), where it
+    // points, and how many samples still arrive.
+    void specificationRules_data() {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<int>("format"); // Format
+        QTest::addColumn<bool>("exposition");
+        QTest::addColumn<int>("errors");
+        QTest::addColumn<int>("warnings");
+        QTest::addColumn<int>("line"); // of the first finding
+        QTest::addColumn<int>("column");
+        QTest::addColumn<QByteArray>("words");
+        QTest::addColumn<int>("samples");
+        const int a = static_cast<int>(Format::Auto), t4 = static_cast<int>(Format::Text004),
+                  om = static_cast<int>(Format::OpenMetrics);
+        const auto row = [](const char* name, const char* text, int format, bool exposition,
+                            int errors, int warnings, int line, int column, const char* words,
+                            int samples) {
+            QTest::newRow(name) << QByteArray(text) << format << exposition << errors << warnings
+                                << line << column << QByteArray(words) << samples;
+        };
+        // Counters.
+        row("negative counter", "# TYPE c counter\nc_total 1\nc_total{a=\"1\"} -2\n", t4, true, 1,
+            0, 3, 16, "must not be negative", 1);
+        row("NaN counter", "# TYPE c counter\nc_total NaN\n# EOF\n", om, true, 1, 0, 2, 9,
+            "must not be NaN", 0);
+        row("counter _created may be anything", "# TYPE c counter\nc_total 1\nc_created -5\n", t4,
+            true, 0, 0, 0, 0, "", 2);
+        row("OpenMetrics counter without _total", "# TYPE c counter\nc 1\nc{a=\"b\"} 2\n# EOF\n",
+            om, true, 0, 1, 2, 1, "_total", 2);
+        row("0.0.4 counter without _total is fine", "# TYPE c counter\nc 1\n", t4, true, 0, 0, 0, 0,
+            "", 1);
+        // Histograms.
+        row("bucket without le",
+            "# TYPE h histogram\nh_bucket{x=\"1\"} 1\nh_bucket{le=\"+Inf\"} 1\nh_count 1\n", t4,
+            true, 1, 0, 2, 17, "'le' label", 2);
+        row("le not a number", "# TYPE h histogram\nh_bucket{le=\"abc\"} 1\n", t4, true, 1, 0, 2,
+            14, "not a number", 0);
+        row("buckets out of order",
+            "# TYPE h histogram\nh_bucket{le=\"1\"} 1\nh_bucket{le=\"0.5\"} 1\n"
+            "h_bucket{le=\"+Inf\"} 1\nh_count 1\n",
+            t4, true, 0, 1, 3, 14, "out of order", 4);
+        row("bucket counts fall",
+            "# TYPE h histogram\nh_bucket{le=\"1\"} 5\nh_bucket{le=\"2\"} 3\n"
+            "h_bucket{le=\"+Inf\"} 5\nh_count 5\n",
+            t4, true, 0, 1, 3, 18, "cumulative", 4);
+        row("no +Inf bucket", "# TYPE h histogram\nh_bucket{le=\"1\"} 1\nh_count 1\n", t4, true, 0,
+            1, 2, 14, "no le=\"+Inf\"", 2);
+        row("count is not the +Inf bucket",
+            "# TYPE h histogram\nh_bucket{le=\"+Inf\"} 4\nh_count 5\nh_sum 2\n", t4, true, 0, 1, 3,
+            9, "must be equal", 3);
+        row("count and sum without buckets", "# TYPE h histogram\nh_count 5\nh_sum 2\n", t4, true,
+            0, 1, 2, 9, "no buckets", 2);
+        row("negative bucket count", "# TYPE h histogram\nh_bucket{le=\"+Inf\"} -1\n", t4, true, 1,
+            0, 2, 21, "must not be negative", 0);
+        row("negative count", "# TYPE h histogram\nh_bucket{le=\"+Inf\"} 1\nh_count -1\n", t4, true,
+            1, 0, 3, 9, "_count must not be negative", 1);
+        row("negative sum without negative bounds",
+            "# TYPE h histogram\nh_bucket{le=\"+Inf\"} 1\nh_count 1\nh_sum -3\n", t4, true, 0, 1, 4,
+            7, "negative", 3);
+        row("negative sum with a negative bound is fine",
+            "# TYPE h histogram\nh_bucket{le=\"-1\"} 1\nh_bucket{le=\"+Inf\"} 1\nh_count 1\n"
+            "h_sum -3\n",
+            t4, true, 0, 0, 0, 0, "", 4);
+        row("NaN sum", "# TYPE h histogram\nh_bucket{le=\"+Inf\"} 1\nh_count 1\nh_sum NaN\n", t4,
+            true, 0, 1, 4, 7, "NaN", 3);
+        row("OpenMetrics counts are integers",
+            "# TYPE h histogram\nh_bucket{le=\"+Inf\"} 1.5\nh_count 1.5\n# EOF\n", om, true, 0, 2,
+            2, 21, "integer", 2);
+        row("gauge histogram negatives are warnings",
+            "# TYPE g gaugehistogram\ng_bucket{le=\"+Inf\"} -1\ng_gcount -1\n# EOF\n", om, true, 0,
+            2, 2, 21, "must not be negative", 2);
+        row("not a histogram sample", "# TYPE h histogram\nh 1\nh_bucket{le=\"+Inf\"} 1\n", t4,
+            true, 0, 1, 2, 1, "not a sample of histogram", 2);
+        row("histograms per label set",
+            "# TYPE h histogram\nh_bucket{g=\"0\",le=\"1\"} 1\nh_bucket{g=\"0\",le=\"+Inf\"} 2\n"
+            "h_sum{g=\"0\"} 3\nh_count{g=\"0\"} 2\nh_bucket{le=\"1\",g=\"1\"} 0\n"
+            "h_bucket{le=\"+Inf\",g=\"1\"} 0\nh_sum{g=\"1\"} 0\nh_count{g=\"1\"} 0\n",
+            t4, true, 0, 0, 0, 0, "", 8);
+        // Summaries.
+        row("quantile missing", "# TYPE s summary\ns 1\n", t4, true, 1, 0, 2, 3, "'quantile' label",
+            0);
+        row("quantile out of range", "# TYPE s summary\ns{quantile=\"1.5\"} 1\n", t4, true, 1, 0, 2,
+            13, "from 0 to 1", 0);
+        row("quantiles out of order",
+            "# TYPE s summary\ns{quantile=\"0.9\"} 1\ns{quantile=\"0.5\"} 1\ns_count 2\n", t4, true,
+            0, 1, 3, 13, "quantile='0.5' after '0.9'", 3);
+        row("negative summary count", "# TYPE s summary\ns_count -4\n", t4, true, 1, 0, 2, 9,
+            "_count must not be negative", 0);
+        row("NaN quantile values are fine (no observations)",
+            "# TYPE s summary\ns{quantile=\"0.5\"} NaN\ns_sum 0\ns_count 0\n", t4, true, 0, 0, 0, 0,
+            "", 3);
+        // Info and state sets.
+        row("info value not 1", "# TYPE i info\ni_info{v=\"1\"} 2\n# EOF\n", om, true, 0, 1, 2, 15,
+            "must be 1", 1);
+        row("state set value not 0 or 1", "# TYPE s stateset\ns{s=\"a\"} 2\n# EOF\n", om, true, 0,
+            1, 2, 10, "0 or 1", 1);
+        row("state set without its label", "# TYPE s stateset\ns{x=\"a\"} 1\n# EOF\n", om, true, 0,
+            1, 2, 1, "label named like its family", 1);
+        // Labels and exemplars.
+        row("label twice", "a{x=\"1\",x=\"2\"} 1\nb 1\n", t4, true, 1, 0, 1, 9, "appears twice", 1);
+        row("exemplar on a gauge", "# TYPE g gauge\ng 1 # {t=\"1\"} 1\n# EOF\n", om, true, 0, 1, 2,
+            5, "exemplars only on", 1);
+        row("exemplar on a counter's _total is fine",
+            "# TYPE c counter\nc_total 1 # {t=\"1\"} 1\n# EOF\n", om, true, 0, 0, 0, 0, "", 1);
+        row("exemplar labels over 128 characters",
+            "# TYPE c counter\nc_total 1 # {trace_id=\"0123456789012345678901234567890123456789"
+            "0123456789012345678901234567890123456789012345678901234567890123456789012345678901\"}"
+            " 1\n# EOF\n",
+            om, true, 0, 1, 2, 11, "over OpenMetrics' 128", 1);
+        // Grouping and metadata.
+        row("interleaved families", "# TYPE a gauge\n# TYPE b gauge\na 1\nb 1\na 2\n", t4, true, 0,
+            1, 5, 1, "resume here", 3);
+        row("interleaved names without metadata", "a 1\nb 1\na 2\n", t4, true, 0, 1, 3, 1,
+            "resume here", 3);
+        row("a histogram without metadata is one group",
+            "h_bucket{le=\"+Inf\"} 1\nh_sum 1\nh_count 1\nh_bucket{le=\"+Inf\",x=\"1\"} 1\n", t4,
+            true, 0, 0, 0, 0, "", 4);
+        row("HELP twice", "# HELP a x\n# HELP a y\na 1\n", t4, true, 0, 1, 2, 1,
+            "second HELP line for 'a' (the first is line 1)", 1);
+        row("TYPE twice", "# TYPE a gauge\n# TYPE a counter\na 1\n", t4, true, 0, 1, 2, 1,
+            "second TYPE", 1);
+        row("TYPE after samples", "a 1\n# TYPE a counter\na 2\n", t4, true, 0, 1, 2, 1,
+            "after its samples", 2);
+        row("TYPE after the samples of a family with HELP", "# HELP a x\na 1\n# TYPE a gauge\n", t4,
+            true, 0, 1, 3, 1, "after its samples (from line 2)", 1);
+        row("UNIT not in the name",
+            "# TYPE a_seconds gauge\n# UNIT a_seconds milliseconds\na_seconds 1\n# EOF\n", om, true,
+            0, 1, 2, 18, "does not end the family's name", 1);
+        row("UNIT in the name is fine",
+            "# TYPE a_seconds gauge\n# UNIT a_seconds seconds\na_seconds 1\n# EOF\n", om, true, 0,
+            0, 0, 0, "", 1);
+        row("UNIT twice",
+            "# TYPE a_seconds gauge\n# UNIT a_seconds seconds\n# UNIT a_seconds seconds\n"
+            "a_seconds 1\n# EOF\n",
+            om, true, 0, 1, 3, 1, "second UNIT", 1);
+        // Where OpenMetrics text ends, and what it allows in between.
+        row("text after # EOF", "a 1\n# EOF\nb 2\n\nc 3\n", a, true, 1, 0, 3, 1,
+            "2 lines after '# EOF' ignored", 1);
+        row("# EOF missing", "a 1\n", om, true, 0, 1, 2, 1, "expected '# EOF'", 1);
+        row("blank line in OpenMetrics", "a 1\n\nb 1\n# EOF\n", om, true, 0, 1, 2, 1, "blank line",
+            2);
+        row("comment in OpenMetrics", "# hello\na 1\n# EOF\n", om, true, 0, 1, 1, 1,
+            "a comment other than", 1);
+        row("comments and blank lines are fine in 0.0.4", "# hello\n\na 1\n", t4, true, 0, 0, 0, 0,
+            "", 1);
+        row("0.0.4 last line without a line feed", "a 1\nb 2", t4, true, 0, 1, 2, 4,
+            "must end with a line feed", 2);
+    }
+
+    void specificationRules() {
+        QFETCH(QByteArray, text);
+        QFETCH(int, format);
+        QFETCH(bool, exposition);
+        QFETCH(int, errors);
+        QFETCH(int, warnings);
+        QFETCH(int, line);
+        QFETCH(int, column);
+        QFETCH(QByteArray, words);
+        QFETCH(int, samples);
+        Collector c;
+        const ParseStats st =
+            parse(std::string_view(text.constData(), text.size()), c, static_cast<Format>(format),
+                  exposition ? Scope::Exposition : Scope::Dump);
+        QString all = c.errorList();
+        for (const auto& w : c.warnings)
+            all += QString("warning %1:%2 %3\n").arg(w.line).arg(w.column).arg(w.message.c_str());
+        QVERIFY2(static_cast<int>(c.errors.size()) == errors, qPrintable(all));
+        QVERIFY2(static_cast<int>(c.warnings.size()) == warnings, qPrintable(all));
+        QCOMPARE(st.errors, static_cast<std::uint64_t>(errors));
+        QCOMPARE(st.warnings, static_cast<std::uint64_t>(warnings));
+        QCOMPARE(static_cast<int>(c.samples.size()), samples);
+        if (errors + warnings == 0) return;
+        const ParseError& first = errors > 0 ? c.errors[0] : c.warnings[0];
+        QVERIFY2(first.line == line && first.column == column, qPrintable(all));
+        QVERIFY2(first.message.find(words.constData()) != std::string::npos, qPrintable(all));
+        if (first.line <= text.count('\n')) QVERIFY(!first.text.empty() || text.contains("\n\n"));
+    }
+
+    // What the rules do to a sample that stays: a dropped exemplar, a late TYPE ignored, one
+    // exposition read as one scrape; and the same lines in a dump of scrapes.
+    void specificationRulesKeepTheSample() {
+        Collector c;
+        parse("# TYPE g gauge\ng 1 # {t=\"1\"} 1\n# EOF\n", c, Format::OpenMetrics,
+              Scope::Exposition);
+        QCOMPARE(c.samples.size(), 1u);
+        QVERIFY(!c.samples[0].hasExemplar);
+        Collector late;
+        ParseStats st =
+            parse("a 1\n# TYPE a counter\na 2\n", late, Format::Text004, Scope::Exposition);
+        QCOMPARE(st.scrapes, 1u);
+        QCOMPARE(late.samples.at(1).type, MetricType::Unknown); // the late TYPE is not taken
+        Collector dump;
+        st = parse("a 1\n# TYPE a counter\na 2\n", dump, Format::Text004, Scope::Dump);
+        QCOMPARE(st.scrapes, 1u); // in a dump the TYPE is taken from there on, as before
+        QVERIFY(dump.warnings.empty());
+        QCOMPARE(dump.samples.at(1).type, MetricType::Counter);
+        Collector dumpEof;
+        st = parse("a 1\n# EOF\nb 2\n# EOF\n", dumpEof, Format::Auto, Scope::Dump);
+        QCOMPARE(st.scrapes, 2u);
+        QVERIFY(dumpEof.errors.empty() && dumpEof.warnings.empty());
+    }
+
+    // Real exporters' text breaks no rule (the rules are not so strict they cry wolf).
+    void realTextIsClean() {
+        const struct {
+            const char* file;
+            Format format;
+            int errors, warnings;
+        } files[] = {
+            {"prometheus/promtool-testdata/metrics-test.prom", Format::Auto, 0, 0},
+            {"prometheus/promtool-testdata/dump-openmetrics-test.prom", Format::Auto, 0, 0},
+            {"prometheus/textparse-testdata/1histogram.om.txt", Format::Auto, 0, 0},
+            {"prometheus/textparse-testdata/alltypes.5mfs.om.txt", Format::Auto, 0, 0},
+            {"prometheus/textparse-testdata/alltypes.237mfs.prom.txt", Format::Text004, 0, 0},
+            {"prometheus/textparse-testdata/alltypes.237mfs.nometa.prom.txt", Format::Text004, 0,
+             0},
+            // The erratum line of the docs' example (a quoted name with no value) is bad.
+            {"prometheus/example.prom", Format::Auto, 1, 0},
+            // Datadog's fixture file was saved without its final line feed.
+            {"dcgm/datadog-fixtures/metrics.txt", Format::Auto, 0, 1},
+        };
+        for (const auto& f : files) {
+            Collector c;
+            const ParseStats st = parse(readData(f.file), c, f.format, Scope::Exposition);
+            QString all = c.errorList();
+            for (const auto& w : c.warnings)
+                all +=
+                    QString("warning %1:%2 %3\n").arg(w.line).arg(w.column).arg(w.message.c_str());
+            QVERIFY2(st.samples > 0, f.file);
+            QVERIFY2(static_cast<int>(st.errors) == f.errors &&
+                         static_cast<int>(st.warnings) == f.warnings,
+                     qPrintable(QString(f.file) + "\n" + all));
+        }
     }
 
     // An exception from the sink ends the parse quietly; parse() itself never throws.
