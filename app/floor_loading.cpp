@@ -4,6 +4,7 @@
 #include "importers/inventory_csv.h"
 #include "importers/netbox_client.h"
 #include "importers/scenario_file.h"
+#include "importers/secrets.h"
 #include "importers/story_file.h"
 
 #include <QCoreApplication>
@@ -11,6 +12,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <chrono>
+#include <iostream>
 #include <optional>
 
 namespace ft::app {
@@ -55,10 +57,11 @@ std::expected<model::FloorSpec, std::string> loadInventory(const std::string& in
         } else {
             importers::NetboxFetchOptions fetch;
             if (!access.tokenFile.empty()) {
-                QFile f(QString::fromStdString(access.tokenFile));
-                if (!f.open(QIODevice::ReadOnly))
-                    return std::unexpected("--token-file: cannot read " + access.tokenFile);
-                fetch.token = f.readAll().trimmed().toStdString();
+                auto token = importers::readSecretFile(access.tokenFile, "--token-file");
+                if (!token) return std::unexpected(token.error());
+                if (!token->warning.empty())
+                    std::cerr << "floortwin: warning: " << token->warning << "\n";
+                fetch.token = std::move(token->value);
             }
             fetch.http.caFile = access.caFile;
             fetch.http.insecureSkipVerify = access.insecure;

@@ -6,11 +6,13 @@
 #include "importers/recording_import.h"
 #include "importers/redfish_source.h"
 #include "importers/scrape_source.h"
+#include "importers/secrets.h"
 
 #include <QFile>
 #include <algorithm>
 #include <chrono>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -27,23 +29,27 @@ model::TimeNs wallNow() {
         .count();
 }
 
-std::expected<std::string, std::string> readText(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return std::unexpected("cannot read " + path);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
+// The credentials every HTTP source gets: --token-file's bearer token, or --user with
+// --password-file (Basic for exporters and Prometheus, a session login for Redfish, the broker
+// login for MQTT). Secrets come only from files; a file others can read gets a warning.
 std::expected<importers::HttpOptions, std::string> httpOptions(const Options& o) {
     importers::HttpOptions http;
     if (!o.tokenFile.empty()) {
-        auto token = readText(o.tokenFile);
-        if (!token) return std::unexpected("--token-file: " + token.error());
-        std::string t = *token;
-        while (!t.empty() && (t.back() == '\n' || t.back() == '\r' || t.back() == ' '))
-            t.pop_back();
-        http.bearerToken = t;
+        auto token = importers::readSecretFile(o.tokenFile, "--token-file");
+        if (!token) return std::unexpected(token.error());
+        if (!token->warning.empty()) std::cerr << "floortwin: warning: " << token->warning << "\n";
+        http.bearerToken = std::move(token->value);
+    }
+    if (!o.user.empty()) {
+        if (o.passwordFile.empty())
+            return std::unexpected("--user needs --password-file (the password is not taken on "
+                                   "the command line)");
+        auto password = importers::readSecretFile(o.passwordFile, "--password-file");
+        if (!password) return std::unexpected(password.error());
+        if (!password->warning.empty())
+            std::cerr << "floortwin: warning: " << password->warning << "\n";
+        http.basicUser = o.user;
+        http.basicPassword = std::move(password->value);
     }
     http.caFile = o.caFile;
     http.insecureSkipVerify = o.insecure;
@@ -102,6 +108,17 @@ makeLiveSources(const Options& o, const std::shared_ptr<const model::Topology>& 
     for (const auto& text : o.sources) {
         auto spec = parseSourceSpec(text);
         if (!spec) return std::unexpected(spec.error());
+        // Every user of the machine can read a command line (ps): no credentials in URLs.
+        for (std::size_t at = 0; at <= spec->target.size();) {
+            const std::size_t comma = std::min(spec->target.find(',', at), spec->target.size());
+            const std::string_view url = std::string_view(spec->target).substr(at, comma - at);
+            if (importers::urlHasUserInfo(url))
+                return std::unexpected(
+                    "--source " + spec->kind + "=" + importers::redactUrl(url) +
+                    ": credentials in the URL are not taken (every user of this machine can read "
+                    "a command line); use --user and --password-file, or --token-file");
+            at = comma + 1;
+        }
         auto rules = rulesFor(o, spec->kind);
         if (!rules) return std::unexpected(rules.error());
         if (spec->kind == "scrape") {
@@ -138,21 +155,16 @@ makeLiveSources(const Options& o, const std::shared_ptr<const model::Topology>& 
             auto interval = intervalOf(o, std::chrono::milliseconds(10000));
             if (!interval) return std::unexpected(interval.error());
             config.interval = *interval;
+            // Redfish logs in itself (a session, or Basic where there is no session service).
             config.http = *http;
             config.http.bearerToken.clear();
+            config.http.basicUser.clear();
+            config.http.basicPassword.clear();
             config.sourceId = id++;
-            if (!o.user.empty()) {
-                if (o.passwordFile.empty())
-                    return std::unexpected("--user needs --password-file (the password is not "
-                                           "taken on the command line)");
-                auto password = readText(o.passwordFile);
-                if (!password) return std::unexpected("--password-file: " + password.error());
-                std::string p = *password;
-                while (!p.empty() && (p.back() == '\n' || p.back() == '\r'))
-                    p.pop_back();
+            if (!http->basicUser.empty()) {
                 config.auth = importers::RedfishAuth::Session;
-                config.user = o.user;
-                config.password = p;
+                config.user = http->basicUser;
+                config.password = http->basicPassword;
             } else if (!http->bearerToken.empty()) {
                 config.auth = importers::RedfishAuth::Token;
                 config.token = http->bearerToken;
@@ -167,6 +179,8 @@ makeLiveSources(const Options& o, const std::shared_ptr<const model::Topology>& 
             config.sourceId = id++;
             config.caFile = o.caFile;
             config.insecureSkipVerify = o.insecure;
+            config.username = http->basicUser;
+            config.password = http->basicPassword;
             sources.push_back(
                 std::make_unique<importers::MqttSource>(config, *rules, topology, submit));
         }

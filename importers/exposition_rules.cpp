@@ -1,8 +1,8 @@
 #include "exposition_rules.h"
 
 #include <algorithm>
-#include <cmath>
 #include <charconv>
+#include <cmath>
 #include <functional>
 #include <vector>
 
@@ -50,8 +50,9 @@ const Label* duplicateName(std::span<const Label> labels) {
         for (std::size_t i = 0; i < labels.size(); ++i) {
             const std::string_view n = labels[i].name;
             const unsigned bit =
-                (n.size() * 7 + (n.empty() ? 0 : static_cast<unsigned char>(n.front()) * 3 +
-                                                     static_cast<unsigned char>(n.back()))) &
+                (n.size() * 7 + (n.empty() ? 0
+                                           : static_cast<unsigned char>(n.front()) * 3 +
+                                                 static_cast<unsigned char>(n.back()))) &
                 63;
             if (seen & (std::uint64_t{1} << bit))
                 for (std::size_t j = 0; j < i; ++j)
@@ -95,9 +96,8 @@ std::optional<Refusal> ExpositionRules::check(Sample& s, const Place& where, con
                                            " ends in _total: in OpenMetrics the family is named "
                                            "without it and its samples with it (is this 0.0.4 "
                                            "text with a '# EOF' line?)"
-                                     : "OpenMetrics names a counter's samples " +
-                                           quoted(s.family) + " + '_total', not " +
-                                           quoted(s.name));
+                                     : "OpenMetrics names a counter's samples " + quoted(s.family) +
+                                           " + '_total', not " + quoted(s.name));
         break;
     case MetricType::Histogram:
     case MetricType::GaugeHistogram:
@@ -108,9 +108,8 @@ std::optional<Refusal> ExpositionRules::check(Sample& s, const Place& where, con
         break;
     case MetricType::Info:
         if (m_om && suffix.empty())
-            onceForFamily(where,
-                          "OpenMetrics names an info metric's samples " + quoted(s.family) +
-                              " + '_info', not " + quoted(s.name));
+            onceForFamily(where, "OpenMetrics names an info metric's samples " + quoted(s.family) +
+                                     " + '_info', not " + quoted(s.name));
         if (m_om && s.value != 1)
             warn(where, valueAt,
                  "an info metric's value must be 1, got " + number(s.value) + " (OpenMetrics)");
@@ -120,8 +119,8 @@ std::optional<Refusal> ExpositionRules::check(Sample& s, const Place& where, con
             warn(where, valueAt, "a state set's value must be 0 or 1, got " + number(s.value));
         if (!findLabel(s.labels, s.family))
             warn(where, nullptr,
-                 "a state set's sample needs a label named like its family, " +
-                     quoted(s.family) + ", that names the state");
+                 "a state set's sample needs a label named like its family, " + quoted(s.family) +
+                     ", that names the state");
         break;
     default:
         break;
@@ -134,8 +133,7 @@ std::optional<Refusal> ExpositionRules::check(Sample& s, const Place& where, con
 std::optional<Refusal> ExpositionRules::counter(const Sample& s, std::string_view suffix,
                                                 const char* valueAt) {
     if (suffix == "_created") return std::nullopt; // a time, not a count
-    if (std::isnan(s.value))
-        return Refusal{valueAt, "a counter's value must not be NaN; not used"};
+    if (std::isnan(s.value)) return Refusal{valueAt, "a counter's value must not be NaN; not used"};
     if (s.value < 0)
         return Refusal{valueAt, "a counter's value must not be negative (got " + number(s.value) +
                                     "); not used: it would read as a reset"};
@@ -176,12 +174,12 @@ std::optional<Refusal> ExpositionRules::histogram(const Sample& s, std::string_v
             g.first = {where.line, where.lineStart, le->value.data()};
         } else if (bound <= g.bound) {
             warn(where, le->value.data(),
-                 "buckets out of order: le=" + quoted(le->value) + " after le='" +
-                     number(g.bound) + "'; bounds must increase");
+                 "buckets out of order: le=" + quoted(le->value) + " after le='" + number(g.bound) +
+                     "'; bounds must increase");
         } else if (s.value < g.bucket) {
             warn(where, valueAt,
-                 "bucket counts are cumulative and must not fall as le grows: " +
-                     number(s.value) + " after " + number(g.bucket));
+                 "bucket counts are cumulative and must not fall as le grows: " + number(s.value) +
+                     " after " + number(g.bucket));
         }
         g.bound = std::max(bound, g.anyBound ? g.bound : bound);
         g.bucket = s.value;
@@ -212,10 +210,9 @@ std::optional<Refusal> ExpositionRules::histogram(const Sample& s, std::string_v
         return std::nullopt;
     }
     if (suffix != "_created")
-        onceForFamily(where,
-                      quoted(s.name) + " is not a sample of histogram " + quoted(s.family) +
-                          (gauge ? " (its samples end in _bucket, _gcount, _gsum)"
-                                 : " (its samples end in _bucket, _count, _sum, _created)"));
+        onceForFamily(where, quoted(s.name) + " is not a sample of histogram " + quoted(s.family) +
+                                 (gauge ? " (its samples end in _bucket, _gcount, _gsum)"
+                                        : " (its samples end in _bucket, _count, _sum, _created)"));
     return std::nullopt;
 }
 
@@ -223,8 +220,9 @@ std::optional<Refusal> ExpositionRules::summary(const Sample& s, std::string_vie
                                                 const Place& where, const char* valueAt) {
     if (suffix.empty()) {
         const Label* q = findLabel(s.labels, "quantile");
-        if (!q) return Refusal{valueAt, "a summary's sample " + quoted(s.name) +
-                                            " needs a 'quantile' label"};
+        if (!q)
+            return Refusal{valueAt,
+                           "a summary's sample " + quoted(s.name) + " needs a 'quantile' label"};
         double quantile = 0;
         if (!parseBound(q->value, quantile) || quantile < 0 || quantile > 1)
             return Refusal{q->value.data(),
@@ -256,10 +254,10 @@ std::optional<Refusal> ExpositionRules::summary(const Sample& s, std::string_vie
 
 void ExpositionRules::exemplar(Sample& s, std::string_view suffix, const Place& where,
                                const char* at) {
-    const bool allowed = (s.type == MetricType::Counter && suffix == "_total") ||
-                         ((s.type == MetricType::Histogram ||
-                           s.type == MetricType::GaugeHistogram) &&
-                          suffix == "_bucket");
+    const bool allowed =
+        (s.type == MetricType::Counter && suffix == "_total") ||
+        ((s.type == MetricType::Histogram || s.type == MetricType::GaugeHistogram) &&
+         suffix == "_bucket");
     if (!allowed) {
         warn(where, at,
              "exemplar on " + quoted(s.name) +

@@ -58,10 +58,10 @@ public:
 private:
     // One histogram's or summary's samples that share their labels other than le/quantile.
     struct Group {
-        Place first;            // its first bucket or quantile
-        Place count, sum, inf;  // where _count/_gcount, _sum/_gsum and le="+Inf" are
-        double bound = 0;       // the last le or quantile
-        double bucket = 0;      // the last bucket's count
+        Place first;           // its first bucket or quantile
+        Place count, sum, inf; // where _count/_gcount, _sum/_gsum and le="+Inf" are
+        double bound = 0;      // the last le or quantile
+        double bucket = 0;     // the last bucket's count
         double countValue = 0, sumValue = 0, infValue = 0;
         bool anyBound = false, negativeBound = false;
         bool hasCount = false, hasSum = false, hasInf = false;

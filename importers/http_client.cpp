@@ -1,5 +1,7 @@
 #include "http_client.h"
 
+#include "secrets.h"
+
 #include <QCoreApplication>
 #include <QEventLoop>
 #include <QFile>
@@ -41,6 +43,7 @@ struct Pending {
     std::chrono::milliseconds timeout{0};
     SteadyClock::time_point started;
     bool timedOut = false;
+    std::vector<std::string> secrets; // kept out of error texts (see HttpResult::error)
 };
 
 // Reads what has arrived, up to the cap; past it, the reply is aborted and the body flagged.
@@ -118,6 +121,11 @@ void HttpClient::request(const std::string& url, const HttpOptions& options, Don
     if (!options.bearerToken.empty())
         request.setRawHeader("Authorization",
                              QByteArray::fromStdString("Bearer " + options.bearerToken));
+    else if (!options.basicUser.empty())
+        request.setRawHeader(
+            "Authorization",
+            "Basic " + QByteArray::fromStdString(options.basicUser + ":" + options.basicPassword)
+                           .toBase64());
     for (const auto& [name, value] : options.headers)
         request.setRawHeader(QByteArray::fromStdString(name), QByteArray::fromStdString(value));
     // Our own deadline covers the whole request; Qt's transfer timeout is only about silence.
@@ -128,6 +136,14 @@ void HttpClient::request(const std::string& url, const HttpOptions& options, Don
     p->cap = std::max<std::size_t>(options.maxBodyBytes, 1);
     p->timeout = options.timeout;
     p->started = SteadyClock::now();
+    for (const std::string* s : {&options.bearerToken, &options.basicPassword})
+        if (!s->empty()) p->secrets.push_back(*s);
+    for (const auto& [name, value] : options.headers)
+        if (QByteArray::fromStdString(name).compare("Authorization", Qt::CaseInsensitive) == 0 ||
+            QByteArray::fromStdString(name).compare("X-Auth-Token", Qt::CaseInsensitive) == 0 ||
+            QByteArray::fromStdString(name).compare("Cookie", Qt::CaseInsensitive) == 0)
+            p->secrets.push_back(value);
+    if (!qurl.password().isEmpty()) p->secrets.push_back(qurl.password().toStdString());
 
     if (qurl.scheme() == QLatin1String("https")) {
 #if QT_CONFIG(ssl)
@@ -193,6 +209,10 @@ void HttpClient::request(const std::string& url, const HttpOptions& options, Don
             // answer is a transport error.
             r.error = reply->errorString().toStdString();
         }
+        // Qt names the URL in its errors, and a server may echo the credentials it refused.
+        if (!r.error.empty()) r.error = scrubSecrets(std::move(r.error), p->secrets);
+        if ((r.status < 200 || r.status >= 300) && !r.body.empty() && r.body.size() <= 65536)
+            r.body = scrubSecrets(std::move(r.body), p->secrets);
         r.receivedAt = wallNow();
         r.latencyMs =
             std::chrono::duration<double, std::milli>(SteadyClock::now() - p->started).count();

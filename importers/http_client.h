@@ -31,9 +31,10 @@ namespace ft::importers {
 struct HttpOptions {
     std::chrono::milliseconds timeout{5000}; // request to last byte
     std::size_t maxBodyBytes = 64u << 20;
-    std::string bearerToken;         // sent as "Authorization: Bearer ..."
-    std::string caFile;              // PEM bundle trusted for https, added to the system's
-    bool insecureSkipVerify = false; // https without checking the peer (test rigs only)
+    std::string bearerToken;              // sent as "Authorization: Bearer ..."
+    std::string basicUser, basicPassword; // sent as "Authorization: Basic ..." (no token set)
+    std::string caFile;                   // PEM bundle trusted for https, added to the system's
+    bool insecureSkipVerify = false;      // https without checking the peer (test rigs only)
     std::vector<std::pair<std::string, std::string>> headers;
     std::string method; // "DELETE", ...; empty: GET, or POST when there is a body
 };
@@ -43,8 +44,10 @@ struct HttpResult {
     std::string body; // for a cut body: the bytes up to the cap
     std::string contentType;
     bool truncated = false; // the body was cut at maxBodyBytes
-    std::string error;    // why no complete answer came (refused, timed out, TLS); empty otherwise
-    double latencyMs = 0; // request to last byte
+    // Why no complete answer came (refused, timed out, TLS); empty otherwise. Scrubbed of the
+    // request's token and passwords, as is the body of an answer that is not a success.
+    std::string error;
+    double latencyMs = 0;                                     // request to last byte
     model::TimeNs receivedAt = 0;                             // wall clock at the last byte
     std::vector<std::pair<std::string, std::string>> headers; // as received
     // A response header by name, ignoring case; empty when absent.

@@ -4,6 +4,7 @@
 #include "mapping_rules.h"
 #include "model/sim_model.h"
 #include "recording_writer.h"
+#include "secrets.h"
 #include "series_mapper.h"
 
 #include <QTimer>
@@ -546,7 +547,7 @@ PromqlSource::PromqlSource(PromqlConfig config, MappingRules rules,
       m_mapper(std::make_unique<SeriesMapper>(std::move(rules), *m_topology)),
       m_rackKeys(rackKeysOf(*m_topology)), m_submit(std::move(submit)), m_loop("promql") {
     m_health.name = "prometheus " + hostPortOf(m_config.url);
-    m_health.url = m_config.url;
+    m_health.url = redactUrl(m_config.url);
     m_health.targetsTotal = static_cast<int>(m_config.queries.size());
 }
 

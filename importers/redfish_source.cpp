@@ -1,11 +1,13 @@
 #include "redfish_source.h"
 
+#include "secrets.h"
 #include "series_mapper.h"
 
 #include <QByteArray>
 #include <QTimer>
 #include <QUrl>
 #include <algorithm>
+#include <array>
 #include <nlohmann/json.hpp>
 
 namespace ft::importers {
@@ -45,7 +47,7 @@ std::expected<std::vector<RedfishService>, std::string> parseRedfishSpec(const s
         if (u.scheme() != QLatin1String("http") && u.scheme() != QLatin1String("https"))
             return std::unexpected("redfish: '" + entry + "' is not an http:// or https:// URL");
         if (!u.userInfo().isEmpty())
-            return std::unexpected("redfish: '" + entry +
+            return std::unexpected("redfish: '" + redactUrl(entry) +
                                    "': credentials in the URL are not supported (use --user "
                                    "and --password-file, or --token-file)");
         RedfishService s;
@@ -96,7 +98,7 @@ RedfishSource::RedfishSource(RedfishConfig config, const MappingRules& rules,
         s->auth = m_config.auth;
         if (s->auth == RedfishAuth::Token) s->token = m_config.token;
         m_health[i].name = "redfish " + hostPortOf(s->target.base);
-        m_health[i].url = s->target.base + s->target.root;
+        m_health[i].url = redactUrl(s->target.base + s->target.root);
         m_services.push_back(std::move(s));
     }
 }
@@ -219,7 +221,8 @@ void RedfishSource::login(std::size_t index) {
                 pollFailed(index, r.status == 401 || r.status == 403
                                       ? "login refused (HTTP " + std::to_string(r.status) +
                                             "): check --user and --password-file"
-                                      : "login: " + r.describeFailure());
+                                      : "login: " + scrubSecrets(r.describeFailure(),
+                                                                 std::array{m_config.password}));
                 return;
             }
             s.token = r.header("X-Auth-Token");

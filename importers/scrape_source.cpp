@@ -1,6 +1,7 @@
 #include "scrape_source.h"
 
 #include "prometheus_text.h"
+#include "secrets.h"
 #include "series_mapper.h"
 
 #include <QTimer>
@@ -78,9 +79,9 @@ std::expected<std::vector<std::string>, std::string> parseScrapeSpec(const std::
         }
         std::string authority = url.substr(hostStart, pathStart - hostStart);
         if (authority.find('@') != std::string::npos)
-            return std::unexpected(
-                "scrape: '" + entry +
-                "': credentials in the URL are not supported (use a bearer token)");
+            return std::unexpected("scrape: '" + redactUrl(entry) +
+                                   "': credentials in the URL are not supported (use --user and "
+                                   "--password-file, or --token-file)");
         // host, host:port, [v6], [v6]:port
         std::string host = authority, port;
         if (authority.starts_with('[')) {
@@ -130,7 +131,7 @@ ScrapeSource::ScrapeSource(ScrapeConfig config, MappingRules rules,
     for (std::size_t i = 0; i < m_config.urls.size(); ++i) {
         m_targets[i].url = m_config.urls[i];
         m_health[i].name = "scrape " + hostPortOf(m_config.urls[i]);
-        m_health[i].url = m_config.urls[i];
+        m_health[i].url = redactUrl(m_config.urls[i]);
         m_health[i].targetsTotal = 1;
     }
 }

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <mutex>
 #include <netinet/in.h>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -193,6 +194,82 @@ private slots:
         QCOMPARE(d["sources"][0]["mapped"].get<int>(), 0);
         QVERIFY(d["sources"][0]["errors"].get<int>() >= 1);
         QCOMPARE(d["sources"][0]["state"].get<std::string>(), std::string("down"));
+    }
+
+    // A token given to a live source never reaches what the app prints or writes, even from a
+    // server that echoes the credentials it refuses; the token is sent; a world-readable token
+    // file is warned about; a password in a URL is refused without being repeated.
+    void secretsStayOutOfEveryOutput() {
+        const std::string token = "CANARY-TOKEN-5f3a91", password = "CANARY-PASS-77c2e0";
+        std::mutex seenMutex;
+        std::string seenAuth;
+        ft::testing::PageServer server([&](const ft::testing::PageServer::Request& r) {
+            const auto auth = r.headers.find("authorization");
+            std::string value = auth == r.headers.end() ? "" : auth->second;
+            {
+                std::lock_guard lock(seenMutex);
+                seenAuth = value;
+            }
+            return ft::testing::PageServer::Response{401, "refused: " + value, "text/plain", {}};
+        });
+        QTemporaryDir dir;
+        const QString tokenFile = dir.filePath("token");
+        {
+            QFile f(tokenFile);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray::fromStdString(token + "\n"));
+        }
+        QFile::setPermissions(tokenFile, QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                             QFileDevice::ReadGroup | QFileDevice::ReadOther);
+        const QString url = QString("scrape=http://127.0.0.1:%1/metrics").arg(server.port());
+        const QString rec = dir.filePath("live.ftrec"), snap = dir.filePath("snap.json");
+        const Run r =
+            floortwin({"--headless", "--source", url, "--token-file", tokenFile, "--for", "2s",
+                       "--interval", "500ms", "--record", rec, "--dump-snapshot", snap});
+        QVERIFY2(r.code == 0, r.err.constData());
+        {
+            std::lock_guard lock(seenMutex);
+            QCOMPARE(seenAuth, "Bearer " + token);
+        }
+        QVERIFY2(r.err.contains("can be read by every user") && r.err.contains("chmod 600"),
+                 r.err.constData());
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QVERIFY2(j["sources"][0]["last_error"].get<std::string>().find("HTTP 401: refused") !=
+                     std::string::npos,
+                 r.out.constData());
+        const auto contents = [](const QString& path) {
+            QFile f(path);
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        };
+        const QByteArray recording = contents(rec), snapshot = contents(snap);
+        QVERIFY(!recording.isEmpty() && !snapshot.isEmpty());
+        for (const auto& [what, bytes] :
+             {std::pair{"stdout", r.out}, std::pair{"stderr", r.err},
+              std::pair{"recording", recording}, std::pair{"snapshot", snapshot}})
+            QVERIFY2(!bytes.contains(QByteArray::fromStdString(token)),
+                     qPrintable(QString("%1 holds the token").arg(what)));
+
+        // The same file, readable by its owner only: no warning.
+        QFile::setPermissions(tokenFile, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+        const Run quiet =
+            floortwin({"--headless", "--source", url, "--token-file", tokenFile, "--for", "1s"});
+        QCOMPARE(quiet.code, 0);
+        QVERIFY2(!quiet.err.contains("warning"), quiet.err.constData());
+
+        // A password in any source's URL: refused, and not repeated in the error.
+        for (const QString& kind :
+             {QString("scrape"), QString("prometheus"), QString("redfish"), QString("mqtt")}) {
+            const Run refused = floortwin({"--headless", "--source",
+                                           QString("%1=http://ops:%2@127.0.0.1:%3/")
+                                               .arg(kind, QString::fromStdString(password))
+                                               .arg(server.port()),
+                                           "--for", "1s"});
+            QVERIFY2(refused.code != 0 && refused.err.contains("credentials in the URL") &&
+                         refused.err.contains("ops:***@") &&
+                         !refused.err.contains(QByteArray::fromStdString(password)) &&
+                         !refused.out.contains(QByteArray::fromStdString(password)),
+                     qPrintable(kind + ": " + refused.err));
+        }
     }
 
     void aRealDcgmPageOnAnInventoryFloor() {
