@@ -17,7 +17,7 @@ using namespace ft::importers;
 namespace {
 std::string writeFile(const QTemporaryDir& dir, const char* name, const std::string& text,
                       mode_t mode) {
-    const std::string path = dir.filePath(name).toStdString();
+    std::string path = dir.filePath(name).toStdString();
     std::ofstream(path, std::ios::binary) << text;
     ::chmod(path.c_str(), mode);
     return path;
