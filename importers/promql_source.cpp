@@ -157,24 +157,6 @@ void issue(HttpClient& http, const ApiCall& c, const HttpOptions& options, HttpC
                  c.body.empty() ? std::string{} : "application/x-www-form-urlencoded");
 }
 
-bool parseValue(const json& v, double& out) {
-    if (v.is_number()) {
-        out = v.get<double>();
-        return true;
-    }
-    if (!v.is_string()) return false;
-    std::string_view s = v.get_ref<const std::string&>();
-    if (!s.empty() && s.front() == '+') s.remove_prefix(1); // "+Inf"
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-    return ec == std::errc{} && end == s.data() + s.size();
-}
-
-bool parsePoint(const json& p, std::pair<model::TimeNs, double>& out) {
-    if (!p.is_array() || p.size() != 2 || !p[0].is_number()) return false;
-    out.first = std::llround(p[0].get<double>() * 1000.0) * model::kNsPerMs;
-    return parseValue(p[1], out.second);
-}
-
 // Rack key -> rack, by applying the key regex to each rack's first host.
 std::unordered_map<std::string, model::EntityId> rackKeysOf(const model::Topology& t) {
     std::unordered_map<std::string, model::EntityId> keys;
@@ -472,75 +454,6 @@ std::vector<PromqlQuery> buildQuerySet(const MappingRules& rules, const model::T
     return queries;
 }
 
-std::expected<PromqlResult, Error> parsePromqlResponse(std::string_view body) {
-    auto fail = [](std::string message) {
-        return std::unexpected(Error{std::move(message), {}, 0, 0, {}});
-    };
-    const json j = json::parse(body.begin(), body.end(), nullptr, false);
-    if (j.is_discarded() || !j.is_object()) {
-        std::string head(body.substr(0, 80));
-        std::ranges::replace(head, '\n', ' ');
-        return fail("not a Prometheus API answer (not JSON): " + head);
-    }
-    const std::string status = j.value("status", "");
-    if (status == "error") {
-        std::string message =
-            j.value("errorType", "error") + ": " + j.value("error", "(no message)");
-        return fail(std::move(message));
-    }
-    if (status != "success") return fail("not a Prometheus API answer (status '" + status + "')");
-    PromqlResult out;
-    if (auto w = j.find("warnings"); w != j.end() && w->is_array())
-        for (const auto& item : *w)
-            if (item.is_string()) out.warnings.push_back(item.get<std::string>());
-    const auto data = j.find("data");
-    if (data == j.end() || !data->is_object()) return fail("answer without data");
-    out.resultType = data->value("resultType", "");
-    const auto result = data->find("result");
-    if (result == data->end()) return fail("answer without data.result");
-
-    auto labelsOf = [](const json& series, PromqlSeries& s) {
-        if (auto m = series.find("metric"); m != series.end() && m->is_object())
-            for (const auto& [k, v] : m->items())
-                if (v.is_string()) s.labels.emplace_back(k, v.get<std::string>());
-    };
-    if (out.resultType == "scalar") {
-        PromqlSeries s;
-        std::pair<model::TimeNs, double> p;
-        if (!parsePoint(*result, p)) return fail("scalar result is not [time, \"value\"]");
-        s.points.push_back(p);
-        out.series.push_back(std::move(s));
-    } else if (out.resultType == "vector" || out.resultType == "matrix") {
-        if (!result->is_array()) return fail("data.result is not a list");
-        const bool matrix = out.resultType == "matrix";
-        out.series.reserve(result->size());
-        for (const auto& item : *result) {
-            if (!item.is_object()) return fail("a result entry is not an object");
-            PromqlSeries s;
-            labelsOf(item, s);
-            std::pair<model::TimeNs, double> p;
-            if (matrix) {
-                // Native histograms ("histograms") carry no float value for the twin.
-                if (auto values = item.find("values"); values != item.end() && values->is_array()) {
-                    s.points.reserve(values->size());
-                    for (const auto& v : *values) {
-                        if (!parsePoint(v, p))
-                            return fail("a matrix point is not [time, \"value\"]");
-                        s.points.push_back(p);
-                    }
-                }
-            } else if (auto value = item.find("value"); value != item.end()) {
-                if (!parsePoint(*value, p)) return fail("a vector value is not [time, \"value\"]");
-                s.points.push_back(p);
-            }
-            out.series.push_back(std::move(s));
-        }
-    } else if (out.resultType != "string") {
-        return fail("unknown resultType '" + out.resultType + "'");
-    }
-    return out;
-}
-
 PromqlSource::PromqlSource(PromqlConfig config, MappingRules rules,
                            std::shared_ptr<const model::Topology> topology, SubmitFn submit)
     : m_config(std::move(config)), m_topology(std::move(topology)),
@@ -602,6 +515,7 @@ void PromqlSource::startRound() {
     m_pending = m_config.queries.size();
     m_answered = m_failedTransport = m_failedQuery = 0;
     m_roundError.clear();
+    m_roundWarning.clear();
     {
         std::lock_guard lock(m_mutex);
         ++m_health.polls;
@@ -636,6 +550,12 @@ void PromqlSource::finished(std::size_t index, const HttpResult& r) {
         m_roundError = serverSide ? why : query.name + ": " + why;
     }
 
+    if (result && result->warningCount > 0 && m_roundWarning.empty()) {
+        // Thanos/Mimir "partial response", a store that did not answer: the data may have holes.
+        m_roundWarning = query.name + ": the server warns: " + result->warnings.front();
+        if (result->warningCount > 1)
+            m_roundWarning += " (and " + std::to_string(result->warningCount - 1) + " more)";
+    }
     if (result) {
         ++m_answered;
         m_scratch.clear();
@@ -673,15 +593,19 @@ void PromqlSource::endRound() {
         std::lock_guard lock(m_mutex);
         m_health.targetsUp = static_cast<int>(m_answered);
         m_health.targetsTotal = static_cast<int>(m_config.queries.size());
-        if (!m_roundError.empty()) m_health.lastError = m_roundError;
+        if (!m_roundError.empty())
+            m_health.lastError = m_roundError;
+        else if (!m_roundWarning.empty())
+            m_health.lastError = m_roundWarning;
         if (serverFailed)
             m_health.state = m_failures >= m_config.downAfterFailures ? SourceState::Down
                              : m_everAnswered                         ? SourceState::Degraded
                                                                       : SourceState::Connecting;
         else
-            m_health.state = m_answered == m_config.queries.size() ? SourceState::Up
-                             : m_answered > 0                      ? SourceState::Degraded
-                                                                   : SourceState::Down;
+            m_health.state = m_answered == m_config.queries.size() && m_roundWarning.empty()
+                                 ? SourceState::Up
+                             : m_answered > 0 ? SourceState::Degraded
+                                              : SourceState::Down;
     }
     if (!m_timer) return;
     if (serverFailed) {

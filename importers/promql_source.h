@@ -33,6 +33,7 @@
 #include "mapping_rules.h"
 #include "model/channel_catalog.h"
 #include "model/topology.h"
+#include "promql_response.h"
 
 #include <atomic>
 #include <chrono>
@@ -96,20 +97,6 @@ struct PromqlConfig {
     std::size_t maxBatchSamples = 65536;
 };
 
-// A decoded API answer. Scalars come as one series without labels; strings are skipped.
-struct PromqlSeries {
-    std::vector<std::pair<std::string, std::string>> labels; // __name__ included when present
-    std::vector<std::pair<model::TimeNs, double>> points;
-};
-struct PromqlResult {
-    std::string resultType; // vector, matrix, scalar, string
-    std::vector<PromqlSeries> series;
-    std::vector<std::string> warnings;
-};
-// Handles the error envelope ({"status":"error","errorType":...,"error":...}): its message
-// becomes the Error. Values: decimal strings, "NaN", "+Inf", "-Inf".
-std::expected<PromqlResult, Error> parsePromqlResponse(std::string_view body);
-
 class PromqlSource final : public LiveSource {
 public:
     // The source maps raw series with its own SeriesMapper over `rules` on `topology`, which
@@ -146,6 +133,8 @@ private:
     std::size_t m_pending = 0;
     std::size_t m_answered = 0, m_failedTransport = 0, m_failedQuery = 0;
     std::string m_roundError;
+    // The round's first answer that came with server warnings (a partial response), in words.
+    std::string m_roundWarning;
     int m_failures = 0;
     bool m_everAnswered = false;
     std::chrono::steady_clock::time_point m_roundStarted;

@@ -1,22 +1,21 @@
 #include "secrets.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
 
 namespace ft::importers {
 namespace {
 
 // Query keys whose values are credentials (compared without case).
 constexpr std::array<std::string_view, 16> kSecretKeys = {
-    "token",     "access_token", "auth",    "authorization", "password",   "passwd",
-    "pass",      "pwd",          "secret",  "client_secret", "api_key",    "apikey",
-    "key",       "signature",    "sig",     "x-auth-token"};
+    "token", "access_token", "auth",   "authorization", "password", "passwd",
+    "pass",  "pwd",          "secret", "client_secret", "api_key",  "apikey",
+    "key",   "signature",    "sig",    "x-auth-token"};
 
 bool secretKey(std::string_view key) {
     return std::ranges::any_of(kSecretKeys, [key](std::string_view k) {
@@ -51,9 +50,8 @@ std::expected<SecretFile, std::string> readSecretFile(const std::string& path,
     std::ostringstream ss;
     ss << in.rdbuf();
     SecretFile out{ss.str(), {}};
-    while (!out.value.empty() &&
-           (out.value.back() == '\n' || out.value.back() == '\r' || out.value.back() == ' ' ||
-            out.value.back() == '\t'))
+    while (!out.value.empty() && (out.value.back() == '\n' || out.value.back() == '\r' ||
+                                  out.value.back() == ' ' || out.value.back() == '\t'))
         out.value.pop_back();
     if (out.value.empty()) return std::unexpected(who + ": " + path + " is empty");
     struct stat st {};
@@ -83,10 +81,8 @@ std::string redactUrl(std::string_view url) {
     if (query == std::string::npos) return out;
     const std::size_t fragment = out.find('#', query);
     std::string rebuilt = out.substr(0, query + 1);
-    const std::string_view params =
-        std::string_view(out).substr(query + 1, fragment == std::string::npos
-                                                    ? std::string::npos
-                                                    : fragment - query - 1);
+    const std::string_view params = std::string_view(out).substr(
+        query + 1, fragment == std::string::npos ? std::string::npos : fragment - query - 1);
     std::size_t pos = 0;
     while (pos <= params.size()) {
         const std::size_t amp = std::min(params.find('&', pos), params.size());
@@ -111,7 +107,8 @@ std::string scrubSecrets(std::string text, std::span<const std::string> secrets)
             text.replace(at, secret.size(), kRedacted);
     }
     // URLs in the text (Qt names the one that failed): mask their passwords and secret values.
-    for (std::size_t at = text.find("://"); at != std::string::npos; at = text.find("://", at + 3)) {
+    for (std::size_t at = text.find("://"); at != std::string::npos;
+         at = text.find("://", at + 3)) {
         std::size_t start = at;
         while (start > 0 && std::isalpha(static_cast<unsigned char>(text[start - 1])))
             --start;

@@ -526,6 +526,34 @@ private slots:
         QVERIFY(error.error().message.find("bad_data") != std::string::npos);
         QVERIFY(error.error().message.find("parse error at char 4") != std::string::npos);
         QVERIFY(!importers::parsePromqlResponse("<html>502 Bad Gateway</html>"));
+
+        // Any JSON, any type anywhere: an answer or an error, never an exception.
+        for (
+            const char* odd :
+            {R"({"status":1})", R"({"status":"error","errorType":["x"],"error":{}})",
+             R"({"status":"success","data":{"resultType":5,"result":[]}})",
+             R"({"status":"success","data":{"resultType":"vector","result":[{"value":[1e300,"1"]}]}})",
+             R"({"status":"success","data":{"resultType":"matrix","result":[{"values":[[NaN,"1"]]}]}})",
+             R"({"status":"success","data":{"resultType":"scalar","result":[-1e12,"1"]}})",
+             R"({"status":"success","data":[]})", "[]", "", "{"}) {
+            auto r = importers::parsePromqlResponse(odd);
+            QVERIFY2(!r, odd);
+            QVERIFY(!r.error().message.empty());
+        }
+        auto typed =
+            importers::parsePromqlResponse(R"({"status":"error","errorType":7,"error":null})");
+        QVERIFY(!typed);
+        QCOMPARE(typed.error().message, std::string("error: (no message)"));
+        // A flood of warnings: the first 20 kept, cut to 300 bytes, all counted.
+        std::string many = R"({"status":"success","warnings":[)";
+        for (int i = 0; i < 25; ++i)
+            many += (i ? ",\"" : "\"") + std::string(400, 'w') + "\"";
+        many += R"(],"data":{"resultType":"vector","result":[]}})";
+        auto flooded = importers::parsePromqlResponse(many);
+        QVERIFY(flooded);
+        QCOMPARE(flooded->warnings.size(), importers::PromqlResult::kMaxWarnings);
+        QCOMPARE(flooded->warningCount, 25u);
+        QCOMPARE(flooded->warnings[0].size(), importers::PromqlResult::kMaxWarningBytes);
     }
 
     void querySetIsAggregated() {
@@ -796,6 +824,44 @@ private slots:
         QVERIFY2(cancelled.error().message.find("cancelled") != std::string::npos,
                  cancelled.error().toString().c_str());
         QVERIFY(!QFile::exists(QString::fromStdString(out)));
+    }
+
+    // A partial response (Thanos, Mimir: a store did not answer): the data maps, and the
+    // source is degraded with the server's words, not up as if the floor were complete.
+    void promqlPartialResponseIsDegraded() {
+        TestHttpServer api;
+        QVERIFY(api.start([](const TestHttpServer::Request&) {
+            char when[32];
+            std::snprintf(when, sizeof when, "%.3f",
+                          static_cast<double>(wallNow() / model::kNsPerMs) / 1000.0);
+            TestHttpServer::Reply reply;
+            reply.contentType = "application/json";
+            reply.body =
+                std::string(R"({"status":"success","warnings":["partial response: store )"
+                            R"(10.0.0.3:10901 unavailable","second"],"data":{"resultType":)"
+                            R"("vector","result":[)") +
+                R"({"metric":{"__name__":"DCGM_FI_DEV_GPU_TEMP","Hostname":"a02-n01","gpu":"0"},"value":[)" +
+                when + R"(,"64"]}]}})";
+            return reply;
+        }));
+        importers::PromqlConfig pc;
+        pc.url = "http://127.0.0.1:" + std::to_string(api.port()) + "/";
+        pc.interval = std::chrono::milliseconds(200);
+        pc.queries = {{"gpu temperatures", "DCGM_FI_DEV_GPU_TEMP", std::nullopt, {}, 1.0, 0.0}};
+        Collector sink;
+        importers::PromqlSource source(pc, m_dcgm, m_floor, sink.fn());
+        source.start();
+        const auto gpu = gpuOf(*m_floor, "a02-n01", 0);
+        QTRY_VERIFY2_WITH_TIMEOUT(sink.count(ch::GpuTemperature, gpu) > 0 &&
+                                      healthOf(source).state == SourceState::Degraded,
+                                  describe(healthOf(source)).c_str(), kLong);
+        QCOMPARE(sink.last(ch::GpuTemperature, gpu), 64.0f);
+        const auto h = healthOf(source);
+        QVERIFY2(h.lastError.find("the server warns: partial response: store 10.0.0.3:10901 "
+                                  "unavailable (and 1 more)") != std::string::npos,
+                 describe(h).c_str());
+        QCOMPARE(h.targetsUp, 1);
+        source.stop();
     }
 
     // (b) https: a server certificate trusted through a CA file, refused without one, accepted

@@ -7,10 +7,8 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
-
-#include <sys/stat.h>
-
 #include <fstream>
+#include <sys/stat.h>
 
 using namespace ft::importers;
 
@@ -108,8 +106,8 @@ private slots:
             if (value.starts_with("Basic "))
                 echoed += " = " + QByteArray::fromBase64(QByteArray::fromStdString(value.substr(6)))
                                       .toStdString();
-            return ft::testing::PageServer::Response{401, "credentials refused: " + echoed,
-                                                     "text/plain", {}};
+            return ft::testing::PageServer::Response{
+                401, "credentials refused: " + echoed, "text/plain", {}};
         });
         HttpClient client;
         HttpOptions bearer;
