@@ -59,6 +59,7 @@ fuzz: deps
 	cmake --build build-fuzz -j$(JOBS) --target fuzz-prometheus-text
 	cmake --build build-fuzz -j$(JOBS) --target fuzz-json-files
 	cmake --build build-fuzz -j$(JOBS) --target fuzz-payloads
+	cmake --build build-fuzz -j$(JOBS) --target fuzz-answers
 	cmake --build build-fuzz -j$(JOBS) --target fuzz-sample-codec
 	cmake --build build-fuzz -j$(JOBS) --target fuzz-recording
 

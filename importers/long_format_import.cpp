@@ -333,6 +333,10 @@ std::optional<TimeNs> parseRfc3339(std::string_view t) {
         daysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day)) * 86400 +
         static_cast<std::int64_t>(hour) * 3600 + static_cast<std::int64_t>(minute) * 60 + second -
         offsetSeconds;
+    // A TimeNs holds 1677-09-21 to 2262-04-11; past that the product would overflow.
+    if (seconds > INT64_MAX / model::kNsPerSecond - 1 ||
+        seconds < INT64_MIN / model::kNsPerSecond + 1)
+        return std::nullopt;
     return seconds * model::kNsPerSecond + fraction;
 }
 
@@ -391,7 +395,9 @@ std::optional<TimeNs> parseTimeText(std::string_view text, EpochUnit unit) {
         const std::int64_t part = fraction * perUnit;
         const std::int64_t half = fractionScale / 2;
         const std::int64_t ns = (part + (part >= 0 ? half : -half)) / fractionScale;
-        return whole * perUnit + ns;
+        TimeNs t = 0;
+        if (__builtin_add_overflow(whole * perUnit, ns, &t)) return std::nullopt;
+        return t;
     }
     const double ns = real * static_cast<double>(perUnit);
     if (!(std::fabs(ns) < 9.2e18)) return std::nullopt;

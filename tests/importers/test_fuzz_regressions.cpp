@@ -1,7 +1,9 @@
 // Every input a fuzzer ever crashed on (tests/data/fuzz-regressions), and the fuzzers' seeds,
 // through the same harness in the normal build: what was fixed stays fixed.
+#include "fuzz/answers_input.h"
 #include "fuzz/json_files_input.h"
 #include "fuzz/payloads_input.h"
+#include "fuzz/prometheus_text_input.h"
 #include "fuzz/recording_input.h"
 #include "importers/sample_codec.h"
 #include "model/timestamp.h"
@@ -82,6 +84,50 @@ private slots:
     void payloadSeeds() {
         QVERIFY(replay(FT_SOURCE_DIR "/tests/fuzz/corpus-payloads", "", &ft::fuzz::fuzzPayloads) >=
                 10);
+    }
+
+    // The exposition parser on every text file of the test data (its seeds), and any crash
+    // input since.
+    void prometheusTextSeeds() {
+        int n = 0;
+        for (const QString& dir :
+             {QString(FT_TEST_DATA_DIR "/telemetry/prometheus"),
+              QString(FT_TEST_DATA_DIR "/telemetry/prometheus/promtool-testdata"),
+              QString(FT_TEST_DATA_DIR "/telemetry/prometheus/textparse-testdata"),
+              QString(FT_TEST_DATA_DIR "/telemetry/dcgm/datadog-fixtures")})
+            n += replay(dir, "", &ft::fuzz::fuzzPrometheusText);
+        QVERIFY(n >= 8);
+        replay(FT_TEST_DATA_DIR "/fuzz-regressions", "prometheus-", &ft::fuzz::fuzzPrometheusText);
+    }
+
+    // PromQL answers and long-format files: the seeds (each answer shape, each epoch unit, bad
+    // lines), and any crash input since.
+    void answerSeeds() {
+        QVERIFY(replay(FT_SOURCE_DIR "/tests/fuzz/corpus-answers", "", &ft::fuzz::fuzzAnswers) >=
+                12);
+        QVERIFY(replay(FT_TEST_DATA_DIR "/fuzz-regressions", "answers-", &ft::fuzz::fuzzAnswers) >=
+                1);
+        // The first crash: an RFC 3339 time in 2426 overflowed the nanoseconds (UBSan); times a
+        // TimeNs cannot hold are refused, the edges of what it can still read.
+        QVERIFY(!ft::importers::parseRfc3339("2426-11-30 08:33:41+02:00"));
+        QVERIFY(!ft::importers::parseRfc3339("1600-01-01T00:00:00Z"));
+        QVERIFY(ft::importers::parseRfc3339("2262-04-11T00:00:00Z"));
+        QVERIFY(!ft::importers::parseTimeText("9223372036854775807.9",
+                                              ft::importers::EpochUnit::Nanoseconds));
+        QVERIFY(ft::importers::parseTimeText("9223372036854775806",
+                                             ft::importers::EpochUnit::Nanoseconds));
+        // The harness's floor resolves the seeds' names: the fuzzer reaches the mapping.
+        QFile seed(FT_SOURCE_DIR "/tests/fuzz/corpus-answers/long-csv-auto");
+        QVERIFY(seed.open(QIODevice::ReadOnly));
+        const QByteArray bytes = seed.readAll().mid(1);
+        std::size_t samples = 0;
+        ft::importers::ImportHooks hooks;
+        hooks.onBatch = [&](ft::model::SampleBatch&& b) { samples += b.samples.size(); };
+        const auto report = ft::importers::importLongFormatText(
+            std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), "seed",
+            ft::fuzz::answersFloor(), hooks, {ft::importers::LongFormat::Csv, {}});
+        QVERIFY(report);
+        QVERIFY2(samples >= 3, qPrintable(QString::number(samples)));
     }
 
     // Damaged recordings: every seed (one damage of each kind) opens with an error that says
