@@ -66,16 +66,64 @@ void drain(QNetworkReply* reply, Pending& p) {
 
 } // namespace
 
+namespace {
+
+// What an error page says, in a line: a plain-text body's first line ("404 page not found"),
+// an HTML page's <title> (a proxy's "502 Bad Gateway") or else its text without tags; empty
+// for binary or nothing.
+std::string bodyInWords(std::string_view body) {
+    constexpr std::size_t kMax = 160;
+    body = body.substr(0, 64u << 10);
+    if (body.empty() || body.find('\0') != std::string_view::npos) return {};
+    const auto lower = [](std::string_view t) {
+        std::string out(t);
+        for (char& c : out)
+            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return out;
+    };
+    std::string text;
+    const std::string head = lower(body.substr(0, 512));
+    if (head.find("<html") != std::string::npos || head.find("<!doctype") != std::string::npos) {
+        const std::string all = lower(body);
+        const std::size_t open = all.find("<title>"), close = all.find("</title>");
+        if (open != std::string::npos && close != std::string::npos && close > open)
+            text = std::string(body.substr(open + 7, close - open - 7));
+        else {
+            bool inTag = false;
+            for (char c : body) {
+                if (c == '<')
+                    inTag = true;
+                else if (c == '>')
+                    inTag = false, text += ' ';
+                else if (!inTag)
+                    text += c;
+            }
+        }
+    } else {
+        text = std::string(body.substr(0, body.find('\n')));
+    }
+    // One line, blanks collapsed.
+    std::string out;
+    for (char c : text) {
+        const bool blank = std::isspace(static_cast<unsigned char>(c)) != 0;
+        if (blank && (out.empty() || out.back() == ' ')) continue;
+        out += blank ? ' ' : c;
+    }
+    while (!out.empty() && out.back() == ' ')
+        out.pop_back();
+    if (out.size() > kMax) out = out.substr(0, kMax) + "...";
+    return out;
+}
+
+} // namespace
+
 std::string HttpResult::describeFailure() const {
     if (!error.empty()) return error;
     if (status == 0) return "no answer";
     if (status < 200 || status >= 300) {
         std::string s = "HTTP " + std::to_string(status);
-        // A short plain-text error body ("404 page not found") is worth showing.
-        if (!body.empty() && body.size() <= 200 && body.find('\0') == std::string::npos) {
-            std::string first = body.substr(0, body.find('\n'));
-            if (!first.empty()) s += ": " + first;
-        }
+        const std::string said = bodyInWords(body);
+        if (!said.empty()) s += ": " + said;
         return s;
     }
     return {};
@@ -92,14 +140,48 @@ std::string HttpResult::header(std::string_view name) const {
     return {};
 }
 
-HttpClient::HttpClient() : m_nam(std::make_unique<QNetworkAccessManager>()) {
-    // Telemetry endpoints answer fast or not at all; Qt's default of following redirects is
-    // kept (Thanos and Mimir front ends redirect), but no cookie jar or cache is wanted.
-    m_nam->setAutoDeleteReplies(false);
-}
+struct HttpClient::Pool {
+    std::string key;
+    std::unique_ptr<QNetworkAccessManager> nam;
+    int inFlight = 0;
+    bool retired = false;
+};
+
+HttpClient::HttpClient() : m_context(std::make_unique<QObject>()) {}
 
 HttpClient::~HttpClient() {
     abortAll();
+    m_pools.clear();
+    m_retired.clear();
+}
+
+std::shared_ptr<HttpClient::Pool> HttpClient::poolFor(const std::string& key) {
+    auto& pool = m_pools[key];
+    if (!pool) {
+        pool = std::make_shared<Pool>();
+        pool->key = key;
+        pool->nam = std::make_unique<QNetworkAccessManager>();
+        // Telemetry endpoints answer fast or not at all; Qt's default of following redirects
+        // is kept (Thanos and Mimir front ends redirect), but no cookie jar or cache is wanted.
+        pool->nam->setAutoDeleteReplies(false);
+    }
+    return pool;
+}
+
+void HttpClient::finishedOn(const std::shared_ptr<Pool>& pool, bool abortedMidBody) {
+    --pool->inFlight;
+    if (abortedMidBody && !pool->retired) {
+        pool->retired = true;
+        if (auto it = m_pools.find(pool->key); it != m_pools.end() && it->second == pool)
+            m_pools.erase(it);
+        m_retired.push_back(pool);
+    }
+    // Retired pools with nothing in flight: closed once the current event is done.
+    std::erase_if(m_retired, [](const std::shared_ptr<Pool>& r) {
+        if (r->inFlight > 0) return false;
+        if (r->nam) r->nam.release()->deleteLater();
+        return true;
+    });
 }
 
 void HttpClient::abortAll() {
@@ -111,6 +193,9 @@ void HttpClient::abortAll() {
         reply->abort();
         delete reply;
     }
+    for (auto& [key, pool] : m_pools)
+        pool->inFlight = 0;
+    m_retired.clear(); // their replies are gone: close their connections now
 }
 
 void HttpClient::request(const std::string& url, const HttpOptions& options, Done done,
@@ -131,6 +216,10 @@ void HttpClient::request(const std::string& url, const HttpOptions& options, Don
     // Our own deadline covers the whole request; Qt's transfer timeout is only about silence.
     request.setTransferTimeout(0);
 
+    const std::shared_ptr<Pool> pool =
+        poolFor(qurl.scheme().toStdString() + "://" + qurl.host().toStdString() + ":" +
+                std::to_string(qurl.port(qurl.scheme() == QLatin1String("https") ? 443 : 80)));
+    QNetworkAccessManager* const nam = pool->nam.get();
     auto p = std::make_shared<Pending>();
     p->done = std::move(done);
     p->cap = std::max<std::size_t>(options.maxBodyBytes, 1);
@@ -154,7 +243,7 @@ void HttpClient::request(const std::string& url, const HttpOptions& options, Don
             if (certs.isEmpty()) {
                 p->result.error = "no certificates in CA file " + options.caFile;
                 p->result.receivedAt = wallNow();
-                QTimer::singleShot(0, m_nam.get(), [p] { p->done(std::move(p->result)); });
+                QTimer::singleShot(0, m_context.get(), [p] { p->done(std::move(p->result)); });
                 return;
             }
             ssl.addCaCertificates(certs);
@@ -163,7 +252,7 @@ void HttpClient::request(const std::string& url, const HttpOptions& options, Don
         request.setSslConfiguration(ssl);
 #else
         p->result.error = "https is not available in this build (Qt without TLS)";
-        QTimer::singleShot(0, m_nam.get(), [p] { p->done(std::move(p->result)); });
+        QTimer::singleShot(0, m_context.get(), [p] { p->done(std::move(p->result)); });
         return;
 #endif
     }
@@ -173,13 +262,13 @@ void HttpClient::request(const std::string& url, const HttpOptions& options, Don
         if (!body.empty())
             request.setHeader(QNetworkRequest::ContentTypeHeader,
                               QString::fromStdString(contentType));
-        reply = m_nam->sendCustomRequest(request, QByteArray::fromStdString(options.method),
-                                         QByteArray::fromStdString(body));
+        reply = nam->sendCustomRequest(request, QByteArray::fromStdString(options.method),
+                                       QByteArray::fromStdString(body));
     } else if (body.empty()) {
-        reply = m_nam->get(request);
+        reply = nam->get(request);
     } else {
         request.setHeader(QNetworkRequest::ContentTypeHeader, QString::fromStdString(contentType));
-        reply = m_nam->post(request, QByteArray::fromStdString(body));
+        reply = nam->post(request, QByteArray::fromStdString(body));
     }
     // Keeps what Qt buffers ahead of us bounded while we keep draining it.
     reply->setReadBufferSize(std::min<qint64>(static_cast<qint64>(p->cap), 4 << 20));
@@ -194,34 +283,52 @@ void HttpClient::request(const std::string& url, const HttpOptions& options, Don
     });
     deadline->start(std::max<std::chrono::milliseconds>(p->timeout, std::chrono::milliseconds(1)));
 
-    QObject::connect(reply, &QNetworkReply::finished, m_nam.get(), [this, reply, deadline, p] {
-        deadline->stop();
-        if (!p->result.truncated && !p->timedOut) drain(reply, *p);
-        HttpResult& r = p->result;
-        r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        r.contentType = reply->header(QNetworkRequest::ContentTypeHeader).toString().toStdString();
-        for (const auto& [name, value] : reply->rawHeaderPairs())
-            r.headers.emplace_back(name.toStdString(), value.toStdString());
-        if (p->timedOut) {
-            r.error = "timed out after " + std::to_string(p->timeout.count()) + " ms";
-        } else if (reply->error() != QNetworkReply::NoError && !r.truncated && r.status == 0) {
-            // An HTTP error status is an answer (its body may explain it); only a missing
-            // answer is a transport error.
-            r.error = reply->errorString().toStdString();
-        }
-        // Qt names the URL in its errors, and a server may echo the credentials it refused.
-        if (!r.error.empty()) r.error = scrubSecrets(std::move(r.error), p->secrets);
-        if ((r.status < 200 || r.status >= 300) && !r.body.empty() && r.body.size() <= 65536)
-            r.body = scrubSecrets(std::move(r.body), p->secrets);
-        r.receivedAt = wallNow();
-        r.latencyMs =
-            std::chrono::duration<double, std::milli>(SteadyClock::now() - p->started).count();
-        m_replies.erase(reply);
-        reply->disconnect();
-        reply->deleteLater();
-        auto done = std::move(p->done);
-        done(std::move(r));
-    });
+    ++pool->inFlight;
+    QObject::connect(
+        reply, &QNetworkReply::finished, m_context.get(), [this, reply, deadline, p, pool] {
+            deadline->stop();
+            if (!p->result.truncated && !p->timedOut) drain(reply, *p);
+            HttpResult& r = p->result;
+            r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+            r.contentType =
+                reply->header(QNetworkRequest::ContentTypeHeader).toString().toStdString();
+            for (const auto& [name, value] : reply->rawHeaderPairs())
+                r.headers.emplace_back(name.toStdString(), value.toStdString());
+            if (p->timedOut) {
+                r.error = "timed out after " + std::to_string(p->timeout.count()) + " ms";
+            } else if (reply->error() != QNetworkReply::NoError && !r.truncated &&
+                       (r.status == 0 || (r.status >= 200 && r.status < 400))) {
+                // An HTTP error status is an answer (its body may explain it). A missing answer is
+                // a transport error, and so is a success whose body broke off (the connection
+                // closed inside a chunk, a body that would not inflate): its bytes are not whole.
+                const std::string why = reply->errorString().toStdString();
+                if (r.status == 0)
+                    r.error = why;
+                else if (r.status >= 300)
+                    r.error =
+                        "HTTP " + std::to_string(r.status) + ", redirect not followed: " + why;
+                else if (why.starts_with("Decompression failed"))
+                    r.error = "the " + reply->rawHeader("Content-Encoding").toStdString() +
+                              "-encoded answer would not inflate (too far for its size: a "
+                              "decompression bomb?); not used";
+                else
+                    r.error = "the answer broke off after " + std::to_string(r.body.size()) +
+                              " bytes (" + why + "); not used";
+            }
+            // Qt names the URL in its errors, and a server may echo the credentials it refused.
+            if (!r.error.empty()) r.error = scrubSecrets(std::move(r.error), p->secrets);
+            if ((r.status < 200 || r.status >= 300) && !r.body.empty() && r.body.size() <= 65536)
+                r.body = scrubSecrets(std::move(r.body), p->secrets);
+            r.receivedAt = wallNow();
+            r.latencyMs =
+                std::chrono::duration<double, std::milli>(SteadyClock::now() - p->started).count();
+            m_replies.erase(reply);
+            reply->disconnect();
+            reply->deleteLater();
+            finishedOn(pool, r.truncated || p->timedOut);
+            auto done = std::move(p->done);
+            done(std::move(r));
+        });
 }
 
 HttpResult requestBlocking(HttpClient& client, const std::string& url, const HttpOptions& options,

@@ -17,6 +17,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -74,8 +75,21 @@ public:
     // Aborts every request in flight without calling their callbacks.
     void abortAll();
 
+    // One connection pool (a QNetworkAccessManager) per scheme://host:port. A reply aborted in
+    // the middle of its body (cut at the cap, past its deadline) leaves Qt's channel to that
+    // host busy with the rest of the stream; after six such (Qt's channels per host) every
+    // request to it would wait for ever. Such a pool is retired: new requests get a fresh one,
+    // and it is deleted (its connections closed) once its last reply is done, without touching
+    // the connections to other hosts.
+    struct Pool;
+
 private:
-    std::unique_ptr<QNetworkAccessManager> m_nam;
+    std::shared_ptr<Pool> poolFor(const std::string& key);
+    void finishedOn(const std::shared_ptr<Pool>& pool, bool abortedMidBody);
+
+    std::unique_ptr<QObject> m_context; // for callbacks that belong to no reply
+    std::unordered_map<std::string, std::shared_ptr<Pool>> m_pools;
+    std::vector<std::shared_ptr<Pool>> m_retired;
     std::unordered_set<QNetworkReply*> m_replies;
 };
 

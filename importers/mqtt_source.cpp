@@ -264,6 +264,17 @@ void MqttSource::onMessage(mosquitto*, void* self, const mosquitto_message* mess
     const std::string_view topic = message->topic ? message->topic : "";
     const std::string_view payload(static_cast<const char*>(message->payload),
                                    static_cast<std::size_t>(std::max(message->payloadlen, 0)));
+    if (payload.size() > s.m_config.maxPayloadBytes) {
+        std::lock_guard lock(s.m_mutex);
+        ++b->health.polls;
+        ++b->health.badLines;
+        b->health.lastError = "message of " + std::to_string(payload.size()) + " bytes on " +
+                              std::string(topic.substr(0, 120)) + " over the " +
+                              std::to_string(s.m_config.maxPayloadBytes) + "-byte cap; not read";
+        b->lastBad = SteadyClock::now();
+        b->anyBad = true;
+        return;
+    }
     auto parsed = parseBmsMessage(topic, payload);
     if (!parsed) {
         std::lock_guard lock(s.m_mutex);

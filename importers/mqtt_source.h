@@ -51,6 +51,8 @@ struct MqttConfig {
     int reconnectDelayS = 1, reconnectDelayMaxS = 30;
     std::chrono::milliseconds flushInterval{100};
     std::size_t maxPendingSamples = 1u << 20; // past this (sink stalled) new samples are dropped
+    // A BMS message is a few hundred bytes of JSON; one over this is counted bad, not parsed.
+    std::size_t maxPayloadBytes = 256u << 10;
     std::uint16_t sourceId = 0;
     bool acceptBadQuality = false;
 };

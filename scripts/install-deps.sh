@@ -7,7 +7,7 @@ packages=(
   build-essential cmake pkg-config git
   qt6-base-dev libqt6opengl6-dev libgl-dev libglx-dev
   libvtk9-dev libimgui-dev libstb-dev fonts-dejavu-core
-  nlohmann-json3-dev libsqlite3-dev libzstd-dev libfmt-dev libmosquitto-dev
+  nlohmann-json3-dev libsqlite3-dev libzstd-dev zlib1g-dev libfmt-dev libmosquitto-dev
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev ffmpeg
   xvfb xauth libgl1-mesa-dri
   prometheus victoria-metrics mosquitto clang libclang-rt-dev clang-format clang-tidy-16

@@ -70,7 +70,6 @@ public:
 
 } // namespace prometheus_text
 
-
 inline void fuzzPrometheusText(const std::uint8_t* data, std::size_t size) {
     using namespace ft::importers::prom;
     using prometheus_text::TouchingSink;

@@ -1257,6 +1257,33 @@ private slots:
         QTRY_VERIFY2_WITH_TIMEOUT(
             (publish(port, points(46.0)), sink.last(ch::RackSupplyTemperature, rack) == 46.0f),
             describe(healthOf(source)).c_str(), kLong);
+
+        // A 10 MB payload: counted bad with its size, not parsed; the bus goes on.
+        const auto badBefore = healthOf(source).badLines;
+        QVERIFY(publish(
+            port, {{"BMS/v1/PUB/Value/Rack/RackLiquidFlow/huge", std::string(10u << 20, '{')}}));
+        QTRY_VERIFY2_WITH_TIMEOUT(healthOf(source).badLines > badBefore &&
+                                      healthOf(source).lastError.find(
+                                          "message of 10485760 bytes on "
+                                          "BMS/v1/PUB/Value/Rack/RackLiquidFlow/huge over the "
+                                          "262144-byte cap; not read") != std::string::npos,
+                                  describe(healthOf(source)).c_str(), kLong);
+        // A flood of 20,000 retained messages at once: the broker queues what it will for a
+        // subscriber (mosquitto: max_queued_messages), the source reads it without stalling,
+        // stays up, and the value published after the flood still lands.
+        const auto pollsBefore = healthOf(source).polls;
+        std::vector<std::pair<std::string, std::string>> flood;
+        for (int i = 0; i < 20000; ++i)
+            flood.emplace_back("BMS/v1/PUB/Value/Rack/RackLiquidFlow/flood/" + std::to_string(i),
+                               R"({"value": 1, "timestamp": 1, "quality": 1})");
+        QVERIFY(publish(port, flood, /*retain=*/true));
+        QTRY_VERIFY2_WITH_TIMEOUT(healthOf(source).polls >= pollsBefore + 10000,
+                                  describe(healthOf(source)).c_str(), kLong);
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            (publish(port, points(47.0)), sink.last(ch::RackSupplyTemperature, rack) == 47.0f),
+            describe(healthOf(source)).c_str(), kLong);
+        // (Degraded for a while after the oversized message, never down.)
+        QVERIFY2(healthOf(source).state != SourceState::Down, describe(healthOf(source)).c_str());
         source.stop();
     }
 };

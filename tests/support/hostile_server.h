@@ -1,0 +1,262 @@
+#pragma once
+// HostileServer: a loopback TCP server whose connections are handed, raw, to a behaviour that
+// misbehaves on purpose: hangs after the headers, streams a body of a gigabyte, drips one byte
+// a second, breaks the chunked encoding, sends a gzip bomb, answers 500 with an HTML page,
+// redirects to itself, or speaks no TLS on an https URL. Each connection runs on a thread of
+// its own until the behaviour returns or the client hangs up; stop() (and the destructor) shut
+// every socket so blocked sends and sleeps end. For tests and benchmarks of the live sources.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+namespace ft::testing {
+
+class HostileServer {
+public:
+    // A connection: its socket, the request head it sent, and whether the server is stopping.
+    struct Connection {
+        int fd = -1;
+        std::string request;
+        const std::atomic<bool>* stopping = nullptr;
+
+        // Sends all of `bytes`; false once the client is gone or the server stops.
+        bool send(std::string_view bytes) const {
+            while (!bytes.empty()) {
+                if (stopping->load()) return false;
+                const auto n = ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+                if (n <= 0) return false;
+                bytes.remove_prefix(static_cast<std::size_t>(n));
+            }
+            return true;
+        }
+        // Waits, waking for a stop or the client hanging up; false when either happened.
+        bool wait(std::chrono::milliseconds ms) const {
+            const auto until = std::chrono::steady_clock::now() + ms;
+            while (std::chrono::steady_clock::now() < until) {
+                if (stopping->load()) return false;
+                pollfd p{fd, POLLIN | POLLRDHUP, 0};
+                if (::poll(&p, 1, 50) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR))) {
+                    char c;
+                    if (::recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT) <= 0) return false;
+                }
+            }
+            return true;
+        }
+    };
+    using Behaviour = std::function<void(const Connection&)>;
+
+    explicit HostileServer(Behaviour behaviour) : m_behaviour(std::move(behaviour)) {
+        m_fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        const int one = 1;
+        ::setsockopt(m_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        sockaddr_in addr{};
+        addr.sin_family = AF_INET;
+        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        if (::bind(m_fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
+            ::listen(m_fd, 64) != 0)
+            return;
+        socklen_t len = sizeof addr;
+        ::getsockname(m_fd, reinterpret_cast<sockaddr*>(&addr), &len);
+        m_port = ntohs(addr.sin_port);
+        m_accept = std::thread([this] { acceptLoop(); });
+    }
+    ~HostileServer() { stop(); }
+    HostileServer(const HostileServer&) = delete;
+    HostileServer& operator=(const HostileServer&) = delete;
+
+    int port() const { return m_port; }
+    int connections() const { return m_connections.load(); }
+    std::string url(const std::string& scheme = "http", const std::string& path = "/metrics") const {
+        return scheme + "://127.0.0.1:" + std::to_string(m_port) + path;
+    }
+
+    void stop() {
+        if (m_stopping.exchange(true)) return;
+        ::shutdown(m_fd, SHUT_RDWR);
+        if (m_accept.joinable()) m_accept.join();
+        ::close(m_fd);
+        std::vector<std::thread> workers;
+        {
+            std::lock_guard lock(m_mutex);
+            for (int fd : m_open)
+                ::shutdown(fd, SHUT_RDWR);
+            workers = std::move(m_workers);
+        }
+        for (auto& w : workers)
+            w.join();
+        std::lock_guard lock(m_mutex);
+        for (int fd : m_open)
+            ::close(fd);
+        m_open.clear();
+    }
+
+    // --- Behaviours -------------------------------------------------------------------------
+    static std::string head(int status, const std::string& reason, const std::string& headers) {
+        return "HTTP/1.1 " + std::to_string(status) + " " + reason + "\r\n" + headers +
+               "Connection: close\r\n\r\n";
+    }
+    // The headers of a 200 with a body it never sends.
+    static Behaviour hangAfterHeaders() {
+        return [](const Connection& c) {
+            if (c.send(head(200, "OK", "Content-Type: text/plain\r\nContent-Length: 100000\r\n")))
+                c.wait(std::chrono::hours(1));
+        };
+    }
+    // `bytes` of valid exposition lines, as fast as the client reads them.
+    static Behaviour hugeBody(std::uint64_t bytes) {
+        return [bytes](const Connection& c) {
+            std::string line = "flood_metric{i=\"0000000\"} 1\n";
+            std::string block;
+            while (block.size() < (64u << 10))
+                block += line;
+            if (!c.send(head(200, "OK",
+                             "Content-Type: text/plain; version=0.0.4\r\nContent-Length: " +
+                                 std::to_string(bytes) + "\r\n")))
+                return;
+            for (std::uint64_t sent = 0; sent < bytes;) {
+                const auto n = static_cast<std::size_t>(
+                    std::min<std::uint64_t>(block.size(), bytes - sent));
+                if (!c.send(std::string_view(block).substr(0, n))) return;
+                sent += n;
+            }
+        };
+    }
+    // A valid page, one byte every `every`.
+    static Behaviour drip(std::chrono::milliseconds every) {
+        return [every](const Connection& c) {
+            const std::string body = "drip_metric 1\n";
+            const std::string all =
+                head(200, "OK",
+                     "Content-Type: text/plain\r\nContent-Length: " + std::to_string(body.size()) +
+                         "\r\n") +
+                body;
+            for (char ch : all)
+                if (!c.send(std::string_view(&ch, 1)) || !c.wait(every)) return;
+        };
+    }
+    // Chunked transfer whose second chunk announces more bytes than come before the connection
+    // closes. (A chunk size that is not hexadecimal Qt reads as 0, the last chunk: the answer
+    // looks whole to any client on QtNetwork.)
+    static Behaviour badChunked() {
+        return [](const Connection& c) {
+            c.send(head(200, "OK", "Content-Type: text/plain\r\nTransfer-Encoding: chunked\r\n") +
+                   "f\r\nchunk_metric 1\n\r\nffff\r\nonly a few bytes of it");
+        };
+    }
+    // Content-Encoding: gzip over `inflated` bytes of zeros (a ~1 MB body per GiB).
+    static Behaviour gzipBomb(std::uint64_t inflated) {
+        auto body = std::make_shared<std::string>(gzipZeros(inflated));
+        return [body](const Connection& c) {
+            c.send(head(200, "OK",
+                        "Content-Type: text/plain\r\nContent-Encoding: gzip\r\nContent-Length: " +
+                            std::to_string(body->size()) + "\r\n") +
+                   *body);
+        };
+    }
+    static Behaviour html500() {
+        return [](const Connection& c) {
+            const std::string page =
+                "<!DOCTYPE html>\n<html><head><title>500 Internal Server Error</title></head>"
+                "<body><h1>Internal Server Error</h1><p>The proxy could not reach the exporter."
+                "</p></body></html>\n";
+            c.send(head(500, "Internal Server Error",
+                        "Content-Type: text/html\r\nContent-Length: " +
+                            std::to_string(page.size()) + "\r\n") +
+                   page);
+        };
+    }
+    // 302 to the same URL, for ever.
+    static Behaviour redirectLoop() {
+        return [](const Connection& c) {
+            const std::size_t sp = c.request.find(' '), sp2 = c.request.find(' ', sp + 1);
+            const std::string target = c.request.substr(sp + 1, sp2 - sp - 1);
+            c.send(head(302, "Found", "Location: " + target + "\r\nContent-Length: 0\r\n"));
+        };
+    }
+    // Plain HTTP where the client expects TLS: its handshake gets an HTTP answer.
+    static Behaviour notTls() {
+        return [](const Connection& c) {
+            c.send(head(400, "Bad Request", "Content-Length: 0\r\n"));
+        };
+    }
+
+    static std::string gzipZeros(std::uint64_t inflated) {
+        z_stream z{};
+        deflateInit2(&z, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY);
+        const std::vector<unsigned char> zeros(1u << 20, 0);
+        std::string out;
+        std::vector<unsigned char> buf(1u << 16);
+        for (std::uint64_t done = 0; done < inflated;) {
+            const auto n = static_cast<uInt>(std::min<std::uint64_t>(zeros.size(), inflated - done));
+            done += n;
+            z.next_in = const_cast<unsigned char*>(zeros.data());
+            z.avail_in = n;
+            const int flush = done == inflated ? Z_FINISH : Z_NO_FLUSH;
+            do {
+                z.next_out = buf.data();
+                z.avail_out = static_cast<uInt>(buf.size());
+                deflate(&z, flush);
+                out.append(reinterpret_cast<char*>(buf.data()), buf.size() - z.avail_out);
+            } while (z.avail_out == 0);
+        }
+        deflateEnd(&z);
+        return out;
+    }
+
+private:
+    void acceptLoop() {
+        while (!m_stopping) {
+            const int c = ::accept4(m_fd, nullptr, nullptr, SOCK_CLOEXEC);
+            if (c < 0) {
+                if (m_stopping) return;
+                continue;
+            }
+            ++m_connections;
+            std::lock_guard lock(m_mutex);
+            m_open.push_back(c);
+            m_workers.emplace_back([this, c] {
+                Connection conn{c, readHead(c), &m_stopping};
+                if (!conn.request.empty()) m_behaviour(conn);
+                ::shutdown(c, SHUT_RDWR); // closed by stop(): its number is not reused meanwhile
+            });
+        }
+    }
+    static std::string readHead(int fd) {
+        std::string head;
+        char buf[4096];
+        while (head.find("\r\n\r\n") == std::string::npos && head.size() < 65536) {
+            pollfd p{fd, POLLIN, 0};
+            if (::poll(&p, 1, 5000) <= 0) break;
+            const auto n = ::recv(fd, buf, sizeof buf, 0);
+            if (n <= 0) break;
+            head.append(buf, static_cast<std::size_t>(n));
+            if (head.front() == '\x16') break; // a TLS ClientHello: no HTTP head will come
+        }
+        return head;
+    }
+
+    Behaviour m_behaviour;
+    int m_fd = -1;
+    int m_port = 0;
+    std::atomic<bool> m_stopping{false};
+    std::atomic<int> m_connections{0};
+    std::thread m_accept;
+    std::mutex m_mutex;
+    std::vector<int> m_open;
+    std::vector<std::thread> m_workers;
+};
+
+} // namespace ft::testing
