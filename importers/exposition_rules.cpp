@@ -296,7 +296,9 @@ void ExpositionRules::endFamily() {
                      "histogram " + name + " count " + number(g.countValue) +
                          " is not its le=\"+Inf\" bucket's " + number(g.infValue) +
                          "; they must be equal");
-            if (histogram && g.hasSum && g.sumValue < 0 && !g.negativeBound)
+            // OpenMetrics only: 0.0.4 histograms may observe negative values into positive
+            // buckets, and their sums then go negative.
+            if (m_om && histogram && g.hasSum && g.sumValue < 0 && !g.negativeBound)
                 warn(g.sum, g.sum.at,
                      "histogram " + name + " sum " + number(g.sumValue) +
                          " is negative with no negative bucket bound");

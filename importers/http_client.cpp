@@ -141,46 +141,50 @@ std::string HttpResult::header(std::string_view name) const {
 }
 
 struct HttpClient::Pool {
-    std::string key;
     std::unique_ptr<QNetworkAccessManager> nam;
     int inFlight = 0;
-    bool retired = false;
 };
 
 HttpClient::HttpClient() : m_context(std::make_unique<QObject>()) {}
 
 HttpClient::~HttpClient() {
     abortAll();
-    m_pools.clear();
+    m_own.clear();
     m_retired.clear();
+    m_shared.reset();
 }
 
-std::shared_ptr<HttpClient::Pool> HttpClient::poolFor(const std::string& key) {
-    auto& pool = m_pools[key];
-    if (!pool) {
-        pool = std::make_shared<Pool>();
-        pool->key = key;
+std::shared_ptr<HttpClient::Pool> HttpClient::poolFor(const std::string& host) {
+    const auto make = [] {
+        auto pool = std::make_shared<Pool>();
         pool->nam = std::make_unique<QNetworkAccessManager>();
         // Telemetry endpoints answer fast or not at all; Qt's default of following redirects
         // is kept (Thanos and Mimir front ends redirect), but no cookie jar or cache is wanted.
         pool->nam->setAutoDeleteReplies(false);
+        return pool;
+    };
+    if (const auto own = m_own.find(host); own != m_own.end()) {
+        if (!own->second) own->second = make();
+        return own->second;
     }
-    return pool;
+    if (!m_shared) m_shared = make();
+    return m_shared;
 }
 
-void HttpClient::finishedOn(const std::shared_ptr<Pool>& pool, bool abortedMidBody) {
-    --pool->inFlight;
-    if (abortedMidBody && !pool->retired) {
-        pool->retired = true;
-        if (auto it = m_pools.find(pool->key); it != m_pools.end() && it->second == pool)
-            m_pools.erase(it);
+void HttpClient::abortedMidBody(const std::shared_ptr<Pool>& pool, const std::string& host) {
+    auto& own = m_own[host]; // from now on the host has a pool of its own
+    if (own == pool) {
         m_retired.push_back(pool);
+        own.reset(); // a fresh one at the next request
     }
-    // Retired pools with nothing in flight: closed once the current event is done.
-    std::erase_if(m_retired, [](const std::shared_ptr<Pool>& r) {
-        if (r->inFlight > 0) return false;
-        if (r->nam) r->nam.release()->deleteLater();
-        return true;
+}
+
+// Deletes retired pools with nothing in flight, except `busy` (whose reply is being handled:
+// deleting its manager would delete that reply under Qt's feet); it goes at a later call or
+// with the client.
+void HttpClient::collectRetired(const Pool* busy) {
+    std::erase_if(m_retired, [busy](const std::shared_ptr<Pool>& r) {
+        return r.get() != busy && r->inFlight == 0;
     });
 }
 
@@ -188,14 +192,14 @@ void HttpClient::abortAll() {
     // Disconnect first: abort() emits finished(), whose handler must not run for a request
     // nobody waits for any more.
     auto replies = std::exchange(m_replies, {});
-    for (QNetworkReply* reply : replies) {
+    for (auto& [reply, at] : replies) {
         QObject::disconnect(reply, nullptr, nullptr, nullptr);
         reply->abort();
         delete reply;
+        --at.pool->inFlight;
+        // Cut off mid-answer (a Redfish logout follows on this client): a fresh pool for it.
+        abortedMidBody(at.pool, at.host);
     }
-    for (auto& [key, pool] : m_pools)
-        pool->inFlight = 0;
-    m_retired.clear(); // their replies are gone: close their connections now
 }
 
 void HttpClient::request(const std::string& url, const HttpOptions& options, Done done,
@@ -216,23 +220,46 @@ void HttpClient::request(const std::string& url, const HttpOptions& options, Don
     // Our own deadline covers the whole request; Qt's transfer timeout is only about silence.
     request.setTransferTimeout(0);
 
-    const std::shared_ptr<Pool> pool =
-        poolFor(qurl.scheme().toStdString() + "://" + qurl.host().toStdString() + ":" +
-                std::to_string(qurl.port(qurl.scheme() == QLatin1String("https") ? 443 : 80)));
+    std::string host =
+        qurl.scheme().toStdString() + "://" + qurl.host().toStdString() + ":" +
+        std::to_string(qurl.port(qurl.scheme() == QLatin1String("https") ? 443 : 80));
+    const std::shared_ptr<Pool> pool = poolFor(host);
     QNetworkAccessManager* const nam = pool->nam.get();
     auto p = std::make_shared<Pending>();
     p->done = std::move(done);
     p->cap = std::max<std::size_t>(options.maxBodyBytes, 1);
     p->timeout = options.timeout;
     p->started = SteadyClock::now();
-    for (const std::string* s : {&options.bearerToken, &options.basicPassword})
-        if (!s->empty()) p->secrets.push_back(*s);
+    // Every form a credential may come back in: as sent, without its scheme word, and for
+    // Basic, its base64 decoded (user:password) and the password alone.
+    const auto secret = [&p](const std::string& value) {
+        if (value.empty()) return;
+        p->secrets.push_back(value);
+        const std::size_t space = value.find(' ');
+        if (space == std::string::npos) return;
+        const std::string credential = value.substr(space + 1);
+        p->secrets.push_back(credential);
+        if (QByteArray::fromStdString(value.substr(0, space))
+                .compare("Basic", Qt::CaseInsensitive) == 0) {
+            const std::string decoded =
+                QByteArray::fromBase64(QByteArray::fromStdString(credential)).toStdString();
+            p->secrets.push_back(decoded);
+            if (const std::size_t colon = decoded.find(':'); colon != std::string::npos)
+                p->secrets.push_back(decoded.substr(colon + 1));
+        }
+    };
+    secret(options.bearerToken);
+    secret(options.basicPassword);
+    if (!options.basicUser.empty())
+        secret("Basic " + QByteArray::fromStdString(options.basicUser + ":" + options.basicPassword)
+                              .toBase64()
+                              .toStdString());
     for (const auto& [name, value] : options.headers)
         if (QByteArray::fromStdString(name).compare("Authorization", Qt::CaseInsensitive) == 0 ||
             QByteArray::fromStdString(name).compare("X-Auth-Token", Qt::CaseInsensitive) == 0 ||
             QByteArray::fromStdString(name).compare("Cookie", Qt::CaseInsensitive) == 0)
-            p->secrets.push_back(value);
-    if (!qurl.password().isEmpty()) p->secrets.push_back(qurl.password().toStdString());
+            secret(value);
+    if (!qurl.password().isEmpty()) secret(qurl.password().toStdString());
 
     if (qurl.scheme() == QLatin1String("https")) {
 #if QT_CONFIG(ssl)
@@ -272,7 +299,7 @@ void HttpClient::request(const std::string& url, const HttpOptions& options, Don
     }
     // Keeps what Qt buffers ahead of us bounded while we keep draining it.
     reply->setReadBufferSize(std::min<qint64>(static_cast<qint64>(p->cap), 4 << 20));
-    m_replies.insert(reply);
+    m_replies.emplace(reply, InFlight{pool, std::move(host)});
 
     QObject::connect(reply, &QNetworkReply::readyRead, reply, [reply, p] { drain(reply, *p); });
     auto* deadline = new QTimer(reply); // owned by the reply: dies with it
@@ -284,51 +311,56 @@ void HttpClient::request(const std::string& url, const HttpOptions& options, Don
     deadline->start(std::max<std::chrono::milliseconds>(p->timeout, std::chrono::milliseconds(1)));
 
     ++pool->inFlight;
-    QObject::connect(
-        reply, &QNetworkReply::finished, m_context.get(), [this, reply, deadline, p, pool] {
-            deadline->stop();
-            if (!p->result.truncated && !p->timedOut) drain(reply, *p);
-            HttpResult& r = p->result;
-            r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-            r.contentType =
-                reply->header(QNetworkRequest::ContentTypeHeader).toString().toStdString();
-            for (const auto& [name, value] : reply->rawHeaderPairs())
-                r.headers.emplace_back(name.toStdString(), value.toStdString());
-            if (p->timedOut) {
-                r.error = "timed out after " + std::to_string(p->timeout.count()) + " ms";
-            } else if (reply->error() != QNetworkReply::NoError && !r.truncated &&
-                       (r.status == 0 || (r.status >= 200 && r.status < 400))) {
-                // An HTTP error status is an answer (its body may explain it). A missing answer is
-                // a transport error, and so is a success whose body broke off (the connection
-                // closed inside a chunk, a body that would not inflate): its bytes are not whole.
-                const std::string why = reply->errorString().toStdString();
-                if (r.status == 0)
-                    r.error = why;
-                else if (r.status >= 300)
-                    r.error =
-                        "HTTP " + std::to_string(r.status) + ", redirect not followed: " + why;
-                else if (why.starts_with("Decompression failed"))
-                    r.error = "the " + reply->rawHeader("Content-Encoding").toStdString() +
-                              "-encoded answer would not inflate (too far for its size: a "
-                              "decompression bomb?); not used";
-                else
-                    r.error = "the answer broke off after " + std::to_string(r.body.size()) +
-                              " bytes (" + why + "); not used";
-            }
-            // Qt names the URL in its errors, and a server may echo the credentials it refused.
-            if (!r.error.empty()) r.error = scrubSecrets(std::move(r.error), p->secrets);
-            if ((r.status < 200 || r.status >= 300) && !r.body.empty() && r.body.size() <= 65536)
-                r.body = scrubSecrets(std::move(r.body), p->secrets);
-            r.receivedAt = wallNow();
-            r.latencyMs =
-                std::chrono::duration<double, std::milli>(SteadyClock::now() - p->started).count();
-            m_replies.erase(reply);
-            reply->disconnect();
-            reply->deleteLater();
-            finishedOn(pool, r.truncated || p->timedOut);
-            auto done = std::move(p->done);
-            done(std::move(r));
-        });
+    QObject::connect(reply, &QNetworkReply::finished, m_context.get(), [this, reply, deadline, p] {
+        deadline->stop();
+        if (!p->result.truncated && !p->timedOut) drain(reply, *p);
+        HttpResult& r = p->result;
+        r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        r.contentType = reply->header(QNetworkRequest::ContentTypeHeader).toString().toStdString();
+        for (const auto& [name, value] : reply->rawHeaderPairs())
+            r.headers.emplace_back(name.toStdString(), value.toStdString());
+        if (p->timedOut) {
+            r.error = "timed out after " + std::to_string(p->timeout.count()) + " ms";
+        } else if (reply->error() != QNetworkReply::NoError && !r.truncated &&
+                   (r.status == 0 || (r.status >= 200 && r.status < 400))) {
+            // An HTTP error status is an answer (its body may explain it). A missing answer is
+            // a transport error, and so is a success whose body broke off (the connection
+            // closed inside a chunk, a body that would not inflate): its bytes are not whole.
+            const std::string why = reply->errorString().toStdString();
+            if (r.status == 0)
+                r.error = why;
+            else if (r.status >= 300)
+                r.error = "HTTP " + std::to_string(r.status) + ", redirect not followed: " + why;
+            else if (why.starts_with("Decompression failed"))
+                r.error = "the " + reply->rawHeader("Content-Encoding").toStdString() +
+                          "-encoded answer would not inflate (too far for its size: a "
+                          "decompression bomb?); not used";
+            else
+                r.error = "the answer broke off after " + std::to_string(r.body.size()) +
+                          " bytes (" + why + "); not used";
+        }
+        // Qt names the URL in its errors, and a server may echo the credentials it refused.
+        if (!r.error.empty()) r.error = scrubSecrets(std::move(r.error), p->secrets);
+        // (Only the first 64 KiB of a failed answer is kept: all that describeFailure reads.)
+        if ((r.status < 200 || r.status >= 300) && !r.body.empty()) {
+            if (r.body.size() > 65536) r.body.resize(65536);
+            r.body = scrubSecrets(std::move(r.body), p->secrets);
+        }
+        r.receivedAt = wallNow();
+        r.latencyMs =
+            std::chrono::duration<double, std::milli>(SteadyClock::now() - p->started).count();
+        if (const auto it = m_replies.find(reply); it != m_replies.end()) {
+            const InFlight at = std::move(it->second);
+            m_replies.erase(it);
+            --at.pool->inFlight;
+            if (r.truncated || p->timedOut) abortedMidBody(at.pool, at.host);
+            collectRetired(at.pool.get());
+        }
+        reply->disconnect();
+        reply->deleteLater();
+        auto done = std::move(p->done);
+        done(std::move(r));
+    });
 }
 
 HttpResult requestBlocking(HttpClient& client, const std::string& url, const HttpOptions& options,

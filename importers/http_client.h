@@ -75,22 +75,30 @@ public:
     // Aborts every request in flight without calling their callbacks.
     void abortAll();
 
-    // One connection pool (a QNetworkAccessManager) per scheme://host:port. A reply aborted in
-    // the middle of its body (cut at the cap, past its deadline) leaves Qt's channel to that
-    // host busy with the rest of the stream; after six such (Qt's channels per host) every
-    // request to it would wait for ever. Such a pool is retired: new requests get a fresh one,
-    // and it is deleted (its connections closed) once its last reply is done, without touching
-    // the connections to other hosts.
+    // Connection pools (a QNetworkAccessManager each). A reply aborted in the middle of its
+    // body (cut at the cap, past its deadline, abortAll) leaves Qt's channel to that host busy
+    // with the rest of the stream; after six such (Qt's channels per host) every request to it
+    // would wait for ever. Every host shares one pool until that happens to it; from then on
+    // it has a pool of its own, replaced by a fresh one after each such abort, the old one
+    // deleted (its connections closed) once nothing is in flight on it. Other hosts'
+    // connections are never touched, and only misbehaving hosts cost a pool (and Qt's HTTP
+    // thread that comes with it).
     struct Pool;
 
 private:
-    std::shared_ptr<Pool> poolFor(const std::string& key);
-    void finishedOn(const std::shared_ptr<Pool>& pool, bool abortedMidBody);
+    std::shared_ptr<Pool> poolFor(const std::string& host);
+    void abortedMidBody(const std::shared_ptr<Pool>& pool, const std::string& host);
+    void collectRetired(const Pool* busy);
 
     std::unique_ptr<QObject> m_context; // for callbacks that belong to no reply
-    std::unordered_map<std::string, std::shared_ptr<Pool>> m_pools;
+    std::shared_ptr<Pool> m_shared;
+    std::unordered_map<std::string, std::shared_ptr<Pool>> m_own; // by scheme://host:port
     std::vector<std::shared_ptr<Pool>> m_retired;
-    std::unordered_set<QNetworkReply*> m_replies;
+    struct InFlight {
+        std::shared_ptr<Pool> pool;
+        std::string host;
+    };
+    std::unordered_map<QNetworkReply*, InFlight> m_replies;
 };
 
 // Runs one request to completion on the calling thread with a local event loop (headless

@@ -200,10 +200,13 @@ bool acceptsSuffix(MetricType type, std::string_view suffix) {
 constexpr std::array<std::string_view, 8> kSuffixes = {"_total", "_created", "_bucket", "_sum",
                                                        "_count", "_gsum",    "_gcount", "_info"};
 
-// A name with no metadata, less the suffix a histogram's, summary's or counter's samples add:
-// foo_bucket, foo_sum and foo_count are one family's lines even when no TYPE says so.
+// A name with no metadata, less the suffix a histogram's or summary's samples add: foo_bucket,
+// foo_sum and foo_count are one family's lines even when no TYPE says so. (Not _total or
+// _info: in 0.0.4 requests_total and requests may be two metrics.)
 std::string_view baseName(std::string_view name) {
-    for (std::string_view suffix : kSuffixes)
+    constexpr std::array<std::string_view, 5> kGroupSuffixes = {"_bucket", "_sum", "_count",
+                                                                "_gsum", "_gcount"};
+    for (std::string_view suffix : kGroupSuffixes)
         if (name.size() > suffix.size() && name.ends_with(suffix))
             return name.substr(0, name.size() - suffix.size());
     return name;

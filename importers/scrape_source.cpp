@@ -265,6 +265,9 @@ void ScrapeSource::finished(std::size_t index, const HttpResult& r) {
         h.mapped += mapped;
         h.unmapped += unmapped;
         h.badLines += sink.badLines;
+        // A page cut at the cap breaks rules at the cut (a histogram without its +Inf bucket, no
+        // # EOF) that are the cut's, not the exporter's: not counted.
+        if (r.truncated) sink.warnings = 0;
         h.formatWarnings += sink.warnings;
         if (sink.warnings > 0)
             h.lastFormatWarning = std::to_string(sink.warnings) +

@@ -26,11 +26,11 @@ bool secretKey(std::string_view key) {
     });
 }
 
-// [begin, end) of the user info (before '@') in the URL at `at`, if any.
+// [begin, end) of the user info (before '@') in the URL, if any; a URL without a scheme
+// ("ops:pw@host:9400") is all authority up to its first '/', '?' or '#'.
 bool userInfo(std::string_view url, std::size_t& begin, std::size_t& end) {
     const std::size_t scheme = url.find("://");
-    if (scheme == std::string_view::npos) return false;
-    begin = scheme + 3;
+    begin = scheme == std::string_view::npos ? 0 : scheme + 3;
     const std::size_t authorityEnd = url.find_first_of("/?#", begin);
     const std::string_view authority =
         url.substr(begin, authorityEnd == std::string_view::npos ? url.npos : authorityEnd - begin);

@@ -258,12 +258,15 @@ private slots:
 
         // A password in any source's URL: refused, and not repeated in the error.
         for (const QString& kind :
-             {QString("scrape"), QString("prometheus"), QString("redfish"), QString("mqtt")}) {
-            const Run refused = floortwin({"--headless", "--source",
-                                           QString("%1=http://ops:%2@127.0.0.1:%3/")
-                                               .arg(kind, QString::fromStdString(password))
-                                               .arg(server.port()),
-                                           "--for", "1s"});
+             {QString("scrape"), QString("prometheus"), QString("redfish"), QString("mqtt"),
+              QString("scrape-bare"), QString("mqtt-bare")}) {
+            const bool bare = kind.endsWith("-bare"); // no scheme: "ops:pw@host:port"
+            const Run refused = floortwin(
+                {"--headless", "--source",
+                 QString(bare ? "%1=ops:%2@127.0.0.1:%3" : "%1=http://ops:%2@127.0.0.1:%3/")
+                     .arg(QString(kind).remove("-bare"), QString::fromStdString(password))
+                     .arg(server.port()),
+                 "--for", "1s"});
             QVERIFY2(refused.code != 0 && refused.err.contains("credentials in the URL") &&
                          refused.err.contains("ops:***@") &&
                          !refused.err.contains(QByteArray::fromStdString(password)) &&

@@ -15,7 +15,6 @@
 #include <QStandardPaths>
 #include <QTcpServer>
 #include <QtTest>
-
 #include <atomic>
 #include <fstream>
 #include <mutex>
@@ -117,13 +116,12 @@ private slots:
         config.maxBodyBytes = 16u << 20;
         std::mutex mutex;
         std::vector<model::TimeNs> arrivals; // when the good target's samples came
-        importers::ScrapeSource source(
-            config, m_dcgm, m_floor, [&](const model::SampleBatch& b) {
-                std::lock_guard lock(mutex);
-                if (!b.samples.empty())
-                    arrivals.push_back(std::chrono::steady_clock::now().time_since_epoch().count());
-                return true;
-            });
+        importers::ScrapeSource source(config, m_dcgm, m_floor, [&](const model::SampleBatch& b) {
+            std::lock_guard lock(mutex);
+            if (!b.samples.empty())
+                arrivals.push_back(std::chrono::steady_clock::now().time_since_epoch().count());
+            return true;
+        });
         source.start();
         const auto allSaid = [&] {
             const auto h = source.health();
@@ -178,9 +176,9 @@ private slots:
         // Qt buffers ahead of us; far below what they would take if read whole.
         qInfo("resident %.0f -> %.0f MiB, peak %.0f -> %.0f MiB", rssBefore, rssAfter, hwmBefore,
               hwmAfter);
-        QVERIFY2(hwmAfter - rssBefore < 300.0,
-                 qPrintable(QString("peak resident memory grew by %1 MiB")
-                                .arg(hwmAfter - rssBefore)));
+        QVERIFY2(
+            hwmAfter - rssBefore < 300.0,
+            qPrintable(QString("peak resident memory grew by %1 MiB").arg(hwmAfter - rssBefore)));
     }
 
     // Verification stays on: an expired certificate and one for another host are refused with
@@ -198,9 +196,9 @@ private slots:
             const int port = freePort();
             QProcess server;
             server.setProcessChannelMode(QProcess::MergedChannels);
-            server.start(openssl, {"s_server", "-accept", QString("127.0.0.1:%1").arg(port),
-                                   "-cert", tls + k.cert + ".pem", "-key", tls + k.cert + ".key",
-                                   "-www", "-quiet"});
+            server.start(openssl,
+                         {"s_server", "-accept", QString("127.0.0.1:%1").arg(port), "-cert",
+                          tls + k.cert + ".pem", "-key", tls + k.cert + ".key", "-www", "-quiet"});
             QVERIFY(server.waitForStarted());
             QTRY_VERIFY_WITH_TIMEOUT(
                 [&] {

@@ -966,9 +966,15 @@ private slots:
             0, 2, 21, "must not be negative", 0);
         row("negative count", "# TYPE h histogram\nh_bucket{le=\"+Inf\"} 1\nh_count -1\n", t4, true,
             1, 0, 3, 9, "_count must not be negative", 1);
-        row("negative sum without negative bounds",
-            "# TYPE h histogram\nh_bucket{le=\"+Inf\"} 1\nh_count 1\nh_sum -3\n", t4, true, 0, 1, 4,
-            7, "negative", 3);
+        row("OpenMetrics negative sum without negative bounds",
+            "# TYPE h histogram\nh_bucket{le=\"+Inf\"} 1\nh_count 1\nh_sum -3\n# EOF\n", om, true,
+            0, 1, 4, 7, "negative", 3);
+        row("0.0.4 negative sum is fine (negative observations)",
+            "# TYPE h histogram\nh_bucket{le=\"+Inf\"} 1\nh_count 1\nh_sum -3\n", t4, true, 0, 0, 0,
+            0, "", 3);
+        row("a _total name is not merged with its base",
+            "requests_total 5\n# TYPE requests gauge\nrequests 1\nfoo_total 1\nbar 1\nfoo 2\n", t4,
+            true, 0, 0, 0, 0, "", 5);
         row("negative sum with a negative bound is fine",
             "# TYPE h histogram\nh_bucket{le=\"-1\"} 1\nh_bucket{le=\"+Inf\"} 1\nh_count 1\n"
             "h_sum -3\n",

@@ -46,6 +46,10 @@ private slots:
         QVERIFY(urlHasUserInfo("https://ops@prom:9090/"));
         QVERIFY(!urlHasUserInfo("http://h/a:b@c"));
         QVERIFY(!urlHasUserInfo("prom:9090"));
+        // Without a scheme too (a --source entry may have none).
+        QVERIFY(urlHasUserInfo("ops:pw@h:9400"));
+        QCOMPARE(redactUrl("ops:pw@h:9400/metrics"), std::string("ops:***@h:9400/metrics"));
+        QVERIFY(!urlHasUserInfo("h:9400/a@b"));
     }
 
     void errorTextsAreScrubbed() {
@@ -122,7 +126,27 @@ private slots:
         basic.basicPassword = "PASS-93ad11";
         r = requestBlocking(client, server.base() + "/metrics", basic);
         QCOMPARE(r.status, 401);
-        QVERIFY2(!has(r.describeFailure(), "PASS-93ad11"), r.describeFailure().c_str());
+        QVERIFY2(
+            !has(r.describeFailure(), "PASS-93ad11") &&
+                !has(r.describeFailure(), QByteArray("ops:PASS-93ad11").toBase64().toStdString()),
+            r.describeFailure().c_str());
+
+        // A long error page that echoes the token past its first lines: still scrubbed.
+        HttpOptions longPage;
+        longPage.bearerToken = "TOKEN-long-77f1";
+        ft::testing::PageServer padded([](const ft::testing::PageServer::Request& req) {
+            const auto auth = req.headers.find("authorization");
+            return ft::testing::PageServer::Response{
+                403,
+                "refused " + (auth == req.headers.end() ? "" : auth->second) + "\n" +
+                    std::string(200000, 'x'),
+                "text/plain",
+                {}};
+        });
+        r = requestBlocking(client, padded.base() + "/metrics", longPage);
+        QCOMPARE(r.status, 403);
+        QVERIFY2(!has(r.describeFailure(), "TOKEN-long-77f1") && !has(r.body, "TOKEN-long-77f1"),
+                 r.describeFailure().c_str());
 
         HttpOptions header;
         header.headers.emplace_back("X-Auth-Token", "SESSION-5e5e5e");

@@ -6,21 +6,20 @@
 // its own until the behaviour returns or the client hangs up; stop() (and the destructor) shut
 // every socket so blocked sends and sleeps end. For tests and benchmarks of the live sources.
 #include <arpa/inet.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <unistd.h>
-#include <zlib.h>
-
 #include <atomic>
 #include <chrono>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <netinet/in.h>
+#include <poll.h>
 #include <string>
 #include <string_view>
+#include <sys/socket.h>
 #include <thread>
+#include <unistd.h>
 #include <vector>
+#include <zlib.h>
 
 namespace ft::testing {
 
@@ -79,7 +78,8 @@ public:
 
     int port() const { return m_port; }
     int connections() const { return m_connections.load(); }
-    std::string url(const std::string& scheme = "http", const std::string& path = "/metrics") const {
+    std::string url(const std::string& scheme = "http",
+                    const std::string& path = "/metrics") const {
         return scheme + "://127.0.0.1:" + std::to_string(m_port) + path;
     }
 
@@ -127,8 +127,8 @@ public:
                                  std::to_string(bytes) + "\r\n")))
                 return;
             for (std::uint64_t sent = 0; sent < bytes;) {
-                const auto n = static_cast<std::size_t>(
-                    std::min<std::uint64_t>(block.size(), bytes - sent));
+                const auto n =
+                    static_cast<std::size_t>(std::min<std::uint64_t>(block.size(), bytes - sent));
                 if (!c.send(std::string_view(block).substr(0, n))) return;
                 sent += n;
             }
@@ -188,9 +188,8 @@ public:
     }
     // Plain HTTP where the client expects TLS: its handshake gets an HTTP answer.
     static Behaviour notTls() {
-        return [](const Connection& c) {
-            c.send(head(400, "Bad Request", "Content-Length: 0\r\n"));
-        };
+        return
+            [](const Connection& c) { c.send(head(400, "Bad Request", "Content-Length: 0\r\n")); };
     }
 
     static std::string gzipZeros(std::uint64_t inflated) {
@@ -200,7 +199,8 @@ public:
         std::string out;
         std::vector<unsigned char> buf(1u << 16);
         for (std::uint64_t done = 0; done < inflated;) {
-            const auto n = static_cast<uInt>(std::min<std::uint64_t>(zeros.size(), inflated - done));
+            const auto n =
+                static_cast<uInt>(std::min<std::uint64_t>(zeros.size(), inflated - done));
             done += n;
             z.next_in = const_cast<unsigned char*>(zeros.data());
             z.avail_in = n;
@@ -222,6 +222,7 @@ private:
             const int c = ::accept4(m_fd, nullptr, nullptr, SOCK_CLOEXEC);
             if (c < 0) {
                 if (m_stopping) return;
+                std::this_thread::sleep_for(std::chrono::milliseconds(10)); // EMFILE and such
                 continue;
             }
             ++m_connections;
@@ -230,7 +231,11 @@ private:
             m_workers.emplace_back([this, c] {
                 Connection conn{c, readHead(c), &m_stopping};
                 if (!conn.request.empty()) m_behaviour(conn);
-                ::shutdown(c, SHUT_RDWR); // closed by stop(): its number is not reused meanwhile
+                // Closed under the lock, and forgotten: stop() never shuts a reused number.
+                std::lock_guard done(m_mutex);
+                ::shutdown(c, SHUT_RDWR);
+                ::close(c);
+                std::erase(m_open, c);
             });
         }
     }
