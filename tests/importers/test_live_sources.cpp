@@ -1273,6 +1273,7 @@ private slots:
         // stays up, and the value published after the flood still lands.
         const auto pollsBefore = healthOf(source).polls;
         std::vector<std::pair<std::string, std::string>> flood;
+        flood.reserve(20000);
         for (int i = 0; i < 20000; ++i)
             flood.emplace_back("BMS/v1/PUB/Value/Rack/RackLiquidFlow/flood/" + std::to_string(i),
                                R"({"value": 1, "timestamp": 1, "quality": 1})");
