@@ -177,7 +177,7 @@ private slots:
         qInfo("resident %.0f -> %.0f MiB, peak %.0f -> %.0f MiB", rssBefore, rssAfter, hwmBefore,
               hwmAfter);
         QVERIFY2(
-            hwmAfter - rssBefore < 300.0,
+            hwmAfter - rssBefore < 400.0, // ~100 MiB plain; ASan's shadow nearly triples it
             qPrintable(QString("peak resident memory grew by %1 MiB").arg(hwmAfter - rssBefore)));
     }
 
