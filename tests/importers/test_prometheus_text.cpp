@@ -111,6 +111,13 @@ public:
             if (r.name == name && (!key || r.label(key) == value)) return r;
         qFatal("no sample %s{%s=%s}", name, key ? key : "", value ? value : "");
     }
+    // Errors, then warnings, one a line.
+    QString findingList() const {
+        QString s = errorList();
+        for (const auto& w : warnings)
+            s += QString("warning %1:%2 %3\n").arg(w.line).arg(w.column).arg(w.message.c_str());
+        return s;
+    }
     QString errorList() const {
         QString s;
         for (const auto& e : errors)
@@ -1079,9 +1086,7 @@ private slots:
         const ParseStats st =
             parse(std::string_view(text.constData(), text.size()), c, static_cast<Format>(format),
                   exposition ? Scope::Exposition : Scope::Dump);
-        QString all = c.errorList();
-        for (const auto& w : c.warnings)
-            all += QString("warning %1:%2 %3\n").arg(w.line).arg(w.column).arg(w.message.c_str());
+        const QString all = c.findingList();
         QVERIFY2(static_cast<int>(c.errors.size()) == errors, qPrintable(all));
         QVERIFY2(static_cast<int>(c.warnings.size()) == warnings, qPrintable(all));
         QCOMPARE(st.errors, static_cast<std::uint64_t>(errors));
@@ -1140,10 +1145,7 @@ private slots:
         for (const auto& f : files) {
             Collector c;
             const ParseStats st = parse(readData(f.file), c, f.format, Scope::Exposition);
-            QString all = c.errorList();
-            for (const auto& w : c.warnings)
-                all +=
-                    QString("warning %1:%2 %3\n").arg(w.line).arg(w.column).arg(w.message.c_str());
+            const QString all = c.findingList();
             QVERIFY2(st.samples > 0, f.file);
             QVERIFY2(static_cast<int>(st.errors) == f.errors &&
                          static_cast<int>(st.warnings) == f.warnings,
