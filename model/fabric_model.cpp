@@ -300,12 +300,23 @@ void FabricModel::step(Snapshot& state, const Holds& held, float dt,
         m_trayCross[tray] = cross;
         if (carried <= 0) continue;
         const auto firstNic = static_cast<EntityId>(tray * npt);
-        for (std::uint32_t i = 0; i < npt; ++i) {
-            const float share = m_trayUniform[tray] ? carried / static_cast<float>(npt)
-                                                    : carried * nicCapacity(firstNic + i) / cap;
-            const EntityId leaf = t.rails.firstLeaf[i] + group;
-            m_leafIn[leaf] += share;
-            m_leafUp[leaf] += share * cross;
+        float* const leafIn = m_leafIn.data();
+        float* const leafUp = m_leafUp.data();
+        const EntityId* const firstLeaf = t.rails.firstLeaf.data();
+        if (m_trayUniform[tray]) {
+            const float share = carried / static_cast<float>(npt);
+            for (std::uint32_t i = 0; i < npt; ++i) {
+                const EntityId leaf = firstLeaf[i] + group;
+                leafIn[leaf] += share;
+                leafUp[leaf] += share * cross;
+            }
+        } else {
+            for (std::uint32_t i = 0; i < npt; ++i) {
+                const float share = carried * nicCapacity(firstNic + i) / cap;
+                const EntityId leaf = firstLeaf[i] + group;
+                leafIn[leaf] += share;
+                leafUp[leaf] += share * cross;
+            }
         }
     }
 
@@ -519,6 +530,14 @@ void FabricModel::writeDetailSlice(DetailBlock& d, float interval, std::size_t s
     }
 
     // Fabric links: NIC -> leaf (id == NIC id), then leaf -> spine bundles.
+    float* const util = col(ch::FabricUtilization);
+    float* const drops = col(ch::FabricDrops);
+    float* const ecn = col(ch::FabricEcnMarks);
+    float* const pfc = col(ch::FabricPfcPauses);
+    float* const carrier = col(ch::FabricCarrierTransitions);
+    float* const fabricTx = col(ch::FabricTx);
+    float* const fabricRx = col(ch::FabricRx);
+    float* const fabricState = col(ch::FabricState);
     auto counters = [&](std::size_t link, float carried, float cap, float dropRate) {
         const float u = cap > 0 ? carried / cap : 0.0f;
         // Most links run below the marking threshold and drop nothing: skip the arithmetic.
@@ -528,11 +547,11 @@ void FabricModel::writeDetailSlice(DetailBlock& d, float interval, std::size_t s
             m_pfc[link] += static_cast<double>(pfcPausesPerS(u)) * interval;
             m_drops[link] += pps * dropRate * interval;
         }
-        col(ch::FabricUtilization)[link] = 100.0f * u;
-        col(ch::FabricDrops)[link] = static_cast<float>(m_drops[link]);
-        col(ch::FabricEcnMarks)[link] = static_cast<float>(m_ecn[link]);
-        col(ch::FabricPfcPauses)[link] = static_cast<float>(m_pfc[link]);
-        col(ch::FabricCarrierTransitions)[link] = static_cast<float>(m_carrier[link]);
+        util[link] = 100.0f * u;
+        drops[link] = static_cast<float>(m_drops[link]);
+        ecn[link] = static_cast<float>(m_ecn[link]);
+        pfc[link] = static_cast<float>(m_pfc[link]);
+        carrier[link] = static_cast<float>(m_carrier[link]);
     };
     const auto npt = m_nicsPerTray;
     const auto [nicFirst, nicLast] = part(0, nNics);
@@ -543,9 +562,9 @@ void FabricModel::writeDetailSlice(DetailBlock& d, float interval, std::size_t s
         const float carried =
             in.trayCapacity[tray] > 0 ? in.trayRailGBps[tray] * cap / in.trayCapacity[tray] : 0.0f;
         // Collectives are symmetric: a NIC receives about what it sends.
-        col(ch::FabricTx)[nic] = carried;
-        col(ch::FabricRx)[nic] = carried;
-        col(ch::FabricState)[nic] = static_cast<float>(in.nicLinkState(t, id));
+        fabricTx[nic] = carried;
+        fabricRx[nic] = carried;
+        fabricState[nic] = static_cast<float>(in.nicLinkState(t, id));
         counters(nic, carried, cap, in.leafDropRate[t.nics.leaf[nic]]);
     }
     const auto [upFirst, upLast] = part(nNics, nLinks);
@@ -557,9 +576,9 @@ void FabricModel::writeDetailSlice(DetailBlock& d, float interval, std::size_t s
         const bool down = in.railDown[t.leaves.rail[leaf]] != 0;
         const float cap = down ? 0.0f : lanes * m_portGBps * (1.0f - in.leafLaneLoss[leaf]);
         const float carried = in.leafUp[leaf] * lanes / total;
-        col(ch::FabricTx)[link] = carried;
-        col(ch::FabricRx)[link] = carried;
-        col(ch::FabricState)[link] = static_cast<float>(
+        fabricTx[link] = carried;
+        fabricRx[link] = carried;
+        fabricState[link] = static_cast<float>(
             down                                                       ? LinkState::Down
             : (in.leafLaneLoss[leaf] > 0 || in.leafDropRate[leaf] > 0) ? LinkState::Degraded
                                                                        : LinkState::Up);

@@ -77,8 +77,8 @@ void PowerModel::step(Snapshot& state, const Holds& held, float dt, std::vector<
     const auto shelvesPerRack = static_cast<std::size_t>(t.spec().rack.powerShelves);
     const auto psusPerShelf = static_cast<std::size_t>(t.spec().power.psusPerShelf);
     const std::size_t psusPerRack = shelvesPerRack * psusPerShelf;
-    const auto gpusPerRack =
-        static_cast<std::size_t>(t.spec().rack.computeTrays) * t.spec().rack.gpusPerTray;
+    const auto traysPerRack = static_cast<std::size_t>(t.spec().rack.computeTrays);
+    const auto gpusPerTray = static_cast<std::size_t>(t.spec().rack.gpusPerTray);
 
     if (m_siteCapKw > 0 && m_siteCapUntil > 0 && state.time >= m_siteCapUntil) {
         m_siteCapKw = 0;
@@ -97,6 +97,8 @@ void PowerModel::step(Snapshot& state, const Holds& held, float dt, std::vector<
     }
 
     // The plant: each rack's DC load over its PSUs with input.
+    const bool holdState = held.any(ch::PsuState), holdOut = held.any(ch::PsuOutput),
+               holdIn = held.any(ch::PsuInput), holdLoad = held.any(ch::PsuLoad);
     for (std::size_t r = 0; r < nRacks; ++r) {
         const auto rack = static_cast<EntityId>(r);
         const std::size_t first = r * psusPerRack;
@@ -105,7 +107,8 @@ void PowerModel::step(Snapshot& state, const Holds& held, float dt, std::vector<
             const bool input = !m_feeds[t.psus.feed[p]].tripped;
             const std::uint8_t s = m_psuFailed[p] ? Failed : input ? Ok : NoInput;
             m_psuState[p] = s;
-            if (!held(ch::PsuState, static_cast<EntityId>(p))) v[ch::PsuState][p] = s;
+            if (!(holdState && held(ch::PsuState, static_cast<EntityId>(p))))
+                v[ch::PsuState][p] = s;
             if (s == Ok) {
                 ++live;
                 ++liveSide[t.psus.side[p]];
@@ -168,9 +171,10 @@ void PowerModel::step(Snapshot& state, const Holds& held, float dt, std::vector<
                 const std::size_t p = first + s * psusPerShelf + k;
                 const auto id = static_cast<EntityId>(p);
                 const bool on = m_psuState[p] == Ok && m_energized[r] != 0;
-                if (!held(ch::PsuOutput, id)) v[ch::PsuOutput][p] = on ? perPsu : 0.0f;
-                if (!held(ch::PsuInput, id)) v[ch::PsuInput][p] = on ? input : 0.0f;
-                if (!held(ch::PsuLoad, id)) v[ch::PsuLoad][p] = on ? 100.0f * load : 0.0f;
+                if (!(holdOut && held(ch::PsuOutput, id))) v[ch::PsuOutput][p] = on ? perPsu : 0.0f;
+                if (!(holdIn && held(ch::PsuInput, id))) v[ch::PsuInput][p] = on ? input : 0.0f;
+                if (!(holdLoad && held(ch::PsuLoad, id)))
+                    v[ch::PsuLoad][p] = on ? 100.0f * load : 0.0f;
                 out += v[ch::PsuOutput][p];
                 in += v[ch::PsuInput][p];
                 ok += on ? 1.0f : 0.0f;
@@ -229,11 +233,13 @@ void PowerModel::step(Snapshot& state, const Holds& held, float dt, std::vector<
                                             m_peakEfficiency / std::max(m_feedRatedSum[f], 1.0f);
     }
     // What each PSU sees: its feed's line-to-neutral voltage, and the current it draws.
+    const bool holdVoltage = held.any(ch::PsuInputVoltage),
+               holdCurrent = held.any(ch::PsuInputCurrent);
     for (std::size_t p = 0; p < t.psus.feed.size(); ++p) {
         const auto id = static_cast<EntityId>(p);
         const float phase = v[ch::FeedVoltage][t.psus.feed[p]] / std::sqrt(3.0f);
-        if (!held(ch::PsuInputVoltage, id)) v[ch::PsuInputVoltage][p] = phase;
-        if (!held(ch::PsuInputCurrent, id))
+        if (!(holdVoltage && held(ch::PsuInputVoltage, id))) v[ch::PsuInputVoltage][p] = phase;
+        if (!(holdCurrent && held(ch::PsuInputCurrent, id)))
             v[ch::PsuInputCurrent][p] =
                 phase > 1.0f ? v[ch::PsuInput][p] * 1000.0f / (phase * kPowerFactor) : 0.0f;
     }
@@ -293,11 +299,13 @@ void PowerModel::step(Snapshot& state, const Holds& held, float dt, std::vector<
         // that falls at once, a cap below it rises a quarter per second.
         float gpuW = 0;
         std::size_t gpus = 0;
-        for (std::size_t g = r * gpusPerRack; g < (r + 1) * gpusPerRack; ++g)
-            if (t.trayInstalled(static_cast<EntityId>(g / t.spec().rack.gpusPerTray))) {
-                gpuW += v[ch::GpuPower][g];
-                ++gpus;
-            }
+        const float* const gpuPower = v[ch::GpuPower].data();
+        for (std::size_t tray = r * traysPerRack; tray < (r + 1) * traysPerRack; ++tray) {
+            if (!t.trayInstalled(static_cast<EntityId>(tray))) continue;
+            for (std::size_t g = tray * gpusPerTray; g < (tray + 1) * gpusPerTray; ++g)
+                gpuW += gpuPower[g];
+            gpus += gpusPerTray;
+        }
         const float maxCap =
             gpus > 0 ? (budget * 1000.0f - (dc * 1000.0f - gpuW)) / static_cast<float>(gpus)
                      : m_gpuTdpW;

@@ -425,6 +425,40 @@ void SimModel::updateJobPace() {
     }
 }
 
+namespace {
+constexpr TimeNs kNoisePeriod = 500 * kNsPerMs;
+}
+
+void SimModel::fillNoise(NoisePeriod& n, std::uint64_t period, std::size_t upTo) const {
+    if (n.period != period) {
+        n.period = period;
+        n.filled = 0;
+    }
+    n.values.resize(m_gpuBias.size());
+    upTo = std::min(upTo, n.values.size());
+    for (; n.filled < upTo; ++n.filled)
+        n.values[n.filled] = 0.025f * hashNoise(m_config.seed, n.filled, period);
+}
+
+const float* SimModel::gpuNoise() {
+    // Each GPU's utilization noise is a pure function of the seed, the GPU and the half-second
+    // period. 128k hashes at once would make every fifth tick a spike, so the next period's
+    // values are worked out a slice per tick ahead of it, and swapped in when it comes.
+    const auto period = static_cast<std::uint64_t>(m_state.time / kNoisePeriod);
+    const std::size_t n = m_gpuBias.size();
+    if (m_noise.period != period) {
+        if (m_noiseNext.period == period) std::swap(m_noise, m_noiseNext);
+        fillNoise(m_noise, period, n); // whatever the slices have not done yet
+    }
+    const auto next = std::max(
+        period + 1, static_cast<std::uint64_t>((m_state.time + m_config.step) / kNoisePeriod));
+    const auto ticks = static_cast<std::size_t>(
+        std::max<TimeNs>(1, kNoisePeriod / std::max<TimeNs>(1, m_config.step)));
+    const std::size_t done = m_noiseNext.period == next ? m_noiseNext.filled : 0;
+    fillNoise(m_noiseNext, next, done + (n + ticks - 1) / ticks);
+    return m_noise.values.data();
+}
+
 void SimModel::stepComputeTrays(float dt) {
     const Topology& t = *m_topology;
     const auto& rk = t.spec().rack;
@@ -440,9 +474,13 @@ void SimModel::stepComputeTrays(float dt) {
     const int gpt = rk.gpusPerTray;
     const int cpt = rk.cpusPerTray;
     const std::size_t nTrays = t.count(EntityKind::ComputeTray);
-    const auto noiseTick =
-        static_cast<std::uint64_t>(m_state.time / (500 * kNsPerMs)); // noise changes twice a second
+    const float* const noise = gpuNoise(); // changes twice a second
     std::ranges::fill(m_rackMinThrottle, 1.0f);
+    // Where each GPU sits along the tray's coolant path (0..1).
+    std::vector<float> position(static_cast<std::size_t>(gpt));
+    for (int i = 0; i < gpt; ++i)
+        position[static_cast<std::size_t>(i)] =
+            (static_cast<float>(i) + 0.5f) / static_cast<float>(gpt);
     // Most runs hold nothing: check the per-entity holds only for channels that have any.
     auto anyHeld = [&](ChannelId c) { return !m_heldUntil[c].empty(); };
     const bool holdUtil = anyHeld(ch::GpuUtilization), holdClock = anyHeld(ch::GpuSmClock),
@@ -496,7 +534,7 @@ void SimModel::stepComputeTrays(float dt) {
         WorkloadModel::TrafficShare share = present ? rackShare : WorkloadModel::TrafficShare{};
         if (present && working && job->kind == JobKind::Inference) {
             target = m_workload.trayUtilization(trayId, m_state.time);
-            share = m_workload.trayTraffic(trayId, m_state.time);
+            share = WorkloadModel::inferenceTraffic(target);
         }
         // A collective runs at its slowest link's bandwidth.
         share.nvlink *= m_lifecycle.rackNvlinkFactor(rack);
@@ -519,6 +557,7 @@ void SimModel::stepComputeTrays(float dt) {
 
         float trayPower = trayPowered ? static_cast<float>(rk.trayOverheadW) : 0.0f;
         float trayUtil = 0, nvlink = 0, rail = 0;
+        float rackMin = m_rackMinThrottle[rack]; // kept in a register for the tray's GPUs
         for (int i = 0; i < gpt; ++i) {
             const std::size_t g = tray * gpt + i;
             const auto gid = static_cast<EntityId>(g);
@@ -530,14 +569,13 @@ void SimModel::stepComputeTrays(float dt) {
                 throttle = std::max(0.55f, throttle - 0.2f * dt);
             else if (temp < limit - 3.0f)
                 throttle = std::min(1.0f, throttle + 0.1f * dt);
-            m_rackMinThrottle[rack] = std::min(m_rackMinThrottle[rack], throttle);
+            rackMin = std::min(rackMin, throttle);
             // A GPU faster than its job's slowest member waits at the barriers.
             const float waiting = std::clamp(trayPace / std::max(throttle, 0.05f), 0.0f, 1.0f);
             if (!(holdUtil && held(ch::GpuUtilization, gid))) {
-                const float noise =
-                    trayPowered ? 0.025f * hashNoise(m_config.seed, g, noiseTick) : 0.0f;
-                const float want =
-                    std::clamp(target * waiting * (1.0f + 0.03f * bias) + noise, 0.0f, 1.0f);
+                const float want = std::clamp(target * waiting * (1.0f + 0.03f * bias) +
+                                                  (trayPowered ? noise[g] : 0.0f),
+                                              0.0f, 1.0f);
                 float& util = v[ch::GpuUtilization][g];
                 util += (want * 100.0f - util) * utilAlpha;
             }
@@ -555,7 +593,7 @@ void SimModel::stepComputeTrays(float dt) {
                     std::clamp((gpuCap - gpuIdle) / std::max(want - gpuIdle, 1.0f), 0.05f, 1.0f);
                 clock = throttle * std::sqrt(dynamic);
                 want = gpuCap;
-                m_rackMinThrottle[rack] = std::min(m_rackMinThrottle[rack], clock);
+                rackMin = std::min(rackMin, clock);
             }
             if (!(holdClock && held(ch::GpuSmClock, gid)))
                 v[ch::GpuSmClock][g] = trayPowered ? kMaxSmClockMhz * clock : 0.0f;
@@ -566,14 +604,14 @@ void SimModel::stepComputeTrays(float dt) {
             nvlink += nvlinkPeak * share.nvlink;
             rail += kRailTbpsPerGpu * share.rail;
             if (!(holdTemp && held(ch::GpuTemperature, gid))) {
-                const float position = (static_cast<float>(i) + 0.5f) / static_cast<float>(gpt);
-                const float coolant = supply + trayRise * position;
+                const float coolant = supply + trayRise * position[static_cast<std::size_t>(i)];
                 const float want = coolant + kGpuThermalResistance *
                                                  m_lifecycle.gpuCoolingFactor(gid) *
                                                  (1.0f + 0.06f * bias) * power;
                 v[ch::GpuTemperature][g] += (want - v[ch::GpuTemperature][g]) * gpuAlpha;
             }
         }
+        m_rackMinThrottle[rack] = rackMin;
         trayUtil /= static_cast<float>(gpt);
         for (int i = 0; i < cpt; ++i) {
             const std::size_t c = tray * cpt + i;

@@ -124,10 +124,20 @@ private:
     std::vector<TimeNs> m_rackJobStart;        // to notice a rack's job changing
     std::vector<std::uint64_t> m_rackJobPhase; // for the incident tracker: job, start, checkpoint
     Snapshot m_state;
-    std::vector<std::vector<TimeNs>> m_heldUntil;    // [channel][entity], allocated on first use
-    std::vector<float> m_gpuBias;                    // per-GPU silicon variation, fixed
-    std::vector<float> m_gpuThrottle;                // 1 = full clocks
-    std::vector<float> m_rackMinThrottle;            // slowest GPU of each rack, last tick
+    std::vector<std::vector<TimeNs>> m_heldUntil; // [channel][entity], allocated on first use
+    std::vector<float> m_gpuBias;                 // per-GPU silicon variation, fixed
+    std::vector<float> m_gpuThrottle;             // 1 = full clocks
+    std::vector<float> m_rackMinThrottle;         // slowest GPU of each rack, last tick
+    // Per-GPU utilization noise (already scaled) for the current half-second period, and the
+    // next period's, filled a slice per tick (gpuNoise).
+    struct NoisePeriod {
+        std::uint64_t period = ~std::uint64_t{0};
+        std::size_t filled = 0;
+        std::vector<float> values;
+    };
+    NoisePeriod m_noise, m_noiseNext;
+    void fillNoise(NoisePeriod& n, std::uint64_t period, std::size_t upTo) const;
+    const float* gpuNoise();
     std::vector<std::uint8_t> m_rackGpuTempMeasured; // telemetry: any GPU temperature held
     std::vector<std::uint8_t> m_rackPowered; // this tick: not tripped and not held off by its stage
     std::vector<float> m_jobPace;            // per job: the pace of its slowest member

@@ -63,6 +63,17 @@ void WorkloadModel::advance(TimeNs now) {
             }
         }
     }
+    // Demand is per job: worked out once a tick rather than for each of its trays.
+    m_jobDemand.resize(m_jobs.size());
+    for (std::size_t j = 0; j < m_jobs.size(); ++j)
+        if (m_jobs[j].kind == JobKind::Inference) m_jobDemand[j] = demand(m_jobs[j], now);
+    m_demandAt = now;
+}
+
+float WorkloadModel::demand(const Job& job, TimeNs now) const {
+    // Demand swings over ~45 minutes, phased per job.
+    const auto t = static_cast<float>(toSeconds(now % (86400 * kNsPerSecond)));
+    return 0.66f + 0.16f * std::sin(kTwoPi * t / 2700.0f + float(job.firstRack));
 }
 
 WorkloadModel::TrafficShare WorkloadModel::trayTraffic(EntityId tray, TimeNs now) const {
@@ -85,12 +96,10 @@ WorkloadModel::TrafficShare WorkloadModel::trayTraffic(EntityId tray, TimeNs now
         if (phase >= 0.72f) return {0.72f * ramp, (multiRack ? 0.62f : 0.03f) * ramp};
         return {0.09f * ramp, (multiRack ? 0.24f : 0.01f) * ramp};
     }
-    case JobKind::Inference: {
-        const float util = trayUtilization(tray, now);
+    case JobKind::Inference:
         // Disaggregated serving moves KV caches between prefill and decode replicas over the
         // rails; agents add chatty small requests.
-        return {0.14f * util, 0.16f * util};
-    }
+        return inferenceTraffic(trayUtilization(tray, now));
     }
     return {};
 }
@@ -121,9 +130,9 @@ float WorkloadModel::trayUtilization(EntityId tray, TimeNs now) const {
     }
     case JobKind::Inference: {
         // Demand swings over ~45 minutes, replicas are unevenly loaded, agents add spikes.
-        const float demand = 0.66f + 0.16f * std::sin(kTwoPi * t / 2700.0f + float(job.firstRack));
+        const float jobDemand = now == m_demandAt ? m_jobDemand[m_rackJob[rack]] : demand(job, now);
         const float replica = 0.1f * std::sin(kTwoPi * t / 240.0f + m_trayPhase[tray]);
-        return std::clamp((demand + replica + job.burstLevel) * job.intensity, 0.05f, 1.0f);
+        return std::clamp((jobDemand + replica + job.burstLevel) * job.intensity, 0.05f, 1.0f);
     }
     }
     return 0.0f;

@@ -40,6 +40,9 @@ public:
         float rail = 0;
     };
     TrafficShare trayTraffic(EntityId tray, TimeNs now) const;
+    // An inference tray's traffic at utilization `util` (0..1): what trayTraffic gives for it,
+    // for a caller that already has the tray's utilization.
+    static TrafficShare inferenceTraffic(float util) { return {0.14f * util, 0.16f * util}; }
     // Is the tray's training job writing a checkpoint at `now`?
     bool checkpointing(EntityId tray, TimeNs now) const;
 
@@ -49,12 +52,16 @@ public:
 
 private:
     void plan(Job& job, TimeNs now);
+    float demand(const Job& job, TimeNs now) const;
 
     const Topology& m_topology;
     Rng m_rng;
     std::vector<Job> m_jobs;
     std::vector<std::uint32_t> m_rackJob;
     std::vector<float> m_trayPhase; // per-tray replica imbalance, fixed
+    // Each inference job's demand (the same for all its trays) as of the last advance().
+    std::vector<float> m_jobDemand;
+    TimeNs m_demandAt = -1;
 };
 
 } // namespace ft::model
