@@ -1,6 +1,7 @@
 #include "floor_view.h"
 
 #include "floor_scene.h"
+#include "flow_pipes.h"
 #include "layer_registry.h"
 #include "model/incident_tracker.h"
 #include "transport_observer.h"
@@ -39,6 +40,23 @@ FloorView::FloorView(std::shared_ptr<const model::Topology> topology, SnapshotSo
     m_renderer->SetBackground2(0.10, 0.13, 0.18);
     m_renderer->GradientBackgroundOn();
     m_renderWindow->AddRenderer(m_renderer);
+    // The moving pipes draw on a layer of their own over the still scene, with its camera and
+    // its depth, so the still scene's picture can be reused while only they move.
+    m_renderWindow->SetNumberOfLayers(2);
+    m_flowRenderer->SetLayer(1);
+    m_flowRenderer->PreserveColorBufferOn();
+    m_flowRenderer->PreserveDepthBufferOn();
+    m_flowRenderer->SetActiveCamera(m_renderer->GetActiveCamera());
+    m_flowRenderer->InteractiveOff();
+    m_renderWindow->AddRenderer(m_flowRenderer);
+    FlowPipes::setFlowRenderer(m_renderer, m_flowRenderer);
+    auto restore = vtkSmartPointer<vtkCallbackCommand>::New();
+    restore->SetClientData(this);
+    restore->SetCallback([](vtkObject*, unsigned long, void* client, void*) {
+        auto* self = static_cast<FloorView*>(client);
+        if (!self->m_renderer->GetDraw()) self->restoreStill();
+    });
+    m_flowRenderer->AddObserver(vtkCommand::StartEvent, restore);
     m_renderWindow->SetMultiSamples(0);
     m_clock.start();
 
@@ -81,6 +99,8 @@ FloorView::~FloorView() {
     makeCurrent();
     m_layers.clear();
     m_scene.reset();
+    FlowPipes::setFlowRenderer(m_renderer, nullptr);
+    if (m_still) m_still->ReleaseGraphicsResources(m_renderWindow);
     if (m_glReady) m_renderWindow->ReleaseGraphicsResources(m_renderWindow);
     m_overlay.shutdown();
     doneCurrent();
@@ -227,7 +247,6 @@ void FloorView::paintGL() {
     const int pw = static_cast<int>(width() * dpr), ph = static_cast<int>(height() * dpr);
     m_renderWindow->SetSize(pw, ph);
     m_renderWindow->SetPosition(0, 0);
-    m_renderer->ResetCameraClippingRange();
     const double now = static_cast<double>(m_clock.nsecsElapsed()) / 1e6;
     const double dt = m_frameStep ? *m_frameStep : (m_lastFrameAt > 0 ? now - m_lastFrameAt : 16.0);
     QElapsedTimer cost;
@@ -247,7 +266,7 @@ void FloorView::paintGL() {
     vtkOpenGLState* state = m_renderWindow->GetState();
     state->Reset();
     state->Push();
-    m_renderWindow->Render();
+    renderScene(pw, ph);
     state->Pop();
 
     // The HUD goes into Qt's framebuffer, over what VTK blitted there.
@@ -315,6 +334,135 @@ void FloorView::paintGL() {
         m_firstFrameSent = true;
         emit firstFrame();
     }
+}
+
+void FloorView::setReuseStillScene(bool reuse) {
+    m_reuseStill = reuse;
+    m_stillValid = false;
+    update();
+}
+
+vtkMTimeType FloorView::stillStamp() const {
+    // What the still scene's picture depends on: the camera and every prop of it with its
+    // property, mapper and data (a prop's "redraw" time). The renderer's own settings change
+    // only with the theme, which drops the picture itself (its time moves with each frame's
+    // layer switching).
+    vtkMTimeType stamp = m_renderer->GetActiveCamera()->GetMTime();
+    vtkPropCollection* props = m_renderer->GetViewProps();
+    vtkCollectionSimpleIterator it;
+    props->InitTraversal(it);
+    while (vtkProp* prop = props->GetNextProp(it))
+        stamp = std::max({stamp, prop->GetMTime(), prop->GetRedrawMTime()});
+    // A prop taken away leaves the others' times as they were: count them too.
+    return stamp * 1024 + static_cast<vtkMTimeType>(props->GetNumberOfItems() % 1024);
+}
+
+void FloorView::renderScene(int pw, int ph) {
+    // Near and far planes over both layers' props.
+    double bounds[6], flows[6];
+    m_renderer->ComputeVisiblePropBounds(bounds);
+    m_flowRenderer->ComputeVisiblePropBounds(flows);
+    if (flows[0] <= flows[1]) {
+        if (bounds[0] > bounds[1]) std::copy(flows, flows + 6, bounds);
+        for (int i = 0; i < 6; i += 2) {
+            bounds[i] = std::min(bounds[i], flows[i]);
+            bounds[i + 1] = std::max(bounds[i + 1], flows[i + 1]);
+        }
+    }
+    if (bounds[0] <= bounds[1]) m_renderer->ResetCameraClippingRange(bounds);
+    m_flowRenderer->GetActiveCamera()->SetClippingRange(
+        m_renderer->GetActiveCamera()->GetClippingRange());
+
+    const bool anyFlow = m_flowRenderer->VisibleActorCount() > 0;
+    if (!m_reuseStill || m_stillBroken || !anyFlow) {
+        // One pass: both layers.
+        m_renderer->SetDraw(true);
+        m_flowRenderer->SetDraw(true);
+        m_stillValid = false;
+        ++m_stillRenders;
+        m_renderWindow->Render();
+        return;
+    }
+    const vtkMTimeType stamp = stillStamp();
+    if (!m_stillValid || stamp != m_stillStamp || pw != m_stillW || ph != m_stillH) {
+        // The still scene changed: draw it alone and keep its picture.
+        m_renderer->SetDraw(true);
+        m_flowRenderer->SetDraw(false);
+        m_renderWindow->Render();
+        ++m_stillRenders;
+        m_stillValid = keepStill(pw, ph);
+        m_stillStamp = stillStamp(); // rendering may touch props (shader rebuilds)
+        m_stillW = pw;
+        m_stillH = ph;
+        if (!m_stillValid) {
+            m_flowRenderer->SetDraw(true);
+            m_renderWindow->Render();
+            return;
+        }
+    }
+    // The pipes over the kept picture (restored when the flow layer starts: restoreStill).
+    m_renderer->SetDraw(false);
+    m_flowRenderer->SetDraw(true);
+    m_renderWindow->Render();
+    m_renderer->SetDraw(true);
+}
+
+bool FloorView::keepStill(int pw, int ph) {
+    vtkOpenGLFramebufferObject* render = m_renderWindow->GetRenderFramebuffer();
+    if (!render || render->GetMultiSamples() > 1) return false;
+    vtkOpenGLState* state = m_renderWindow->GetState();
+    if (!m_still) {
+        m_still = vtkSmartPointer<vtkOpenGLFramebufferObject>::New();
+        m_still->SetContext(m_renderWindow);
+    }
+    state->PushFramebufferBindings();
+    int size[2] = {0, 0};
+    m_still->GetLastSize(size);
+    if (size[0] != pw || size[1] != ph || !m_still->GetFBOIndex()) {
+        m_still->ReleaseGraphicsResources(m_renderWindow);
+        m_still->SetContext(m_renderWindow);
+        m_still->SaveCurrentBindingsAndBuffers();
+        // The attachments VTK gives its own render framebuffer, so that depth can be copied.
+        const bool made = m_still->PopulateFramebuffer(pw, ph, true, 1, VTK_UNSIGNED_CHAR, true, 32,
+                                                       0, m_renderWindow->GetStencilCapable() != 0);
+        m_still->RestorePreviousBindingsAndBuffers();
+        if (!made) {
+            state->PopFramebufferBindings();
+            m_stillBroken = true;
+            return false;
+        }
+    }
+    auto* gl = context()->functions();
+    while (gl->glGetError() != GL_NO_ERROR) {
+    }
+    render->Bind(GL_READ_FRAMEBUFFER);
+    render->ActivateReadBuffer(0);
+    m_still->Bind(GL_DRAW_FRAMEBUFFER);
+    m_still->ActivateDrawBuffer(0);
+    const int ext[4] = {0, pw, 0, ph};
+    vtkOpenGLFramebufferObject::Blit(ext, ext, GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT,
+                                     GL_NEAREST);
+    const bool ok = gl->glGetError() == GL_NO_ERROR;
+    state->PopFramebufferBindings();
+    // A driver that cannot copy the depth (formats differ) draws every frame whole from now on.
+    if (!ok) m_stillBroken = true;
+    return ok;
+}
+
+void FloorView::restoreStill() {
+    // Called as the flow layer starts, with VTK's render framebuffer bound for drawing.
+    if (!m_stillValid || !m_still) return;
+    vtkOpenGLFramebufferObject* render = m_renderWindow->GetRenderFramebuffer();
+    vtkOpenGLState* state = m_renderWindow->GetState();
+    state->PushFramebufferBindings();
+    m_still->Bind(GL_READ_FRAMEBUFFER);
+    m_still->ActivateReadBuffer(0);
+    render->Bind(GL_DRAW_FRAMEBUFFER);
+    render->ActivateDrawBuffer(0);
+    const int ext[4] = {0, m_stillW, 0, m_stillH};
+    vtkOpenGLFramebufferObject::Blit(ext, ext, GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT,
+                                     GL_NEAREST);
+    state->PopFramebufferBindings();
 }
 
 void FloorView::updateProjection() const {
@@ -482,10 +630,12 @@ void FloorView::setSelection(std::optional<model::EntityRef> selection) {
 
 void FloorView::setSceneVisible(bool visible) {
     m_sceneVisible = visible;
-    vtkPropCollection* props = m_renderer->GetViewProps();
-    props->InitTraversal();
-    while (vtkProp* prop = props->GetNextProp())
-        prop->SetVisibility(visible);
+    for (vtkRenderer* renderer : {m_renderer.GetPointer(), m_flowRenderer.GetPointer()}) {
+        vtkPropCollection* props = renderer->GetViewProps();
+        props->InitTraversal();
+        while (vtkProp* prop = props->GetNextProp())
+            prop->SetVisibility(visible);
+    }
     if (visible)
         for (const auto& l : m_layers)
             l->reapplyVisibility();
@@ -531,6 +681,7 @@ void FloorView::setWallMode(bool wall) {
 
 void FloorView::setTheme(DisplayTheme theme) {
     m_theme = theme;
+    m_stillValid = false; // the background is not in stillStamp()
     switch (theme) {
     case DisplayTheme::Standard:
         m_renderer->SetBackground(0.035, 0.045, 0.065);

@@ -25,6 +25,7 @@
 #include <string_view>
 #include <vector>
 #include <vtkNew.h>
+#include <vtkOpenGLFramebufferObject.h>
 #include <vtkSmartPointer.h>
 
 class vtkGenericOpenGLRenderWindow;
@@ -114,6 +115,11 @@ public:
     void setPalette(Palette palette);
     // Benchmarks: glFinish at the end of every frame so timings cover the GPU work.
     void setFinishEachFrame(bool finish) { m_finishEachFrame = finish; }
+    // Between frames where nothing but the moving pipes changed (same camera, same data, same
+    // size), the still scene's picture is reused and only the pipes are drawn over it. On by
+    // default; off for comparisons. stillRenders() counts the frames that drew the still scene.
+    void setReuseStillScene(bool reuse);
+    int stillRenders() const { return m_stillRenders; }
     // Benchmarks: hide every actor and the HUD, leaving the same pipeline drawing an empty scene.
     void setSceneVisible(bool visible);
 
@@ -196,7 +202,18 @@ private:
     FloorSummary m_summary;
 
     vtkSmartPointer<vtkGenericOpenGLRenderWindow> m_renderWindow;
-    vtkNew<vtkRenderer> m_renderer;
+    vtkNew<vtkRenderer> m_renderer;     // the still scene (layer 0)
+    vtkNew<vtkRenderer> m_flowRenderer; // pipes whose bands move every frame (layer 1)
+    // The still scene's last picture (colour and depth), and what it was drawn from.
+    vtkSmartPointer<vtkOpenGLFramebufferObject> m_still;
+    vtkMTimeType m_stillStamp = 0;
+    int m_stillW = 0, m_stillH = 0;
+    bool m_stillValid = false, m_reuseStill = true, m_stillBroken = false;
+    int m_stillRenders = 0;
+    void renderScene(int pw, int ph);
+    vtkMTimeType stillStamp() const;
+    bool keepStill(int pw, int ph);
+    void restoreStill();
     std::unique_ptr<FloorScene> m_scene;
     std::vector<std::unique_ptr<Layer>> m_layers;
     ImGuiOverlay m_overlay;

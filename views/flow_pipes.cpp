@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <unordered_map>
 #include <vtkActor.h>
 #include <vtkCellArray.h>
 #include <vtkFloatArray.h>
@@ -27,6 +28,17 @@ namespace {
 constexpr int kSides = 6;
 constexpr int kVerts = 2 * kSides;
 
+// Scene renderer -> the renderer its moving pipes go into (GUI thread only).
+std::unordered_map<vtkRenderer*, vtkRenderer*>& flowRenderers() {
+    static std::unordered_map<vtkRenderer*, vtkRenderer*> map;
+    return map;
+}
+
+vtkRenderer* flowRendererOf(vtkRenderer* scene) {
+    const auto it = flowRenderers().find(scene);
+    return it == flowRenderers().end() ? scene : it->second;
+}
+
 std::string shaderText(const char* name) {
     QFile f(QString(":/shaders/") + name);
     if (!f.open(QIODevice::ReadOnly)) qFatal("floortwin: shader %s missing from the build", name);
@@ -34,7 +46,14 @@ std::string shaderText(const char* name) {
 }
 } // namespace
 
-FlowPipes::FlowPipes(vtkRenderer* renderer) : m_renderer(renderer) {
+void FlowPipes::setFlowRenderer(vtkRenderer* scene, vtkRenderer* flows) {
+    if (flows)
+        flowRenderers()[scene] = flows;
+    else
+        flowRenderers().erase(scene);
+}
+
+FlowPipes::FlowPipes(vtkRenderer* renderer) : m_renderer(flowRendererOf(renderer)) {
     initShaderResources();
     clear();
     finish();
@@ -65,7 +84,7 @@ FlowPipes::FlowPipes(vtkRenderer* renderer) : m_renderer(renderer) {
     sp->GetVertexCustomUniforms()->SetUniformf("flowTime", 0.0f);
     sp->GetFragmentCustomUniforms()->SetUniformf("flowFlash", 0.0f);
     m_actor->VisibilityOff();
-    renderer->AddActor(m_actor);
+    m_renderer->AddActor(m_actor);
 }
 
 FlowPipes::~FlowPipes() {

@@ -18,7 +18,10 @@ namespace ft::views {
 
 class FlowPipes {
 public:
+    // Pipes made for `renderer` go into its flow renderer when one is registered: the floor
+    // view draws what moves every frame apart from the still scene, whose picture it keeps.
     explicit FlowPipes(vtkRenderer* renderer);
+    static void setFlowRenderer(vtkRenderer* scene, vtkRenderer* flows); // flows null: forget
     ~FlowPipes();
     FlowPipes(const FlowPipes&) = delete;
     FlowPipes& operator=(const FlowPipes&) = delete;

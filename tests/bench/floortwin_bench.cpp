@@ -281,8 +281,10 @@ void benchRecording() {
     }
 }
 
-// Median frame time of a view rendering on screen at 1280x720.
-double frameMs(views::FloorView& view, int frames) {
+// Median frame time of a view rendering on screen at 1280x720. `orbit` turns the camera by a
+// quarter of a degree before each frame, so every frame draws the whole scene (the NOC tour's
+// flights); otherwise the camera and data hold still and only the moving pipes change.
+double frameMs(views::FloorView& view, int frames, bool orbit = false) {
     // Only frames that were drawn count: until the window is exposed, a repaint draws nothing
     // (and a figure of 0.002 ms would read as a fast renderer).
     int drawn = 0;
@@ -299,6 +301,11 @@ double frameMs(views::FloorView& view, int frames) {
         const int before = drawn;
         QElapsedTimer t;
         t.start();
+        if (orbit) {
+            auto rig = view.camera();
+            rig.azimuthDeg += 0.25;
+            view.setCamera(rig);
+        }
         view.update();
         view.repaint();
         QCoreApplication::processEvents();
@@ -321,7 +328,9 @@ void benchRender() {
         std::vector<std::string> layers; // shown over the racks
         int width = 1280, height = 720;
         bool hud = true;
-        bool top = false; // straight down (the wall tour's power stop) instead of the overview
+        bool top = false;   // straight down (the wall tour's power stop) instead of the overview
+        bool orbit = false; // the camera moves every frame
+        bool reuse = true;  // the still scene's picture is reused between frames
     };
     const std::vector<std::string> every{"thermal", "rails",     "nvlink",
                                          "storage", "lifecycle", "power"};
@@ -332,6 +341,10 @@ void benchRender() {
         {"racks1778_thermal", "generate:racks=1778", false, {"thermal"}},
         {"racks1778_rails", "generate:racks=1778", false, {"rails"}},
         {"racks1778_all", "generate:racks=1778", false, every},
+        // The same with the camera moving every frame, and with every frame drawn whole.
+        {"racks1778_all_orbit", "generate:racks=1778", false, every, 1280, 720, true, false, true},
+        {"racks1778_all_redraw", "generate:racks=1778", false, every, 1280, 720, true, false, false,
+         false},
         {"racks1778_all", "generate:racks=1778", false, every, 1920, 1080},
         // The scene alone: what the HUD costs is the difference.
         {"racks1778_all_nohud", "generate:racks=1778", false, every, 1280, 720, false},
@@ -373,8 +386,13 @@ void benchRender() {
         for (const auto& layer : c.layers)
             view.setLayerVisible(layer, true); // thermal flow bands animate every frame
         if (c.top) view.topView();
-        const double ms = frameMs(view, 80);
+        view.setReuseStillScene(c.reuse);
+        const int stillBefore = view.stillRenders();
+        const double ms = frameMs(view, 80, c.orbit);
         figure(name, ms, "ms");
+        // How many of the frames had to draw the still scene (camera, data or size changed).
+        figure("render.still_redraws." + c.label + "." + size,
+               static_cast<double>(view.stillRenders() - stillBefore), "frames");
         figure("render.fps." + c.label + "." + size, 1000.0 / ms, "fps");
         if (c.empty)
             emptyMs = ms;

@@ -267,6 +267,69 @@ private slots:
         m_core->setPaused(false);
     }
 
+    // Frames where only the moving pipes change reuse the still scene's picture (colour and
+    // depth): the same pixels as drawing everything, and drawn again whenever the camera, a
+    // layer, the data or the theme changes.
+    void stillSceneIsReusedExactly() {
+        auto view = makeView(960, 540, true);
+        for (const char* layer : {"thermal", "rails", "nvlink", "storage", "power"})
+            view->setLayerVisible(layer, true);
+        auto same = [](const QImage& a, const QImage& b) {
+            const auto d = compareImages(a, b);
+            return d.meanAbs < 0.01 && d.fractionOff < 0.0005;
+        };
+        auto whole = [&] {
+            view->setReuseStillScene(false);
+            const QImage img = view->grabFramebuffer();
+            view->setReuseStillScene(true);
+            return img;
+        };
+        const QImage reference = whole();
+        view->setReuseStillScene(true);
+        const int before = view->stillRenders();
+        const QImage first = view->grabFramebuffer();  // draws the still scene and keeps it
+        const QImage second = view->grabFramebuffer(); // reuses it
+        const QImage third = view->grabFramebuffer();
+        QCOMPARE(view->stillRenders() - before, 1);
+        QVERIFY(same(reference, first));
+        // Pipes behind racks stay hidden in the reused frames: the depth came back too.
+        QVERIFY(same(reference, second));
+        QVERIFY(same(reference, third));
+        // The pipes are really drawn over it (not part of the kept picture).
+        view->setLayerVisible("power", false);
+        view->setLayerVisible("thermal", false);
+        const QImage fewer = view->grabFramebuffer();
+        QCOMPARE(view->stillRenders() - before, 2);
+        QVERIFY(compareImages(reference, fewer).fractionOff > 0.005);
+        QVERIFY(same(whole(), fewer));
+        // A camera move and a theme change draw the still scene again.
+        auto rig = view->camera();
+        rig.azimuthDeg += 20;
+        view->setCamera(rig);
+        const int moved = view->stillRenders();
+        const QImage turned = view->grabFramebuffer();
+        QCOMPARE(view->stillRenders(), moved + 1);
+        QVERIFY(same(whole(), turned));
+        view->setTheme(views::DisplayTheme::Bright);
+        const int themed = view->stillRenders();
+        const QImage bright = view->grabFramebuffer();
+        QCOMPARE(view->stillRenders(), themed + 1);
+        QVERIFY(same(whole(), bright));
+        view->setTheme(views::DisplayTheme::Standard);
+
+        // New data re-colours the racks: the still scene is drawn again with it.
+        auto live = makeView(960, 540);
+        live->setLayerVisible("thermal", true);
+        (void)live->grabFramebuffer();
+        const int kept = live->stillRenders();
+        (void)live->grabFramebuffer();
+        QCOMPARE(live->stillRenders(), kept);
+        m_core->runUntil(m_core->latest()->time + 30 * model::kNsPerSecond);
+        live->refreshSnapshot();
+        (void)live->grabFramebuffer();
+        QCOMPARE(live->stillRenders(), kept + 1);
+    }
+
     void lifecycleLayerMatchesBaseline() {
         auto view = makeView(960, 540, true);
         view->setLayerVisible("lifecycle", true);
