@@ -373,8 +373,7 @@ void FloorView::renderScene(int pw, int ph) {
     m_flowRenderer->GetActiveCamera()->SetClippingRange(
         m_renderer->GetActiveCamera()->GetClippingRange());
 
-    const bool anyFlow = m_flowRenderer->VisibleActorCount() > 0;
-    if (!m_reuseStill || m_stillBroken || !anyFlow) {
+    if (!m_reuseStill || m_stillBroken) {
         // One pass: both layers.
         m_renderer->SetDraw(true);
         m_flowRenderer->SetDraw(true);
