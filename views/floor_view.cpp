@@ -406,6 +406,19 @@ void FloorView::renderScene(int pw, int ph) {
     m_renderer->SetDraw(true);
 }
 
+namespace {
+// Colour and depth of `from` into `to` (w x h from the corner); the caller keeps the bindings.
+void copyPicture(vtkOpenGLFramebufferObject* from, vtkOpenGLFramebufferObject* to, int w, int h) {
+    from->Bind(GL_READ_FRAMEBUFFER);
+    from->ActivateReadBuffer(0);
+    to->Bind(GL_DRAW_FRAMEBUFFER);
+    to->ActivateDrawBuffer(0);
+    const int ext[4] = {0, w, 0, h};
+    vtkOpenGLFramebufferObject::Blit(ext, ext, GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT,
+                                     GL_NEAREST);
+}
+} // namespace
+
 bool FloorView::keepStill(int pw, int ph) {
     vtkOpenGLFramebufferObject* render = m_renderWindow->GetRenderFramebuffer();
     if (!render || render->GetMultiSamples() > 1) return false;
@@ -434,13 +447,7 @@ bool FloorView::keepStill(int pw, int ph) {
     auto* gl = context()->functions();
     while (gl->glGetError() != GL_NO_ERROR) {
     }
-    render->Bind(GL_READ_FRAMEBUFFER);
-    render->ActivateReadBuffer(0);
-    m_still->Bind(GL_DRAW_FRAMEBUFFER);
-    m_still->ActivateDrawBuffer(0);
-    const int ext[4] = {0, pw, 0, ph};
-    vtkOpenGLFramebufferObject::Blit(ext, ext, GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT,
-                                     GL_NEAREST);
+    copyPicture(render, m_still, pw, ph);
     const bool ok = gl->glGetError() == GL_NO_ERROR;
     state->PopFramebufferBindings();
     // A driver that cannot copy the depth (formats differ) draws every frame whole from now on.
@@ -451,16 +458,9 @@ bool FloorView::keepStill(int pw, int ph) {
 void FloorView::restoreStill() {
     // Called as the flow layer starts, with VTK's render framebuffer bound for drawing.
     if (!m_stillValid || !m_still) return;
-    vtkOpenGLFramebufferObject* render = m_renderWindow->GetRenderFramebuffer();
     vtkOpenGLState* state = m_renderWindow->GetState();
     state->PushFramebufferBindings();
-    m_still->Bind(GL_READ_FRAMEBUFFER);
-    m_still->ActivateReadBuffer(0);
-    render->Bind(GL_DRAW_FRAMEBUFFER);
-    render->ActivateDrawBuffer(0);
-    const int ext[4] = {0, m_stillW, 0, m_stillH};
-    vtkOpenGLFramebufferObject::Blit(ext, ext, GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT,
-                                     GL_NEAREST);
+    copyPicture(m_still, m_renderWindow->GetRenderFramebuffer(), m_stillW, m_stillH);
     state->PopFramebufferBindings();
 }
 
