@@ -280,7 +280,7 @@ private slots:
         };
         auto whole = [&] {
             view->setReuseStillScene(false);
-            const QImage img = view->grabFramebuffer();
+            QImage img = view->grabFramebuffer();
             view->setReuseStillScene(true);
             return img;
         };
