@@ -18,6 +18,7 @@
 
 #include <array>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 
 namespace ft::model {
@@ -131,7 +132,7 @@ private:
     // Per-GPU utilization noise (already scaled) for the current half-second period, and the
     // next period's, filled a slice per tick (gpuNoise).
     struct NoisePeriod {
-        std::uint64_t period = ~std::uint64_t{0};
+        std::optional<std::uint64_t> period; // none yet
         std::size_t filled = 0;
         std::vector<float> values;
     };

@@ -16,14 +16,17 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <vtkActor.h>
 #include <vtkCallbackCommand.h>
 #include <vtkCamera.h>
+#include <vtkDataObject.h>
 #include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkMatrix4x4.h>
 #include <vtkOpenGLState.h>
 #include <vtkProp.h>
 #include <vtkPropCollection.h>
 #include <vtkRenderer.h>
+#include <vtkTexture.h>
 
 namespace ft::views {
 
@@ -343,18 +346,27 @@ void FloorView::setReuseStillScene(bool reuse) {
 }
 
 vtkMTimeType FloorView::stillStamp() const {
-    // What the still scene's picture depends on: the camera and every prop of it with its
+    // What the still scene's picture depends on: the camera and every visible prop with its
     // property, mapper and data (a prop's "redraw" time). The renderer's own settings change
     // only with the theme, which drops the picture itself (its time moves with each frame's
-    // layer switching).
+    // layer switching). Hidden props draw nothing: their updates do not count.
     vtkMTimeType stamp = m_renderer->GetActiveCamera()->GetMTime();
+    vtkMTimeType visible = 0;
     vtkPropCollection* props = m_renderer->GetViewProps();
     vtkCollectionSimpleIterator it;
     props->InitTraversal(it);
-    while (vtkProp* prop = props->GetNextProp(it))
+    while (vtkProp* prop = props->GetNextProp(it)) {
+        if (!prop->GetVisibility()) continue;
+        ++visible;
         stamp = std::max({stamp, prop->GetMTime(), prop->GetRedrawMTime()});
-    // A prop taken away leaves the others' times as they were: count them too.
-    return stamp * 1024 + static_cast<vtkMTimeType>(props->GetNumberOfItems() % 1024);
+        // A texture's image (the racks' per-GPU cells) is not in the redraw time: VTK counts
+        // the texture object, not what it shows.
+        if (auto* actor = vtkActor::SafeDownCast(prop); actor && actor->GetTexture())
+            if (vtkDataObject* image = actor->GetTexture()->GetInputDataObject(0, 0))
+                stamp = std::max(stamp, image->GetMTime());
+    }
+    // A prop hidden leaves the others' times as they were: count the visible ones too.
+    return stamp * 1024 + visible % 1024;
 }
 
 void FloorView::renderScene(int pw, int ph) {
@@ -421,7 +433,10 @@ void copyPicture(vtkOpenGLFramebufferObject* from, vtkOpenGLFramebufferObject* t
 
 bool FloorView::keepStill(int pw, int ph) {
     vtkOpenGLFramebufferObject* render = m_renderWindow->GetRenderFramebuffer();
-    if (!render || render->GetMultiSamples() > 1) return false;
+    if (!render || render->GetMultiSamples() > 1) {
+        m_stillBroken = true; // nothing to copy from: draw every frame whole
+        return false;
+    }
     vtkOpenGLState* state = m_renderWindow->GetState();
     if (!m_still) {
         m_still = vtkSmartPointer<vtkOpenGLFramebufferObject>::New();

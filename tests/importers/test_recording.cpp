@@ -484,8 +484,14 @@ private slots:
         p.start(FT_BINARY_DIR "/bin/floortwin",
                 {"--headless", "--for", "10m", "--realtime", "--record", path});
         QVERIFY(p.waitForStarted());
+        // The recording starts when its file appears (after the process has loaded and the
+        // simulator has settled, which a loaded machine takes seconds for): time from there.
         QElapsedTimer wall;
         wall.start();
+        while (!QFile::exists(path) && wall.elapsed() < 30000)
+            QTest::qWait(20);
+        QVERIFY2(QFile::exists(path), "the recorder never created its file");
+        wall.restart();
         QTest::qWait(3500);
         const double killedAfter = static_cast<double>(wall.elapsed()) / 1000.0;
         ::kill(static_cast<pid_t>(p.processId()), SIGKILL);
@@ -494,7 +500,7 @@ private slots:
         QVERIFY2(reader, reader ? "" : reader.error().toString().c_str());
         const double recorded = model::toSeconds((*reader)->endTime() - (*reader)->startTime());
         qInfo("killed after %.1f s of wall time; the file holds %.1f s", killedAfter, recorded);
-        // Start-up took some of the wall time; the recording may lose at most its last second.
+        // The recording may lose at most its last second (and the moment before its first write).
         QVERIFY2(recorded > killedAfter - 2.0, qPrintable(QString("%1 s recorded").arg(recorded)));
         model::Snapshot s;
         QVERIFY((*reader)->snapshotAt((*reader)->endTime(), s));
