@@ -74,6 +74,29 @@ public:
     static constexpr float kCommFraction = 0.35f;
     static constexpr float kPacketBytes = 4096.0f; // RoCE MTU
 
+    // Keyframes (state_archive.h): every fault, counter and per-tick value, and the per-link
+    // blocks (the one published and the one being built), each as it stands.
+    template <class Archive> void persist(Archive& ar) {
+        ar(m_frozen, m_counterInterval, m_nextDetail, m_now, m_detailStamp, m_slice, m_detailTime,
+           m_portGBps, m_nicsPerTray, m_traysPerLeaf, m_railDown, m_leafLaneLoss, m_leafDropRate,
+           m_flaps, m_flapDown, m_rackNvlinkOff, m_rackNvlinkOffByScenario, m_nvlinkFaults,
+           m_rackFlapNic, m_rackFlapWasDown, m_trayCapacity, m_trayUniform, m_trayNvlink,
+           m_trayRail, m_trayRailGBps, m_trayPace, m_trayCross, m_rackPace, m_rackDown, m_leafIn,
+           m_leafUp, m_spineCapacity, m_capacityDirty, m_drops, m_ecn, m_pfc, m_carrier);
+        for (auto* block : {&m_current, &m_building}) {
+            bool has = *block != nullptr;
+            ar(has);
+            if constexpr (Archive::kReading) {
+                if (block == &m_current) m_blocks.clear();
+                block->reset();
+                if (!has) continue;
+                *block = std::make_shared<DetailBlock>();
+                m_blocks.push_back(*block);
+            }
+            if (has) ar(**block);
+        }
+    }
+
 private:
     void updateLinkCapacities(TimeNs now);
     // One slice (of `slices`) of every per-link range into `d`; the ticks of an interval each
@@ -89,6 +112,10 @@ private:
         std::vector<std::uint8_t> railDown, flapDown, rackNvlinkOff;
         float nicCapacity(const Topology& t, EntityId nic, float portGBps) const;
         LinkState nicLinkState(const Topology& t, EntityId nic) const;
+        template <class Archive> void persist(Archive& ar) {
+            ar(time, trayNvlink, trayRailGBps, trayCapacity, leafUp, leafLaneLoss, leafDropRate,
+               railDown, flapDown, rackNvlinkOff);
+        }
     };
     void freezeDetailInputs();
     DetailInputs m_frozen;

@@ -204,6 +204,14 @@ struct IncidentTracker::Rule {
     bool followsLoad = false; // moves with the rack's own load: not read while its job settles
 };
 
+namespace {
+// Alarm titles are looked up by their text without making a string of each.
+struct TitleHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+} // namespace
+
 struct IncidentTracker::Open {
     std::size_t index = 0;                         // into m_incidents
     CauseDomain rootDomain = CauseDomain::Unknown; // the root entity's (Unknown: a rack's own)
@@ -214,10 +222,16 @@ struct IncidentTracker::Open {
     std::vector<float> worst, base;
     std::vector<std::vector<std::uint8_t>> reached; // [rule][entity], sized on first use
     std::unordered_map<std::string, int> eventSteps;
-    std::unordered_map<const void*, int> alarmSteps; // by title (static text)
-    const void* rootAlarm = nullptr;
+    std::unordered_map<std::string, int, TitleHash, std::equal_to<>> alarmSteps; // by title
+    std::string rootAlarm;
     std::vector<std::uint8_t> reachedRack, hurtRack;
     TimeNs lastActive = 0, lastNew = 0, lastAlarm = 0;
+
+    template <class Archive> void persist(Archive& ar) {
+        ar(index, rootDomain, present, footprint, extended, floorWide, stepOfRule, worst, base,
+           reached, eventSteps, alarmSteps, rootAlarm, reachedRack, hurtRack, lastActive, lastNew,
+           lastAlarm);
+    }
 };
 
 IncidentTracker::IncidentTracker(std::shared_ptr<const Topology> topology)
@@ -583,15 +597,16 @@ void IncidentTracker::observe(const Snapshot& s, std::span<const Event> newEvent
             if (inc.domain == CauseDomain::Unknown) inc.domain = domainOfChannel(a.channel);
             o = &m_open.back();
             o->rootDomain = inc.domain;
-            o->rootAlarm = a.title.data();
+            o->rootAlarm = a.title;
             continue; // the root itself
         }
         o->lastAlarm = o->lastActive = now;
         Incident& inc = m_incidents[o->index];
-        if (o->rootAlarm == a.title.data() && inc.root == ref) continue;
-        auto [it, fresh] =
-            o->alarmSteps.try_emplace(a.title.data(), static_cast<int>(inc.chain.size()));
-        if (fresh) {
+        if (o->rootAlarm == a.title && inc.root == ref) continue;
+        auto it = o->alarmSteps.find(a.title);
+        if (it == o->alarmSteps.end()) {
+            it = o->alarmSteps.emplace(std::string(a.title), static_cast<int>(inc.chain.size()))
+                     .first;
             inc.chain.push_back({std::max(a.since, inc.start),
                                  domainOfChannel(a.channel),
                                  a.kind,
@@ -828,6 +843,34 @@ void IncidentTracker::closeQuiet(const Snapshot& s) {
         }
         ++i;
     }
+}
+
+// Keyframes: the published list is kept as it was published (it may lag the incidents by up to
+// kRepublish), so a restored tracker shows and republishes exactly what the saved one would.
+template <class Archive> void IncidentTracker::members(Archive& ar) {
+    ar(m_baseline, m_recent, m_rackClock, m_scratch, m_frozen, m_jobOfRack, m_jobsMoved, m_jobPhase,
+       m_jobChange, m_incidents, m_open, m_final, m_changed, m_last, m_lastPublish, m_started);
+}
+
+void IncidentTracker::persist(StateWriter& ar) {
+    members(ar);
+    std::vector<std::optional<Incident>> published;
+    published.reserve(m_published.size());
+    for (const auto& p : m_published)
+        published.push_back(p ? std::optional<Incident>(*p) : std::nullopt);
+    ar(published);
+}
+
+void IncidentTracker::persist(StateReader& ar) {
+    members(ar);
+    std::vector<std::optional<Incident>> published;
+    ar(published);
+    m_published.clear();
+    for (auto& p : published)
+        m_published.push_back(p ? std::make_shared<const Incident>(std::move(*p)) : nullptr);
+    for (const auto& o : m_open)
+        if (o.index >= m_incidents.size()) ar.fail();
+    m_shared = std::make_shared<const IncidentList>(m_published);
 }
 
 } // namespace ft::model

@@ -14,6 +14,7 @@
 #include "channel_catalog.h"
 #include "index_iterator.h"
 #include "snapshot.h"
+#include "state_archive.h"
 #include "topology.h"
 
 #include <functional>
@@ -37,6 +38,10 @@ struct IncidentStep {
     std::vector<EntityId> entities; // every entity it reached, in the order they were reached
     ChannelId channel = kNoChannel; // kNoChannel: an event, not a channel's deviation
     std::string what;               // "coolant flow down to 0 L/min (from 148)"
+
+    template <class Archive> void persist(Archive& ar) {
+        ar(time, domain, kind, entities, channel, what);
+    }
 };
 
 struct Incident {
@@ -53,6 +58,10 @@ struct Incident {
     std::size_t racks = 0;                                // racks it reached
     // "root: … → … → …", for a HUD line.
     std::string summary() const;
+
+    template <class Archive> void persist(Archive& ar) {
+        ar(id, start, end, root, rootKind, rootText, domain, chain, recovery, jobs, racks);
+    }
 };
 
 // The incidents in the order they began, each held by pointer: copying a list (a snapshot, a
@@ -110,6 +119,11 @@ public:
     // The incidents as of the last observe, shared; a new pointer only when they changed.
     std::shared_ptr<const IncidentList> shared() const { return m_shared; }
 
+    // Keyframes (state_archive.h): what it has seen and the incidents so far. The jobs' names
+    // are not kept: setJobs gives them again before the next observe.
+    void persist(StateWriter& ar);
+    void persist(StateReader& ar);
+
     // Racks past which incidents stop listing entities one by one (they still count them).
     static constexpr std::size_t kMaxStepEntities = 4096;
 
@@ -126,6 +140,7 @@ private:
     void closeQuiet(const Snapshot& s);
     void refreshJobs(Open& o);
     float sample(const Snapshot& s, std::size_t rule, EntityId e) const;
+    template <class Archive> void members(Archive& ar); // what persist() keeps, both ways
 
     std::shared_ptr<const Topology> m_topology;
     std::vector<Rule> m_rules;

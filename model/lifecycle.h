@@ -62,6 +62,10 @@ struct LifecycleTransition {
     RackLifecycle to = RackLifecycle::Delivered;
     bool failure = false; // a gate failed: the reason says which check and why
     std::string reason;
+
+    template <class Archive> void persist(Archive& ar) {
+        ar(time, rack, from, to, failure, reason);
+    }
 };
 
 class LifecycleMachine {
@@ -83,6 +87,9 @@ public:
     }
     const SharedLog<LifecycleTransition>& log() const { return m_log.log(); }
     std::uint64_t rejected() const { return m_rejected; }
+    template <class Archive> void persist(Archive& ar) {
+        ar(m_state, m_entered, m_log, m_rejected);
+    }
 
 private:
     std::vector<RackLifecycle> m_state;

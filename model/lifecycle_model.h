@@ -46,6 +46,11 @@ public:
 
     enum class Fault : std::uint8_t { None, HotTray, NvlinkLow, LinkFlap };
 
+    // Keyframes (state_archive.h).
+    template <class Archive> void persist(Archive& ar) {
+        ar(m_rng, m_machine, m_rack, m_gpuCooling, m_pendingStart);
+    }
+
 private:
     struct RackRun {
         TimeNs stageStart = 0;

@@ -44,6 +44,14 @@ public:
     // Racks of a row power back on this far apart (inrush).
     static constexpr float kPowerOnStaggerS = 3.0f;
 
+    // Keyframes (state_archive.h).
+    template <class Archive> void persist(Archive& ar) {
+        ar(m_psuKw, m_peakEfficiency, m_margin, m_tripHeat, m_gpuTdpW, m_gpuIdleW, m_psuFailed,
+           m_psuState, m_feeds, m_energized, m_gpuCap, m_gpuCapCommand, m_feedShare, m_feedRatedSum,
+           m_siteRatedSum, m_overload, m_awaitingPowerOn, m_rowNextPowerOn, m_uncapped,
+           m_overloadOff, m_capping, m_siteCapKw, m_siteCapUntil, m_feedDemand);
+    }
+
 private:
     enum PsuState : std::uint8_t { Ok = 0, NoInput = 1, Failed = 2 };
     struct Feed {

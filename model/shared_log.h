@@ -111,6 +111,29 @@ public:
     }
     // The log as it is now (the writer's thread only).
     const Log& log() const { return m_log; }
+    // Keyframes (state_archive.h): the entries held and their sequence numbers, so a restored
+    // log goes on numbering where the saved one was.
+    template <class Archive> void persist(Archive& ar) {
+        std::uint64_t first = m_log.m_first, end = m_log.m_end;
+        ar(first, end);
+        if constexpr (Archive::kReading) {
+            if (end < first || end - first > m_keep) return ar.fail();
+            m_log = Log();
+            m_log.m_chunkBase = m_log.m_first = m_log.m_end = first / N * N;
+            for (std::uint64_t seq = m_log.m_end; seq < first; ++seq)
+                append(T{}); // pads the first chunk up to `first`
+            m_log.m_first = first;
+            for (std::uint64_t seq = first; seq < end && ar.ok(); ++seq) {
+                T item{};
+                ar(item);
+                append(std::move(item));
+            }
+            m_dirty = true;
+        } else {
+            for (const T& item : m_log.since(first))
+                ar(item);
+        }
+    }
     // The log as a shared, immutable view: a new one only after an append.
     const std::shared_ptr<const Log>& shared() {
         if (m_dirty) {

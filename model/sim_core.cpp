@@ -2,6 +2,7 @@
 
 #include "snapshot_pool.h"
 
+#include <algorithm>
 #include <chrono>
 
 namespace ft::model {
@@ -20,6 +21,26 @@ SimCore::~SimCore() {
 
 void SimCore::setPublishHook(std::function<void(const std::shared_ptr<const Snapshot>&)> hook) {
     m_publishHook = std::move(hook);
+}
+
+void SimCore::setKeyframeHook(TimeNs every, KeyframeHook hook) {
+    m_keyframeEvery = std::max<TimeNs>(every, m_config.step);
+    m_keyframeHook = std::move(hook);
+    scheduleKeyframe();
+}
+
+void SimCore::scheduleKeyframe() {
+    if (m_keyframeEvery <= 0) return;
+    const TimeNs since = m_model.time() - m_config.startTime;
+    m_nextKeyframe = m_config.startTime + (since / m_keyframeEvery + 1) * m_keyframeEvery;
+}
+
+std::expected<void, std::string> SimCore::restore(std::span<const std::byte> state) {
+    auto restored = m_model.restoreState(state);
+    if (!restored) return restored;
+    scheduleKeyframe();
+    publish();
+    return {};
 }
 
 void SimCore::start(double speed) {
@@ -101,6 +122,10 @@ void SimCore::tickOnce() {
     m_drain.clear();
     m_model.step();
     publish();
+    if (m_keyframeHook && m_model.time() >= m_nextKeyframe) {
+        m_keyframeHook(m_model.time(), m_model.saveState());
+        scheduleKeyframe();
+    }
     const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     std::lock_guard lock(m_statsMutex);
     ++m_stats.ticks;

@@ -60,6 +60,14 @@ public:
     TimeNs startTime() const { return m_config.startTime; }
     // Called on the sim thread after each publish (e.g. to feed a recorder). Set before start().
     void setPublishHook(std::function<void(const std::shared_ptr<const Snapshot>&)> hook);
+    // Keyframes for a recorder: at every whole `every` of simulated time since the start, on the
+    // sim thread after that tick's publish, the model's whole state (SimModel::saveState) and
+    // its time. Set before start().
+    using KeyframeHook = std::function<void(TimeNs time, std::vector<std::byte> state)>;
+    void setKeyframeHook(TimeNs every, KeyframeHook hook);
+    // Restores a keyframe (SimModel::restoreState) and publishes it; before start(). On an error
+    // the core is not usable (make another).
+    std::expected<void, std::string> restore(std::span<const std::byte> state);
 
 private:
     void threadMain();
@@ -83,6 +91,10 @@ private:
     Stats m_stats;
 
     std::function<void(const std::shared_ptr<const Snapshot>&)> m_publishHook;
+    KeyframeHook m_keyframeHook;
+    TimeNs m_keyframeEvery = 0;
+    TimeNs m_nextKeyframe = 0;
+    void scheduleKeyframe(); // the next whole `every` after the model's time
     std::atomic<bool> m_stopRequested{false};
     std::atomic<double> m_speed{1.0};
     std::atomic<bool> m_paused{false};

@@ -106,6 +106,7 @@ SimModel::SimModel(std::shared_ptr<const Topology> topology, SimConfig config, S
     // Settle utilization, power, coolant and controllers so the first frame is already
     // plausible: five simulated minutes in 1 s steps (lags are exact exponentials and the
     // coolant update is stable at this step), then back to the start time.
+    if (!config.settle) return;
     m_settling = true;
     m_config.step = kNsPerSecond;
     m_state.time = config.startTime - 300 * kNsPerSecond;

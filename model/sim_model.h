@@ -17,8 +17,11 @@
 #include "workload_model.h"
 
 #include <array>
+#include <cstddef>
+#include <expected>
 #include <memory>
 #include <optional>
+#include <span>
 #include <unordered_map>
 
 namespace ft::model {
@@ -33,6 +36,9 @@ struct SimConfig {
     TimeNs counterInterval = kNsPerSecond;
     // A rack whose measurements are older than this is stale (its source went quiet).
     TimeNs staleAfter = 30 * kNsPerSecond;
+    // Run five simulated minutes before the start so the first frame is plausible. Off only for
+    // a model about to be restored from a keyframe (restoreState overwrites it all).
+    bool settle = true;
     // The values come from telemetry (live, or an import of measured data): track per entity
     // when it was last measured, and raise alarms only from measured values.
     bool telemetry = false;
@@ -86,6 +92,15 @@ public:
     // A job as operators would name it: "training job 3 (A01–A08)"; empty for idle capacity.
     std::string jobName(std::uint32_t job) const;
 
+    // Keyframes: the whole state (every model's) as bytes, and back. A model restored from the
+    // saveState() of another made with the same floor, config and scenario goes on exactly as
+    // that one would have, bit for bit (a fork restores the newest keyframe before its moment
+    // instead of re-running the recording). The bytes are this build's own: a keyframe of
+    // another build, floor, seed, tick or scenario is refused with the reason, and the model is
+    // then as it was before the call only if the refusal came before any state was read.
+    std::vector<std::byte> saveState();
+    std::expected<void, std::string> restoreState(std::span<const std::byte> bytes);
+
 private:
     bool m_profiling = false;
     std::array<double, static_cast<std::size_t>(Stage::Count)> m_stageMs{};
@@ -135,6 +150,7 @@ private:
         std::optional<std::uint64_t> period; // none yet
         std::size_t filled = 0;
         std::vector<float> values;
+        template <class Archive> void persist(Archive& ar) { ar(period, filled, values); }
     };
     NoisePeriod m_noise, m_noiseNext;
     void fillNoise(NoisePeriod& n, std::uint64_t period, std::size_t upTo) const;
@@ -165,6 +181,7 @@ private:
     std::vector<std::vector<std::uint8_t>> m_alarmLevel; // per rule, per entity: 0/1/2
     std::vector<std::vector<TimeNs>> m_alarmSince;
     bool m_settling = false;
+    template <class Archive> void members(Archive& ar); // what saveState() keeps
 };
 
 } // namespace ft::model

@@ -64,6 +64,8 @@ struct Event {
     EntityRef entity;
     Severity severity = Severity::Warning;
     std::string text;
+
+    template <class Archive> void persist(Archive& ar) { ar(time, kind, entity, severity, text); }
 };
 using EventLog = SharedLog<Event>;
 using LifecycleLog = SharedLog<LifecycleTransition>;

@@ -39,6 +39,13 @@ public:
     const std::vector<double>& ageBins(EntityId region) const { return m_bins[region]; }
     void writeForTest(EntityId region, double tb) { m_bins[region][0] += tb; }
 
+    // Keyframes (state_archive.h).
+    template <class Archive> void persist(Archive& ar) {
+        ar(m_warm, m_offline, m_bins, m_tierInflow, m_dayFraction, m_pending, m_backlogTb,
+           m_writtenTotal, m_migratedTotal, m_linkFraction, m_linkGbps, m_initialTb, m_backgroundTb,
+           m_dailyIngestTb);
+    }
+
 private:
     void age(double days);
 

@@ -31,6 +31,11 @@ public:
     static constexpr float kTripAfterS = 10.0f;
     static constexpr float kLeakReactionS = 15.0f; // as Redfish LeakDetector ReactionDelaySeconds
 
+    // Keyframes (state_archive.h).
+    template <class Archive> void persist(Archive& ar) {
+        ar(m_rack, m_pump, m_cdu, m_designRackFlow, m_rackConductance, m_ua);
+    }
+
 private:
     struct RackState {
         float valve = 0.7f;  // 0..1

@@ -50,6 +50,11 @@ public:
     std::uint32_t jobOfRack(EntityId rack) const { return m_rackJob[rack]; }
     const std::vector<std::uint32_t>& rackJobs() const { return m_rackJob; }
 
+    // Keyframes (state_archive.h).
+    template <class Archive> void persist(Archive& ar) {
+        ar(m_rng, m_jobs, m_rackJob, m_trayPhase, m_jobDemand, m_demandAt);
+    }
+
 private:
     void plan(Job& job, TimeNs now);
     float demand(const Job& job, TimeNs now) const;

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstddef>
+#include <cstring>
 #include <numeric>
 #include <ranges>
 #include <thread>
@@ -22,6 +23,41 @@ using testing::floorOf;
 void runTicks(model::SimModel& m, int n) {
     for (int i = 0; i < n; ++i)
         m.step();
+}
+
+// Two models whose every channel, alarm, event, lifecycle transition and incident is the same,
+// bit for bit; the first difference otherwise.
+QString firstDifference(const model::SimModel& a, const model::SimModel& b) {
+    const auto& x = a.state();
+    const auto& y = b.state();
+    if (x.time != y.time || x.tick != y.tick) return "time or tick";
+    for (model::ChannelId c = 0; c < ch::Count; ++c) {
+        const auto u = x.channel(c), v = y.channel(c);
+        if (u.size() != v.size() || std::memcmp(u.data(), v.data(), u.size_bytes()) != 0)
+            return QString("channel %1").arg(model::kChannels[c].name.data());
+    }
+    if (x.detailStamp != y.detailStamp) return "per-link refreshes";
+    if (x.rackLifecycle != y.rackLifecycle) return "lifecycle states";
+    if (x.alarms.size() != y.alarms.size()) return "alarm count";
+    for (std::size_t i = 0; i < x.alarms.size(); ++i) {
+        const auto &p = x.alarms[i], &q = y.alarms[i];
+        if (p.title.data() != q.title.data() || p.entity != q.entity || p.since != q.since ||
+            p.severity != q.severity || std::memcmp(&p.value, &q.value, sizeof p.value) != 0)
+            return QString("alarm %1").arg(i);
+    }
+    if (x.events->endSeq() != y.events->endSeq() || x.events->size() != y.events->size())
+        return "event count";
+    for (std::size_t i = 0; i < x.events->size(); ++i)
+        if ((*x.events)[i].text != (*y.events)[i].text ||
+            (*x.events)[i].time != (*y.events)[i].time)
+            return QString("event %1").arg(i);
+    if (x.lifecycleHistory->endSeq() != y.lifecycleHistory->endSeq()) return "lifecycle history";
+    if (x.incidents->size() != y.incidents->size()) return "incident count";
+    for (std::size_t i = 0; i < x.incidents->size(); ++i)
+        if ((*x.incidents)[i].summary() != (*y.incidents)[i].summary() ||
+            (*x.incidents)[i].end != (*y.incidents)[i].end)
+            return QString("incident %1").arg(i);
+    return {};
 }
 
 double mean(std::span<const float> v) {
@@ -102,6 +138,93 @@ private slots:
                 QVERIFY2(std::ranges::equal(a.state().channel(c), b.state().channel(c)),
                          model::kChannels[c].name.data());
         }
+    }
+
+    void keyframeRestoresTheRunExactly_data() {
+        QTest::addColumn<QString>("scenario");
+        QTest::addColumn<int>("keyframeAt"); // s
+        QTest::newRow("healthy") << QString() << 45;
+        QTest::newRow("pump-failure") << "pump-failure" << 110;
+        QTest::newRow("rail-down") << "rail-down" << 80;
+        QTest::newRow("feed-loss") << "feed-loss" << 90;
+        QTest::newRow("cache-node-loss") << "cache-node-loss" << 70;
+        QTest::newRow("region-link-degraded") << "region-link-degraded" << 100;
+        QTest::newRow("link-flap") << "link-flap" << 40;
+        QTest::newRow("leaf-degraded") << "leaf-degraded" << 65;
+        QTest::newRow("bring-up") << "bring-up" << 150;
+    }
+    void keyframeRestoresTheRunExactly() {
+        // A model restored from another's keyframe, in the middle of an incident, goes on exactly
+        // as the one that saved it: every value, alarm, event and incident, bit for bit, through
+        // counter refreshes, recoveries and a what-if scenario added after the restore.
+        QFETCH(QString, scenario);
+        QFETCH(int, keyframeAt);
+        const auto t = testing::demoFloor();
+        const model::Scenario s = scenario.isEmpty()
+                                      ? model::Scenario{}
+                                      : testing::bundledScenario(scenario.toUtf8().constData(), *t);
+        model::SimConfig config;
+        config.seed = 7;
+        model::SimModel a(t, config, s);
+        runTicks(a, keyframeAt * 10 + 3); // off the counter interval's boundary
+        const std::vector<std::byte> keyframe = a.saveState();
+        QVERIFY(keyframe.size() > 1000);
+        if (scenario == "pump-failure") {
+            // The keyframe holds GPUs mid-throttle (state only the model keeps, not a channel).
+            const auto clocks = a.state().channel(ch::GpuSmClock);
+            QVERIFY(std::ranges::count_if(clocks, [](float c) { return c > 0 && c < 2590; }) > 10);
+        }
+        model::SimConfig fresh = config;
+        fresh.settle = false;
+        model::SimModel b(t, fresh, s);
+        const auto restored = b.restoreState(keyframe);
+        QVERIFY2(restored, restored ? "" : restored.error().c_str());
+        QCOMPARE(firstDifference(a, b), QString());
+        // Saving the restored model gives the same bytes (nothing read is left behind).
+        QVERIFY(b.saveState() == keyframe);
+        const auto restore = testing::bundledScenario("pump-restore", *t);
+        for (int i = 0; i < 120; ++i) {
+            runTicks(a, 5);
+            runTicks(b, 5);
+            if (i == 30) {
+                const model::TimeNs from = a.time() - config.startTime;
+                a.addScenario(restore, from);
+                b.addScenario(restore, from);
+            }
+            const QString diff = firstDifference(a, b);
+            QVERIFY2(diff.isEmpty(),
+                     qPrintable(QString("%1 s after the keyframe: %2").arg(i / 2.0).arg(diff)));
+        }
+    }
+
+    void keyframeOfAnotherRunIsRefused() {
+        const auto t = testing::demoFloor();
+        model::SimConfig config;
+        model::SimModel a(t, config);
+        runTicks(a, 20);
+        const auto keyframe = a.saveState();
+        model::SimConfig noSettle = config;
+        noSettle.settle = false;
+        auto refusal = [&](const model::Scenario& s, model::SimConfig c,
+                           std::span<const std::byte> bytes,
+                           std::shared_ptr<const model::Topology> floor) {
+            model::SimModel b(std::move(floor), c, s);
+            const auto r = b.restoreState(bytes);
+            return r ? QString() : QString::fromStdString(r.error());
+        };
+        model::SimConfig otherSeed = noSettle;
+        otherSeed.seed = 99;
+        QVERIFY(refusal({}, otherSeed, keyframe, t).contains("another seed"));
+        QVERIFY(refusal({}, noSettle, keyframe, floorOf(4)).contains("another floor"));
+        QVERIFY(refusal(testing::bundledScenario("pump-failure", *t), noSettle, keyframe, t)
+                    .contains("another scenario"));
+        // Cut anywhere, it is refused as truncated, never read past its end.
+        for (const std::size_t cut : {std::size_t{3}, std::size_t{200}, keyframe.size() / 3,
+                                      keyframe.size() / 2, keyframe.size() - 1}) {
+            const QString why = refusal({}, noSettle, std::span(keyframe).first(cut), t);
+            QVERIFY2(why.contains("short") || why.contains("truncated"), qPrintable(why));
+        }
+        QVERIFY(refusal({}, noSettle, keyframe, t).isEmpty());
     }
 
     void differentSeedsDiffer() {
