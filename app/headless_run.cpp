@@ -375,7 +375,10 @@ int runHeadless(const Options& o, Session& session) {
     summary["events"] = snap->events ? snap->events->endSeq() : 0; // every one, not the newest kept
     if (!snap->scenario.empty()) summary["scenario"] = snap->scenario;
     if (!session.forkedFrom.empty())
-        summary["fork"] = {{"from", session.forkedFrom}, {"at", isoTime(session.forkAt)}};
+        summary["fork"] = {{"from", session.forkedFrom},
+                           {"at", isoTime(session.forkAt)},
+                           {"resumed_at", isoTime(session.forkResumedAt)},
+                           {"keyframe_note", session.forkKeyframeNote}};
     if (session.compare) {
         const auto base = session.compareAt(snap->time);
         summary["compare"] = {{"file", session.comparePath},

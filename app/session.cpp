@@ -86,6 +86,13 @@ makeSimSession(const Options& o, bool realtimeStart, bool blockingRecorder,
         recorder->push(session->sim->latest());
         session->sim->setPublishHook(
             [recorder](const std::shared_ptr<const model::Snapshot>& s) { recorder->push(s); });
+        // A simulator's state now and then, so a fork of this recording need not re-run it all
+        // (a model filling in telemetry cannot be forked: no keyframes for it).
+        if (!live)
+            session->sim->setKeyframeHook(importers::kKeyframeEvery,
+                                          [recorder](model::TimeNs t, std::vector<std::byte> s) {
+                                              recorder->pushKeyframe(t, std::move(s));
+                                          });
     }
     return session;
 }
@@ -181,13 +188,33 @@ std::expected<std::unique_ptr<Session>, std::string> makeForkSession(const Optio
                 "' is not kept in the recording nor bundled: " + bundled.error());
         recorded = std::move(*bundled);
     }
-    // The simulator is deterministic: the recorded run again, to the fork's moment, is exactly
-    // the state it had there.
+    // The simulator is deterministic: the recorded run again, from its newest keyframe before
+    // the fork's moment (or from its start), is exactly the state it had there.
     model::SimConfig config;
     config.seed = info.seed;
     config.startTime = start;
     config.step = info.tick;
-    session->sim = std::make_unique<model::SimCore>(session->topology, config, std::move(recorded));
+    session->forkResumedAt = start;
+    auto keyframe = (*reader)->keyframeAtOrBefore(start + at);
+    if (!keyframe) {
+        session->forkKeyframeNote = keyframe.error().toString();
+    } else if (*keyframe) {
+        model::SimConfig restored = config;
+        restored.settle = false; // restoring overwrites it all
+        auto sim = std::make_unique<model::SimCore>(session->topology, restored, recorded);
+        if (auto r = sim->restore((**keyframe).state)) {
+            session->sim = std::move(sim);
+            session->forkResumedAt = (**keyframe).time;
+        } else {
+            session->forkKeyframeNote = r.error();
+        }
+    }
+    if (!session->forkKeyframeNote.empty())
+        std::fprintf(stderr, "fork: %s: %s; re-running the recording from its start\n",
+                     o.replay.c_str(), session->forkKeyframeNote.c_str());
+    if (!session->sim)
+        session->sim =
+            std::make_unique<model::SimCore>(session->topology, config, std::move(recorded));
     session->sim->runUntil(start + at);
     if (!o.scenario.empty()) {
         auto more = loadScenario(o.scenario, *session->topology);

@@ -38,6 +38,10 @@ struct Session {
     // A what-if fork: the recording it forked and the moment (else empty / 0).
     std::string forkedFrom;
     model::TimeNs forkAt = 0;
+    // Where the fork's run started: the recording's keyframe it restored (else its start), and
+    // why a keyframe could not be used (empty when one was, or the recording has none).
+    model::TimeNs forkResumedAt = 0;
+    std::string forkKeyframeNote;
     // The baseline at the moment `time` of this session (the same time since the start, plus
     // the offset); null without a baseline or outside it.
     std::shared_ptr<const model::Snapshot> compareAt(model::TimeNs time);
@@ -59,9 +63,9 @@ std::expected<std::unique_ptr<Session>, std::string>
 makeSimSession(const Options& options, bool realtimeStart, bool blockingRecorder,
                const ScenarioSource& scenario = {});
 std::expected<std::unique_ptr<Session>, std::string> makeReplaySession(const std::string& path);
-// --replay A --fork-at T [--scenario S]: the simulator in the state of A's run at T (A re-run,
-// exactly: the simulator is deterministic), S's actions added from T on. Recordings of the
-// simulator only.
+// --replay A --fork-at T [--scenario S]: the simulator in the state of A's run at T (A's newest
+// keyframe before T restored, or A's start, then run on to T: exact, the simulator being
+// deterministic), S's actions added from T on. Recordings of the simulator only.
 std::expected<std::unique_ptr<Session>, std::string> makeForkSession(const Options& options);
 // Opens `path` as the session's baseline: a recording of the same floor (its racks by name).
 // `offset`: a duration ("10m", "-30s"), empty for none.

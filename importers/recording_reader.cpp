@@ -1,6 +1,7 @@
 #include "recording_reader.h"
 
 #include "floor_file.h"
+#include "keyframe_codec.h"
 #include "sample_codec.h"
 
 #include <algorithm>
@@ -390,6 +391,43 @@ std::expected<void, Error> RecordingReader::channelAt(model::ChannelId channel, 
     time = m_start + (time - m_start) / m_info.tick * m_info.tick;
     out.resize(m_topology->count(model::kChannels[channel].kind));
     return readStream(channel, time, out);
+}
+
+std::expected<std::optional<RecordingReader::Keyframe>, Error>
+RecordingReader::keyframeAtOrBefore(model::TimeNs time) const {
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(m_db,
+                           "SELECT time, data FROM keyframes WHERE time <= ? ORDER BY time DESC "
+                           "LIMIT 1",
+                           -1, &st, nullptr) != SQLITE_OK) {
+        sqlite3_finalize(st);
+        return std::nullopt; // recorded before keyframes were kept
+    }
+    sqlite3_bind_int64(st, 1, time);
+    std::optional<Keyframe> found;
+    std::string damaged;
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        const auto* data = static_cast<const std::uint8_t*>(sqlite3_column_blob(st, 1));
+        const auto size = static_cast<std::size_t>(sqlite3_column_bytes(st, 1));
+        auto state = decompressKeyframe({data, size});
+        if (state)
+            found = Keyframe{sqlite3_column_int64(st, 0), std::move(*state)};
+        else
+            damaged = state.error() + " at " + model::formatUtc(sqlite3_column_int64(st, 0));
+    }
+    sqlite3_finalize(st);
+    if (!damaged.empty()) return std::unexpected(error(damaged));
+    return found;
+}
+
+std::size_t RecordingReader::keyframeCount() const {
+    sqlite3_stmt* st = nullptr;
+    std::size_t n = 0;
+    if (sqlite3_prepare_v2(m_db, "SELECT count(*) FROM keyframes", -1, &st, nullptr) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        n = static_cast<std::size_t>(sqlite3_column_int64(st, 0));
+    sqlite3_finalize(st);
+    return n;
 }
 
 std::vector<Bookmark> RecordingReader::bookmarks() const {

@@ -14,6 +14,7 @@
 #include <bitset>
 #include <expected>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -61,6 +62,15 @@ public:
     // One channel's values at `time` (clamped into the recording), for charts of the past.
     std::expected<void, Error> channelAt(model::ChannelId channel, model::TimeNs time,
                                          std::vector<float>& out);
+    // The newest keyframe of the simulator's state at or before `time` (a fork restores it and
+    // runs on from there instead of re-running the whole recording). None in recordings of
+    // telemetry or from before keyframes; a damaged one is an error (the caller can re-run).
+    struct Keyframe {
+        model::TimeNs time = 0;
+        std::vector<std::byte> state; // SimModel::saveState()
+    };
+    std::expected<std::optional<Keyframe>, Error> keyframeAtOrBefore(model::TimeNs time) const;
+    std::size_t keyframeCount() const;
     // Bookmarks are the investigator's notes, written into the recording itself.
     std::expected<Bookmark, Error> addBookmark(model::TimeNs time, const std::string& text,
                                                const std::string& camera = {});

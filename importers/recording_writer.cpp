@@ -1,5 +1,6 @@
 #include "recording_writer.h"
 
+#include "keyframe_codec.h"
 #include "model/lifecycle.h"
 #include "sample_codec.h"
 
@@ -27,6 +28,7 @@ CREATE TABLE lifecycle(time INTEGER NOT NULL, rack INTEGER NOT NULL, from_state 
                        failure INTEGER NOT NULL, reason TEXT NOT NULL);
 CREATE TABLE alarm_sets(time INTEGER PRIMARY KEY, data BLOB NOT NULL);
 CREATE TABLE bookmarks(id INTEGER PRIMARY KEY, time INTEGER NOT NULL, text TEXT NOT NULL, created TEXT NOT NULL, camera TEXT);
+CREATE TABLE keyframes(time INTEGER PRIMARY KEY, data BLOB NOT NULL);
 )SQL";
 
 // An alarm as stored: fixed fields, then the title's length and bytes.
@@ -165,6 +167,49 @@ bool RecordingWriter::push(std::shared_ptr<const model::Snapshot> snapshot) {
     return true;
 }
 
+void RecordingWriter::pushKeyframe(model::TimeNs time, std::vector<std::byte> state) {
+    {
+        std::unique_lock lock(m_mutex);
+        if (m_closing) return;
+        if (m_blocking)
+            m_room.wait(lock, [&] { return m_closing || m_keyframes.size() < kKeyframesWaiting; });
+        if (m_keyframes.size() >= kKeyframesWaiting) {
+            m_keyframes.pop_front();
+            ++m_stats.keyframesDropped;
+        }
+        m_keyframes.emplace_back(time, std::move(state));
+    }
+    m_wake.notify_one();
+}
+
+void RecordingWriter::writeKeyframes() {
+    while (true) {
+        std::pair<model::TimeNs, std::vector<std::byte>> next;
+        {
+            std::lock_guard lock(m_mutex);
+            if (m_keyframes.empty() || m_keyframes.front().first > m_lastTime) return;
+            next = std::move(m_keyframes.front());
+            m_keyframes.pop_front();
+        }
+        m_room.notify_all();
+        const auto blob = compressKeyframe(next.second);
+        sqlite3_stmt* st = nullptr;
+        sqlite3_prepare_v2(m_db, "INSERT OR REPLACE INTO keyframes(time, data) VALUES(?, ?)", -1,
+                           &st, nullptr);
+        sqlite3_bind_int64(st, 1, next.first);
+        sqlite3_bind_blob64(st, 2, blob.data(), blob.size(), SQLITE_STATIC);
+        const int rc = sqlite3_step(st);
+        sqlite3_finalize(st);
+        std::lock_guard lock(m_mutex);
+        if (rc != SQLITE_DONE) {
+            if (m_error.empty()) m_error = std::string("keyframe: ") + sqlite3_errmsg(m_db);
+            continue;
+        }
+        ++m_stats.keyframes;
+        m_stats.keyframeBytes += blob.size();
+    }
+}
+
 RecordingWriter::Stats RecordingWriter::stats() const {
     std::lock_guard lock(m_mutex);
     return m_stats;
@@ -203,10 +248,13 @@ void RecordingWriter::threadMain() {
             next = std::move(m_queue.front());
             m_queue.pop_front();
         }
-        m_room.notify_one();
+        m_room.notify_all(); // snapshot and keyframe pushers wait on it
         append(*next);
+        writeKeyframes();
     }
     if (m_rowCount % kRowsPerCommit != 0) flushChunk();
+    // Those of moments not recorded (snapshots dropped at the end) are of no use to a fork.
+    if (m_rowCount > 0) writeKeyframes();
 }
 
 void RecordingWriter::append(const model::Snapshot& s) {

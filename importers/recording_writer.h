@@ -24,6 +24,11 @@ struct sqlite3;
 namespace ft::importers {
 
 constexpr int kRecordingFormatVersion = 1;
+// A fork restores the newest keyframe before its moment and runs the rest: one a minute keeps
+// that rest under 600 ticks, and a keyframe of the 1,778-rack floor costs the sim thread a copy
+// of its state once a minute.
+constexpr model::TimeNs kKeyframeEvery = 60 * model::kNsPerSecond;
+constexpr std::size_t kKeyframesWaiting = 3; // a writer further behind drops the oldest
 // A chunk holds three seconds (more history, better compression); it is committed every second
 // while it grows, so a killed recorder still loses at most one second.
 constexpr std::uint32_t kRowsPerChunk = 30;
@@ -61,6 +66,9 @@ public:
         std::uint64_t dropped = 0;
         std::uint64_t chunks = 0;
         std::uint64_t bytes = 0; // encoded sample bytes
+        std::uint64_t keyframes = 0;
+        std::uint64_t keyframeBytes = 0; // compressed
+        std::uint64_t keyframesDropped = 0;
     };
 
     static std::expected<std::unique_ptr<RecordingWriter>, Error>
@@ -71,6 +79,11 @@ public:
     RecordingWriter& operator=(const RecordingWriter&) = delete;
 
     bool push(std::shared_ptr<const model::Snapshot> snapshot);
+    // The simulator's whole state at `time` (SimCore's keyframe hook): stored compressed once
+    // the snapshot of that time is, so a fork restores it instead of re-running the recording.
+    // With kKeyframesWaiting already waiting, a blocking writer waits for room; another drops
+    // the oldest and counts it.
+    void pushKeyframe(model::TimeNs time, std::vector<std::byte> state);
     // Blocking writers make push() wait for room instead of dropping (headless conversions,
     // where every sample matters more than the producer's pace).
     void setBlocking(bool blocking) { m_blocking = blocking; }
@@ -84,7 +97,8 @@ private:
     RecordingWriter() = default;
     void threadMain();
     void append(const model::Snapshot& s);
-    void flushChunk(); // writes the open chunk (insert, or update while it grows) and commits
+    void flushChunk();     // writes the open chunk (insert, or update while it grows) and commits
+    void writeKeyframes(); // those of moments already written
 
     std::shared_ptr<const model::Topology> m_topology;
     sqlite3* m_db = nullptr;
@@ -92,6 +106,7 @@ private:
     mutable std::mutex m_mutex;
     std::condition_variable m_wake;
     std::deque<std::shared_ptr<const model::Snapshot>> m_queue;
+    std::deque<std::pair<model::TimeNs, std::vector<std::byte>>> m_keyframes;
     std::size_t m_capacity = 64;
     bool m_closing = false;
     std::atomic<bool> m_blocking{false};

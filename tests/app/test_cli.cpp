@@ -933,6 +933,10 @@ private slots:
         QVERIFY2(f.code == 0, f.err.constData());
         const auto summary = nlohmann::json::parse(f.out.toStdString());
         QCOMPARE(summary["fork"]["at"].get<std::string>(), std::string("2026-09-21T14:14:50.000Z"));
+        // From the recording's keyframe a minute in, not its start.
+        QCOMPARE(summary["fork"]["resumed_at"].get<std::string>(),
+                 std::string("2026-09-21T14:14:20.000Z"));
+        QCOMPARE(summary["fork"]["keyframe_note"].get<std::string>(), std::string());
         const auto a = load(replayed), b = load(forked);
         QVERIFY(a["time"] == b["time"]);
         std::size_t checked = 0;

@@ -152,13 +152,19 @@ RecordResult recordRun(const QString& path, const std::string& floor, model::Tim
     if (!writer) std::exit(1);
     (*writer)->setBlocking(true);
     // Snapshots are produced ahead and then written, so the figure is the writer's alone.
-    std::vector<std::shared_ptr<const model::Snapshot>> batch;
+    // From the start's own snapshot, as the app records (a fork takes the run's start from it).
+    std::vector<std::shared_ptr<const model::Snapshot>> batch{core.latest()};
     RecordResult result;
     core.setPublishHook(
         [&](const std::shared_ptr<const model::Snapshot>& s) { batch.push_back(s); });
+    // Keyframes as the app keeps them, handed over after their batch's snapshots.
+    std::vector<std::pair<model::TimeNs, std::vector<std::byte>>> keyframes;
+    core.setKeyframeHook(importers::kKeyframeEvery,
+                         [&](model::TimeNs t, std::vector<std::byte> state) {
+                             keyframes.emplace_back(t, std::move(state));
+                         });
     const model::TimeNs end = core.startTime() + duration;
     while (core.latest()->time < end) {
-        batch.clear();
         const model::TimeNs until =
             std::min(end, core.latest()->time +
                               static_cast<model::TimeNs>(maxInMemory ? maxInMemory : 600) * step);
@@ -166,6 +172,10 @@ RecordResult recordRun(const QString& path, const std::string& floor, model::Tim
         const auto t0 = std::chrono::steady_clock::now();
         for (auto& s : batch)
             (*writer)->push(s);
+        batch.clear();
+        for (auto& [t, state] : keyframes)
+            (*writer)->pushKeyframe(t, std::move(state));
+        keyframes.clear();
         result.writeSeconds +=
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }

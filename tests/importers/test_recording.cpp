@@ -123,6 +123,81 @@ private slots:
         QCOMPARE(s.time, r.startTime());
     }
 
+    void keyframesRestoreTheRecordedRun() {
+        // A recording keeps the simulator's state once a minute; the newest before a moment,
+        // restored and run on, gives the recorded values there bit for bit.
+        const QString path = m_dir.filePath("keyframes.ftrec");
+        const auto t = testing::demoFloor();
+        const auto pump = testing::bundledScenario("pump-failure", *t);
+        model::SimConfig config;
+        model::SimCore core(t, config, pump);
+        importers::RecordingInfo info;
+        info.floorJson = importers::floorSpecToJson(t->spec());
+        auto writer = importers::RecordingWriter::create(path.toStdString(), t, info);
+        QVERIFY(writer);
+        (*writer)->setBlocking(true);
+        (*writer)->push(core.latest());
+        core.setPublishHook(
+            [&](const std::shared_ptr<const model::Snapshot>& s) { (*writer)->push(s); });
+        core.setKeyframeHook(importers::kKeyframeEvery,
+                             [&](model::TimeNs at, std::vector<std::byte> state) {
+                                 (*writer)->pushKeyframe(at, std::move(state));
+                             });
+        const model::TimeNs start = core.startTime();
+        core.runUntil(start + 150 * model::kNsPerSecond);
+        (*writer)->close();
+        QCOMPARE((*writer)->stats().keyframes, 2u); // at 1 and 2 minutes
+        QCOMPARE((*writer)->stats().keyframesDropped, 0u);
+
+        auto reader = importers::RecordingReader::open(path.toStdString());
+        QVERIFY(reader);
+        QCOMPARE((*reader)->keyframeCount(), 2u);
+        const model::TimeNs at = start + 135 * model::kNsPerSecond; // pumps down, GPUs hot
+        auto keyframe = (*reader)->keyframeAtOrBefore(at);
+        QVERIFY(keyframe && *keyframe);
+        QCOMPARE((**keyframe).time, start + 120 * model::kNsPerSecond);
+        QVERIFY(!*(*reader)->keyframeAtOrBefore(start + 59 * model::kNsPerSecond));
+        model::SimConfig restoring = config;
+        restoring.settle = false;
+        model::SimCore fork(t, restoring, pump);
+        const auto restored = fork.restore((**keyframe).state);
+        QVERIFY2(restored, restored ? "" : restored.error().c_str());
+        QCOMPARE(fork.latest()->time, (**keyframe).time);
+        fork.runUntil(at);
+        model::Snapshot recorded;
+        QVERIFY((*reader)->snapshotAt(at, recorded));
+        QCOMPARE(fork.latest()->time, recorded.time);
+        QVERIFY(sameValues(*fork.latest(), recorded));
+        QCOMPARE(fork.latest()->alarms.size(), recorded.alarms.size());
+        QVERIFY(!fork.latest()->alarms.empty());
+
+        // A damaged keyframe is an error (the fork then re-runs); a recording from before
+        // keyframes has none.
+        sqlite3* db = nullptr;
+        QCOMPARE(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(db,
+                              "UPDATE keyframes SET data = substr(data, 1, length(data) / 2) || "
+                              "zeroblob(16) WHERE rowid = (SELECT max(rowid) FROM keyframes)",
+                              nullptr, nullptr, nullptr),
+                 SQLITE_OK);
+        sqlite3_close(db);
+        auto damaged = importers::RecordingReader::open(path.toStdString());
+        QVERIFY(damaged);
+        const auto bad = (*damaged)->keyframeAtOrBefore(at);
+        QVERIFY(!bad);
+        QVERIFY2(QString::fromStdString(bad.error().message).contains("damaged"),
+                 bad.error().message.c_str());
+        QVERIFY(*(*damaged)->keyframeAtOrBefore(start + 61 * model::kNsPerSecond));
+        QCOMPARE(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(db, "DROP TABLE keyframes", nullptr, nullptr, nullptr), SQLITE_OK);
+        sqlite3_close(db);
+        auto older = importers::RecordingReader::open(path.toStdString());
+        QVERIFY(older);
+        const auto none = (*older)->keyframeAtOrBefore(at);
+        QVERIFY(none && !*none);
+        QCOMPARE((*older)->keyframeCount(), 0u);
+    }
+
     void replayReproducesTheRun() {
         // A scenario run: values, alarms, events and lifecycle all come back as they were.
         const QString path = m_dir.filePath("leak.ftrec");
