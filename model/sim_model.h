@@ -182,6 +182,7 @@ private:
     std::vector<std::vector<TimeNs>> m_alarmSince;
     bool m_settling = false;
     template <class Archive> void members(Archive& ar); // what saveState() keeps
+    std::size_t m_keyframeBytes = 0;                    // the last one's size, with room to grow
 };
 
 } // namespace ft::model

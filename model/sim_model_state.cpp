@@ -88,6 +88,7 @@ template <class Archive> void SimModel::members(Archive& ar) {
 
 std::vector<std::byte> SimModel::saveState() {
     StateWriter ar;
+    ar.reserve(m_keyframeBytes); // one allocation, not a doubling series of 100 MB copies
     const KeyframeHeader header = headerOf(*m_topology, m_config, m_scenario);
     ar.raw(&header, sizeof header);
     members(ar);
@@ -99,6 +100,7 @@ std::vector<std::byte> SimModel::saveState() {
             ++rule;
         ar(rule, a.kind, a.entity, a.channel, a.severity, a.value, a.threshold, a.since);
     }
+    m_keyframeBytes = ar.size() + ar.size() / 16;
     return ar.take();
 }
 

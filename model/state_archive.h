@@ -61,6 +61,7 @@ public:
         const auto* b = static_cast<const std::byte*>(p);
         m_bytes.insert(m_bytes.end(), b, b + n);
     }
+    void reserve(std::size_t n) { m_bytes.reserve(n); }
     std::vector<std::byte> take() { return std::move(m_bytes); }
     std::size_t size() const { return m_bytes.size(); }
 

@@ -4,6 +4,7 @@
 #include "app/floor_loading.h"
 #include "app/session.h"
 #include "importers/floor_file.h"
+#include "importers/keyframe_codec.h"
 #include "importers/recording_reader.h"
 #include "importers/recording_writer.h"
 #include "importers/replay_transport.h"
@@ -106,6 +107,40 @@ void benchSimSplit() {
     for (std::size_t k = 0; k < kStages; ++k)
         figure(std::string("sim.tick_split_ms.racks1778.") + model::SimModel::kStageNames[k],
                median(ms[k]), "ms");
+}
+
+// A keyframe of the 1,778-rack floor: what saving it costs the sim thread (once a minute), its
+// size raw and as stored, and what restoring it costs a fork.
+void benchKeyframe() {
+    if (!wanted("sim.keyframe")) return;
+    const auto topology = topologyOf("generate:racks=1778");
+    model::SimModel sim(topology, {});
+    for (int i = 0; i < 20; ++i)
+        sim.step();
+    std::vector<double> save, restore;
+    std::vector<std::byte> state;
+    for (int i = 0; i < 3; ++i) {
+        const auto t0 = std::chrono::steady_clock::now();
+        state = sim.saveState();
+        save.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count());
+    }
+    model::SimConfig fresh;
+    fresh.settle = false;
+    for (int i = 0; i < 3; ++i) {
+        model::SimModel other(topology, fresh);
+        const auto t0 = std::chrono::steady_clock::now();
+        if (!other.restoreState(state)) std::exit(1);
+        restore.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count());
+    }
+    const auto stored = importers::compressKeyframe(state);
+    figure("sim.keyframe_save_ms.racks1778", median(save), "ms");
+    figure("sim.keyframe_restore_ms.racks1778", median(restore), "ms");
+    figure("sim.keyframe_mb.racks1778", static_cast<double>(state.size()) / 1e6, "MB");
+    figure("recording.keyframe_mb.racks1778", static_cast<double>(stored.size()) / 1e6, "MB");
 }
 
 // The cooling plant alone: one ThermalModel step over a 1,778-rack floor.
@@ -546,6 +581,7 @@ int main(int argc, char** argv) {
     benchThermal();
     benchRecording();
     benchFork();
+    benchKeyframe();
     if (wanted("parse.prometheus.mb_per_s") || wanted("parse.prometheus.vs_promtool") ||
         wanted("parse.promtool"))
         ft::benchParse(figure, std::filesystem::temp_directory_path().string());
