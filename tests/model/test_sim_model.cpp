@@ -6,6 +6,7 @@
 #include <QTest>
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstring>
@@ -42,7 +43,8 @@ QString firstDifference(const model::SimModel& a, const model::SimModel& b) {
     for (std::size_t i = 0; i < x.alarms.size(); ++i) {
         const auto &p = x.alarms[i], &q = y.alarms[i];
         if (p.title.data() != q.title.data() || p.entity != q.entity || p.since != q.since ||
-            p.severity != q.severity || std::memcmp(&p.value, &q.value, sizeof p.value) != 0)
+            p.severity != q.severity ||
+            std::bit_cast<std::uint32_t>(p.value) != std::bit_cast<std::uint32_t>(q.value))
             return QString("alarm %1").arg(i);
     }
     if (x.events->endSeq() != y.events->endSeq() || x.events->size() != y.events->size())
