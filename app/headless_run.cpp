@@ -268,6 +268,7 @@ int runHeadless(const Options& o, Session& session) {
         // The replay's incidents, tracked over the frames walked (the recording's own events).
         model::IncidentTracker tracker(topology);
         std::uint64_t seenEvents = snap->events ? snap->events->endSeq() : 0;
+        tracker.setJobNames(snap->rackJobs); // the jobs it hurt, by the names recorded
         tracker.observe(*snap, {});
         const model::TimeNs end = std::min(replay.endTime(), first + duration);
         for (model::TimeNs t = first + replay.tickLength(); duration > 0 && t <= end;
@@ -275,6 +276,7 @@ int runHeadless(const Options& o, Session& session) {
             replay.seek(t);
             snap = replay.renderNow();
             if (snap->events && snap->events->endSeq() >= seenEvents) {
+                tracker.setJobNames(snap->rackJobs);
                 tracker.observe(*snap, snap->events->copySince(seenEvents));
                 seenEvents = snap->events->endSeq();
             }

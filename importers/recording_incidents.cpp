@@ -24,6 +24,7 @@ recordingIncidents(const std::string& path, const std::atomic<bool>& cancel,
         const auto snap = replay.renderNow();
         if (!snap) break;
         const std::uint64_t n = snap->events ? snap->events->endSeq() : 0;
+        tracker.setJobNames(snap->rackJobs);
         tracker.observe(*snap, snap->events && n >= seen ? snap->events->copySince(seen)
                                                          : std::vector<model::Event>());
         seen = n;

@@ -223,6 +223,15 @@ std::expected<void, Error> RecordingReader::load() {
                                       static_cast<model::RackLifecycle>(sqlite3_column_int(q, 3)),
                                       sqlite3_column_int(q, 4) != 0, columnText(q, 5)});
          });
+    // Each rack's job, as it changed (recordings made before jobs were kept have none).
+    const std::size_t racks = m_topology->count(model::EntityKind::Rack);
+    scan("SELECT time, rack, job FROM rack_jobs ORDER BY rowid", [&](sqlite3_stmt* q) {
+        const auto rack = static_cast<std::uint64_t>(sqlite3_column_int64(q, 1));
+        if (rack < racks)
+            m_jobChanges.push_back(
+                {sqlite3_column_int64(q, 0), static_cast<model::EntityId>(rack), columnText(q, 2)});
+    });
+    std::ranges::stable_sort(m_jobChanges, {}, &JobChange::time);
     // In time order (a damaged or merged file may not be), then shared by every moment's prefix.
     std::ranges::stable_sort(m_events, {}, &model::Event::time);
     std::ranges::stable_sort(m_transitions, {}, &model::LifecycleTransition::time);
@@ -381,7 +390,23 @@ std::expected<void, Error> RecordingReader::snapshotAt(model::TimeNs time, model
             std::make_shared<const model::LifecycleLog>(m_transitionLog.prefix(nTransitions));
     out.lifecycleHistory = m_transitionPrefix;
     out.scenario = m_info.scenario;
+    out.rackJobs = rackJobsAt(time);
     return {};
+}
+
+std::shared_ptr<const std::vector<std::string>> RecordingReader::rackJobsAt(model::TimeNs time) {
+    if (m_jobChanges.empty()) return nullptr;
+    const auto n = static_cast<std::size_t>(
+        std::ranges::upper_bound(m_jobChanges, time, {}, &JobChange::time) - m_jobChanges.begin());
+    if (!m_rackJobs || n != m_rackJobsUpTo) {
+        // Moments between the same two changes share one list; a new one replays the changes.
+        std::vector<std::string> names(m_topology->count(model::EntityKind::Rack));
+        for (std::size_t i = 0; i < n; ++i)
+            names[m_jobChanges[i].rack] = m_jobChanges[i].job;
+        m_rackJobs = std::make_shared<const std::vector<std::string>>(std::move(names));
+        m_rackJobsUpTo = n;
+    }
+    return m_rackJobs;
 }
 
 std::expected<void, Error> RecordingReader::channelAt(model::ChannelId channel, model::TimeNs time,

@@ -59,6 +59,9 @@ public:
     const std::vector<model::Event>& events() const { return m_events; }
     const std::vector<model::LifecycleTransition>& transitions() const { return m_transitions; }
     std::vector<Bookmark> bookmarks() const;
+    // Each rack's job at `time` (shared between moments with the same jobs); null when the
+    // recording kept none.
+    std::shared_ptr<const std::vector<std::string>> rackJobsAt(model::TimeNs time);
     // One channel's values at `time` (clamped into the recording), for charts of the past.
     std::expected<void, Error> channelAt(model::ChannelId channel, model::TimeNs time,
                                          std::vector<float>& out);
@@ -108,6 +111,14 @@ private:
     std::vector<model::Event> m_events;
     std::vector<model::LifecycleTransition> m_transitions;
     std::vector<std::pair<model::TimeNs, std::vector<model::Alarm>>> m_alarmSets;
+    struct JobChange {
+        model::TimeNs time = 0;
+        model::EntityId rack = 0;
+        std::string job;
+    };
+    std::vector<JobChange> m_jobChanges;                        // in time order
+    std::shared_ptr<const std::vector<std::string>> m_rackJobs; // as of m_rackJobsUpTo changes
+    std::size_t m_rackJobsUpTo = 0;
     std::vector<std::string> m_titles;   // interned alarm titles (Alarm::title points here)
     model::EventLog m_eventLog;          // m_events, shared by every snapshot's prefix of it
     model::LifecycleLog m_transitionLog; // m_transitions, likewise

@@ -29,6 +29,7 @@ CREATE TABLE lifecycle(time INTEGER NOT NULL, rack INTEGER NOT NULL, from_state 
 CREATE TABLE alarm_sets(time INTEGER PRIMARY KEY, data BLOB NOT NULL);
 CREATE TABLE bookmarks(id INTEGER PRIMARY KEY, time INTEGER NOT NULL, text TEXT NOT NULL, created TEXT NOT NULL, camera TEXT);
 CREATE TABLE keyframes(time INTEGER PRIMARY KEY, data BLOB NOT NULL);
+CREATE TABLE rack_jobs(time INTEGER NOT NULL, rack INTEGER NOT NULL, job TEXT NOT NULL);
 )SQL";
 
 // An alarm as stored: fixed fields, then the title's length and bytes.
@@ -313,6 +314,23 @@ void RecordingWriter::append(const model::Snapshot& s) {
         }
         sqlite3_finalize(st);
         m_transitionsWritten = s.lifecycleHistory->endSeq();
+    }
+    if (s.rackJobs && s.rackJobs != m_lastRackJobs) {
+        // The racks whose job changed (every rack the first time).
+        sqlite3_stmt* st = nullptr;
+        sqlite3_prepare_v2(m_db, "INSERT INTO rack_jobs VALUES(?, ?, ?)", -1, &st, nullptr);
+        const auto& jobs = *s.rackJobs;
+        for (std::size_t r = 0; r < jobs.size(); ++r) {
+            if (m_lastRackJobs && r < m_lastRackJobs->size() && (*m_lastRackJobs)[r] == jobs[r])
+                continue;
+            sqlite3_bind_int64(st, 1, s.time);
+            sqlite3_bind_int64(st, 2, static_cast<sqlite3_int64>(r));
+            sqlite3_bind_text(st, 3, jobs[r].c_str(), -1, SQLITE_TRANSIENT);
+            sqlite3_step(st);
+            sqlite3_reset(st);
+        }
+        sqlite3_finalize(st);
+        m_lastRackJobs = s.rackJobs;
     }
     if (!m_anyAlarmsWritten || !sameAlarms(s.alarms, m_lastAlarms)) {
         std::vector<std::uint8_t> blob;

@@ -124,6 +124,7 @@ private:
     model::TimeNs m_chunkStart = 0, m_lastTime = 0;
     std::uint64_t m_eventsWritten = 0, m_transitionsWritten = 0; // sequence numbers
     std::vector<model::Alarm> m_lastAlarms;
+    std::shared_ptr<const std::vector<std::string>> m_lastRackJobs;
     bool m_anyAlarmsWritten = false;
 };
 

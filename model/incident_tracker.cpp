@@ -364,6 +364,24 @@ void IncidentTracker::setJobs(std::span<const std::uint32_t> jobOfRack,
     m_jobName = std::move(name);
 }
 
+void IncidentTracker::setJobNames(const std::shared_ptr<const std::vector<std::string>>& rackJobs) {
+    if (!rackJobs || rackJobs == m_namedJobs) return;
+    m_namedJobs = rackJobs;
+    std::vector<std::uint32_t> job(rackJobs->size(), 0);
+    for (std::size_t r = 0; r < job.size(); ++r) {
+        const std::string& name = (*rackJobs)[r];
+        if (name.empty()) continue;
+        auto [it, fresh] =
+            m_jobIds.try_emplace(name, static_cast<std::uint32_t>(m_jobNames.size() + 1));
+        if (fresh) m_jobNames.push_back(name);
+        job[r] = it->second;
+    }
+    const std::vector<std::uint64_t> phase(job.begin(), job.end());
+    setJobs(job, phase, [this](std::uint32_t j) {
+        return j > 0 && j <= m_jobNames.size() ? m_jobNames[j - 1] : std::string();
+    });
+}
+
 float IncidentTracker::sample(const Snapshot& s, std::size_t rule, EntityId e) const {
     const Rule& r = m_rules[rule];
     if (r.kind == EntityKind::Rack && r.channel == ch::GpuSmClock) return m_rackClock[e];

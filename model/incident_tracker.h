@@ -22,6 +22,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace ft::model {
@@ -112,6 +113,10 @@ public:
     void setJobs(std::span<const std::uint32_t> jobOfRack, std::span<const std::uint64_t> phase,
                  JobName name);
 
+    // The same from each rack's job name ("" = none), as replays have them (Snapshot::rackJobs):
+    // a rack's phase changes only with its job. Null or the same list again: nothing changes.
+    void setJobNames(const std::shared_ptr<const std::vector<std::string>>& rackJobs);
+
     // One tick: the snapshot and the events that happened since the last call.
     void observe(const Snapshot& s, std::span<const Event> newEvents);
 
@@ -154,6 +159,9 @@ private:
     std::vector<std::uint64_t> m_jobPhase;
     std::vector<TimeNs> m_jobChange; // per rack: its own swing settles by then
     JobName m_jobName;
+    std::shared_ptr<const std::vector<std::string>> m_namedJobs; // setJobNames' last list
+    std::unordered_map<std::string, std::uint32_t> m_jobIds;     // its names, 1-based
+    std::vector<std::string> m_jobNames;
     std::vector<Incident> m_incidents;
     std::vector<Open> m_open;
     IncidentList::Items m_published;   // [incident]: its copy in the last list published

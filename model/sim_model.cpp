@@ -64,6 +64,7 @@ SimModel::SimModel(std::shared_ptr<const Topology> topology, SimConfig config, S
     m_trayJobStarted.assign(t.count(EntityKind::ComputeTray), 0);
     m_rackJobStart.assign(t.count(EntityKind::Rack), 0);
     m_rackJobPhase.assign(t.count(EntityKind::Rack), 0);
+    m_rackJobKey.assign(t.count(EntityKind::Rack), ~std::uint32_t{0});
 
     const auto supply = static_cast<float>(t.spec().cooling.supplySetpointC);
     m_thermal.initialize(m_state);
@@ -283,6 +284,7 @@ void SimModel::step() {
             lap(Stage::Incidents);
             return;
         }
+        updateRackJobs();
         // Each rack's job phase: which job, since when, checkpointing or in a burst or not.
         const auto tpr = static_cast<EntityId>(m_topology->spec().rack.computeTrays);
         for (EntityId r = 0; r < m_rackJobPhase.size(); ++r)
@@ -353,6 +355,10 @@ void SimModel::updateLabelJobs() {
             ++v->second;
     }
     if (current < racks) decide(current);
+    std::vector<std::string> names(racks);
+    for (std::size_t r = 0; r < racks; ++r)
+        if (m_labelRackJob[r] > 0) names[r] = m_labelJobNames[m_labelRackJob[r] - 1];
+    publishRackJobs(std::move(names));
 }
 
 std::string SimModel::jobName(std::uint32_t j) const {
@@ -818,6 +824,37 @@ void SimModel::copyTo(Snapshot& out) const {
     out.incidents = m_state.incidents;
     out.scenario = m_state.scenario;
     out.lifecycleHistory = m_state.lifecycleHistory;
+    out.rackJobs = m_state.rackJobs;
+}
+
+void SimModel::publishRackJobs(std::vector<std::string> names) {
+    if (!m_state.rackJobs || *m_state.rackJobs != names)
+        m_state.rackJobs = std::make_shared<const std::vector<std::string>>(std::move(names));
+}
+
+void SimModel::updateRackJobs() {
+    // Cheap to check every tick (a key per rack); names are made only when a key moved.
+    const std::size_t racks = m_rackJobKey.size();
+    bool moved = !m_state.rackJobs;
+    for (EntityId r = 0; r < racks; ++r) {
+        const std::uint32_t job = m_workload.jobOfRack(r);
+        const std::uint32_t key =
+            lifecycleInService(m_lifecycle.state(r)) && m_workload.jobs()[job].kind != JobKind::Idle
+                ? job + 1
+                : 0;
+        moved |= key != m_rackJobKey[r];
+        m_rackJobKey[r] = key;
+    }
+    if (!moved) return;
+    std::vector<std::string> names(racks);
+    std::unordered_map<std::uint32_t, std::string> byJob;
+    for (EntityId r = 0; r < racks; ++r) {
+        if (m_rackJobKey[r] == 0) continue;
+        auto [it, fresh] = byJob.try_emplace(m_rackJobKey[r]);
+        if (fresh) it->second = jobName(m_rackJobKey[r] - 1);
+        names[r] = it->second;
+    }
+    publishRackJobs(std::move(names));
 }
 
 } // namespace ft::model

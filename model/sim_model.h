@@ -168,6 +168,11 @@ private:
     std::vector<std::uint64_t> m_labelRackPhase;
     bool m_labelJobsChanged = false;
     void updateLabelJobs();
+    // The snapshot's rackJobs: the simulator's jobs (a key per rack: job + 1, 0 none) or, with
+    // telemetry, the GPUs' job labels; a new list only when a name changed.
+    std::vector<std::uint32_t> m_rackJobKey;
+    void updateRackJobs();
+    void publishRackJobs(std::vector<std::string> names);
     IncidentTracker m_incidents;
     struct AlarmRule {
         std::string_view title;

@@ -11,7 +11,7 @@ namespace {
 constexpr std::array<char, 4> kMagic{'F', 'T', 'K', 'F'};
 // Bump when a kept member is added, removed or changes type (the sizes below catch most such
 // changes too, but not all).
-constexpr std::uint32_t kStateVersion = 1;
+constexpr std::uint32_t kStateVersion = 2;
 
 // What the bytes' layout depends on: a keyframe of a build whose classes differ is refused.
 constexpr std::uint64_t layoutFingerprint() {
@@ -79,7 +79,7 @@ template <class Archive> void SimModel::members(Archive& ar) {
        m_rackJobStart, m_rackJobPhase, m_heldUntil, m_gpuThrottle, m_rackMinThrottle, m_noise,
        m_noiseNext, m_rackGpuTempMeasured, m_rackPowered, m_jobPace, m_newEvents, m_events,
        m_gpuJobLabel, m_labelJobNames, m_labelRackJob, m_labelRackPhase, m_labelJobsChanged,
-       m_incidents, m_alarmLevel, m_alarmSince, m_settling);
+       m_incidents, m_alarmLevel, m_alarmSince, m_settling, m_rackJobKey);
     // The snapshot being built; what it shares with the models is joined up again on restore.
     Snapshot& s = m_state;
     ar(s.time, s.tick, s.values, s.detailStamp, s.rackLifecycle, s.telemetry, s.measuredAt,
@@ -100,6 +100,9 @@ std::vector<std::byte> SimModel::saveState() {
             ++rule;
         ar(rule, a.kind, a.entity, a.channel, a.severity, a.value, a.threshold, a.since);
     }
+    const bool jobs = m_state.rackJobs != nullptr;
+    ar(jobs);
+    if (jobs) ar(*m_state.rackJobs);
     m_keyframeBytes = ar.size() + ar.size() / 16;
     return ar.take();
 }
@@ -125,6 +128,14 @@ std::expected<void, std::string> SimModel::restoreState(std::span<const std::byt
         }
         a.title = m_alarmRules[rule].title;
         m_state.alarms.push_back(a);
+    }
+    bool jobs = false;
+    ar(jobs);
+    m_state.rackJobs.reset();
+    if (jobs) {
+        std::vector<std::string> names;
+        ar(names);
+        m_state.rackJobs = std::make_shared<const std::vector<std::string>>(std::move(names));
     }
     // Sizes must be this floor's: a keyframe that passed the header but disagrees is corrupt.
     const Topology& t = *m_topology;

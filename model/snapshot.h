@@ -131,6 +131,10 @@ struct Snapshot {
     // The incidents so far, each a cause chain (the sim's tracker; null where nobody tracks them).
     std::shared_ptr<const IncidentList> incidents;
     std::string scenario; // name of the running scenario, empty when none
+    // Each rack's job as operators name it ("" = none: idle capacity, out of service, or no job
+    // label on its GPUs), shared until one changes; null where nobody knows (a recording made
+    // before jobs were kept).
+    std::shared_ptr<const std::vector<std::string>> rackJobs;
     // Every lifecycle transition so far with its reason, shared until the next one.
     std::shared_ptr<const LifecycleLog> lifecycleHistory;
 

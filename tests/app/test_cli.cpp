@@ -14,6 +14,7 @@
 #include <mutex>
 #include <netinet/in.h>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <sys/socket.h>
 #include <thread>
@@ -781,13 +782,19 @@ private slots:
         QVERIFY(summary["recorded_samples"].get<long long>() > 1000000);
         QCOMPARE(summary["recording_dropped_snapshots"].get<int>(), 0);
         // The summary's cause chain, from the run and from its replay: the scenario's first
-        // action is the root, the chain in time order from the coolant to the GPUs.
+        // action is the root, the chain in time order from the coolant to the GPUs. The jobs it
+        // hurt are named in the replay as in the run (the recording keeps each rack's job).
+        std::set<std::string> jobsHurt;
         for (const auto& s :
              {summary,
               nlohmann::json::parse(
                   floortwin({"--headless", "--replay", rec, "--for", "2m"}).out.toStdString())}) {
             QCOMPARE(s["incidents"].size(), std::size_t{1});
             const auto& inc = s["incidents"][0];
+            const auto jobs = inc["jobs_affected"].get<std::set<std::string>>();
+            QVERIFY(jobs.contains("training job 2 (A07\u2013B03)"));
+            if (jobsHurt.empty()) jobsHurt = jobs;
+            QVERIFY(jobs == jobsHurt);
             QCOMPARE(inc["root"]["kind"].get<std::string>(), std::string("scenario"));
             QCOMPARE(inc["root"]["entity"].get<std::string>(), std::string("CDU A1 pump 1"));
             QCOMPARE(inc["root"]["time"].get<std::string>(),

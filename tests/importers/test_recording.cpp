@@ -170,6 +170,16 @@ private slots:
         QVERIFY(sameValues(*fork.latest(), recorded));
         QCOMPARE(fork.latest()->alarms.size(), recorded.alarms.size());
         QVERIFY(!fork.latest()->alarms.empty());
+        // Each rack's job is recorded as it changes, and served at each moment.
+        QVERIFY(recorded.rackJobs && fork.latest()->rackJobs);
+        QVERIFY(*recorded.rackJobs == *fork.latest()->rackJobs);
+        QCOMPARE(recorded.rackJobs->size(), t->count(model::EntityKind::Rack));
+        QVERIFY(std::ranges::count_if(*recorded.rackJobs, [](const std::string& j) {
+                    return j.starts_with("training job");
+                }) > 0);
+        model::Snapshot earlier;
+        QVERIFY((*reader)->snapshotAt(start + model::kNsPerSecond, earlier));
+        QVERIFY(earlier.rackJobs == (*reader)->rackJobsAt(start + 2 * model::kNsPerSecond));
 
         // A damaged keyframe is an error (the fork then re-runs); a recording from before
         // keyframes has none.

@@ -54,6 +54,7 @@ QString firstDifference(const model::SimModel& a, const model::SimModel& b) {
             (*x.events)[i].time != (*y.events)[i].time)
             return QString("event %1").arg(i);
     if (x.lifecycleHistory->endSeq() != y.lifecycleHistory->endSeq()) return "lifecycle history";
+    if (!x.rackJobs || !y.rackJobs || *x.rackJobs != *y.rackJobs) return "rack jobs";
     if (x.incidents->size() != y.incidents->size()) return "incident count";
     for (std::size_t i = 0; i < x.incidents->size(); ++i)
         if ((*x.incidents)[i].summary() != (*y.incidents)[i].summary() ||
