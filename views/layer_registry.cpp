@@ -1,5 +1,6 @@
 #include "layer_registry.h"
 
+#include "job_layer.h"
 #include "lifecycle_layer.h"
 #include "nvlink_layer.h"
 #include "power_layer.h"
@@ -22,7 +23,7 @@ std::vector<LayerType>& registry() {
     // Also the order of the HUD's panels and the layers panel's boxes.
     static std::vector<LayerType> types{
         entry<RackLayer>(),   entry<ThermalLayer>(),   entry<StorageLayer>(), entry<RailLayer>(),
-        entry<NvlinkLayer>(), entry<LifecycleLayer>(), entry<PowerLayer>(),
+        entry<NvlinkLayer>(), entry<LifecycleLayer>(), entry<PowerLayer>(),   entry<JobLayer>(),
     };
     return types;
 }

@@ -19,6 +19,7 @@
 #include "views/floor_view.h"
 #include "views/incidents_panel.h"
 #include "views/inspector_panel.h"
+#include "views/job_layer.h"
 #include "views/layer_registry.h"
 #include "views/layers_panel.h"
 #include "views/lifecycle_board.h"
@@ -343,6 +344,50 @@ private slots:
         // Filtering to one state fades every other rack.
         view->layer<views::LifecycleLayer>()->setFilter(model::RackLifecycle::Troubleshooting);
         QVERIFY(compareImages(actual, view->grabFramebuffer()).fractionOff > 0.05);
+    }
+
+    void jobLayerColoursRacksByJob() {
+        // Racks of one job share its colour, other jobs differ, racks with none are dark; the
+        // colour follows the job's name; the caps change the picture, and a new job list
+        // repaints them.
+        const auto a = std::string("training job 1 (A01\u2013A04)"),
+                   b = std::string("inference service 2 (A05\u2013A08)");
+        QVERIFY(views::JobLayer::jobColor(a).r != views::JobLayer::jobColor(b).r ||
+                views::JobLayer::jobColor(a).g != views::JobLayer::jobColor(b).g);
+        auto snapshot = std::make_shared<model::Snapshot>(*m_core->latest());
+        std::vector<std::string> jobs(m_topology->count(model::EntityKind::Rack));
+        std::fill(jobs.begin(), jobs.begin() + 4, a);
+        std::fill(jobs.begin() + 4, jobs.begin() + 8, b);
+        snapshot->rackJobs = std::make_shared<const std::vector<std::string>>(jobs);
+        std::shared_ptr<const model::Snapshot> shown = snapshot;
+        auto view = std::make_unique<views::FloorView>(m_topology, [&] { return shown; });
+        view->setShowFrameStats(false);
+        view->setAnimated(false);
+        view->setAttribute(Qt::WA_DontShowOnScreen, true);
+        view->resize(960, 540);
+        view->show();
+        QCoreApplication::processEvents();
+        const QImage without = view->grabFramebuffer();
+        view->setLayerVisible("jobs", true);
+        const QImage with = view->grabFramebuffer();
+        QVERIFY(compareImages(without, with).fractionOff > 0.01);
+        const auto* layer = view->layer<views::JobLayer>();
+        auto same = [](views::Rgb x, views::Rgb y) {
+            return x.r == y.r && x.g == y.g && x.b == y.b;
+        };
+        QVERIFY(same(layer->rackColor(0), layer->rackColor(3)));
+        QVERIFY(same(layer->rackColor(0), views::JobLayer::jobColor(a)));
+        QVERIFY(same(layer->rackColor(5), views::JobLayer::jobColor(b)));
+        QVERIFY(same(layer->rackColor(12), views::JobLayer::jobColor("")));
+        QVERIFY(!same(layer->rackColor(12), layer->rackColor(0)));
+        // Job b ends on its racks: they go dark.
+        std::fill(jobs.begin() + 4, jobs.begin() + 8, std::string());
+        auto next = std::make_shared<model::Snapshot>(*snapshot);
+        next->rackJobs = std::make_shared<const std::vector<std::string>>(jobs);
+        shown = next;
+        view->refreshSnapshot();
+        QVERIFY(same(layer->rackColor(5), views::JobLayer::jobColor("")));
+        QVERIFY(compareImages(with, view->grabFramebuffer()).fractionOff > 0.001);
     }
 
     void storageLayerMatchesBaseline() {
