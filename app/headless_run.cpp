@@ -381,6 +381,12 @@ int runHeadless(const Options& o, Session& session) {
                            {"at", isoTime(session.forkAt)},
                            {"resumed_at", isoTime(session.forkResumedAt)},
                            {"keyframe_note", session.forkKeyframeNote}};
+    if (session.forkFromMeasurements)
+        summary["fork"]["from_measurements"] = {
+            {"channels", session.forkMeasuredChannels},
+            {"values", session.forkMeasuredValues},
+            {"modelled", "every value not measured at the moment, and the pumps, valves, jobs "
+                         "and throttling behind all of them"}};
     if (session.compare) {
         const auto base = session.compareAt(snap->time);
         summary["compare"] = {{"file", session.comparePath},

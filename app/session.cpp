@@ -152,6 +152,55 @@ std::expected<void, std::string> attachCompare(Session& session, const std::stri
     return {};
 }
 
+namespace {
+
+// "+h:mm:ss" of a time since a recording's start, for the window's label.
+std::string sinceStart(model::TimeNs at) {
+    const auto secs = static_cast<long long>(model::toSeconds(at));
+    char when[32];
+    std::snprintf(when, sizeof when, "+%lld:%02lld:%02lld", secs / 3600, secs / 60 % 60, secs % 60);
+    return when;
+}
+
+// A fork of measured data: nothing recorded can be re-run, so the simulator starts at the moment
+// on its own settled state and takes every measured value there as its own; the rest is the
+// model's, and the session says which channels were measured.
+std::expected<std::unique_ptr<Session>, std::string>
+forkMeasurements(const Options& o, importers::RecordingReader& reader, model::TimeNs at) {
+    auto session = std::make_unique<Session>();
+    session->topology = reader.topology();
+    model::Snapshot measured;
+    const model::TimeNs moment = reader.startTime() + at;
+    if (auto read = reader.snapshotAt(moment, measured); !read)
+        return std::unexpected(read.error().toString());
+    model::SimConfig config;
+    config.seed = o.seed;
+    config.startTime = measured.time;
+    session->sim = std::make_unique<model::SimCore>(session->topology, config);
+    const auto taken = session->sim->initialiseFrom(measured);
+    for (model::ChannelId c = 0; c < model::ch::Count; ++c)
+        if (taken[c] > 0) {
+            session->forkMeasuredChannels.emplace_back(model::kChannels[c].name);
+            session->forkMeasuredValues += taken[c];
+        }
+    if (!o.scenario.empty()) {
+        auto more = loadScenario(o.scenario, *session->topology);
+        if (!more) return std::unexpected(more.error());
+        session->sim->addScenario(*more, 0);
+    }
+    session->sourceLabel = "FORK (modelled from " + std::to_string(session->forkMeasuredValues) +
+                           " measured values) of " +
+                           std::filesystem::path(o.replay).filename().string() + " at " +
+                           sinceStart(at) + (o.scenario.empty() ? "" : " with " + o.scenario);
+    session->forkedFrom = o.replay;
+    session->forkAt = measured.time;
+    session->forkResumedAt = measured.time;
+    session->forkFromMeasurements = true;
+    return session;
+}
+
+} // namespace
+
 std::expected<std::unique_ptr<Session>, std::string> makeForkSession(const Options& o) {
     model::TimeNs at = 0;
     if (!model::parseDuration(o.forkAt, at))
@@ -164,10 +213,7 @@ std::expected<std::unique_ptr<Session>, std::string> makeForkSession(const Optio
         return std::unexpected("--fork-at " + o.forkAt + ": past the end of " + o.replay + " (" +
                                std::to_string(model::toSeconds((*reader)->endTime() - start)) +
                                " s long)");
-    if (info.telemetry)
-        return std::unexpected(o.replay +
-                               ": a recording of measured data; forks of those (the simulator "
-                               "initialised from the measured values) are not built yet");
+    if (info.telemetry) return forkMeasurements(o, **reader, at);
     if (info.source.rfind("simulator", 0) != 0)
         return std::unexpected(o.replay + ": not a recording of the simulator (" + info.source +
                                "): nothing to re-run");
@@ -221,11 +267,9 @@ std::expected<std::unique_ptr<Session>, std::string> makeForkSession(const Optio
         if (!more) return std::unexpected(more.error());
         session->sim->addScenario(*more, at);
     }
-    const auto secs = static_cast<long long>(model::toSeconds(at));
-    char when[32];
-    std::snprintf(when, sizeof when, "%lld:%02lld:%02lld", secs / 3600, secs / 60 % 60, secs % 60);
     session->sourceLabel = "FORK of " + std::filesystem::path(o.replay).filename().string() +
-                           " at +" + when + (o.scenario.empty() ? "" : " with " + o.scenario);
+                           " at " + sinceStart(at) +
+                           (o.scenario.empty() ? "" : " with " + o.scenario);
     session->forkedFrom = o.replay;
     session->forkAt = start + at;
     return session;

@@ -42,6 +42,11 @@ struct Session {
     // why a keyframe could not be used (empty when one was, or the recording has none).
     model::TimeNs forkResumedAt = 0;
     std::string forkKeyframeNote;
+    // A fork of measured data: the simulator took these channels' measured values (this many
+    // in all) at the moment; everything else it models.
+    bool forkFromMeasurements = false;
+    std::vector<std::string> forkMeasuredChannels;
+    std::size_t forkMeasuredValues = 0;
     // The baseline at the moment `time` of this session (the same time since the start, plus
     // the offset); null without a baseline or outside it.
     std::shared_ptr<const model::Snapshot> compareAt(model::TimeNs time);
@@ -65,7 +70,9 @@ makeSimSession(const Options& options, bool realtimeStart, bool blockingRecorder
 std::expected<std::unique_ptr<Session>, std::string> makeReplaySession(const std::string& path);
 // --replay A --fork-at T [--scenario S]: the simulator in the state of A's run at T (A's newest
 // keyframe before T restored, or A's start, then run on to T: exact, the simulator being
-// deterministic), S's actions added from T on. Recordings of the simulator only.
+// deterministic), S's actions added from T on. A recording of measured data has nothing to
+// re-run: the simulator starts at T from its own settled state with every value measured at T
+// taken as its own (Session says which channels those were).
 std::expected<std::unique_ptr<Session>, std::string> makeForkSession(const Options& options);
 // Opens `path` as the session's baseline: a recording of the same floor (its racks by name).
 // `offset`: a duration ("10m", "-30s"), empty for none.

@@ -43,6 +43,12 @@ std::expected<void, std::string> SimCore::restore(std::span<const std::byte> sta
     return {};
 }
 
+std::vector<std::size_t> SimCore::initialiseFrom(const Snapshot& measured) {
+    auto taken = m_model.initialiseFrom(measured);
+    publish();
+    return taken;
+}
+
 void SimCore::start(double speed) {
     if (m_thread.joinable()) return;
     m_speed = speed;

@@ -68,6 +68,8 @@ public:
     // Restores a keyframe (SimModel::restoreState) and publishes it; before start(). On an error
     // the core is not usable (make another).
     std::expected<void, std::string> restore(std::span<const std::byte> state);
+    // SimModel::initialiseFrom, then publishes; before start().
+    std::vector<std::size_t> initialiseFrom(const Snapshot& measured);
 
 private:
     void threadMain();

@@ -92,6 +92,12 @@ public:
     // A job as operators would name it: "training job 3 (A01–A08)"; empty for idle capacity.
     std::string jobName(std::uint32_t job) const;
 
+    // A what-if from measured data: the measured values of `measured` (a snapshot of telemetry)
+    // become this model's own where they are its state (temperatures, utilization, levels...);
+    // what was not measured, and what the model keeps beyond channels (pumps, valves, jobs,
+    // throttling), stays modelled. Per channel: how many entities were taken from `measured`.
+    std::vector<std::size_t> initialiseFrom(const Snapshot& measured);
+
     // Keyframes: the whole state (every model's) as bytes, and back. A model restored from the
     // saveState() of another made with the same floor, config and scenario goes on exactly as
     // that one would have, bit for bit (a fork restores the newest keyframe before its moment

@@ -3,6 +3,7 @@
 #include "state_archive.h"
 
 #include <array>
+#include <cmath>
 #include <cstring>
 
 namespace ft::model {
@@ -84,6 +85,22 @@ template <class Archive> void SimModel::members(Archive& ar) {
     Snapshot& s = m_state;
     ar(s.time, s.tick, s.values, s.detailStamp, s.rackLifecycle, s.telemetry, s.measuredAt,
        s.measuredChannels, s.staleAfter, s.scenario);
+}
+
+std::vector<std::size_t> SimModel::initialiseFrom(const Snapshot& measured) {
+    std::vector<std::size_t> taken(ch::Count, 0);
+    if (!measured.telemetry || measured.values.size() != ch::Count) return taken;
+    for (ChannelId c = 0; c < ch::Count; ++c) {
+        if (isDetailChannel(c) || !measured.measuredChannels.test(c)) continue;
+        auto& mine = m_state.values[c];
+        const auto theirs = measured.channel(c);
+        for (EntityId e = 0; e < mine.size() && e < theirs.size(); ++e)
+            if (measured.measured(c, e) && std::isfinite(theirs[e])) {
+                mine[e] = theirs[e];
+                ++taken[c];
+            }
+    }
+    return taken;
 }
 
 std::vector<std::byte> SimModel::saveState() {

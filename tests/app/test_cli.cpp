@@ -551,6 +551,34 @@ private slots:
         const QString dump = dir.filePath("s.json");
         const Run replay = floortwin({"--headless", "--replay", out, "--dump-snapshot", dump});
         QVERIFY2(replay.code == 0, replay.err.constData());
+        // A fork of measured data at its last moment: the simulator takes every value measured
+        // there as its own (and says which), models the rest, and runs on.
+        const QString forked = dir.filePath("f.json");
+        const Run f = floortwin(
+            {"--headless", "--replay", out, "--fork-at", "7197s", "--dump-snapshot", forked});
+        QVERIFY2(f.code == 0, f.err.constData());
+        const auto fs = nlohmann::json::parse(f.out.toStdString());
+        const auto& from = fs["fork"]["from_measurements"];
+        const auto channels = from["channels"].get<std::set<std::string>>();
+        QVERIFY(channels.contains("gpu.temperature") && channels.contains("rack.power") &&
+                channels.contains("cdu.SupplyTemperatureCelsius"));
+        QVERIFY(from["values"].get<int>() >= 3);
+        QVERIFY(from["modelled"].get<std::string>().starts_with("every value not measured"));
+        QFile ff(forked);
+        QVERIFY(ff.open(QIODevice::ReadOnly));
+        const auto fj = nlohmann::json::parse(ff.readAll().toStdString());
+        QCOMPARE(fj["entities"]["rack"]["channels"]["rack.power"][2].get<double>(), 142.0);
+        QCOMPARE(fj["entities"]["cdu"]["channels"]["cdu.SupplyTemperatureCelsius"][0].get<float>(),
+                 45.1f);
+        // ...and runs on from there, a simulation (no value left as no data).
+        const Run on = floortwin({"--headless", "--replay", out, "--fork-at", "7197s", "--for",
+                                  "30s", "--dump-snapshot", forked});
+        QVERIFY2(on.code == 0, on.err.constData());
+        QFile onFile(forked);
+        QVERIFY(onFile.open(QIODevice::ReadOnly));
+        const auto oj = nlohmann::json::parse(onFile.readAll().toStdString());
+        for (const auto& v : oj["entities"]["rack"]["channels"]["rack.gpu_temperature_max"])
+            QVERIFY(v.is_number());
         // A Prometheus text dump with timestamps, two scrapes.
         QFile prom(dir.filePath("dump.prom"));
         QVERIFY(prom.open(QIODevice::WriteOnly));
