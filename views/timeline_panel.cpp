@@ -3,9 +3,11 @@
 #include "transport_observer.h"
 
 #include <QComboBox>
+#include <QFontMetricsF>
 #include <QHBoxLayout>
 #include <QHelpEvent>
 #include <QInputDialog>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QMessageBox>
 #include <QMouseEvent>
@@ -41,6 +43,14 @@ QColor eventColor(const model::Event& e) {
     }
     return Qt::white;
 }
+// An incident's colour: its root's domain (cooling blue, power amber, fabric violet...).
+QColor domainColor(model::CauseDomain d) {
+    static const QColor kDomain[] = {
+        QColor(80, 170, 255), QColor(255, 190, 70),  QColor(190, 120, 255), QColor(90, 210, 170),
+        QColor(255, 120, 90), QColor(230, 230, 120), QColor(160, 160, 170)};
+    return kDomain[std::min<std::size_t>(static_cast<std::size_t>(d), std::size(kDomain) - 1)];
+}
+
 QString clock(model::TimeNs t) {
     return QString::fromStdString(model::formatUtc(t, true)).left(23);
 }
@@ -49,7 +59,19 @@ QString clock(model::TimeNs t) {
 TimelineAxis::TimelineAxis(model::Transport& transport, QWidget* parent)
     : QWidget(parent), m_transport(transport) {
     setMouseTracking(true);
-    setMinimumHeight(64);
+    setFocusPolicy(Qt::ClickFocus); // Escape closes an open chain
+    fitLanes();
+}
+
+void TimelineAxis::fitLanes() {
+    // A strip, not a pane, unless a chain is open: then room for its lanes, and the panel holding
+    // the strip grows with it.
+    const int extra = laneRows() * kLaneHeight;
+    setMinimumHeight(64 + extra);
+    setMaximumHeight(120 + extra);
+    if (auto* panel = qobject_cast<TimelinePanel*>(parentWidget()))
+        panel->setMaximumHeight(175 + extra);
+    updateGeometry();
 }
 
 void TimelineAxis::setLiveEvents(std::shared_ptr<const model::EventLog> events) {
@@ -94,6 +116,9 @@ void TimelineAxis::paintEvent(QPaintEvent*) {
             step = s;
     p.setPen(QColor(60, 70, 88));
     p.drawLine(QPointF(kMargin, axisY), QPointF(width() - kMargin, axisY));
+    // Marks reach down to the axis from under the bands and the open chain's lanes.
+    const int lanesTop = 18 + 3 * 11 + 4;
+    const int marksTop = lanesTop + laneRows() * kLaneHeight;
     const model::TimeNs stepNs = model::fromSeconds(step);
     for (model::TimeNs t = (a / stepNs + 1) * stepNs; t < b; t += stepNs) {
         const double x = xAt(t);
@@ -116,9 +141,11 @@ void TimelineAxis::paintEvent(QPaintEvent*) {
         for (const auto& e : events) {
             if (e.time < a || e.time > b) continue;
             const double x = xAt(e.time);
-            const int top = e.kind == model::EventKind::AlarmCleared
-                                ? axisY - 10
-                                : (e.kind == model::EventKind::AlarmRaised ? axisY - 18 : 8);
+            const int top =
+                e.kind == model::EventKind::AlarmCleared
+                    ? axisY - 10
+                    : (e.kind == model::EventKind::AlarmRaised ? axisY - 18
+                                                               : (m_expanded ? marksTop : 8));
             p.setPen(QPen(eventColor(e), 2));
             p.drawLine(QPointF(x, top), QPointF(x, axisY));
         }
@@ -152,14 +179,15 @@ void TimelineAxis::paintEvent(QPaintEvent*) {
             rowEnd[row] = end;
             const QRectF r(QPointF(std::max(xAt(inc.start), double(kMargin)), 18 + row * 11),
                            QPointF(std::max(xAt(end), xAt(inc.start) + 3), 27 + row * 11));
-            static const QColor kDomain[] = {QColor(80, 170, 255),  QColor(255, 190, 70),
-                                             QColor(190, 120, 255), QColor(90, 210, 170),
-                                             QColor(255, 120, 90),  QColor(230, 230, 120),
-                                             QColor(160, 160, 170)};
-            const QColor c = kDomain[static_cast<std::size_t>(inc.domain)];
+            const QColor c = domainColor(inc.domain);
             p.setPen(Qt::NoPen);
             p.setBrush(QColor(c.red(), c.green(), c.blue(), inc.end > 0 ? 90 : 150));
             p.drawRoundedRect(r, 3, 3);
+            if (m_expanded == inc.id) {
+                p.setPen(QPen(Qt::white, 1.5));
+                p.setBrush(Qt::NoBrush);
+                p.drawRoundedRect(r.adjusted(-1, -1, 1, 1), 3, 3);
+            }
             p.setPen(QPen(c.lighter(130), 1));
             for (const auto& step : inc.chain)
                 if (step.time >= a && step.time <= b)
@@ -167,6 +195,65 @@ void TimelineAxis::paintEvent(QPaintEvent*) {
                                QPointF(xAt(step.time), r.bottom()));
             m_bands.push_back({r, i});
         }
+    }
+    // The open chain: a lane per step from when it began to the incident's end, in its domain's
+    // colour, with what it was and how far it spread; the root first.
+    m_lanes.clear();
+    if (const model::Incident* inc = expanded()) {
+        const model::TimeNs now = m_transport.latest() ? m_transport.latest()->time : b;
+        const model::TimeNs end = inc->end > 0 ? inc->end : now;
+        p.fillRect(QRectF(0, lanesTop - 2, width(), laneRows() * kLaneHeight + 2),
+                   QColor(26, 31, 42));
+        QFont small = p.font();
+        small.setPointSizeF(small.pointSizeF() * 0.85);
+        p.setFont(small);
+        const QFontMetricsF fm(small);
+        auto lane = [&](int row, model::TimeNs t, model::CauseDomain domain, const QString& text) {
+            const double y = lanesTop + row * kLaneHeight;
+            const QRectF r(QPointF(kMargin, y), QPointF(width() - kMargin, y + kLaneHeight - 2));
+            const QColor c = domainColor(domain);
+            const double x0 = std::clamp(xAt(t), kMargin, width() - kMargin);
+            const double x1 = std::clamp(xAt(end), x0 + 2, width() - kMargin);
+            p.fillRect(QRectF(QPointF(x0, y + 3), QPointF(x1, y + kLaneHeight - 5)),
+                       QColor(c.red(), c.green(), c.blue(), 110));
+            p.setPen(QPen(c.lighter(130), 2));
+            p.drawLine(QPointF(x0, y + 1), QPointF(x0, y + kLaneHeight - 3));
+            // The words after the mark while they fit, else before it.
+            const QString words = clock(t).mid(11, 8) + "  " + text;
+            const double w = fm.horizontalAdvance(words);
+            const double tx =
+                x0 + 6 + w < width() - kMargin ? x0 + 6 : std::max(kMargin, x0 - 6 - w);
+            p.setPen(QColor(225, 230, 238));
+            p.drawText(QPointF(tx, y + kLaneHeight - 4),
+                       fm.elidedText(words, Qt::ElideRight, width() - kMargin - tx));
+            m_lanes.push_back({r, t});
+        };
+        lane(0, inc->start, inc->domain,
+             QString::fromStdString("ROOT " + inc->rootText + "  (" + inc->rootKind + ")"));
+        std::vector<const model::IncidentStep*> steps;
+        for (const auto& step : inc->chain)
+            steps.push_back(&step);
+        std::ranges::stable_sort(steps, {}, &model::IncidentStep::time);
+        const std::size_t shown = std::min(
+            steps.size(),
+            static_cast<std::size_t>(kMaxLanes - 1 - (steps.size() + 1 > kMaxLanes ? 1 : 0)));
+        for (std::size_t i = 0; i < shown; ++i) {
+            const auto& st = *steps[i];
+            QString reach;
+            if (st.entities.size() > 1)
+                reach = QString("  (%1 %2s)")
+                            .arg(st.entities.size())
+                            .arg(QString::fromUtf8(model::entityKindName(st.kind).data()));
+            lane(static_cast<int>(i) + 1, st.time, st.domain,
+                 QString::fromStdString(st.what) + reach);
+        }
+        if (shown < steps.size()) {
+            p.setPen(QColor(150, 162, 178));
+            p.drawText(QPointF(kMargin, lanesTop + (static_cast<int>(shown) + 2) * kLaneHeight - 4),
+                       QString("+ %1 more steps (the Incidents dock lists them all)")
+                           .arg(steps.size() - shown));
+        }
+        p.setFont(font());
     }
     // Bookmarks: flags.
     for (const auto& bm : m_bookmarks) {
@@ -205,21 +292,79 @@ void TimelineAxis::setBaselineEvents(std::vector<model::Event> events, model::Ti
 }
 
 void TimelineAxis::setIncidents(const model::IncidentList* incidents) {
+    const int rows = laneRows();
     if (incidents)
         m_incidents = *incidents;
     else
         m_incidents = {};
+    if (laneRows() != rows) fitLanes(); // the open chain grew, or its incident is gone
     update();
+}
+
+const model::Incident* TimelineAxis::expanded() const {
+    if (!m_expanded) return nullptr;
+    for (const auto& inc : m_incidents)
+        if (inc.id == *m_expanded) return &inc;
+    return nullptr;
+}
+
+int TimelineAxis::laneRows() const {
+    const model::Incident* inc = expanded();
+    return inc ? std::min(static_cast<int>(inc->chain.size()) + 1, kMaxLanes) : 0;
+}
+
+void TimelineAxis::setExpandedIncident(std::optional<std::uint32_t> id) {
+    m_expanded = id;
+    fitLanes();
+    update();
+}
+
+std::vector<QRectF> TimelineAxis::bandRects() const {
+    std::vector<QRectF> out;
+    for (const auto& band : m_bands)
+        out.push_back(band.rect);
+    return out;
+}
+
+std::vector<std::pair<QRectF, model::TimeNs>> TimelineAxis::lanes() const {
+    std::vector<std::pair<QRectF, model::TimeNs>> out;
+    for (const auto& lane : m_lanes)
+        out.emplace_back(lane.rect, lane.time);
+    return out;
+}
+
+void TimelineAxis::mouseDoubleClickEvent(QMouseEvent* e) {
+    for (const auto& band : m_bands)
+        if (band.rect.adjusted(-2, -2, 2, 2).contains(e->position())) {
+            const std::uint32_t id = m_incidents[band.incident].id;
+            setExpandedIncident(m_expanded == id ? std::nullopt : std::optional(id));
+            return;
+        }
+    QWidget::mouseDoubleClickEvent(e);
+}
+
+void TimelineAxis::keyPressEvent(QKeyEvent* e) {
+    if (e->key() == Qt::Key_Escape && m_expanded) {
+        setExpandedIncident(std::nullopt);
+        return;
+    }
+    QWidget::keyPressEvent(e);
 }
 
 void TimelineAxis::mousePressEvent(QMouseEvent* e) {
     const double x = e->position().x();
-    if (e->button() == Qt::LeftButton && m_transport.isReplay())
+    if (e->button() == Qt::LeftButton && m_transport.isReplay()) {
         for (const auto& band : m_bands)
             if (band.rect.adjusted(-2, -2, 2, 2).contains(e->position())) {
                 m_transport.seek(m_incidents[band.incident].start);
                 return;
             }
+        for (const auto& lane : m_lanes)
+            if (lane.rect.contains(e->position())) {
+                m_transport.seek(lane.time);
+                return;
+            }
+    }
     if (e->button() == Qt::RightButton) {
         m_drag = Drag::Pan;
         m_panX = x;
@@ -372,7 +517,6 @@ TimelinePanel::TimelinePanel(model::Transport& transport, QWidget* parent)
     controls->addWidget(m_time, 1);
     layout->addLayout(controls);
     m_axis = new TimelineAxis(transport, this);
-    m_axis->setMaximumHeight(120); // a strip, not a pane: the floor keeps the space
     layout->addWidget(m_axis, 1);
     setMaximumHeight(175);
     connect(m_speed, &QComboBox::currentIndexChanged, this,

@@ -38,8 +38,17 @@ public:
     }
     void setLiveEvents(std::shared_ptr<const model::EventLog> events);
     // The incidents: one band each across the top, from its root to its end (or the present),
-    // a tick at each effect; a click on a band seeks to its root (replays).
+    // a tick at each effect; a click on a band seeks to its root (replays). A double-click opens
+    // the band into its chain, a lane per step (what, where it began, how far it spread) that
+    // seeks to its step on a click; another double-click, or Escape, closes it.
     void setIncidents(const model::IncidentList* incidents);
+    // The incident opened into its chain (its id), if any.
+    std::optional<std::uint32_t> expandedIncident() const { return m_expanded; }
+    void setExpandedIncident(std::optional<std::uint32_t> id);
+    // Where the bands and the open chain's lanes (with the time each seeks to) were drawn by
+    // the last paint.
+    std::vector<QRectF> bandRects() const;
+    std::vector<std::pair<QRectF, model::TimeNs>> lanes() const;
     // A baseline's events (--compare), drawn below the axis line in muted colours, at the times
     // they fall on this clock (`shift` added: the baseline's time minus this one's).
     void setBaselineEvents(std::vector<model::Event> events, model::TimeNs shift);
@@ -51,13 +60,16 @@ public:
     std::pair<model::TimeNs, model::TimeNs> visibleRange() const;
     model::TimeNs timeAt(double x) const;
     double xAt(model::TimeNs t) const;
-    QSize sizeHint() const override { return {800, 70}; }
+    QSize sizeHint() const override { return {800, 70 + laneRows() * kLaneHeight}; }
+    QSize minimumSizeHint() const override { return {200, 70 + laneRows() * kLaneHeight}; }
 
 protected:
     void paintEvent(QPaintEvent* e) override;
     void mousePressEvent(QMouseEvent* e) override;
     void mouseMoveEvent(QMouseEvent* e) override;
     void mouseReleaseEvent(QMouseEvent* e) override;
+    void mouseDoubleClickEvent(QMouseEvent* e) override;
+    void keyPressEvent(QKeyEvent* e) override;
     void wheelEvent(QWheelEvent* e) override;
     bool event(QEvent* e) override;
 
@@ -75,6 +87,18 @@ private:
         std::size_t incident = 0;
     };
     std::vector<Band> m_bands;
+    // The chain opened under the bands: a lane per step (up to kMaxLanes, then a count).
+    static constexpr int kLaneHeight = 15;
+    static constexpr int kMaxLanes = 8;
+    std::optional<std::uint32_t> m_expanded;
+    struct Lane {
+        QRectF rect;
+        model::TimeNs time = 0;
+    };
+    std::vector<Lane> m_lanes;
+    const model::Incident* expanded() const; // null when none is open (or it is gone)
+    int laneRows() const;
+    void fitLanes(); // heights for the lanes open
     std::optional<std::pair<model::TimeNs, model::TimeNs>> m_view;
     enum class Drag { None, Seek, Loop, Pan } m_drag = Drag::None;
     model::TimeNs m_dragStart = 0;

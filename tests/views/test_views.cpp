@@ -725,6 +725,32 @@ private slots:
         QCOMPARE(t.racks.cdu[sel->id], *t.find(EntityKind::Cdu, "CDU A1"));
         QVERIFY(window.floorView()->camera().distance != before);
         QCOMPARE(replay.position(), replay.beginTime() + 62 * model::kNsPerSecond);
+        // On the timeline, a double-click opens the incident's band into its chain: a lane per
+        // step, the root first, each seeking to its step; Escape closes it.
+        replay.seek(replay.endTime());
+        replay.renderNow();
+        window.floorView()->refreshSnapshot();
+        auto* axis = window.findChild<views::TimelineAxis*>();
+        QVERIFY(axis);
+        const int strip = axis->minimumSizeHint().height();
+        axis->grab();
+        QTRY_VERIFY(!(axis->grab(), axis->bandRects()).empty());
+        QTest::mouseDClick(axis, Qt::LeftButton, {}, axis->bandRects()[0].center().toPoint());
+        QVERIFY(axis->expandedIncident());
+        axis->grab();
+        const auto lanes = axis->lanes();
+        QVERIFY(lanes.size() > 4 && lanes.size() <= 8);
+        QCOMPARE(lanes[0].second, replay.beginTime() + 60 * model::kNsPerSecond); // the root
+        QVERIFY(std::ranges::is_sorted(lanes, {}, [](const auto& l) { return l.second; }));
+        QVERIFY(axis->minimumSizeHint().height() >= strip + static_cast<int>(lanes.size()) * 15);
+        QCoreApplication::processEvents(); // the dock makes room for the lanes
+        QVERIFY(axis->height() >= strip + static_cast<int>(lanes.size()) * 15);
+        if (qEnvironmentVariableIsSet("FT_SHOTS")) window.grab().save("/tmp/timeline-chain.png");
+        QTest::mouseClick(axis, Qt::LeftButton, {}, lanes[3].first.center().toPoint());
+        QVERIFY(std::abs(replay.position() - lanes[3].second) <= replay.tickLength());
+        QTest::keyClick(axis, Qt::Key_Escape);
+        QVERIFY(!axis->expandedIncident());
+        QCOMPARE(axis->minimumSizeHint().height(), strip);
     }
 
     // A replay's bookmarks become a report: the moments in a table, a picture of each from its
