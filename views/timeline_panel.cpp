@@ -231,6 +231,7 @@ void TimelineAxis::paintEvent(QPaintEvent*) {
         lane(0, inc->start, inc->domain,
              QString::fromStdString("ROOT " + inc->rootText + "  (" + inc->rootKind + ")"));
         std::vector<const model::IncidentStep*> steps;
+        steps.reserve(inc->chain.size());
         for (const auto& step : inc->chain)
             steps.push_back(&step);
         std::ranges::stable_sort(steps, {}, &model::IncidentStep::time);
@@ -321,6 +322,7 @@ void TimelineAxis::setExpandedIncident(std::optional<std::uint32_t> id) {
 
 std::vector<QRectF> TimelineAxis::bandRects() const {
     std::vector<QRectF> out;
+    out.reserve(m_bands.size());
     for (const auto& band : m_bands)
         out.push_back(band.rect);
     return out;
@@ -328,6 +330,7 @@ std::vector<QRectF> TimelineAxis::bandRects() const {
 
 std::vector<std::pair<QRectF, model::TimeNs>> TimelineAxis::lanes() const {
     std::vector<std::pair<QRectF, model::TimeNs>> out;
+    out.reserve(m_lanes.size());
     for (const auto& lane : m_lanes)
         out.emplace_back(lane.rect, lane.time);
     return out;
