@@ -47,6 +47,11 @@ record(const QString& path, const std::shared_ptr<const model::Topology>& t, int
         (*writer)->push(s);
         all.push_back(s);
     });
+    // Keyframes as the app keeps them (a minute apart).
+    core.setKeyframeHook(importers::kKeyframeEvery,
+                         [&](model::TimeNs at, std::vector<std::byte> state) {
+                             (*writer)->pushKeyframe(at, std::move(state));
+                         });
     core.runUntil(core.startTime() + ticks * model::SimConfig{}.step);
     (*writer)->close();
     return all;
@@ -129,29 +134,11 @@ private slots:
         const QString path = m_dir.filePath("keyframes.ftrec");
         const auto t = testing::demoFloor();
         const auto pump = testing::bundledScenario("pump-failure", *t);
-        model::SimConfig config;
-        model::SimCore core(t, config, pump);
-        importers::RecordingInfo info;
-        info.floorJson = importers::floorSpecToJson(t->spec());
-        auto writer = importers::RecordingWriter::create(path.toStdString(), t, info);
-        QVERIFY(writer);
-        (*writer)->setBlocking(true);
-        (*writer)->push(core.latest());
-        core.setPublishHook(
-            [&](const std::shared_ptr<const model::Snapshot>& s) { (*writer)->push(s); });
-        core.setKeyframeHook(importers::kKeyframeEvery,
-                             [&](model::TimeNs at, std::vector<std::byte> state) {
-                                 (*writer)->pushKeyframe(at, std::move(state));
-                             });
-        const model::TimeNs start = core.startTime();
-        core.runUntil(start + 150 * model::kNsPerSecond);
-        (*writer)->close();
-        QCOMPARE((*writer)->stats().keyframes, 2u); // at 1 and 2 minutes
-        QCOMPARE((*writer)->stats().keyframesDropped, 0u);
-
+        const model::SimConfig config;
+        const model::TimeNs start = record(path, t, 1500, pump).front()->time;
         auto reader = importers::RecordingReader::open(path.toStdString());
         QVERIFY(reader);
-        QCOMPARE((*reader)->keyframeCount(), 2u);
+        QCOMPARE((*reader)->keyframeCount(), 2u);                   // at 1 and 2 minutes
         const model::TimeNs at = start + 135 * model::kNsPerSecond; // pumps down, GPUs hot
         auto keyframe = (*reader)->keyframeAtOrBefore(at);
         QVERIFY(keyframe && *keyframe);
