@@ -58,6 +58,7 @@ public:
 
     template <class... T> void operator()(const T&... values) { (put(values), ...); }
     void raw(const void* p, std::size_t n) {
+        if (n == 0) return; // an empty vector's data() may be null
         const auto* b = static_cast<const std::byte*>(p);
         m_bytes.insert(m_bytes.end(), b, b + n);
     }
@@ -132,6 +133,7 @@ public:
     bool atEnd() const { return m_at == m_bytes.size(); }
     void fail() { m_ok = false; }
     bool raw(void* p, std::size_t n) {
+        if (n == 0) return m_ok; // an empty vector's data() may be null
         if (!m_ok || n > m_bytes.size() - m_at) {
             m_ok = false;
             std::memset(p, 0, n);
