@@ -11,7 +11,8 @@ constexpr float kGpuTau = 8.0f;                  // s, die + cold plate
 constexpr float kGpuThermalResistance = 0.0152f; // K/W die to coolant
 constexpr float kCpuThermalResistance = 0.06f;
 constexpr float kMaxSmClockMhz = 2600.0f;
-constexpr float kRailTbpsPerGpu = 1.6f; // 2 x 800G SuperNICs
+constexpr float kRailTbpsPerGpu = 1.6f;     // 2 x 800G SuperNICs
+constexpr std::size_t kMaxGpusPerTray = 16; // Topology::build refuses more
 
 float lagAlpha(float dt, float tau) {
     return 1.0f - std::exp(-dt / tau);
@@ -123,6 +124,8 @@ SimModel::SimModel(std::shared_ptr<const Topology> topology, SimConfig config, S
     m_newEvents.clear();
     for (auto& since : m_alarmSince)
         std::ranges::fill(since, config.startTime);
+    // The first snapshot already names the jobs (telemetry's come with its labels).
+    if (!config.telemetry) updateRackJobs();
 }
 
 EntityId SimModel::rackOf(EntityKind kind, EntityId e) const {
@@ -483,9 +486,9 @@ void SimModel::stepComputeTrays(float dt) {
     const std::size_t nTrays = t.count(EntityKind::ComputeTray);
     const float* const noise = gpuNoise(); // changes twice a second
     std::ranges::fill(m_rackMinThrottle, 1.0f);
-    // Where each GPU sits along the tray's coolant path (0..1).
-    std::vector<float> position(static_cast<std::size_t>(gpt));
-    for (int i = 0; i < gpt; ++i)
+    // Where each GPU sits along the tray's coolant path (0..1); no allocation per tick.
+    std::array<float, kMaxGpusPerTray> position{};
+    for (int i = 0; i < gpt && i < static_cast<int>(kMaxGpusPerTray); ++i)
         position[static_cast<std::size_t>(i)] =
             (static_cast<float>(i) + 0.5f) / static_cast<float>(gpt);
     // Most runs hold nothing: check the per-entity holds only for channels that have any.
