@@ -1,8 +1,12 @@
 #include "exposition_rules.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <charconv>
+#include <climits>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <vector>
 
@@ -79,6 +83,14 @@ std::optional<Refusal> ExpositionRules::check(Sample& s, const Place& where, con
         return Refusal{dup->name.data(), "label " + quoted(dup->name) +
                                              " appears twice in the label set; a sample's "
                                              "label names must be unique"};
+    if (const std::uint64_t first = m_dump && !s.timestampNs ? 0 : firstLineOf(s, where, valueAt))
+        warn(where, nullptr,
+             "series " + quoted(s.name) +
+                 (s.labels.empty() ? std::string() : " with these labels") +
+                 (s.timestampNs ? " at this timestamp" : "") + " is already in this scrape (line " +
+                 std::to_string(first) +
+                 "); each series may appear once (the later value is "
+                 "used)");
     if (m_family.empty() && m_groups.empty()) {
         m_family = s.family;
         m_type = s.type;
@@ -306,6 +318,9 @@ void ExpositionRules::endFamily() {
     }
     m_groups.clear();
     m_family.clear();
+    // A series repeated in a later block of its family is told by the "resume here" rule: the
+    // series table holds one family's block (small, so it stays in cache).
+    endScrape();
     m_type = MetricType::Unknown;
     m_familyWarned = false;
 }
@@ -321,6 +336,85 @@ ExpositionRules::Group& ExpositionRules::group(const Sample& s, std::string_view
         key += h * 0x94D049BB133111EBULL;
     }
     return m_groups[key];
+}
+
+void ExpositionRules::endScrape() {
+    if (++m_generation != 0) return;
+    // Four billion scrapes on: slots of generation 0 would count again.
+    m_generation = 1;
+    for (SeriesSlot& slot : m_series)
+        slot.generation = 0;
+}
+
+namespace {
+// A quick 64-bit hash of bytes: four independent lanes of 8 bytes (a series' text is a few
+// hundred bytes, and this runs for every sample of a scrape).
+std::uint64_t quickHash(const char* p, std::size_t n) {
+    std::array<std::uint64_t, 4> lane{0x9E3779B97F4A7C15ULL, 0xBF58476D1CE4E5B9ULL,
+                                      0x94D049BB133111EBULL, 0x2545F4914F6CDD1DULL ^ n};
+    for (; n >= 32; p += 32, n -= 32)
+        for (std::size_t i = 0; i < 4; ++i) {
+            std::uint64_t w = 0;
+            std::memcpy(&w, p + 8 * i, 8);
+            lane[i] = (lane[i] ^ w) * 0xFF51AFD7ED558CCDULL;
+            lane[i] ^= lane[i] >> 32;
+        }
+    for (std::size_t i = 0; n > 0; i = (i + 1) % 4) {
+        std::uint64_t w = 0;
+        const std::size_t k = std::min<std::size_t>(n, 8);
+        std::memcpy(&w, p, k);
+        lane[i] = (lane[i] ^ w) * 0xFF51AFD7ED558CCDULL;
+        lane[i] ^= lane[i] >> 32;
+        p += k;
+        n -= k;
+    }
+    std::uint64_t h = lane[0] ^ (lane[1] * 0xC4CEB9FE1A85EC53ULL) ^ std::rotl(lane[2], 21) ^
+                      std::rotl(lane[3] * 0x9E3779B97F4A7C15ULL, 43);
+    h ^= h >> 33;
+    return h * 0xC4CEB9FE1A85EC53ULL;
+}
+} // namespace
+
+std::uint64_t ExpositionRules::firstLineOf(const Sample& s, const Place& where,
+                                           const char* valueAt) {
+    // The series as written: the line up to its value (name and label set; the same labels in
+    // another order or spelling count as another series here).
+    const char* end = valueAt;
+    while (end > where.lineStart && (end[-1] == ' ' || end[-1] == '\t'))
+        --end;
+    std::uint64_t key = quickHash(where.lineStart, static_cast<std::size_t>(end - where.lineStart));
+    key ^= s.timestampNs ? static_cast<std::uint64_t>(*s.timestampNs) * 0xD6E8FEB86659FD93ULL
+                         : 0x5851F42D4C957F2DULL;
+    key ^= key >> 29;
+    if (m_countedGeneration != m_generation) {
+        m_countedGeneration = m_generation;
+        m_seriesCount = 0;
+    }
+    if ((m_seriesCount + 1) * 2 > m_series.size()) {
+        // Grow (and drop the slots of earlier blocks while at it).
+        std::vector<SeriesSlot> grown(std::max<std::size_t>(1024, m_series.size() * 2));
+        const std::size_t mask = grown.size() - 1;
+        for (const SeriesSlot& slot : m_series) {
+            if (slot.generation != m_generation) continue;
+            std::size_t j = slot.key & mask;
+            while (grown[j].generation == m_generation)
+                j = (j + 1) & mask;
+            grown[j] = slot;
+        }
+        m_series = std::move(grown);
+    }
+    const std::size_t mask = m_series.size() - 1;
+    for (std::size_t j = key & mask;; j = (j + 1) & mask) {
+        SeriesSlot& slot = m_series[j];
+        if (slot.generation != m_generation) {
+            slot = {key,
+                    static_cast<std::uint32_t>(std::min<std::uint64_t>(where.line, UINT32_MAX)),
+                    m_generation};
+            ++m_seriesCount;
+            return 0;
+        }
+        if (slot.key == key) return slot.line;
+    }
 }
 
 void ExpositionRules::onceForFamily(const Place& where, std::string message) {

@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 namespace ft::importers::prom::detail {
 
@@ -44,8 +45,10 @@ struct Refusal {
 
 class ExpositionRules {
 public:
-    ExpositionRules(Findings& findings, bool openMetrics)
-        : m_findings(findings), m_om(openMetrics) {}
+    // dump: a file of scrapes whose boundaries may not show; there a series repeats unnoticed
+    // unless it repeats a timestamp too.
+    ExpositionRules(Findings& findings, bool openMetrics, bool dump)
+        : m_findings(findings), m_om(openMetrics), m_dump(dump) {}
 
     // Before sample s of the line at `where` is delivered; valueAt and exemplarAt point at its
     // value and its exemplar's '#'. s.exemplar is cleared when the exemplar may not be kept.
@@ -54,6 +57,8 @@ public:
     // The current family's samples have ended (another family's began, or the scrape ended):
     // the rules that need all of a histogram's or summary's samples.
     void endFamily();
+    // The scrape has ended: its series may come again in the next one.
+    void endScrape();
 
 private:
     // One histogram's or summary's samples that share their labels other than le/quantile.
@@ -79,10 +84,28 @@ private:
 
     Findings& m_findings;
     bool m_om;
+    bool m_dump;
     std::string m_family; // the family whose samples come now, for the messages of endFamily()
     MetricType m_type = MetricType::Unknown;
     bool m_familyWarned = false;
     std::unordered_map<std::uint64_t, Group> m_groups;
+
+    // The series of the family's block (as written: name and label set; and the timestamp) by a
+    // 64-bit key, with the line each was first on: open addressing over arrays reused block
+    // after block (a slot counts only if its generation is the block's), so nothing is
+    // allocated per sample once grown. Two different series with one key (odds 2^-64 a pair)
+    // would read as a repeat.
+    std::uint64_t firstLineOf(const Sample& s, const Place& where,
+                              const char* valueAt); // 0: the series is new
+    struct SeriesSlot {
+        std::uint64_t key = 0;
+        std::uint32_t line = 0; // clamped (a line past 4 G says 4 G)
+        std::uint32_t generation = 0;
+    };
+    std::vector<SeriesSlot> m_series; // one cache line holds four: one miss a probe
+    std::uint32_t m_generation = 1;
+    std::size_t m_seriesCount = 0;
+    std::uint32_t m_countedGeneration = 0; // the generation m_seriesCount counts
 };
 
 } // namespace ft::importers::prom::detail

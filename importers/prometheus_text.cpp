@@ -363,7 +363,7 @@ ParseStats Parser::run() {
     m_om = m_format == Format::OpenMetrics || (m_format == Format::Auto && hasEofLine(m_text));
     m_lenient = m_format == Format::Auto && !m_om;
     m_stats.openMetrics = m_om;
-    m_rules.emplace(*this, m_om);
+    m_rules.emplace(*this, m_om, m_scope == Scope::Dump);
 
     const char* p = m_text.data();
     const char* const end = p + m_text.size();
@@ -849,6 +849,7 @@ void Parser::flushPending() {
 void Parser::endScrape() {
     flushPending();
     if (m_anyCurrent) m_rules->endFamily();
+    m_rules->endScrape();
     m_current = nullptr;
     m_currentName.clear();
     m_anyCurrent = false;

@@ -781,6 +781,7 @@ private slots:
         ParseStats st;
         Collector c = run(one + one + one, Format::Auto, &st);
         QVERIFY(c.errors.empty());
+        QVERIFY2(c.warnings.empty(), qPrintable(c.findingList())); // series again: a new scrape
         QCOMPARE(st.scrapes, 3u);
         QCOMPARE(c.scrapes, 3);
         QCOMPARE(c.samples.size(), 9u);
@@ -1033,9 +1034,9 @@ private slots:
             " 1\n# EOF\n",
             om, true, 0, 1, 2, 11, "over OpenMetrics' 128", 1);
         // Grouping and metadata.
-        row("interleaved families", "# TYPE a gauge\n# TYPE b gauge\na 1\nb 1\na 2\n", t4, true, 0,
-            1, 5, 1, "resume here", 3);
-        row("interleaved names without metadata", "a 1\nb 1\na 2\n", t4, true, 0, 1, 3, 1,
+        row("interleaved families", "# TYPE a gauge\n# TYPE b gauge\na 1\nb 1\na{x=\"2\"} 2\n", t4,
+            true, 0, 1, 5, 1, "resume here", 3);
+        row("interleaved names without metadata", "a 1\nb 1\na{x=\"2\"} 2\n", t4, true, 0, 1, 3, 1,
             "resume here", 3);
         row("a histogram without metadata is one group",
             "h_bucket{le=\"+Inf\"} 1\nh_sum 1\nh_count 1\nh_bucket{le=\"+Inf\",x=\"1\"} 1\n", t4,
@@ -1044,7 +1045,7 @@ private slots:
             "second HELP line for 'a' (the first is line 1)", 1);
         row("TYPE twice", "# TYPE a gauge\n# TYPE a counter\na 1\n", t4, true, 0, 1, 2, 1,
             "second TYPE", 1);
-        row("TYPE after samples", "a 1\n# TYPE a counter\na 2\n", t4, true, 0, 1, 2, 1,
+        row("TYPE after samples", "a 1\n# TYPE a counter\na{x=\"2\"} 2\n", t4, true, 0, 1, 2, 1,
             "after its samples", 2);
         row("TYPE after the samples of a family with HELP", "# HELP a x\na 1\n# TYPE a gauge\n", t4,
             true, 0, 1, 3, 1, "after its samples (from line 2)", 1);
@@ -1070,6 +1071,22 @@ private slots:
             "", 1);
         row("0.0.4 last line without a line feed", "a 1\nb 2", t4, true, 0, 1, 2, 4,
             "must end with a line feed", 2);
+        // Each series once per scrape: another timestamp is another point of it, another label
+        // value another series. (Series are compared as written: the same labels in another
+        // order are not caught.)
+        row("series twice",
+            "# TYPE g gauge\ng{a=\"1\",b=\"2\"} 1\ng{a=\"1\",b=\"3\"} 1\n"
+            "g{a=\"1\",b=\"2\"} 2\n",
+            t4, true, 0, 1, 4, 1, "already in this scrape (line 2)", 3);
+        row("series without labels twice", "a 1\na 2\n", t4, true, 0, 1, 2, 1,
+            "already in this scrape (line 1)", 2);
+        row("series twice at one timestamp",
+            "# TYPE g gauge\ng{a=\"1\"} 1 1000\ng{a=\"1\"} 2 1000\n", t4, false, 0, 1, 3, 1,
+            "at this timestamp", 2);
+        row("a series again in a dump without timestamps is fine (scrapes may not show)",
+            "a 1\na 2\n", t4, false, 0, 0, 0, 0, "", 2);
+        row("a series at two timestamps is fine",
+            "# TYPE g gauge\ng{a=\"1\"} 1 1000\ng{a=\"1\"} 2 2000\n", t4, false, 0, 0, 0, 0, "", 2);
     }
 
     void specificationRules() {
