@@ -28,6 +28,7 @@ namespace ft::importers {
 namespace {
 
 using SteadyClock = std::chrono::steady_clock;
+constexpr int kMaxRedirects = 8;
 
 model::TimeNs wallNow() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -158,8 +159,8 @@ std::shared_ptr<HttpClient::Pool> HttpClient::poolFor(const std::string& host) {
     const auto make = [] {
         auto pool = std::make_shared<Pool>();
         pool->nam = std::make_unique<QNetworkAccessManager>();
-        // Telemetry endpoints answer fast or not at all; Qt's default of following redirects
-        // is kept (Thanos and Mimir front ends redirect), but no cookie jar or cache is wanted.
+        // Telemetry endpoints answer fast or not at all; redirects are followed (Thanos and
+        // Mimir front ends redirect, up to kMaxRedirects hops), but no cookie jar or cache.
         pool->nam->setAutoDeleteReplies(false);
         return pool;
     };
@@ -219,6 +220,9 @@ void HttpClient::request(const std::string& url, const HttpOptions& options, Don
         request.setRawHeader(QByteArray::fromStdString(name), QByteArray::fromStdString(value));
     // Our own deadline covers the whole request; Qt's transfer timeout is only about silence.
     request.setTransferTimeout(0);
+    // Front ends redirect once or twice; a loop is told after a few hops, well inside the
+    // deadline even on a slow machine (Qt's default of 50 hops was not, under ASan).
+    request.setMaximumRedirectsAllowed(kMaxRedirects);
 
     std::string host =
         qurl.scheme().toStdString() + "://" + qurl.host().toStdString() + ":" +

@@ -68,6 +68,16 @@ HostileServer::Behaviour goodExporter() {
 
 } // namespace
 
+#if defined(__SANITIZE_ADDRESS__)
+// This suite measures the peak memory a 1 GiB body and a gzip bomb cost. ASan keeps freed
+// blocks in a quarantine (256 MiB by default) before reuse, and the capped 16 MiB pages freed
+// poll after poll would fill it and read as growth; a small quarantine keeps the figure about
+// the source. ASAN_OPTIONS from the environment still override it.
+extern "C" const char* __asan_default_options() {
+    return "quarantine_size_mb=16";
+}
+#endif
+
 class TestHostileServers : public QObject {
     Q_OBJECT
     std::shared_ptr<const model::Topology> m_floor;
@@ -100,7 +110,10 @@ private slots:
             {&hang, hang.url(), {"timed out after 1500 ms"}},
             {&huge, huge.url(), {"page over 16777216 bytes, cut there"}},
             {&drip, drip.url(), {"timed out after 1500 ms"}},
-            {&chunked, chunked.url(), {"the answer broke off after"}},
+            // Qt either reports the cut chunk or, when the close lands between its reads,
+            // hands over what came: then the partial page's broken line is a bad line and the
+            // sample before it still arrives. Either way the health says so.
+            {&chunked, chunked.url(), {"the answer broke off after", "bad lines"}},
             {&bomb, bomb.url(), {"would not inflate", "page over 16777216 bytes, cut there"}},
             {&html, html.url(), {"HTTP 500: 500 Internal Server Error"}},
             {&loop, loop.url(), {"redirect not followed: Too many redirects"}},
@@ -177,7 +190,7 @@ private slots:
         qInfo("resident %.0f -> %.0f MiB, peak %.0f -> %.0f MiB", rssBefore, rssAfter, hwmBefore,
               hwmAfter);
         QVERIFY2(
-            hwmAfter - rssBefore < 400.0, // ~100 MiB plain; ASan's shadow nearly triples it
+            hwmAfter - rssBefore < 400.0, // ~100 MiB, plain or ASan (its quarantine kept small)
             qPrintable(QString("peak resident memory grew by %1 MiB").arg(hwmAfter - rssBefore)));
     }
 
