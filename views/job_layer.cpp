@@ -93,11 +93,17 @@ void JobLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumns& c
     if (in.incidents)
         for (const auto& inc : *in.incidents)
             if (inc.end == 0) hurt.insert(inc.jobs.begin(), inc.jobs.end());
-    std::map<std::string, int> racks;
-    int none = 0;
-    for (const auto& j : *jobs)
-        j.empty() ? ++none : ++racks[j];
-    std::vector<std::pair<std::string, int>> order(racks.begin(), racks.end());
+    // Racks per job only when the jobs change, not every frame (a big floor has hundreds).
+    if (jobs != m_countedJobs) {
+        m_countedJobs = jobs;
+        std::map<std::string, int> racks;
+        m_idleRacks = 0;
+        for (const auto& j : *jobs)
+            j.empty() ? ++m_idleRacks : ++racks[j];
+        m_jobRacks.assign(racks.begin(), racks.end());
+    }
+    const int none = m_idleRacks;
+    auto order = m_jobRacks;
     // Hurt jobs first, then the biggest.
     std::ranges::stable_sort(order, [&](const auto& a, const auto& b) {
         const bool ha = hurt.contains(a.first), hb = hurt.contains(b.first);

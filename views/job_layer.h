@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 class vtkRenderer;
@@ -40,6 +41,10 @@ private:
     BoxSet m_caps;
     std::vector<Rgb> m_colors;
     std::shared_ptr<const std::vector<std::string>> m_jobs; // as painted
+    // The key's racks per job, of m_countedJobs (worked out by drawHud when the jobs change).
+    mutable std::shared_ptr<const std::vector<std::string>> m_countedJobs;
+    mutable std::vector<std::pair<std::string, int>> m_jobRacks;
+    mutable int m_idleRacks = 0;
 };
 
 } // namespace ft::views
