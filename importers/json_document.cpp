@@ -268,4 +268,25 @@ std::expected<JsonValue, Error> parseJson(std::string_view text, const std::stri
     return Parser(text, file).parseDocument();
 }
 
+std::optional<std::size_t> jsonNestingBeyond(std::string_view text, int limit) {
+    int depth = 0;
+    bool inString = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (c == '\\')
+                ++i; // the escaped character, whatever it is
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > limit) return i;
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+    return std::nullopt;
+}
+
 } // namespace ft::importers

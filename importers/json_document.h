@@ -4,6 +4,7 @@
 #include "error.h"
 
 #include <expected>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -37,5 +38,12 @@ public:
 };
 
 std::expected<JsonValue, Error> parseJson(std::string_view text, const std::string& file = {});
+
+// Where `text` first nests arrays and objects deeper than `limit` (the byte offset of the
+// bracket that goes too deep), or nothing. One pass over the bytes, strings skipped: asked
+// before a body from a server goes to a DOM parser, where every level costs a heap node (a
+// 4 MiB page of '[' would cost some 150 MB).
+std::optional<std::size_t> jsonNestingBeyond(std::string_view text, int limit);
+constexpr int kJsonAnswerDepth = 64; // servers' answers: Redfish, NetBox and PromQL need < 16
 
 } // namespace ft::importers

@@ -1,5 +1,7 @@
 #include "netbox_inventory.h"
 
+#include "json_document.h"
+
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
@@ -127,6 +129,16 @@ std::string bmcOf(const json& device) {
 std::expected<NetboxPage, Error> readNetboxPage(std::string_view body, const std::string& source,
                                                 std::vector<NetboxObject>& into) {
     json page;
+    if (const auto deep = jsonNestingBeyond(body, kJsonAnswerDepth)) {
+        const auto line =
+            1 + std::count(body.begin(), body.begin() + static_cast<long>(*deep), '\n');
+        return std::unexpected(Error{"nested deeper than " + std::to_string(kJsonAnswerDepth) +
+                                         " levels: not a NetBox API page",
+                                     source,
+                                     static_cast<int>(line),
+                                     0,
+                                     {}});
+    }
     try {
         page = json::parse(body);
     } catch (const json::parse_error& e) {

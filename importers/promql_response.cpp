@@ -1,5 +1,7 @@
 #include "promql_response.h"
 
+#include "json_document.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -50,6 +52,9 @@ void labelsOf(const json& series, PromqlSeries& s) {
 }
 
 std::expected<PromqlResult, Error> parse(std::string_view body) {
+    if (jsonNestingBeyond(body, kJsonAnswerDepth))
+        return fail("not a Prometheus API answer: JSON nested deeper than " +
+                    std::to_string(kJsonAnswerDepth) + " levels");
     const json j = json::parse(body.begin(), body.end(), nullptr, false);
     if (j.is_discarded() || !j.is_object()) {
         std::string head(body.substr(0, 80));

@@ -1,5 +1,6 @@
 #include "redfish_crawl.h"
 
+#include "json_document.h"
 #include "redfish_role.h"
 
 #include <algorithm>
@@ -162,7 +163,15 @@ void Crawl::deliver(std::uint32_t job, int status, std::string_view body, model:
         ++m_answered;
         json doc;
         try {
-            doc = json::parse(body);
+            if (const auto deep = jsonNestingBeyond(body, kJsonAnswerDepth)) {
+                const auto line =
+                    1 + std::count(body.begin(), body.begin() + static_cast<long>(*deep), '\n');
+                problem(Problem::BadJson, j.path,
+                        "line " + std::to_string(line) + ": nested deeper than " +
+                            std::to_string(kJsonAnswerDepth) + " levels; not read");
+            } else {
+                doc = json::parse(body);
+            }
         } catch (const json::parse_error& e) {
             // Byte offset -> line, for a message someone can find in the body.
             const std::size_t at = std::min<std::size_t>(e.byte, body.size());

@@ -171,6 +171,21 @@ private slots:
         QCOMPARE(b->array[2].number, -150.0);
         QVERIFY(!importers::parseJson("{\"a\": \"\\q\"}"));
     }
+
+    // What servers answer is asked how deep it nests before a DOM parser builds it: brackets
+    // inside strings (escaped quotes too) do not count, the offset is the bracket too deep.
+    void jsonNestingIsMeasured() {
+        using importers::jsonNestingBeyond;
+        const char* doc = "{\"a\": [[1], {\"b\": []}]}";
+        QVERIFY(!jsonNestingBeyond(doc, 4));
+        QCOMPARE(jsonNestingBeyond(doc, 3), std::optional<std::size_t>(18));
+        QCOMPARE(jsonNestingBeyond(doc, 2), std::optional<std::size_t>(7));
+        QVERIFY(!jsonNestingBeyond("[\"[[[[\", \"\\\"[[[\"]", 1));
+        QCOMPARE(jsonNestingBeyond("[\"\\\\\", [[]]]", 2), std::optional<std::size_t>(8));
+        const std::string bomb = std::string(1u << 20, '[') + std::string(1u << 20, ']');
+        QCOMPARE(jsonNestingBeyond(bomb, importers::kJsonAnswerDepth),
+                 std::optional<std::size_t>(importers::kJsonAnswerDepth));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestFloorFile)
