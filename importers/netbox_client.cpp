@@ -1,6 +1,27 @@
 #include "netbox_client.h"
 
+#include <QUrl>
+#include <set>
+
 namespace ft::importers {
+
+namespace {
+
+// A page's `next` link, on the server we were given: its path and query (relative links
+// resolved against the page's URL), our scheme, host and port. NetBox behind a proxy that does
+// not pass X-Forwarded-Proto/Host writes http:// or an inside name into its links; and the token
+// goes only to the server the user named, never to a host a page points at.
+std::string onOurServer(const std::string& next, const std::string& page, const std::string& base) {
+    const QUrl ours(QString::fromStdString(base));
+    QUrl url = QUrl(QString::fromStdString(page)).resolved(QUrl(QString::fromStdString(next)));
+    url.setScheme(ours.scheme());
+    url.setHost(ours.host());
+    url.setPort(ours.port());
+    url.setUserInfo({});
+    return url.toString(QUrl::FullyEncoded).toStdString();
+}
+
+} // namespace
 
 std::expected<NetboxObjects, Error> fetchNetbox(const std::string& baseUrl,
                                                 const NetboxFetchOptions& options) {
@@ -20,8 +41,17 @@ std::expected<NetboxObjects, Error> fetchNetbox(const std::string& baseUrl,
                           "/?limit=" + std::to_string(options.pageSize);
         std::optional<std::size_t> expected;
         std::size_t pages = 0;
+        std::set<std::string> seen; // the pages read: a `next` back to one of them loops
         auto& objects = out.byEndpoint[k];
         while (!url.empty()) {
+            if (!seen.insert(url).second)
+                return std::unexpected(Error{"the `next` links loop back to a page already read "
+                                             "after " +
+                                                 std::to_string(pages) + " pages",
+                                             url,
+                                             0,
+                                             0,
+                                             {}});
             if (options.cancel && options.cancel->load())
                 return std::unexpected(Error{"cancelled", url, 0, 0, {}});
             const HttpResult r = requestBlocking(client, url, http, options.cancel);
@@ -47,8 +77,12 @@ std::expected<NetboxObjects, Error> fetchNetbox(const std::string& baseUrl,
                                              0,
                                              {}});
             if (r.truncated)
-                return std::unexpected(
-                    Error{"the page is larger than the body limit", url, 0, 0, {}});
+                return std::unexpected(Error{"the page is larger than the body limit of " +
+                                                 std::to_string(http.maxBodyBytes) + " bytes",
+                                             url,
+                                             0,
+                                             0,
+                                             {}});
             auto page = readNetboxPage(r.body, url, objects);
             if (!page) return std::unexpected(page.error());
             if (!expected) expected = page->count;
@@ -60,7 +94,20 @@ std::expected<NetboxObjects, Error> fetchNetbox(const std::string& baseUrl,
                                                            static_cast<double>(*expected))
                                        : 1.0)) /
                                  static_cast<double>(kNetboxEndpoints.size()));
-            url = page->next.value_or(std::string());
+            // More objects than the server counts: pages that never end (a `next` loop with
+            // changing URLs) are stopped here, not when memory runs out.
+            if (expected && objects.size() > *expected)
+                return std::unexpected(Error{"the server counts " + std::to_string(*expected) +
+                                                 " " + std::string(kNetboxDumpNames[k]) +
+                                                 " but its first " + std::to_string(pages) +
+                                                 " pages hold " + std::to_string(objects.size()) +
+                                                 ": the read is refused",
+                                             url,
+                                             0,
+                                             0,
+                                             {}});
+            const std::string from = url;
+            url = page->next ? onOurServer(*page->next, from, base) : std::string();
             if (pages > 100000)
                 return std::unexpected(
                     Error{"more than 100000 pages: the `next` links loop", url, 0, 0, {}});

@@ -8,6 +8,7 @@
 #include "support/page_server.h"
 
 #include <QTest>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -228,6 +229,68 @@ private slots:
         QVERIFY2(r.error().message.find("the server counts 66 devices but its pages held 44") !=
                      std::string::npos,
                  r.error().toString().c_str());
+    }
+
+    // `next` links are followed on the server the user named: a proxy that makes NetBox write
+    // an inside name or http:// into them (here another loopback address and port) does not stop
+    // the read, and the token never goes to a host a page points at.
+    void nextLinksStayOnOurServer() {
+        FakeNetbox netbox(
+            [](const std::string& target) -> std::optional<testing::PageServer::Response> {
+                if (target.starts_with("/api/dcim/devices/") &&
+                    target.find("offset=") == std::string::npos)
+                    return testing::PageServer::Response{
+                        200, replaceAll(readFile(kDump + "/devices-1.json"),
+                                        "http://netbox.example", "http://127.0.0.2:9")};
+                return std::nullopt;
+            });
+        const auto inv = inventoryOf(importers::fetchNetbox(netbox.url(), withToken()));
+        QVERIFY2(inv, inv ? "" : inv.error().toString().c_str());
+        QCOMPARE(inv->spec.rows.size(), std::size_t{2});
+        const auto targets = netbox.targets();
+        QVERIFY(std::ranges::any_of(
+            targets, [](const auto& t) { return t.find("offset=22") != std::string::npos; }));
+    }
+
+    // Pages that never end are refused, not read until memory runs out: a `next` back to a
+    // page already read, and `next` links that go on past the server's own count.
+    void pagesThatNeverEndAreRefused() {
+        std::string base;
+        FakeNetbox loops(
+            [&base](const std::string& target) -> std::optional<testing::PageServer::Response> {
+                if (target.starts_with("/api/dcim/devices/") &&
+                    target.find("offset=22") != std::string::npos)
+                    return testing::PageServer::Response{
+                        200, replaceAll(replaceAll(readFile(kDump + "/devices-2.json"), "offset=44",
+                                                   "offset=22"),
+                                        "http://netbox.example", base)};
+                return std::nullopt;
+            });
+        base = loops.url();
+        const auto r = importers::fetchNetbox(loops.url(), withToken());
+        QVERIFY(!r);
+        QVERIFY2(r.error().message.find("loop back to a page already read after 2 pages") !=
+                     std::string::npos,
+                 r.error().toString().c_str());
+
+        std::string base2;
+        FakeNetbox endless(
+            [&base2](const std::string& target) -> std::optional<testing::PageServer::Response> {
+                if (!target.starts_with("/api/dcim/devices/")) return std::nullopt;
+                const std::string offset = queryValue(target, "offset");
+                const int next = (offset.empty() ? 0 : std::stoi(offset)) + 22;
+                return testing::PageServer::Response{
+                    200, replaceAll(replaceAll(readFile(kDump + "/devices-1.json"), "offset=22",
+                                               "offset=" + std::to_string(next)),
+                                    "http://netbox.example", base2)};
+            });
+        base2 = endless.url();
+        const auto e = importers::fetchNetbox(endless.url(), withToken());
+        QVERIFY(!e);
+        QVERIFY2(
+            e.error().message.find("the server counts 66 devices but its first 4 pages hold 88") !=
+                std::string::npos,
+            e.error().toString().c_str());
     }
 
     void badInventoriesNameTheObject() {
