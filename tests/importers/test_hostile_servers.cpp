@@ -5,11 +5,14 @@
 // good target beside them keeps mapping at its pace, and this process's memory stays within
 // the body cap plus a margin (the README states the caps).
 #include "importers/mapping_rules.h"
+#include "importers/netbox_client.h"
+#include "importers/redfish_source.h"
 #include "importers/scrape_source.h"
 #include "support/hostile_server.h"
 #include "support/test_floors.h"
 
 #include <QCoreApplication>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
 #include <QStandardPaths>
@@ -81,7 +84,7 @@ extern "C" const char* __asan_default_options() {
 class TestHostileServers : public QObject {
     Q_OBJECT
     std::shared_ptr<const model::Topology> m_floor;
-    importers::MappingRules m_dcgm;
+    importers::MappingRules m_dcgm, m_redfish;
 
 private slots:
     void initTestCase() {
@@ -90,6 +93,10 @@ private slots:
             importers::loadMappingRules(FT_SOURCE_DIR "/resources/mappings/dcgm-exporter.json");
         QVERIFY(rules);
         m_dcgm = *rules;
+        auto redfish =
+            importers::loadMappingRules(FT_SOURCE_DIR "/resources/mappings/redfish.json");
+        QVERIFY(redfish);
+        m_redfish = *redfish;
     }
 
     // Every HTTP misbehaviour at once, in one source beside a good target.
@@ -191,6 +198,142 @@ private slots:
               hwmAfter);
         QVERIFY2(
             hwmAfter - rssBefore < 400.0, // ~100 MiB, plain or ASan (its quarantine kept small)
+            qPrintable(QString("peak resident memory grew by %1 MiB").arg(hwmAfter - rssBefore)));
+    }
+
+    // Redfish services (CDUs, power shelves, PDUs) that misbehave, beside a good one: each
+    // service's health says what happened, the good one keeps its pace, memory stays bounded.
+    void redfishServicesThatMisbehave() {
+        const auto [rssBefore, hwmBefore] = residentMiB();
+        // NOLINTNEXTLINE(modernize-raw-string-literal): moc misreads raw strings
+        const std::string root = "{\"@odata.id\": \"/redfish/v1\", \"@odata.type\": "
+                                 "\"#ServiceRoot.v1_5_0.ServiceRoot\", \"Id\": \"RootService\", "
+                                 "\"Name\": \"Root Service\", \"RedfishVersion\": \"1.15.0\"}";
+        HostileServer good(HostileServer::page(root)), hang(HostileServer::hangAfterHeaders()),
+            huge(HostileServer::hugeBody(1ull << 30)), bomb(HostileServer::gzipBomb(1ull << 30)),
+            html(HostileServer::html500()), loop(HostileServer::redirectLoop()),
+            deep(HostileServer::jsonDepthBomb(3u << 19)), // 3 MiB, under the 4 MiB cap
+            garbage(HostileServer::page("<html><body>It works!</body></html>\n", "text/html"));
+        struct Expect {
+            const HostileServer* server;
+            std::vector<const char*> words; // any of them in the service's last error
+        };
+        const std::vector<Expect> expected = {
+            {&hang, {"timed out after 1500 ms"}},
+            {&huge, {"body over 4194304 bytes"}},
+            {&bomb, {"would not inflate", "body over 4194304 bytes"}},
+            {&html, {"HTTP 500"}},
+            {&loop, {"redirect not followed"}},
+            {&deep, {"nested deeper than 64 levels"}},
+            {&garbage, {"/redfish/v1"}},
+        };
+        importers::RedfishConfig config;
+        config.services.push_back({good.url().substr(0, good.url().find('/', 7)), "/redfish/v1"});
+        for (const auto& e : expected)
+            config.services.push_back(
+                {e.server->url().substr(0, e.server->url().find('/', 7)), "/redfish/v1"});
+        config.interval = std::chrono::milliseconds(300);
+        config.timeout = std::chrono::milliseconds(1500);
+        config.maxBackoff = std::chrono::milliseconds(1000);
+        importers::RedfishSource source(config, m_redfish, m_floor,
+                                        [](const model::SampleBatch&) { return true; });
+        QElapsedTimer clock;
+        clock.start();
+        source.start();
+        const auto report = [&] {
+            std::string out;
+            for (const auto& t : source.health())
+                out += describe(t) + "\n";
+            return out;
+        };
+        const auto allSaid = [&] {
+            const auto h = source.health();
+            for (std::size_t i = 0; i < expected.size(); ++i) {
+                const auto& t = h.at(i + 1);
+                if (t.errors + t.badLines == 0 || t.state == SourceState::Up) return false;
+                bool said = false;
+                for (const char* w : expected[i].words)
+                    said = said || t.lastError.find(w) != std::string::npos;
+                if (!said) return false;
+            }
+            return h.at(0).state == SourceState::Up && h.at(0).polls >= 5;
+        };
+        if (!QTest::qWaitFor(allSaid, kLong)) {
+            qInfo("%s", report().c_str());
+            QFAIL("a hostile Redfish service's health does not say what happened");
+        }
+        // The huge service is read again and again, cut at the cap each time.
+        QTRY_VERIFY2_WITH_TIMEOUT(source.health().at(2).errors >= 4, report().c_str(), kLong);
+        const auto h = source.health();
+        const double seconds = static_cast<double>(clock.elapsed()) / 1000.0;
+        const auto [rssAfter, hwmAfter] = residentMiB();
+        source.stop();
+        qInfo("%s", report().c_str());
+        // The good service: never failed, and polled near its pace (300 ms) all along.
+        QCOMPARE(h.at(0).errors, 0u);
+        qInfo("good service: %llu polls in %.1f s", static_cast<unsigned long long>(h.at(0).polls),
+              seconds);
+        QVERIFY2(static_cast<double>(h.at(0).polls) >= seconds / 0.3 / 3.0,
+                 "the good service stalled behind the hostile ones");
+        // JSON nested 1.5 million deep is refused before a parser builds it (a heap node per
+        // level: ~100 MB), named as a bad resource.
+        QVERIFY2(h.at(6).lastError.find("bad JSON at /redfish/v1: line 1: nested deeper") !=
+                     std::string::npos,
+                 describe(h.at(6)).c_str());
+        qInfo("resident %.0f -> %.0f MiB, peak %.0f -> %.0f MiB", rssBefore, rssAfter, hwmBefore,
+              hwmAfter);
+        QVERIFY2(
+            hwmAfter - rssBefore < 400.0,
+            qPrintable(QString("peak resident memory grew by %1 MiB").arg(hwmAfter - rssBefore)));
+    }
+
+    // A NetBox read from a server that misbehaves stops with the URL and the reason, within
+    // its deadline, and never holds more than the body cap.
+    void netboxServersThatMisbehave() {
+        const auto [rssBefore, hwmBefore] = residentMiB();
+        HostileServer hang(HostileServer::hangAfterHeaders()),
+            huge(HostileServer::hugeBody(1ull << 30)), bomb(HostileServer::gzipBomb(1ull << 30)),
+            html(HostileServer::html500()), loop(HostileServer::redirectLoop()),
+            deep(HostileServer::jsonDepthBomb(3u << 20)),
+            garbage(HostileServer::page("<html><body>It works!</body></html>\n", "text/html"));
+        struct Case {
+            const HostileServer* server;
+            std::vector<const char*> words;
+        };
+        const std::vector<Case> cases = {
+            {&hang, {"timed out after 1500 ms"}},
+            {&huge, {"larger than the body limit of 16777216 bytes"}},
+            {&bomb, {"would not inflate", "larger than the body limit"}},
+            {&html, {"HTTP 500"}},
+            {&loop, {"redirect not followed"}},
+            {&deep, {"nested deeper than 64 levels"}},
+            {&garbage, {"JSON", "expected"}},
+        };
+        importers::NetboxFetchOptions options;
+        options.token = "0123456789abcdef0123456789abcdef01234567";
+        options.http.timeout = std::chrono::milliseconds(1500);
+        options.http.maxBodyBytes = 16u << 20;
+        for (const auto& c : cases) {
+            QElapsedTimer t;
+            t.start();
+            const auto r = importers::fetchNetbox(
+                c.server->url().substr(0, c.server->url().find('/', 7)), options);
+            QVERIFY(!r);
+            const std::string e = r.error().toString();
+            qInfo("%.0f ms: %s", static_cast<double>(t.elapsed()), e.c_str());
+            bool said = false;
+            for (const char* w : c.words)
+                said = said || e.find(w) != std::string::npos;
+            QVERIFY2(said, e.c_str());
+            QVERIFY2(e.find("/api/dcim/sites/") != std::string::npos, e.c_str());
+            QVERIFY2(e.find(options.token) == std::string::npos, "the token is in the error");
+            QVERIFY2(t.elapsed() < 15000, "the read outlived its deadline");
+        }
+        const auto [rssAfter, hwmAfter] = residentMiB();
+        qInfo("resident %.0f -> %.0f MiB, peak %.0f -> %.0f MiB", rssBefore, rssAfter, hwmBefore,
+              hwmAfter);
+        QVERIFY2(
+            hwmAfter - rssBefore < 400.0,
             qPrintable(QString("peak resident memory grew by %1 MiB").arg(hwmAfter - rssBefore)));
     }
 

@@ -186,6 +186,19 @@ public:
             c.send(head(302, "Found", "Location: " + target + "\r\nContent-Length: 0\r\n"));
         };
     }
+    // 200 with `body` as `type`, whatever was asked (a service root, a page that is no JSON).
+    static Behaviour page(std::string body, std::string type = "application/json") {
+        return [body = std::move(body), type = std::move(type)](const Connection& c) {
+            c.send(head(200, "OK",
+                        "Content-Type: " + type +
+                            "\r\nContent-Length: " + std::to_string(body.size()) + "\r\n") +
+                   body);
+        };
+    }
+    // JSON nested `depth` arrays deep: a parser that recurses runs out of stack.
+    static Behaviour jsonDepthBomb(std::size_t depth) {
+        return page(std::string(depth, '[') + std::string(depth, ']'));
+    }
     // Plain HTTP where the client expects TLS: its handshake gets an HTTP answer.
     static Behaviour notTls() {
         return
