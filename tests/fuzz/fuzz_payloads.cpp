@@ -1,5 +1,5 @@
-// libFuzzer entry for BMS messages, mapping rules, inventory CSV and NetBox pages: see
-// payloads_input.h. Build with -DFT_FUZZ=ON and clang (tests/fuzz/CMakeLists.txt).
+// libFuzzer entry for BMS messages, mapping rules, inventory CSV, NetBox pages and Redfish
+// services: see payloads_input.h. Build with -DFT_FUZZ=ON and clang (tests/fuzz/CMakeLists.txt).
 #include "payloads_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -84,6 +84,17 @@ private slots:
     void payloadSeeds() {
         QVERIFY(replay(FT_SOURCE_DIR "/tests/fuzz/corpus-payloads", "", &ft::fuzz::fuzzPayloads) >=
                 10);
+        // The Redfish seeds are walked as services (the harness reads their pages by path): the
+        // mockups' CDU, power shelf and PDU give readings, so mutations start from a real walk.
+        for (const char* seed : {"4-redfish-cdu", "4-redfish-power-shelf", "4-redfish-pdu"}) {
+            QFile f(QString(FT_SOURCE_DIR "/tests/fuzz/corpus-payloads/") + seed);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QByteArray text = f.readAll().mid(1);
+            std::size_t readings = 0;
+            ft::fuzz::fuzzRedfish({text.constData(), static_cast<std::size_t>(text.size())},
+                                  &readings);
+            QVERIFY2(readings >= 5, seed);
+        }
     }
 
     // The exposition parser on every text file of the test data (its seeds), and any crash
