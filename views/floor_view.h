@@ -120,6 +120,19 @@ public:
     // default; off for comparisons. stillRenders() counts the frames that drew the still scene.
     void setReuseStillScene(bool reuse);
     int stillRenders() const { return m_stillRenders; }
+    // Between frames whose HUD inputs are the same (snapshot, camera, still scene, size, mouse,
+    // hover, selection, theme, caption, sources' health, transport), the last HUD is drawn
+    // again without being built; it is built anew at least every half second (setHudMaxAgeMs:
+    // tests on slow builds). On by default;
+    // off for comparisons. hudBuilds() counts the frames that built it.
+    void setReuseHud(bool reuse) {
+        m_reuseHud = reuse;
+        update();
+    }
+    int hudBuilds() const { return m_hudBuilds; }
+    // What the last frame's HUD cost, ms (with setFinishEachFrame: its rasterising too).
+    double lastHudMs() const { return m_lastHudMs; }
+    void setHudMaxAgeMs(double ms) { m_hudMaxAgeMs = ms; }
     // Benchmarks: hide every actor and the HUD, leaving the same pipeline drawing an empty scene.
     void setSceneVisible(bool visible);
 
@@ -252,6 +265,39 @@ private:
     Qt::MouseButton m_dragButton = Qt::NoButton;
     bool m_dragged = false;
     QPointF m_mouse{-1, -1};
+    // What the last built HUD was drawn from: equal keys draw the same HUD.
+    struct HudKey {
+        const model::Snapshot* snapshot = nullptr;
+        const model::IncidentList* incidents = nullptr;
+        std::size_t incidentCount = 0;
+        std::vector<bool> layersShown;
+        vtkMTimeType scene = 0; // the camera and every visible prop (stillStamp)
+        int width = 0, height = 0;
+        double dpr = 1;
+        QPointF mouse;
+        std::optional<model::EntityRef> hover, selection;
+        std::string sourceLabel, caption;
+        std::optional<HudFocus> focus;
+        std::vector<SourceStatus> sources;
+        double speed = 1;
+        bool paused = false, replay = false, reverse = false, fillModelled = false, wall = false;
+        std::optional<double> frameMs, redrawsPerSecond;
+        DisplayTheme theme = DisplayTheme::Standard;
+        float hudScale = 1;
+        bool operator==(const HudKey&) const = default;
+    };
+    HudKey m_hudKey;
+    bool m_reuseHud = true;
+    double m_hudMaxAgeMs = 500;
+    int m_hudBuilds = 0;
+    double m_lastHudMs = 0;
+    int m_hudSameBuilds = 0;    // builds in a row from m_hudKey (ImGui's sizes settle in two)
+    double m_hudBuiltAt = -1e9; // m_clock ms
+    double m_hudDt = 0;         // ms since the last build, for ImGui's clock
+    // The frame-cost figure shown, held for half a second (a figure that changes every frame
+    // would rebuild the HUD every frame, and nobody reads it at 60 Hz).
+    std::optional<double> m_shownFrameMs, m_shownRedraws;
+    double m_shownStatsAt = -1e9;
     mutable double m_projection[16] = {};
     mutable bool m_projectionValid = false;
 };

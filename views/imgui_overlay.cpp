@@ -98,4 +98,14 @@ void ImGuiOverlay::endFrame() {
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }
 
+bool ImGuiOverlay::redrawLastFrame() {
+    if (!m_context) return false;
+    ImGui::SetCurrentContext(m_context);
+    // The draw lists of the last Render() stay valid until the next NewFrame().
+    ImDrawData* data = ImGui::GetDrawData();
+    if (!data || !data->Valid) return false;
+    ImGui_ImplOpenGL3_RenderDrawData(data);
+    return true;
+}
+
 } // namespace ft::views

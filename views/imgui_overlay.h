@@ -25,6 +25,9 @@ public:
     void beginFrame(int width, int height, float devicePixelRatio, float deltaSeconds, float mouseX,
                     float mouseY);
     void endFrame();
+    // Draws the last frame's HUD again (what endFrame drew), without building it: for frames
+    // whose HUD inputs did not change. False when there is no frame to draw.
+    bool redrawLastFrame();
     // Ends a frame without drawing it: ImGui sizes new auto-sized windows over one frame and
     // hides them meanwhile, so single-frame renders (screenshots) prime with one of these.
     void discardFrame();

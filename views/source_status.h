@@ -14,6 +14,7 @@ struct UnknownHostHint {
     std::string host;
     std::uint64_t samples = 0;
     std::vector<std::string> suggestions;
+    bool operator==(const UnknownHostHint&) const = default;
 };
 
 struct SourceStatus {
@@ -28,6 +29,7 @@ struct SourceStatus {
     // Lines used as written that break the format's specification, and the latest in words.
     std::uint64_t formatWarnings = 0;
     std::string lastFormatWarning;
+    bool operator==(const SourceStatus&) const = default;
 };
 
 } // namespace ft::views

@@ -336,6 +336,62 @@ private slots:
         QVERIFY(same(live->grabFramebuffer(), recoloured));
     }
 
+    void hudIsReusedExactly() {
+        // Two animated views stepping the same 16 ms a frame, every layer on: one draws its last
+        // HUD again while its inputs hold, the other builds it every frame. Pixel for pixel the
+        // same, frame after frame, and after each input that changes the HUD.
+        // Both made first, then set up alike with no event processing between: their frames
+        // come from the grabs alone, in step.
+        auto reused = makeView(960, 540), built = makeView(960, 540);
+        QCoreApplication::processEvents();
+        for (auto* v : {reused.get(), built.get()}) {
+            v->setAnimated(true);
+            v->setFrameStep(16.0);
+            v->setHudMaxAgeMs(1e9); // a slow (sanitizer) build still reuses
+            for (const char* layer : {"thermal", "rails", "nvlink", "storage", "power"})
+                v->setLayerVisible(layer, true);
+        }
+        reused->setReuseHud(true);
+        built->setReuseHud(false);
+        auto same = [](const QImage& a, const QImage& b) {
+            const auto d = compareImages(a, b);
+            return d.meanAbs < 0.01 && d.fractionOff < 0.0005;
+        };
+        auto frames = [&](int n, const char* what) {
+            const int before = reused->hudBuilds(), otherBefore = built->hudBuilds();
+            for (int i = 0; i < n; ++i) {
+                const QImage a = reused->grabFramebuffer(), b = built->grabFramebuffer();
+                if (!same(a, b)) {
+                    a.save(QDir::temp().filePath("hud-reused.png"));
+                    b.save(QDir::temp().filePath("hud-built.png"));
+                    qFatal("%s: frame %d differs from a HUD built anew", what, i);
+                }
+            }
+            if (built->hudBuilds() - otherBefore != n)
+                qFatal("%s: the view without reuse built its HUD %d times in %d frames", what,
+                       built->hudBuilds() - otherBefore, n);
+            return reused->hudBuilds() - before;
+        };
+        // The first frames build it (auto-sized panels settle over two), then it is reused.
+        QVERIFY(frames(6, "still inputs") <= 2);
+        QCOMPARE(frames(4, "held"), 0);
+        // A caption, new data and a turned camera each build it again, then it holds.
+        for (auto* v : {reused.get(), built.get()})
+            v->setCaption("Row B: coolant flow restored");
+        QVERIFY(frames(4, "caption") >= 1);
+        m_core->runUntil(m_core->latest()->time + 30 * model::kNsPerSecond);
+        for (auto* v : {reused.get(), built.get()})
+            v->refreshSnapshot();
+        QVERIFY(frames(4, "new snapshot") >= 1);
+        for (auto* v : {reused.get(), built.get()}) {
+            auto rig = v->camera();
+            rig.azimuthDeg += 15;
+            v->setCamera(rig);
+        }
+        QVERIFY(frames(4, "camera") >= 1);
+        QCOMPARE(frames(3, "held again"), 0);
+    }
+
     void lifecycleLayerMatchesBaseline() {
         auto view = makeView(960, 540, true);
         view->setLayerVisible("lifecycle", true);
