@@ -223,10 +223,7 @@ void ScrapeSource::finished(std::size_t index, const HttpResult& r) {
                                                                : SourceState::Connecting;
             h.targetsUp = 0;
         }
-        // Capped exponential backoff: interval, 2x, 4x, ... up to maxBackoff.
-        const int shift = std::min(t.failures - 1, 20);
-        const auto backoff = std::min(m_config.maxBackoff, m_config.interval * (1L << shift));
-        schedule(index, std::max(backoff, m_config.interval));
+        schedule(index, backoff(t.failures));
         return;
     }
 
@@ -288,9 +285,24 @@ void ScrapeSource::finished(std::size_t index, const HttpResult& r) {
             h.state = SourceState::Degraded;
         }
     }
+    // A page over the cap costs the cap every poll (a 1 GiB page read to 64 MiB once a second
+    // is a core's worth of copying and parsing on a small machine): what came is used, and the
+    // target is polled with the backoff of a failing one until a page fits again.
+    t.cuts = r.truncated ? t.cuts + 1 : 0;
+    if (t.cuts > 0) {
+        schedule(index, backoff(t.cuts));
+        return;
+    }
     const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
         std::chrono::steady_clock::now() - t.pollStarted);
     schedule(index, m_config.interval - elapsed);
+}
+
+std::chrono::milliseconds ScrapeSource::backoff(int times) const {
+    // Capped exponential: interval, 2x, 4x, ... up to maxBackoff.
+    const int shift = std::clamp(times - 1, 0, 20);
+    return std::max(m_config.interval,
+                    std::min(m_config.maxBackoff, m_config.interval * (1L << shift)));
 }
 
 } // namespace ft::importers

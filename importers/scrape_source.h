@@ -65,6 +65,7 @@ private:
         std::unique_ptr<QTimer> timer;
         bool inFlight = false;
         int failures = 0; // in a row
+        int cuts = 0;     // pages cut at the body cap in a row: used, but polled less often
         bool everAnswered = false;
         std::chrono::steady_clock::time_point pollStarted;
     };
@@ -74,6 +75,7 @@ private:
     void poll(std::size_t index);
     void finished(std::size_t index, const HttpResult& result);
     void schedule(std::size_t index, std::chrono::milliseconds delay);
+    std::chrono::milliseconds backoff(int times) const; // after `times` bad polls in a row
 
     ScrapeConfig m_config;
     std::shared_ptr<const model::Topology> m_topology; // outlives the mapper, which refers to it
