@@ -3,6 +3,7 @@
 // Usage: floortwin-bench [--filter TEXT]   (FT_SOAK_SECONDS shortens the 10-minute wall soak)
 #include "app/floor_loading.h"
 #include "app/session.h"
+#include "hostile_bench.h"
 #include "importers/floor_file.h"
 #include "importers/keyframe_codec.h"
 #include "importers/recording_reader.h"
@@ -29,6 +30,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <numeric>
 #include <string>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -329,7 +331,8 @@ void benchRecording() {
 // Median frame time of a view rendering on screen at 1280x720. `orbit` turns the camera by a
 // quarter of a degree before each frame, so every frame draws the whole scene (the NOC tour's
 // flights); otherwise the camera and data hold still and only the moving pipes change.
-double frameMs(views::FloorView& view, int frames, bool orbit = false) {
+double frameMs(views::FloorView& view, int frames, bool orbit = false,
+               std::vector<double>* hudMs = nullptr) {
     // Only frames that were drawn count: until the window is exposed, a repaint draws nothing
     // (and a figure of 0.002 ms would read as a fast renderer).
     int drawn = 0;
@@ -355,7 +358,10 @@ double frameMs(views::FloorView& view, int frames, bool orbit = false) {
         view.repaint();
         QCoreApplication::processEvents();
         if (drawn == before) continue;
-        if (i++ >= 5) ms.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
+        if (i++ >= 5) {
+            ms.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
+            if (hudMs) hudMs->push_back(view.lastHudMs());
+        }
     }
     QObject::disconnect(connection);
     if (ms.empty()) {
@@ -373,9 +379,11 @@ void benchRender() {
         std::vector<std::string> layers; // shown over the racks
         int width = 1280, height = 720;
         bool hud = true;
-        bool top = false;   // straight down (the wall tour's power stop) instead of the overview
-        bool orbit = false; // the camera moves every frame
-        bool reuse = true;  // the still scene's picture is reused between frames
+        bool top = false;     // straight down (the wall tour's power stop) instead of the overview
+        bool orbit = false;   // the camera moves every frame
+        bool reuse = true;    // the still scene's picture is reused between frames
+        bool live = false;    // the sim runs paced at 1x: new data several times a second
+        bool reuseHud = true; // the last HUD is drawn again while its inputs hold
     };
     const std::vector<std::string> every{"thermal", "rails",     "nvlink",
                                          "storage", "lifecycle", "power"};
@@ -390,6 +398,17 @@ void benchRender() {
         {"racks1778_all_orbit", "generate:racks=1778", false, every, 1280, 720, true, false, true},
         {"racks1778_all_redraw", "generate:racks=1778", false, every, 1280, 720, true, false, false,
          false},
+        // With the sim running as on a live floor: the still scene and the HUD are drawn anew
+        // with each snapshot, the frames between them reuse both.
+        {.label = "racks1778_all_live",
+         .spec = "generate:racks=1778",
+         .layers = every,
+         .live = true},
+        // The HUD built every frame (before it was kept): what keeping it saves.
+        {.label = "racks1778_all_hudbuilt",
+         .spec = "generate:racks=1778",
+         .layers = every,
+         .reuseHud = false},
         {"racks1778_all", "generate:racks=1778", false, every, 1920, 1080},
         // The scene alone: what the HUD costs is the difference.
         {"racks1778_all_nohud", "generate:racks=1778", false, every, 1280, 720, false},
@@ -432,12 +451,26 @@ void benchRender() {
             view.setLayerVisible(layer, true); // thermal flow bands animate every frame
         if (c.top) view.topView();
         view.setReuseStillScene(c.reuse);
-        const int stillBefore = view.stillRenders();
-        const double ms = frameMs(view, 80, c.orbit);
+        view.setReuseHud(c.reuseHud);
+        const int stillBefore = view.stillRenders(), hudBefore = view.hudBuilds();
+        if (c.live) core.start(1.0);
+        std::vector<double> hudMs;
+        const double ms = frameMs(view, 80, c.orbit, &hudMs);
+        if (c.live) core.stop();
         figure(name, ms, "ms");
+        // The HUD's part of a frame (the scene finished before it): mean, since a kept HUD is
+        // cheap most frames and dear when it is built.
+        if (c.hud && !c.empty)
+            figure("render.hud_ms." + c.label + "." + size,
+                   std::accumulate(hudMs.begin(), hudMs.end(), 0.0) /
+                       static_cast<double>(std::max<std::size_t>(1, hudMs.size())),
+                   "ms");
         // How many of the frames had to draw the still scene (camera, data or size changed).
         figure("render.still_redraws." + c.label + "." + size,
                static_cast<double>(view.stillRenders() - stillBefore), "frames");
+        // How many built the HUD (its inputs changed, or it was half a second old).
+        figure("render.hud_builds." + c.label + "." + size,
+               static_cast<double>(view.hudBuilds() - hudBefore), "frames");
         figure("render.fps." + c.label + "." + size, 1000.0 / ms, "fps");
         if (c.empty)
             emptyMs = ms;
@@ -566,7 +599,7 @@ int main(int argc, char** argv) {
     // Render and start-up figures need a display (a QApplication); the rest need at most a
     // QCoreApplication (the Redfish poll), made first so that only one ever exists.
     const bool gui = g_filter.empty() ||
-                     std::string("render.startup.memory.live.soak.")
+                     std::string("render.startup.memory.live.soak.hostile.")
                              .find(g_filter.substr(0, g_filter.find('.') + 1)) != std::string::npos;
     std::unique_ptr<QCoreApplication> app;
     if (gui) {
@@ -591,6 +624,8 @@ int main(int argc, char** argv) {
     if (!gui) return 0;
     benchRender();
     benchLiveLatency();
+    if (wanted("hostile."))
+        ft::benchHostile(figure, [](views::FloorView& v, int n) { return frameMs(v, n); });
     benchStartup();
     if (wanted("soak.rss_growth_percent") || wanted("soak.frame_ms_p99")) ft::benchSoak(figure);
     return 0;
