@@ -39,7 +39,7 @@ HostileServer::Behaviour goodExporter() {
         std::string body = "# TYPE DCGM_FI_DEV_GPU_TEMP gauge\n";
         for (int g = 0; g < 4; ++g)
             body += "DCGM_FI_DEV_GPU_TEMP{gpu=\"" + std::to_string(g) +
-                    "\",Hostname=\"a01-n01\"} " + std::to_string(60 + g) + "\n";
+                    R"(",Hostname="a01-n01"} )" + std::to_string(60 + g) + "\n";
         c.send(HostileServer::head(200, "OK",
                                    "Content-Type: text/plain; version=0.0.4\r\nContent-Length: " +
                                        std::to_string(body.size()) + "\r\n") +
