@@ -13,41 +13,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <mutex>
 
 namespace ft {
 
-namespace {
-
 using testing::HostileServer;
-
-// Resident and peak resident memory of this process, in MiB (/proc/self/status).
-std::pair<double, double> residentMiB() {
-    std::ifstream in("/proc/self/status");
-    std::string line;
-    double rss = 0, hwm = 0;
-    while (std::getline(in, line)) {
-        if (line.starts_with("VmRSS:")) rss = std::stod(line.substr(6)) / 1024.0;
-        if (line.starts_with("VmHWM:")) hwm = std::stod(line.substr(6)) / 1024.0;
-    }
-    return {rss, hwm};
-}
-
-HostileServer::Behaviour goodExporter() {
-    return [](const HostileServer::Connection& c) {
-        std::string body = "# TYPE DCGM_FI_DEV_GPU_TEMP gauge\n";
-        for (int g = 0; g < 4; ++g)
-            body += "DCGM_FI_DEV_GPU_TEMP{gpu=\"" + std::to_string(g) +
-                    R"(",Hostname="a01-n01"} )" + std::to_string(60 + g) + "\n";
-        c.send(HostileServer::head(200, "OK",
-                                   "Content-Type: text/plain; version=0.0.4\r\nContent-Length: " +
-                                       std::to_string(body.size()) + "\r\n") +
-               body);
-    };
-}
-
-} // namespace
+using testing::residentMiB;
 
 void benchHostile(
     const std::function<void(const std::string& name, double value, const char* unit)>& figure,
@@ -73,7 +44,7 @@ void benchHostile(
     view.setSourceStatus([&sources] { return app::sourceStatus(sources); });
     core.start(1.0);
 
-    HostileServer good(goodExporter());
+    HostileServer good(HostileServer::dcgmExporter());
     std::mutex mutex;
     std::vector<std::int64_t> arrivals; // steady ns of the good target's pages
     auto sourceOver = [&](const std::vector<std::string>& urls) {

@@ -19,28 +19,16 @@
 #include <QTcpServer>
 #include <QtTest>
 #include <atomic>
-#include <fstream>
 #include <mutex>
 
 using namespace ft;
 using importers::SourceState;
 using testing::HostileServer;
+using testing::residentMiB;
 
 namespace {
 
 constexpr int kLong = 60000; // ms
-
-// Resident and peak resident memory of this process, in MiB (/proc/self/status).
-std::pair<double, double> residentMiB() {
-    std::ifstream in("/proc/self/status");
-    std::string line;
-    double rss = 0, hwm = 0;
-    while (std::getline(in, line)) {
-        if (line.starts_with("VmRSS:")) rss = std::stod(line.substr(6)) / 1024.0;
-        if (line.starts_with("VmHWM:")) hwm = std::stod(line.substr(6)) / 1024.0;
-    }
-    return {rss, hwm};
-}
 
 std::string describe(const importers::SourceHealth& h) {
     return h.name + " [" + h.url + "]: " + std::string(importers::sourceStateName(h.state)) +
@@ -52,21 +40,6 @@ int freePort() {
     QTcpServer s;
     s.listen(QHostAddress::LocalHost, 0);
     return s.serverPort();
-}
-
-// A good exporter: one dcgm-exporter page for host a01-n01.
-HostileServer::Behaviour goodExporter() {
-    return [](const HostileServer::Connection& c) {
-        std::string body = "# TYPE DCGM_FI_DEV_GPU_TEMP gauge\n";
-        for (int g = 0; g < 4; ++g)
-            body += "DCGM_FI_DEV_GPU_TEMP{gpu=\"" + std::to_string(g) +
-                    // NOLINTNEXTLINE(modernize-raw-string-literal): moc misreads raw strings
-                    "\",Hostname=\"a01-n01\"} " + std::to_string(60 + g) + "\n";
-        c.send(HostileServer::head(200, "OK",
-                                   "Content-Type: text/plain; version=0.0.4\r\nContent-Length: " +
-                                       std::to_string(body.size()) + "\r\n") +
-               body);
-    };
 }
 
 } // namespace
@@ -102,7 +75,7 @@ private slots:
     // Every HTTP misbehaviour at once, in one source beside a good target.
     void scrapeTargetsThatMisbehave() {
         const auto [rssBefore, hwmBefore] = residentMiB();
-        HostileServer good(goodExporter()), hang(HostileServer::hangAfterHeaders()),
+        HostileServer good(HostileServer::dcgmExporter()), hang(HostileServer::hangAfterHeaders()),
             huge(HostileServer::hugeBody(1ull << 30)),
             drip(HostileServer::drip(std::chrono::milliseconds(1000))),
             chunked(HostileServer::badChunked()), bomb(HostileServer::gzipBomb(1ull << 30)),

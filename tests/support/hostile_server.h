@@ -8,6 +8,7 @@
 #include <arpa/inet.h>
 #include <atomic>
 #include <chrono>
+#include <fstream>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -18,6 +19,7 @@
 #include <sys/socket.h>
 #include <thread>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 #include <zlib.h>
 
@@ -186,6 +188,20 @@ public:
             c.send(head(302, "Found", "Location: " + target + "\r\nContent-Length: 0\r\n"));
         };
     }
+    // A good dcgm-exporter beside the hostile ones: four GPU temperatures of host a01-n01.
+    static Behaviour dcgmExporter() {
+        return [](const Connection& c) {
+            std::string body = "# TYPE DCGM_FI_DEV_GPU_TEMP gauge\n";
+            for (int g = 0; g < 4; ++g)
+                body += "DCGM_FI_DEV_GPU_TEMP{gpu=\"" + std::to_string(g) +
+                        // NOLINTNEXTLINE(modernize-raw-string-literal): moc misreads raw strings
+                        "\",Hostname=\"a01-n01\"} " + std::to_string(60 + g) + "\n";
+            c.send(head(200, "OK",
+                        "Content-Type: text/plain; version=0.0.4\r\nContent-Length: " +
+                            std::to_string(body.size()) + "\r\n") +
+                   body);
+        };
+    }
     // 200 with `body` as `type`, whatever was asked (a service root, a page that is no JSON).
     static Behaviour page(std::string body, std::string type = "application/json") {
         return [body = std::move(body), type = std::move(type)](const Connection& c) {
@@ -276,5 +292,18 @@ private:
     std::vector<int> m_open;
     std::vector<std::thread> m_workers;
 };
+
+// Resident and peak resident memory of this process, in MiB (/proc/self/status): what a
+// misbehaving server costs.
+inline std::pair<double, double> residentMiB() {
+    std::ifstream in("/proc/self/status");
+    std::string line;
+    double rss = 0, hwm = 0;
+    while (std::getline(in, line)) {
+        if (line.starts_with("VmRSS:")) rss = std::stod(line.substr(6)) / 1024.0;
+        if (line.starts_with("VmHWM:")) hwm = std::stod(line.substr(6)) / 1024.0;
+    }
+    return {rss, hwm};
+}
 
 } // namespace ft::testing
