@@ -179,6 +179,7 @@ void FloorView::setIncidents(std::shared_ptr<const model::IncidentList> incident
     m_allIncidents = std::move(incidents);
     if (m_allIncidents && m_snapshot)
         m_incidentsNow = model::incidentsAt(*m_allIncidents, m_snapshot->time);
+    ++m_hudGeneration;
     emit snapshotChanged();
     update();
 }
@@ -192,6 +193,7 @@ void FloorView::refreshSnapshot() {
     auto latest = m_source ? m_source() : nullptr;
     if (!latest || latest == m_snapshot) return;
     m_snapshot = std::move(latest);
+    ++m_hudGeneration;
     m_summary = summarize(*m_topology, *m_snapshot);
     if (m_allIncidents) m_incidentsNow = model::incidentsAt(*m_allIncidents, m_snapshot->time);
     if (m_baselineSource) updateBaseline();
@@ -202,6 +204,7 @@ void FloorView::refreshSnapshot() {
 }
 
 void FloorView::refreshLayers() {
+    ++m_hudGeneration;
     if (m_snapshot) {
         updateEmphasis();
         for (const auto& l : m_layers)
@@ -327,38 +330,40 @@ void FloorView::paintGL() {
         in.wall = m_wall;
         in.wallScale = m_hudScale / ImGuiOverlay::kWallScale;
         if (m_sourceStatus) in.sources = m_sourceStatus();
-        HudKey key{in.snapshot,
-                   in.incidents,
-                   in.incidents ? in.incidents->size() : 0,
-                   {},
-                   stillStamp(),
-                   width(),
-                   height(),
-                   dpr,
-                   m_mouse,
-                   in.hover,
-                   in.selection,
-                   in.sourceLabel,
-                   in.caption,
-                   in.focus,
-                   in.sources,
-                   in.speed,
-                   in.paused,
-                   in.replay,
-                   in.reverse,
-                   in.fillModelled,
-                   in.wall,
-                   in.frameMs,
-                   in.redrawsPerSecond,
-                   m_theme,
-                   m_hudScale};
+        HudKey key{.generation = m_hudGeneration,
+                   .layersShown = {},
+                   .scene = stillStamp(),
+                   .width = width(),
+                   .height = height(),
+                   .dpr = dpr,
+                   .mouse = m_mouse,
+                   .hover = in.hover,
+                   .selection = in.selection,
+                   .sourceLabel = in.sourceLabel,
+                   .caption = in.caption,
+                   .focus = in.focus,
+                   .sources = in.sources,
+                   .speed = in.speed,
+                   .paused = in.paused,
+                   .replay = in.replay,
+                   .reverse = in.reverse,
+                   .fillModelled = in.fillModelled,
+                   .wall = in.wall,
+                   .frameMs = in.frameMs,
+                   .redrawsPerSecond = in.redrawsPerSecond,
+                   .theme = m_theme,
+                   .hudScale = m_hudScale};
         key.layersShown.reserve(m_layers.size());
         for (const auto& l : m_layers)
             key.layersShown.push_back(l->visible());
         // The same inputs as the last two builds (ImGui sizes auto-sized panels from the frame
-        // before): draw that HUD again rather than build it.
+        // before): draw that HUD again rather than build it. Only while something moves: then
+        // frames keep coming and the HUD is built at least every m_hudMaxAgeMs; a frame drawn
+        // on demand (nothing moving) was asked for by a change, and builds it.
         const bool same = m_hudSameBuilds > 0 && key == m_hudKey;
-        const bool reuse = m_reuseHud && m_animated && same && m_hudSameBuilds >= 2 &&
+        const bool moving = std::ranges::any_of(
+            m_layers, [](const auto& l) { return l->visible() && l->animates(); });
+        const bool reuse = m_reuseHud && m_animated && moving && same && m_hudSameBuilds >= 2 &&
                            now - m_hudBuiltAt < m_hudMaxAgeMs && m_overlay.redrawLastFrame();
         if (!reuse) {
             updateProjection();

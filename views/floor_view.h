@@ -120,11 +120,11 @@ public:
     // default; off for comparisons. stillRenders() counts the frames that drew the still scene.
     void setReuseStillScene(bool reuse);
     int stillRenders() const { return m_stillRenders; }
-    // Between frames whose HUD inputs are the same (snapshot, camera, still scene, size, mouse,
-    // hover, selection, theme, caption, sources' health, transport), the last HUD is drawn
-    // again without being built; it is built anew at least every half second (setHudMaxAgeMs:
-    // tests on slow builds). On by default;
-    // off for comparisons. hudBuilds() counts the frames that built it.
+    // Between frames whose HUD inputs are the same (snapshot, incidents, layer settings, camera,
+    // still scene, size, mouse, hover, selection, theme, caption, sources' health, transport)
+    // while something moves on screen, the last HUD is drawn again without being built; it is built
+    // anew at least every half second (setHudMaxAgeMs: tests on slow builds). On by default; off
+    // for comparisons. hudBuilds() counts the frames that built it.
     void setReuseHud(bool reuse) {
         m_reuseHud = reuse;
         update();
@@ -267,9 +267,7 @@ private:
     QPointF m_mouse{-1, -1};
     // What the last built HUD was drawn from: equal keys draw the same HUD.
     struct HudKey {
-        const model::Snapshot* snapshot = nullptr;
-        const model::IncidentList* incidents = nullptr;
-        std::size_t incidentCount = 0;
+        std::uint64_t generation = 0; // m_hudGeneration
         std::vector<bool> layersShown;
         vtkMTimeType scene = 0; // the camera and every visible prop (stillStamp)
         int width = 0, height = 0;
@@ -287,6 +285,9 @@ private:
         bool operator==(const HudKey&) const = default;
     };
     HudKey m_hudKey;
+    // Moves with every new snapshot, incident list and layer refresh (metric, palette,
+    // baseline, a layer's own settings): what the HUD shows of them.
+    std::uint64_t m_hudGeneration = 0;
     bool m_reuseHud = true;
     double m_hudMaxAgeMs = 500;
     int m_hudBuilds = 0;

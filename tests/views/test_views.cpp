@@ -354,8 +354,7 @@ private slots:
         reused->setReuseHud(true);
         built->setReuseHud(false);
         auto same = [](const QImage& a, const QImage& b) {
-            const auto d = compareImages(a, b);
-            return d.meanAbs < 0.01 && d.fractionOff < 0.0005;
+            return compareImages(a, b).fractionOff == 0.0; // the same pixels, every one
         };
         auto frames = [&](int n, const char* what) {
             const int before = reused->hudBuilds(), otherBefore = built->hudBuilds();
@@ -390,6 +389,9 @@ private slots:
         }
         QVERIFY(frames(4, "camera") >= 1);
         QCOMPARE(frames(3, "held again"), 0);
+        // Past its age it is built anew even when nothing changed.
+        reused->setHudMaxAgeMs(0);
+        QCOMPARE(frames(3, "aged"), 3);
     }
 
     void lifecycleLayerMatchesBaseline() {
