@@ -10,14 +10,15 @@ namespace {
 // A page's `next` link, on the server we were given: its path and query (relative links
 // resolved against the page's URL), our scheme, host and port. NetBox behind a proxy that does
 // not pass X-Forwarded-Proto/Host writes http:// or an inside name into its links; and the token
-// goes only to the server the user named, never to a host a page points at.
+// goes only to the server the user named, never to a host a page points at. (A proxy that also
+// strips a path prefix makes NetBox write links without it: those answer 404, named.)
 std::string onOurServer(const std::string& next, const std::string& page, const std::string& base) {
     const QUrl ours(QString::fromStdString(base));
     QUrl url = QUrl(QString::fromStdString(page)).resolved(QUrl(QString::fromStdString(next)));
     url.setScheme(ours.scheme());
     url.setHost(ours.host());
     url.setPort(ours.port());
-    url.setUserInfo({});
+    url.setUserInfo(ours.userInfo());
     return url.toString(QUrl::FullyEncoded).toStdString();
 }
 
@@ -101,7 +102,8 @@ std::expected<NetboxObjects, Error> fetchNetbox(const std::string& baseUrl,
                                                  " " + std::string(kNetboxDumpNames[k]) +
                                                  " but its first " + std::to_string(pages) +
                                                  " pages hold " + std::to_string(objects.size()) +
-                                                 ": the read is refused",
+                                                 ": the `next` links go on past the count, or "
+                                                 "objects were added while reading; try again",
                                              url,
                                              0,
                                              0,
