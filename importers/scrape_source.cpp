@@ -288,9 +288,11 @@ void ScrapeSource::finished(std::size_t index, const HttpResult& r) {
     // A page over the cap costs the cap every poll (a 1 GiB page read to 64 MiB once a second
     // is a core's worth of copying and parsing on a small machine): what came is used, and the
     // target is polled with the backoff of a failing one until a page fits again.
+    // At most four intervals apart, so the part that came stays fresh (live data reads as stale
+    // after 15 s).
     t.cuts = r.truncated ? t.cuts + 1 : 0;
     if (t.cuts > 0) {
-        schedule(index, backoff(t.cuts));
+        schedule(index, std::min(backoff(t.cuts), 4 * m_config.interval));
         return;
     }
     const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
