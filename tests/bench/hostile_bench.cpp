@@ -79,6 +79,7 @@ void benchHostile(
         chunked(HostileServer::badChunked()), bomb(HostileServer::gzipBomb(1ull << 30)),
         html(HostileServer::html500()), loop(HostileServer::redirectLoop()),
         plain(HostileServer::notTls());
+    testing::resetPeakResident();
     const auto [rssBefore, hwmBefore] = residentMiB();
     {
         std::lock_guard lock(mutex);

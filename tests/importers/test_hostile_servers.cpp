@@ -74,6 +74,7 @@ private slots:
 
     // Every HTTP misbehaviour at once, in one source beside a good target.
     void scrapeTargetsThatMisbehave() {
+        testing::resetPeakResident();
         const auto [rssBefore, hwmBefore] = residentMiB();
         HostileServer good(HostileServer::dcgmExporter()), hang(HostileServer::hangAfterHeaders()),
             huge(HostileServer::hugeBody(1ull << 30)),
@@ -177,6 +178,7 @@ private slots:
     // Redfish services (CDUs, power shelves, PDUs) that misbehave, beside a good one: each
     // service's health says what happened, the good one keeps its pace, memory stays bounded.
     void redfishServicesThatMisbehave() {
+        testing::resetPeakResident();
         const auto [rssBefore, hwmBefore] = residentMiB();
         // NOLINTNEXTLINE(modernize-raw-string-literal): moc misreads raw strings
         const std::string root = "{\"@odata.id\": \"/redfish/v1\", \"@odata.type\": "
@@ -263,6 +265,7 @@ private slots:
     // A NetBox read from a server that misbehaves stops with the URL and the reason, within
     // its deadline, and never holds more than the body cap.
     void netboxServersThatMisbehave() {
+        testing::resetPeakResident();
         const auto [rssBefore, hwmBefore] = residentMiB();
         HostileServer hang(HostileServer::hangAfterHeaders()),
             huge(HostileServer::hugeBody(1ull << 30)), bomb(HostileServer::gzipBomb(1ull << 30)),
