@@ -297,7 +297,10 @@ std::expected<void, Error> RecordingReader::readStream(std::size_t stream, model
         return {};
     }
     auto it = std::ranges::upper_bound(chunks, time, {}, &ChunkRef::t0);
-    if (it == chunks.begin()) it = chunks.begin() + 1;
+    if (it == chunks.begin()) { // before this stream's first sample (a damaged or merged file)
+        std::ranges::fill(column, std::numeric_limits<float>::quiet_NaN());
+        return {};
+    }
     const ChunkRef& chunk = *(it - 1);
     ChannelCache& cache = m_cache[stream];
     if (cache.rowid != chunk.rowid) {
@@ -317,6 +320,13 @@ std::expected<void, Error> RecordingReader::readStream(std::size_t stream, model
                 error("a chunk of '" + what + "' is corrupt: " + decoded.error()));
         if (decoded->columns != columns)
             return std::unexpected(error("a chunk has the wrong number of entities"));
+        // The header's row count (checked when the file opened) against what the blob holds:
+        // a header rewritten on a damaged disk must not send a read past the samples.
+        if (decoded->values.size() / columns < chunk.rows)
+            return std::unexpected(error("a chunk of '" + what + "' holds " +
+                                         std::to_string(decoded->values.size() / columns) +
+                                         " rows where its header says " +
+                                         std::to_string(chunk.rows)));
         cache.rowid = chunk.rowid;
         cache.columns = decoded->columns;
         cache.values = std::move(decoded->values);
