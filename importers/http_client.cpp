@@ -22,6 +22,11 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 namespace ft::importers {
 
@@ -424,6 +429,17 @@ std::string urlEncode(std::string_view text) {
     return out;
 }
 
+void runBehindTheWindow() {
+#ifdef __linux__
+    thread_local bool lowered = false;
+    if (lowered) return;
+    lowered = true;
+    // A nice value is the thread's own on Linux (its id, not the process's, is the target).
+    constexpr int kBehind = 10;
+    (void)setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), kBehind);
+#endif
+}
+
 LoopThread::LoopThread(std::string name) : m_name(std::move(name)) {}
 
 LoopThread::~LoopThread() {
@@ -437,7 +453,13 @@ void LoopThread::start(std::function<void()> setup) {
     m_context = std::make_unique<QObject>();
     m_context->moveToThread(m_thread.get());
     // Queued before the loop starts: it is the loop's first event.
-    if (setup) QMetaObject::invokeMethod(m_context.get(), std::move(setup), Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_context.get(),
+        [setup = std::move(setup)] {
+            runBehindTheWindow(); // before the setup makes the client and Qt's HTTP thread
+            if (setup) setup();
+        },
+        Qt::QueuedConnection);
     m_thread->start();
 }
 

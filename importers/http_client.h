@@ -115,6 +115,12 @@ HttpResult requestBlocking(const std::string& url, const HttpOptions& options,
 // Percent-encodes a query parameter value (application/x-www-form-urlencoded).
 std::string urlEncode(std::string_view text);
 
+// Lowers the calling thread's CPU priority (nice 10 on Linux; what it starts inherits it), once
+// per thread. Sources' threads call it: on a two-core wall PC a server that sends a gzip bomb
+// or a 1 GiB page must not take the cores from the window's frames, and they still get every
+// cycle the window leaves.
+void runBehindTheWindow();
+
 class LoopThread {
 public:
     explicit LoopThread(std::string name);

@@ -1,6 +1,7 @@
 #include "mqtt_source.h"
 
 #include "bms_message.h"
+#include "http_client.h"
 #include "mapping_rules.h"
 
 #include <charconv>
@@ -215,6 +216,7 @@ std::vector<SourceHealth> MqttSource::health() const {
 }
 
 void MqttSource::onConnect(mosquitto* mosq, void* self, int rc) {
+    runBehindTheWindow(); // libmosquitto's own loop thread, where messages are parsed
     auto* b = static_cast<Broker*>(self);
     MqttSource& s = *b->owner;
     if (rc != 0) {
@@ -347,6 +349,7 @@ void MqttSource::flush() {
 }
 
 void MqttSource::flusherMain() {
+    runBehindTheWindow();
     std::unique_lock lock(m_flushMutex);
     while (!m_stopFlusher) {
         m_flushWake.wait_for(lock, m_config.flushInterval);
