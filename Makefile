@@ -34,11 +34,10 @@ bench: build
 # tests/CMakeLists.txt run, the ones whose processes have more than one thread. Everything runs
 # ~10x slower under TSan: QtTest's per-function watchdog gets an hour instead of five minutes.
 # Only the suites labelled `threads` are built (the others would be compiled under TSan for
-# nothing); keep this list equal to the label's in tests/CMakeLists.txt.
-TSAN_SUITES := test_sim_core test_sim_model test_recording test_live_sources test_netbox test_redfish
+# nothing): the configured tree's ctest names them, and each suite's target has its test's name.
 tsan: deps
 	cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFT_TSAN=ON -DFT_MODEL_ONLY=ON
-	cmake --build build-tsan -j$(JOBS) --target $(TSAN_SUITES)
+	cmake --build build-tsan -j$(JOBS) --target $$(cd build-tsan && ctest -N -L threads | sed -n 's/^ *Test *#[0-9]*: //p')
 	cd build-tsan && QTEST_FUNCTION_TIMEOUT=3600000 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/tests/tsan.supp" ctest -L threads --output-on-failure
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the whole tree, every test suite run
