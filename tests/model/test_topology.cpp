@@ -18,13 +18,19 @@ class TestTopology : public QObject {
 
 private slots:
     void rackOfWhatIsInARack() {
+        // Four racks make two rows of two: A01 A02 / B01 B02.
         const auto t = build(importers::generateFloor(4));
-        const auto gpu = *t.find(EntityKind::Gpu, "A03 tray 02 GPU 1");
-        QCOMPARE(t.rackOf(EntityKind::Gpu, gpu), t.find(EntityKind::Rack, "A03"));
-        const auto psu = *t.find(EntityKind::Psu, "A02 shelf 3 PSU 4");
-        QCOMPARE(t.rackOf(EntityKind::Psu, psu), t.find(EntityKind::Rack, "A02"));
-        QCOMPARE(t.rackOf(EntityKind::PowerShelf, t.psus.shelf[psu]),
+        const auto gpu = t.find(EntityKind::Gpu, "B01 tray 02 GPU 1");
+        QVERIFY(gpu);
+        QCOMPARE(t.rackOf(EntityKind::Gpu, *gpu), std::optional<model::EntityId>(2));
+        QCOMPARE(t.rackOf(EntityKind::Gpu, *gpu), t.find(EntityKind::Rack, "B01"));
+        const auto psu = t.find(EntityKind::Psu, "A02 shelf 3 PSU 4");
+        QVERIFY(psu);
+        QCOMPARE(t.rackOf(EntityKind::Psu, *psu), std::optional<model::EntityId>(1));
+        QCOMPARE(t.rackOf(EntityKind::PowerShelf, t.psus.shelf[*psu]),
                  t.find(EntityKind::Rack, "A02"));
+        QVERIFY(!t.find(EntityKind::Rack, "A03"));
+        QVERIFY(!t.find(EntityKind::Gpu, "A03 tray 02 GPU 1"));
         QCOMPARE(t.rackOf(EntityKind::Nic, t.count(EntityKind::Nic) - 1),
                  std::optional<model::EntityId>(3));
         QVERIFY(!t.rackOf(EntityKind::Leaf, 0));
