@@ -24,7 +24,7 @@ run: build
 	$(BUILD)/bin/floortwin $(ARGS)
 
 test: build
-	cd $(BUILD) && $(XRUN) ctest --output-on-failure $(CTEST_ARGS)
+	cd $(BUILD) && $(XRUN) ctest --output-on-failure -j$(JOBS) $(CTEST_ARGS)
 
 bench: build
 	$(XRUN) $(BUILD)/bin/floortwin-bench $(ARGS)
@@ -38,7 +38,7 @@ bench: build
 tsan: deps
 	cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFT_TSAN=ON -DFT_MODEL_ONLY=ON
 	cmake --build build-tsan -j$(JOBS) --target $$(cd build-tsan && ctest -N -L threads | sed -n 's/^ *Test *#[0-9]*: //p')
-	cd build-tsan && QTEST_FUNCTION_TIMEOUT=3600000 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/tests/tsan.supp" ctest -L threads --output-on-failure
+	cd build-tsan && QTEST_FUNCTION_TIMEOUT=3600000 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/tests/tsan.supp" ctest -L threads --output-on-failure -j$(JOBS)
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the whole tree, every test suite run
 # under it (GUI suites under Xvfb). Any report fails the run; leak reports are suppressed only
@@ -50,7 +50,7 @@ ASAN_ENV := ASAN_OPTIONS="detect_leaks=1:check_initialization_order=1" \
 asan: deps
 	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFT_ASAN=ON -DFT_BENCH=OFF
 	cmake --build build-asan -j$(JOBS)
-	cd build-asan && $(ASAN_ENV) $(XRUN) ctest --output-on-failure $(CTEST_ARGS)
+	cd build-asan && $(ASAN_ENV) $(XRUN) ctest --output-on-failure -j$(JOBS) $(CTEST_ARGS)
 
 # libFuzzer (clang 16, ASan + UBSan) on the Prometheus text parser, the JSON file formats
 # (floors, scenarios, tours, demos), BMS/mapping/inventory/NetBox payloads, the recording's
