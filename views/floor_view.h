@@ -130,6 +130,15 @@ public:
         update();
     }
     int hudBuilds() const { return m_hudBuilds; }
+    // Each built HUD is rasterised once into a texture and composited from it (on the screen
+    // tiles it covers) until the next build; off rasterises it straight into every frame, for
+    // comparisons. hudTiles(): the 32-pixel tiles the last one covers.
+    void setHudTexture(bool texture) {
+        m_overlay.setCached(texture);
+        m_hudKey = {};
+        update();
+    }
+    std::size_t hudTiles() const { return m_overlay.coveredTiles(); }
     // What the last frame's HUD cost, ms (with setFinishEachFrame: its rasterising too).
     double lastHudMs() const { return m_lastHudMs; }
     void setHudMaxAgeMs(double ms) { m_hudMaxAgeMs = ms; }

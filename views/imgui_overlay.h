@@ -2,14 +2,24 @@
 // ImGuiOverlay: a Dear ImGui context drawn over the VTK scene in the same OpenGL context (after
 // VTK, inside QOpenGLWidget::paintGL). Owns the context and fonts; UI thread only, with the GL
 // context current for initialize(), beginFrame(), endFrame() and shutdown().
+//
+// Each built HUD is rasterised once, into a texture of its own (premultiplied: ImGui's backend
+// blends alpha as coverage), and that texture is what reaches the frame, only on the screen
+// tiles the HUD covers. A frame that shows the same HUD again composites the texture instead of
+// rasterising a few hundred thousand glyph triangles anew: on llvmpipe that was half of a
+// 1,778-rack frame.
+#include <cstddef>
+#include <memory>
+
 struct ImFont;
 struct ImGuiContext;
+struct ImDrawData;
 
 namespace ft::views {
 
 class ImGuiOverlay {
 public:
-    ImGuiOverlay() = default;
+    ImGuiOverlay();
     ~ImGuiOverlay();
     ImGuiOverlay(const ImGuiOverlay&) = delete;
     ImGuiOverlay& operator=(const ImGuiOverlay&) = delete;
@@ -36,7 +46,20 @@ public:
     ImFont* largeFont() const { return m_large; }
     ImFont* smallFont() const { return m_small; }
 
+    // Whether built HUDs go through the texture (on by default; off draws ImGui's lists
+    // straight into the frame each time, as before, for comparison and for drivers without
+    // framebuffer objects). False after a failed texture set-up too.
+    void setCached(bool cached) { m_cachedWanted = cached; }
+    bool cached() const;
+    // Screen tiles the last HUD covers (what the composite draws), for tests and benchmarks.
+    std::size_t coveredTiles() const;
+
 private:
+    struct Cache;
+    void drawToFrame(ImDrawData* data);
+    std::unique_ptr<Cache> m_cache;
+    bool m_cachedWanted = true;
+
     ImGuiContext* m_context = nullptr;
     ImFont* m_body = nullptr;
     ImFont* m_large = nullptr;

@@ -394,6 +394,67 @@ private slots:
         QCOMPARE(frames(3, "aged"), 3);
     }
 
+    void hudTextureMatchesDrawingStraight() {
+        // The HUD rasterised once into its texture and composited on the tiles it covers leaves
+        // the pixels that rasterising it straight into the frame leaves (to 8-bit rounding of
+        // the premultiplied colour, a few levels at most), over every layer, in each theme, and
+        // after a resize; and the composite touches only part of the frame.
+        auto textured = makeView(960, 540), straight = makeView(960, 540);
+        straight->setHudTexture(false);
+        for (auto* v : {textured.get(), straight.get()})
+            for (const char* layer : {"thermal", "rails", "nvlink", "storage", "power"})
+                v->setLayerVisible(layer, true);
+        auto check = [&](const char* what) {
+            const QImage a = textured->grabFramebuffer(), b = straight->grabFramebuffer();
+            const auto d = compareImages(a, b);
+            int most = 0; // the largest difference of any channel of any pixel
+            const QImage ra = a.convertToFormat(QImage::Format_RGB32),
+                         rb = b.convertToFormat(QImage::Format_RGB32);
+            for (int y = 0; y < ra.height(); ++y)
+                for (int x = 0; x < ra.width(); ++x) {
+                    const QRgb p = ra.pixel(x, y), q = rb.pixel(x, y);
+                    most =
+                        std::max({most, std::abs(qRed(p) - qRed(q)),
+                                  std::abs(qGreen(p) - qGreen(q)), std::abs(qBlue(p) - qBlue(q))});
+                }
+            if (d.meanAbs > 0.25 || most > 4) {
+                a.save(QDir::temp().filePath("hud-textured.png"));
+                b.save(QDir::temp().filePath("hud-straight.png"));
+                qFatal("%s: the textured HUD differs from the straight one (mean %.3f, up to %d "
+                       "levels)",
+                       what, d.meanAbs, most);
+            }
+            QCOMPARE(straight->hudTiles(), std::size_t{0});
+            const std::size_t all = static_cast<std::size_t>((a.width() + 31) / 32) *
+                                    static_cast<std::size_t>((a.height() + 31) / 32);
+            // The dim theme's veil covers the whole frame; otherwise the panels and labels
+            // leave most of it to the scene.
+            const bool veiled = textured->theme() == views::DisplayTheme::Dim;
+            QVERIFY2(textured->hudTiles() > 0 &&
+                         (veiled ? textured->hudTiles() == all : textured->hudTiles() < all),
+                     what);
+            // The HUD is there at all: the frame differs from the scene without it.
+            textured->setHudVisible(false);
+            const QImage bare = textured->grabFramebuffer();
+            textured->setHudVisible(true);
+            QVERIFY2(compareImages(a, bare).fractionOff > 0.01, what);
+        };
+        check("standard");
+        for (auto theme : {views::DisplayTheme::Dim, views::DisplayTheme::Bright}) {
+            for (auto* v : {textured.get(), straight.get()})
+                v->setTheme(theme);
+            check(theme == views::DisplayTheme::Dim ? "dim" : "bright");
+        }
+        for (auto* v : {textured.get(), straight.get()}) {
+            v->setTheme(views::DisplayTheme::Standard);
+            v->resize(800, 600);
+        }
+        QCoreApplication::processEvents();
+        check("resized");
+        QCOMPARE(textured->grabFramebuffer().size(),
+                 QSize(800, 600) * textured->devicePixelRatio());
+    }
+
     void lifecycleLayerMatchesBaseline() {
         auto view = makeView(960, 540, true);
         view->setLayerVisible("lifecycle", true);
