@@ -6,6 +6,7 @@
 #include <array>
 #include <backends/imgui_impl_opengl3.h>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <imgui.h>
 #include <vector>
@@ -148,7 +149,8 @@ struct ImGuiOverlay::Cache {
                     const int tx1 = std::min(cols - 1, static_cast<int>(x1 + 1) / kTile);
                     const int ty1 = std::min(rows - 1, static_cast<int>(y1 + 1) / kTile);
                     for (int ty = ty0; ty <= ty1; ++ty)
-                        std::fill_n(covered.begin() + ty * cols + tx0, tx1 - tx0 + 1, 1);
+                        std::fill_n(covered.begin() + static_cast<std::ptrdiff_t>(ty) * cols + tx0,
+                                    tx1 - tx0 + 1, 1);
                 }
             }
         }
