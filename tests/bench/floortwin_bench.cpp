@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -465,6 +466,12 @@ void benchRender() {
                    std::accumulate(hudMs.begin(), hudMs.end(), 0.0) /
                        static_cast<double>(std::max<std::size_t>(1, hudMs.size())),
                    "ms");
+        // How much of the frame the HUD's texture is composited on (its 32-pixel tiles).
+        if (c.hud && !c.empty) {
+            const double tiles = std::ceil(c.width / 32.0) * std::ceil(c.height / 32.0);
+            figure("render.hud_cover_percent." + c.label + "." + size,
+                   100.0 * static_cast<double>(view.hudTiles()) / tiles, "%");
+        }
         // How many of the frames had to draw the still scene (camera, data or size changed).
         figure("render.still_redraws." + c.label + "." + size,
                static_cast<double>(view.stillRenders() - stillBefore), "frames");
