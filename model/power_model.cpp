@@ -45,6 +45,7 @@ PowerModel::PowerModel(const Topology& topology) : m_topology(topology) {
     m_rowNextPowerOn.assign(topology.count(EntityKind::Row), 0);
     m_uncapped.assign(racks, 0.0f);
     m_overloadOff.assign(racks, 0);
+    m_psusOk.assign(racks, {});
     m_feedDemand.assign(m_feeds.size(), 0);
     m_feedShare.assign(m_feeds.size(), 0);
     m_feedRatedSum.assign(m_feeds.size(), 0);
@@ -103,17 +104,21 @@ void PowerModel::step(Snapshot& state, const Holds& held, float dt, std::vector<
         const auto rack = static_cast<EntityId>(r);
         const std::size_t first = r * psusPerRack;
         std::size_t live = 0, liveSide[2] = {0, 0};
+        std::size_t okSide0 = 0, okSide1 = 0; // counted in registers, not through the array
         for (std::size_t p = first; p < first + psusPerRack; ++p) {
             const bool input = !m_feeds[t.psus.feed[p]].tripped;
             const std::uint8_t s = m_psuFailed[p] ? Failed : input ? Ok : NoInput;
             m_psuState[p] = s;
             if (!(holdState && held(ch::PsuState, static_cast<EntityId>(p))))
                 v[ch::PsuState][p] = s;
-            if (s == Ok) {
-                ++live;
-                ++liveSide[t.psus.side[p]];
-            }
+            const bool ok = s == Ok;
+            live += ok ? 1 : 0;
+            okSide0 += ok && t.psus.side[p] == 0 ? 1 : 0;
+            okSide1 += ok && t.psus.side[p] != 0 ? 1 : 0;
         }
+        liveSide[0] = okSide0;
+        liveSide[1] = okSide1;
+        m_psusOk[r] = {live, okSide0, okSide1}; // for Racky, below
         const float dc = std::max(0.0f, v[ch::RackPower][r]);
         float perPsu = live > 0 ? dc / static_cast<float>(live) : 0.0f;
         // PSUs driven past their overload limit for a second shut down, and the rack with them.
@@ -165,6 +170,12 @@ void PowerModel::step(Snapshot& state, const Holds& held, float dt, std::vector<
         const float load = perPsu / m_psuKw;
         const float input = live > 0 ? perPsu / efficiency(load) : 0.0f;
         float rackInput = 0;
+        // The busways' demand adds up PSU by PSU. A rack's PSUs alternate between its two
+        // busways, so their running sums stay in registers for the rack (in the same order, so
+        // the same sums); a PSU on any other busway adds to it directly.
+        const EntityId row = t.racks.row[r];
+        const EntityId feedA = t.feedOf(row, 0), feedB = t.feedOf(row, 1);
+        float demandA = m_feedDemand[feedA], demandB = m_feedDemand[feedB];
         for (std::size_t s = 0; s < shelvesPerRack; ++s) {
             float out = 0, in = 0, ok = 0;
             for (std::size_t k = 0; k < psusPerShelf; ++k) {
@@ -178,7 +189,14 @@ void PowerModel::step(Snapshot& state, const Holds& held, float dt, std::vector<
                 out += v[ch::PsuOutput][p];
                 in += v[ch::PsuInput][p];
                 ok += on ? 1.0f : 0.0f;
-                if (on) m_feedDemand[t.psus.feed[p]] += v[ch::PsuInput][p];
+                if (!on) continue;
+                const EntityId feed = t.psus.feed[p];
+                if (feed == feedA)
+                    demandA += v[ch::PsuInput][p];
+                else if (feed == feedB)
+                    demandB += v[ch::PsuInput][p];
+                else
+                    m_feedDemand[feed] += v[ch::PsuInput][p];
             }
             const auto shelf = static_cast<EntityId>(r * shelvesPerRack + s);
             if (!held(ch::ShelfOutput, shelf)) v[ch::ShelfOutput][shelf] = out;
@@ -186,6 +204,8 @@ void PowerModel::step(Snapshot& state, const Holds& held, float dt, std::vector<
             if (!held(ch::ShelfPsusOk, shelf)) v[ch::ShelfPsusOk][shelf] = ok;
             rackInput += in;
         }
+        m_feedDemand[feedB] = demandB;
+        m_feedDemand[feedA] = demandA; // last: the one that summed when both are one busway
         if (!held(ch::RackPowerInput, rack)) v[ch::RackPowerInput][r] = rackInput;
         // 2N: the PSUs of either side alone could carry the rack at its rated power.
         const float need = t.racks.ratedPowerKw[r];
@@ -252,13 +272,8 @@ void PowerModel::step(Snapshot& state, const Holds& held, float dt, std::vector<
     for (std::size_t r = 0; r < nRacks; ++r) {
         const auto rack = static_cast<EntityId>(r);
         const float dc = std::max(0.0f, v[ch::RackPower][r]);
-        const std::size_t first = r * psusPerRack;
-        std::size_t live = 0, onSide[2] = {0, 0};
-        for (std::size_t p = first; p < first + psusPerRack; ++p)
-            if (m_psuState[p] == Ok) {
-                ++live;
-                ++onSide[t.psus.side[p]];
-            }
+        auto [live, side0, side1] = m_psusOk[r];
+        const std::size_t onSide[2] = {side0, side1};
         if (!m_energized[r]) live = 0;
         const float psuLimit = static_cast<float>(live) * m_psuKw * (1.0f - m_margin);
         const float ratedKw = t.racks.ratedPowerKw[r];

@@ -16,6 +16,7 @@
 #include "snapshot.h"
 #include "topology.h"
 
+#include <array>
 #include <vector>
 
 namespace ft::model {
@@ -88,7 +89,8 @@ private:
                                          // 3 site, 4 rated)
     float m_siteCapKw = 0;               // AC, 0: none
     TimeNs m_siteCapUntil = 0;
-    std::vector<float> m_feedDemand; // scratch, kW AC per feed
+    std::vector<float> m_feedDemand;                  // scratch, kW AC per feed
+    std::vector<std::array<std::size_t, 3>> m_psusOk; // scratch per rack: PSUs Ok, by side
 };
 
 } // namespace ft::model
