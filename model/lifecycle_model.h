@@ -39,6 +39,7 @@ public:
     Load load(EntityId rack, TimeNs now) const;
     // Per-GPU hardware faults the validation is meant to catch.
     float gpuCoolingFactor(EntityId gpu) const { return m_gpuCooling[gpu]; }
+    const float* gpuCoolingFactors() const { return m_gpuCooling.data(); } // by GPU
     float rackNvlinkFactor(EntityId rack) const {
         return m_rack[rack].fault == Fault::NvlinkLow ? 0.62f : 1.0f;
     }

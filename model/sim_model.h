@@ -46,6 +46,7 @@ struct SimConfig {
 
 class SimModel {
 public:
+    static constexpr float kMaxSmClockMhz = 2600.0f; // a GPU at full clocks
     SimModel(std::shared_ptr<const Topology> topology, SimConfig config, Scenario scenario = {});
 
     void apply(const SampleBatch& batch);
@@ -114,7 +115,7 @@ private:
     Holds holds() const { return {&m_heldUntil, m_state.time}; }
     bool held(ChannelId c, EntityId e) const { return holds()(c, e); }
     void runScenario();
-    void stepComputeTrays(float dt);
+    void stepComputeTrays(float dt); // sim_trays.cpp, with the GPUs' noise
     void stepFabric(float dt);
     EntityId rackOf(EntityKind kind, EntityId entity) const; // kNoRack for floor-level entities
     EntityId trayOf(EntityKind kind, EntityId entity) const; // kNoRack outside compute trays
@@ -161,6 +162,18 @@ private:
     NoisePeriod m_noise, m_noiseNext;
     void fillNoise(NoisePeriod& n, std::uint64_t period, std::size_t upTo) const;
     const float* gpuNoise();
+    // The tray stage's scratch for one rack, grown to the largest rack once (sim_trays.cpp):
+    // what each GPU is given by its tray, each GPU's effective clock, and each tray's part.
+    struct TrayStageScratch {
+        std::vector<float> target, pace, on, coolant, effective; // per GPU of the rack
+        struct Tray {
+            WorkloadModel::TrafficShare share;
+            float pace = 1.0f, rise = 0.0f;
+            bool powered = false;
+        };
+        std::vector<Tray> trays;
+    };
+    TrayStageScratch m_trayScratch;
     std::vector<std::uint8_t> m_rackGpuTempMeasured; // telemetry: any GPU temperature held
     std::vector<std::uint8_t> m_rackPowered; // this tick: not tripped and not held off by its stage
     std::vector<float> m_jobPace;            // per job: the pace of its slowest member
