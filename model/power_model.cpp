@@ -103,8 +103,7 @@ void PowerModel::step(Snapshot& state, const Holds& held, float dt, std::vector<
     for (std::size_t r = 0; r < nRacks; ++r) {
         const auto rack = static_cast<EntityId>(r);
         const std::size_t first = r * psusPerRack;
-        std::size_t live = 0, liveSide[2] = {0, 0};
-        std::size_t okSide0 = 0, okSide1 = 0; // counted in registers, not through the array
+        std::size_t live = 0, okSide0 = 0, okSide1 = 0; // in registers, not through an array
         for (std::size_t p = first; p < first + psusPerRack; ++p) {
             const bool input = !m_feeds[t.psus.feed[p]].tripped;
             const std::uint8_t s = m_psuFailed[p] ? Failed : input ? Ok : NoInput;
@@ -116,8 +115,7 @@ void PowerModel::step(Snapshot& state, const Holds& held, float dt, std::vector<
             okSide0 += ok && t.psus.side[p] == 0 ? 1 : 0;
             okSide1 += ok && t.psus.side[p] != 0 ? 1 : 0;
         }
-        liveSide[0] = okSide0;
-        liveSide[1] = okSide1;
+        std::size_t liveSide[2] = {okSide0, okSide1};
         m_psusOk[r] = {live, okSide0, okSide1}; // for Racky, below
         const float dc = std::max(0.0f, v[ch::RackPower][r]);
         float perPsu = live > 0 ? dc / static_cast<float>(live) : 0.0f;

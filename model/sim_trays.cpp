@@ -1,8 +1,8 @@
 // The compute trays' stage of a tick: each rack's work and power cap handed to its trays, each
 // GPU's throttle, utilization, clock, power and temperature, the CPUs, and the trays' totals for
 // the fabric, storage and power models. The GPUs are 128k on a full floor, so their update is
-// one branch-free kernel per tray (a tray of four GPUs is four lanes of one vector), with the
-// holds of measured values checked only in ticks that have any.
+// one branch-free kernel per rack (vector code, four GPUs a vector), with the holds of measured
+// values checked only in ticks that have any.
 #include "sim_model.h"
 
 #include <algorithm>
