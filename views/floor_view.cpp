@@ -136,6 +136,7 @@ void FloorView::initializeGL() {
         return;
     }
     m_renderWindow->SetReadyForRendering(true);
+    m_stillValid = m_renderHoldsStill = false; // a new context: nothing kept is in it
 
     m_hudScale = hudScaleFor();
     m_overlay.initialize(m_hudScale);
@@ -357,13 +358,12 @@ void FloorView::paintGL() {
         for (const auto& l : m_layers)
             key.layersShown.push_back(l->visible());
         // The same inputs as the last two builds (ImGui sizes auto-sized panels from the frame
-        // before): draw that HUD again rather than build it. Only while something moves: then
-        // frames keep coming and the HUD is built at least every m_hudMaxAgeMs; a frame drawn
-        // on demand (nothing moving) was asked for by a change, and builds it.
+        // before): draw that HUD again rather than build it, for at most m_hudMaxAgeMs (what
+        // the HUD shows of the clock: ages, the frame rate). The key holds every input the HUD
+        // draws, so a frame asked for by anything else (an expose, the pipes moving) reuses
+        // it whether or not something moves.
         const bool same = m_hudSameBuilds > 0 && key == m_hudKey;
-        const bool moving = std::ranges::any_of(
-            m_layers, [](const auto& l) { return l->visible() && l->animates(); });
-        const bool reuse = m_reuseHud && m_animated && moving && same && m_hudSameBuilds >= 2 &&
+        const bool reuse = m_reuseHud && m_animated && same && m_hudSameBuilds >= 2 &&
                            now - m_hudBuiltAt < m_hudMaxAgeMs && m_overlay.redrawLastFrame();
         if (!reuse) {
             updateProjection();
@@ -449,10 +449,12 @@ void FloorView::renderScene(int pw, int ph) {
         m_renderer->SetDraw(true);
         m_flowRenderer->SetDraw(true);
         m_stillValid = false;
+        m_renderHoldsStill = false;
         ++m_stillRenders;
         m_renderWindow->Render();
         return;
     }
+    const bool pipes = flowsVisible();
     const vtkMTimeType stamp = stillStamp();
     if (!m_stillValid || stamp != m_stillStamp || pw != m_stillW || ph != m_stillH) {
         // The still scene changed: draw it alone and keep its picture.
@@ -464,17 +466,34 @@ void FloorView::renderScene(int pw, int ph) {
         m_stillStamp = stillStamp(); // rendering may touch props (shader rebuilds)
         m_stillW = pw;
         m_stillH = ph;
+        m_renderHoldsStill = m_stillValid;
         if (!m_stillValid) {
             m_flowRenderer->SetDraw(true);
             m_renderWindow->Render();
             return;
         }
+        if (!pipes) {
+            m_flowRenderer->SetDraw(true);
+            return; // that frame is the picture: already shown
+        }
     }
-    // The pipes over the kept picture (restored when the flow layer starts: restoreStill).
+    // The pipes over the kept picture (restored when the flow layer starts: restoreStill,
+    // unless the render framebuffer still holds it and there are no pipes to draw: then this
+    // pass only shows it).
     m_renderer->SetDraw(false);
     m_flowRenderer->SetDraw(true);
     m_renderWindow->Render();
     m_renderer->SetDraw(true);
+    m_renderHoldsStill = !pipes;
+}
+
+bool FloorView::flowsVisible() const {
+    vtkPropCollection* props = m_flowRenderer->GetViewProps();
+    vtkCollectionSimpleIterator it;
+    props->InitTraversal(it);
+    while (vtkProp* prop = props->GetNextProp(it))
+        if (prop->GetVisibility()) return true;
+    return false;
 }
 
 namespace {
@@ -532,6 +551,8 @@ bool FloorView::keepStill(int pw, int ph) {
 void FloorView::restoreStill() {
     // Called as the flow layer starts, with VTK's render framebuffer bound for drawing.
     if (!m_stillValid || !m_still) return;
+    if (m_renderHoldsStill && !flowsVisible()) return;
+    ++m_stillRestores;
     vtkOpenGLState* state = m_renderWindow->GetState();
     state->PushFramebufferBindings();
     copyPicture(m_still, m_renderWindow->GetRenderFramebuffer(), m_stillW, m_stillH);

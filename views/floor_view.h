@@ -120,6 +120,8 @@ public:
     // default; off for comparisons. stillRenders() counts the frames that drew the still scene.
     void setReuseStillScene(bool reuse);
     int stillRenders() const { return m_stillRenders; }
+    // Frames that copied the kept picture back under the pipes.
+    int stillRestores() const { return m_stillRestores; }
     // Between frames whose HUD inputs are the same (snapshot, incidents, layer settings, camera,
     // still scene, size, mouse, hover, selection, theme, caption, sources' health, transport)
     // while something moves on screen, the last HUD is drawn again without being built; it is built
@@ -231,7 +233,11 @@ private:
     vtkMTimeType m_stillStamp = 0;
     int m_stillW = 0, m_stillH = 0;
     bool m_stillValid = false, m_reuseStill = true, m_stillBroken = false;
-    int m_stillRenders = 0;
+    // VTK's render framebuffer holds the kept picture as it is (the last frame drew no pipes
+    // over it): a frame with no pipes to draw need not copy it back.
+    bool m_renderHoldsStill = false;
+    int m_stillRenders = 0, m_stillRestores = 0;
+    bool flowsVisible() const;
     void renderScene(int pw, int ph);
     vtkMTimeType stillStamp() const;
     bool keepStill(int pw, int ph);

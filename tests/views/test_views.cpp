@@ -334,6 +334,31 @@ private slots:
         QCOMPARE(live->stillRenders(), kept + 1);
         live->setReuseStillScene(false);
         QVERIFY(same(live->grabFramebuffer(), recoloured));
+        live->setReuseStillScene(true);
+
+        // With no pipes to draw, VTK's framebuffer still holds the kept picture: frames show it
+        // without copying it back, and pipes turned on later are drawn over a restored copy.
+        (void)live->grabFramebuffer();
+        const int restores = live->stillRestores(), drawn = live->stillRenders();
+        const QImage held = live->grabFramebuffer();
+        const QImage heldAgain = live->grabFramebuffer();
+        QCOMPARE(live->stillRestores(), restores);
+        QCOMPARE(live->stillRenders(), drawn);
+        QVERIFY(same(held, recoloured));
+        QVERIFY(same(heldAgain, recoloured));
+        live->setLayerVisible("thermal", true);
+        const QImage piped = live->grabFramebuffer();
+        const QImage pipedAgain = live->grabFramebuffer();
+        QVERIFY(live->stillRestores() > restores);
+        QVERIFY(compareImages(piped, recoloured).fractionOff > 0.001);
+        live->setReuseStillScene(false);
+        const QImage pipedWhole = live->grabFramebuffer();
+        live->setReuseStillScene(true);
+        QVERIFY(same(piped, pipedWhole));
+        QVERIFY(same(pipedAgain, pipedWhole));
+        live->setLayerVisible("thermal", false);
+        (void)live->grabFramebuffer();
+        QVERIFY(same(live->grabFramebuffer(), recoloured));
     }
 
     void hudIsReusedExactly() {
@@ -389,6 +414,12 @@ private slots:
         }
         QVERIFY(frames(4, "camera") >= 1);
         QCOMPARE(frames(3, "held again"), 0);
+        // Nothing moving (the racks alone): frames drawn for any other reason reuse it too.
+        for (auto* v : {reused.get(), built.get()})
+            for (const char* layer : {"thermal", "rails", "nvlink", "storage", "power"})
+                v->setLayerVisible(layer, false);
+        QVERIFY(frames(4, "layers off") >= 1);
+        QCOMPARE(frames(4, "nothing moving"), 0);
         // Past its age it is built anew even when nothing changed.
         reused->setHudMaxAgeMs(0);
         QCOMPARE(frames(3, "aged"), 3);
