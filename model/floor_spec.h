@@ -42,6 +42,10 @@ struct HostSpec {
     std::string serial;
 };
 
+// A Rubin GPU's SM clock at full speed: what throttling and power caps slow it from, and what a
+// validation run expects of a healthy GPU.
+inline constexpr float kGpuMaxSmClockMhz = 2600.0f;
+
 // One rack model for the whole floor (Vera Rubin NVL72 by default).
 struct RackModelSpec {
     std::string model = "Vera Rubin NVL72";

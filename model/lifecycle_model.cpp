@@ -15,7 +15,6 @@ constexpr int kNodeChecks = 5;
 constexpr float kTrayPassed = 10, // 0: not validating
     kTrayFailedBase = 20;         // running: 1 + check index
 constexpr std::uint32_t kFlapLimit = 3;
-constexpr float kMaxSmClockMhz = 2600.0f;
 
 std::string fmt(const char* format, auto... args) {
     char buf[256];
@@ -256,7 +255,7 @@ void LifecycleModel::step(Snapshot& s, float dt, std::vector<Event>& events) {
                     for (int g = 0; g < gpt; ++g) {
                         const float temp = v[ch::GpuTemperature][tray * gpt + g];
                         const float clock = v[ch::GpuSmClock][tray * gpt + g];
-                        if (temp > limit + 2.0f || clock < 0.95f * kMaxSmClockMhz) {
+                        if (temp > limit + 2.0f || clock < 0.95f * kGpuMaxSmClockMhz) {
                             v[ch::TrayValidation][tray] = kTrayFailedBase + check;
                             fail(r, now,
                                  fmt("%s tray %02d: %s failed, GPU %d thermal slowdown at %.0f "

@@ -57,7 +57,7 @@ SimModel::SimModel(std::shared_ptr<const Topology> topology, SimConfig config, S
     m_thermal.initialize(m_state);
     std::ranges::fill(m_state.values[ch::GpuTemperature], supply + 5.0f);
     std::ranges::fill(m_state.values[ch::CpuTemperature], supply + 4.0f);
-    std::ranges::fill(m_state.values[ch::GpuSmClock], kMaxSmClockMhz);
+    std::ranges::fill(m_state.values[ch::GpuSmClock], kGpuMaxSmClockMhz);
 
     const auto limit = static_cast<float>(t.spec().rack.gpuMaxTempC);
     const auto designFlow =

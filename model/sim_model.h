@@ -46,7 +46,6 @@ struct SimConfig {
 
 class SimModel {
 public:
-    static constexpr float kMaxSmClockMhz = 2600.0f; // a GPU at full clocks
     SimModel(std::shared_ptr<const Topology> topology, SimConfig config, Scenario scenario = {});
 
     void apply(const SampleBatch& batch);

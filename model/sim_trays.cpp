@@ -85,7 +85,7 @@ void stepGpus(const GpuStep k, std::size_t n, float cap, const float* __restrict
         const float slowed = thr * std::sqrt(dynamic);
         const float clk = capped ? slowed : thr;
         effective[i] = clk;
-        if (!keep(held.clock, ch::GpuSmClock, i)) clock[i] = SimModel::kMaxSmClockMhz * clk * on[i];
+        if (!keep(held.clock, ch::GpuSmClock, i)) clock[i] = kGpuMaxSmClockMhz * clk * on[i];
         if (!keep(held.power, ch::GpuPower, i)) power[i] = capped ? cap : draw;
         const float watts = power[i];
         const float want =
