@@ -1,8 +1,8 @@
 // The compute trays' stage of a tick: each rack's work and power cap handed to its trays, each
 // GPU's throttle, utilization, clock, power and temperature, the CPUs, and the trays' totals for
 // the fabric, storage and power models. The GPUs are 128k on a full floor, so their update is
-// one branch-free kernel per rack (vector code, four GPUs a vector), with the holds of measured
-// values checked only in ticks that have any.
+// one branch-free kernel per rack (vector code: eight GPUs a vector with AVX2, else four), with
+// the holds of measured values checked only in ticks that have any.
 #include "sim_model.h"
 
 #include <algorithm>
@@ -45,13 +45,13 @@ struct GpuHolds {
 // whose iterations overlap; the arithmetic, and its order, are those of a GPU at a time, so
 // the results are too.
 template <bool kHolds>
-void stepGpus(const GpuStep k, std::size_t n, float cap, const float* __restrict target,
-              const float* __restrict pace, const float* __restrict on,
-              const float* __restrict coolant, float* __restrict util, float* __restrict clock,
-              float* __restrict power, float* __restrict temp, float* __restrict throttle,
-              const float* __restrict bias, const float* __restrict noise,
-              const float* __restrict cooling, float* __restrict effective, const GpuHolds& held,
-              EntityId firstGpu) {
+[[gnu::always_inline]] inline void
+stepGpus(const GpuStep k, std::size_t n, float cap, const float* __restrict target,
+         const float* __restrict pace, const float* __restrict on, const float* __restrict coolant,
+         float* __restrict util, float* __restrict clock, float* __restrict power,
+         float* __restrict temp, float* __restrict throttle, const float* __restrict bias,
+         const float* __restrict noise, const float* __restrict cooling,
+         float* __restrict effective, const GpuHolds& held, EntityId firstGpu) {
     auto keep = [&](bool any, ChannelId c, std::size_t i) {
         if constexpr (kHolds) return any && held.holds(c, firstGpu + static_cast<EntityId>(i));
         return false;
@@ -92,6 +92,52 @@ void stepGpus(const GpuStep k, std::size_t n, float cap, const float* __restrict
             coolant[i] + kGpuThermalResistance * cooling[i] * (1.0f + 0.06f * b) * watts;
         if (!keep(held.temp, ch::GpuTemperature, i)) temp[i] = die + (want - die) * k.tempAlpha;
     }
+}
+
+// One rack's GPU columns for the kernel (each from the rack's first GPU).
+struct GpuColumns {
+    const float *target, *pace, *on, *coolant;
+    float *util, *clock, *power, *temp, *throttle;
+    const float *bias, *noise, *cooling;
+    float* effective;
+};
+
+template <bool kHolds>
+[[gnu::always_inline]] inline void runGpus(const GpuStep k, std::size_t n, float cap,
+                                           const GpuColumns& c, const GpuHolds& held,
+                                           EntityId firstGpu) {
+    stepGpus<kHolds>(k, n, cap, c.target, c.pace, c.on, c.coolant, c.util, c.clock, c.power, c.temp,
+                     c.throttle, c.bias, c.noise, c.cooling, c.effective, held, firstGpu);
+}
+
+// The kernel's entry points: a GPU at a time for ticks with holds; for the rest, eight GPUs a
+// vector where the CPU has AVX2 (chosen once, at run time; the build targets plain x86-64).
+// AVX2 without FMA: the same IEEE operations in the same order, so the same results, bit for bit.
+void stepGpusHeld(const GpuStep k, std::size_t n, float cap, const GpuColumns& c,
+                  const GpuHolds& held, EntityId firstGpu) {
+    runGpus<true>(k, n, cap, c, held, firstGpu);
+}
+void stepGpusFree(const GpuStep k, std::size_t n, float cap, const GpuColumns& c,
+                  const GpuHolds& held, EntityId firstGpu) {
+    runGpus<false>(k, n, cap, c, held, firstGpu);
+}
+#if defined(__x86_64__) && defined(__GNUC__)
+[[gnu::target("avx2")]] void stepGpusFreeAvx2(const GpuStep k, std::size_t n, float cap,
+                                              const GpuColumns& c, const GpuHolds& held,
+                                              EntityId firstGpu) {
+    runGpus<false>(k, n, cap, c, held, firstGpu);
+}
+#endif
+
+using GpuKernel = decltype(&stepGpusFree);
+GpuKernel freeKernel() {
+#if defined(__x86_64__) && defined(__GNUC__)
+    static const GpuKernel kernel =
+        __builtin_cpu_supports("avx2") ? &stepGpusFreeAvx2 : &stepGpusFree;
+    return kernel;
+#else
+    return &stepGpusFree;
+#endif
 }
 
 } // namespace
@@ -165,7 +211,7 @@ void SimModel::stepComputeTrays(float dt) {
     const float* const bias = m_gpuBias.data();
     const float* const cooling = m_lifecycle.gpuCoolingFactors();
     const bool anyGpuHeld = gpuHolds.util || gpuHolds.clock || gpuHolds.power || gpuHolds.temp;
-    const auto gpus = anyGpuHeld ? &stepGpus<true> : &stepGpus<false>;
+    const auto gpus = anyGpuHeld ? &stepGpusHeld : freeKernel();
     const auto gptSize = static_cast<std::size_t>(gpt);
     TrayStageScratch& s = m_trayScratch;
 
@@ -256,10 +302,11 @@ void SimModel::stepComputeTrays(float dt) {
         }
 
         const std::size_t first = firstTray * gptSize;
-        gpus(k, rackGpus, gpuCap, s.target.data(), s.pace.data(), s.on.data(), s.coolant.data(),
-             util + first, clock + first, power + first, temp + first, throttle + first,
-             bias + first, noise + first, cooling + first, s.effective.data(), gpuHolds,
-             static_cast<EntityId>(first));
+        const GpuColumns columns{s.target.data(),   s.pace.data(), s.on.data(),   s.coolant.data(),
+                                 util + first,      clock + first, power + first, temp + first,
+                                 throttle + first,  bias + first,  noise + first, cooling + first,
+                                 s.effective.data()};
+        gpus(k, rackGpus, gpuCap, columns, gpuHolds, static_cast<EntityId>(first));
         float slowest = 1.0f; // the rack's slowest GPU (min is exact in any order)
         for (std::size_t i = 0; i < rackGpus; ++i)
             slowest = std::min(slowest, s.effective[i]);
