@@ -1,6 +1,7 @@
 #include "fabric_model.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace ft::model {
@@ -265,6 +266,30 @@ void FabricModel::step(Snapshot& state, const Holds& held, float dt,
     std::ranges::fill(m_leafUp, 0.0f);
     std::ranges::fill(m_rackPace, 1.0f);
     const auto npt = m_nicsPerTray;
+    float* const leafIn = m_leafIn.data();
+    float* const leafUp = m_leafUp.data();
+    const EntityId* const firstLeaf = t.rails.firstLeaf.data();
+    // A group's trays are consecutive and its leaves (one per rail) are its own, so their sums
+    // are kept here while its trays pass and added to the leaves after: the same additions in
+    // the same order as adding in place, a vector of rails at a time.
+    constexpr std::uint32_t kMaxNics = 16 * 8; // Topology::build: 16 GPUs a tray, 8 NICs a GPU
+    std::array<float, kMaxNics> groupIn{}, groupUp{};
+    std::uint32_t openGroup = 0;
+    bool open = false;
+    auto closeGroup = [&] {
+        if (!open) return;
+        for (std::uint32_t i = 0; i < npt; ++i) {
+            leafIn[firstLeaf[i] + openGroup] += groupIn[i];
+            leafUp[firstLeaf[i] + openGroup] += groupUp[i];
+        }
+        open = false;
+    };
+    // A tray's share of its peers behind other leaves: the same for the trays of a rack that
+    // share a leaf group, so worked out once per rack and group.
+    EntityId crossRack = 0;
+    std::uint32_t crossGroup = 0;
+    float cross = 0.0f;
+    bool crossKnown = false;
     for (std::size_t tray = 0; tray < nTrays; ++tray) {
         const EntityId rack = t.computeTrays.rack[tray];
         const RackInput& ri = racks[rack];
@@ -288,37 +313,52 @@ void FabricModel::step(Snapshot& state, const Holds& held, float dt,
         m_rackPace[rack] = std::min(m_rackPace[rack], pace);
 
         const std::uint32_t group = static_cast<std::uint32_t>(tray) / m_traysPerLeaf;
-        const std::size_t gBegin = static_cast<std::size_t>(group) * m_traysPerLeaf;
-        const std::size_t gEnd = std::min(gBegin + m_traysPerLeaf, nTrays);
-        const std::size_t pBegin = ri.peerFirstTray, pEnd = pBegin + ri.peerTrays;
-        const std::size_t overlap = std::min(pEnd, gEnd) > std::max(pBegin, gBegin)
-                                        ? std::min(pEnd, gEnd) - std::max(pBegin, gBegin)
-                                        : 0;
-        const float cross =
-            ri.peerTrays > 0 ? 1.0f - static_cast<float>(overlap) / static_cast<float>(ri.peerTrays)
-                             : 0.0f;
+        if (!crossKnown || rack != crossRack || group != crossGroup) {
+            const std::size_t gBegin = static_cast<std::size_t>(group) * m_traysPerLeaf;
+            const std::size_t gEnd = std::min(gBegin + m_traysPerLeaf, nTrays);
+            const std::size_t pBegin = ri.peerFirstTray, pEnd = pBegin + ri.peerTrays;
+            const std::size_t overlap = std::min(pEnd, gEnd) > std::max(pBegin, gBegin)
+                                            ? std::min(pEnd, gEnd) - std::max(pBegin, gBegin)
+                                            : 0;
+            cross = ri.peerTrays > 0
+                        ? 1.0f - static_cast<float>(overlap) / static_cast<float>(ri.peerTrays)
+                        : 0.0f;
+            crossRack = rack;
+            crossGroup = group;
+            crossKnown = true;
+        }
         m_trayCross[tray] = cross;
         if (carried <= 0) continue;
-        const auto firstNic = static_cast<EntityId>(tray * npt);
-        float* const leafIn = m_leafIn.data();
-        float* const leafUp = m_leafUp.data();
-        const EntityId* const firstLeaf = t.rails.firstLeaf.data();
-        if (m_trayUniform[tray]) {
-            const float share = carried / static_cast<float>(npt);
+        if (!open || group != openGroup) {
+            closeGroup();
+            std::fill_n(groupIn.begin(), npt, 0.0f);
+            std::fill_n(groupUp.begin(), npt, 0.0f);
+            openGroup = group;
+            open = true;
+        }
+        if (m_trayUniform[tray] && npt == 8) {
+            // Vera Rubin's eight rails: two vectors.
+            const float share = carried / 8.0f, up = share * cross;
+            for (std::uint32_t i = 0; i < 8; ++i) {
+                groupIn[i] += share;
+                groupUp[i] += up;
+            }
+        } else if (m_trayUniform[tray]) {
+            const float share = carried / static_cast<float>(npt), up = share * cross;
             for (std::uint32_t i = 0; i < npt; ++i) {
-                const EntityId leaf = firstLeaf[i] + group;
-                leafIn[leaf] += share;
-                leafUp[leaf] += share * cross;
+                groupIn[i] += share;
+                groupUp[i] += up;
             }
         } else {
+            const auto firstNic = static_cast<EntityId>(tray * npt);
             for (std::uint32_t i = 0; i < npt; ++i) {
                 const float share = carried * nicCapacity(firstNic + i) / cap;
-                const EntityId leaf = firstLeaf[i] + group;
-                leafIn[leaf] += share;
-                leafUp[leaf] += share * cross;
+                groupIn[i] += share;
+                groupUp[i] += share * cross;
             }
         }
     }
+    closeGroup();
 
     auto anyHeld = [&](ChannelId c) { return !(*held.until)[c].empty(); };
     auto put = [&](ChannelId c, EntityId e, float x, bool check) {
