@@ -253,13 +253,22 @@ void PowerModel::step(Snapshot& state, const Holds& held, float dt, std::vector<
     // What each PSU sees: its feed's line-to-neutral voltage, and the current it draws.
     const bool holdVoltage = held.any(ch::PsuInputVoltage),
                holdCurrent = held.any(ch::PsuInputCurrent);
+    // A feed's phase voltage once per feed, not per PSU (the same values).
+    const std::size_t feeds = v[ch::FeedVoltage].size();
+    m_feedPhase.resize(feeds);
+    m_feedPhaseAmps.resize(feeds);
+    for (std::size_t f = 0; f < feeds; ++f) {
+        m_feedPhase[f] = v[ch::FeedVoltage][f] / std::sqrt(3.0f);
+        m_feedPhaseAmps[f] = m_feedPhase[f] * kPowerFactor;
+    }
     for (std::size_t p = 0; p < t.psus.feed.size(); ++p) {
         const auto id = static_cast<EntityId>(p);
-        const float phase = v[ch::FeedVoltage][t.psus.feed[p]] / std::sqrt(3.0f);
+        const EntityId feed = t.psus.feed[p];
+        const float phase = m_feedPhase[feed];
         if (!(holdVoltage && held(ch::PsuInputVoltage, id))) v[ch::PsuInputVoltage][p] = phase;
         if (!(holdCurrent && held(ch::PsuInputCurrent, id)))
             v[ch::PsuInputCurrent][p] =
-                phase > 1.0f ? v[ch::PsuInput][p] * 1000.0f / (phase * kPowerFactor) : 0.0f;
+                phase > 1.0f ? v[ch::PsuInput][p] * 1000.0f / m_feedPhaseAmps[feed] : 0.0f;
     }
     // The site cap, shared the same way over every rack.
     const float siteShare =

@@ -90,6 +90,7 @@ private:
     float m_siteCapKw = 0;               // AC, 0: none
     TimeNs m_siteCapUntil = 0;
     std::vector<float> m_feedDemand;                  // scratch, kW AC per feed
+    std::vector<float> m_feedPhase, m_feedPhaseAmps;  // scratch per feed: V, V x power factor
     std::vector<std::array<std::size_t, 3>> m_psusOk; // scratch per rack: PSUs Ok, by side
 };
 
