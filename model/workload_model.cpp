@@ -36,6 +36,23 @@ WorkloadModel::WorkloadModel(const Topology& topology, std::uint64_t seed, TimeN
     m_trayPhase.resize(nTrays);
     for (std::size_t t = 0; t < nTrays; ++t)
         m_trayPhase[t] = hashNoise(seed, 0x7472, t) * kTwoPi;
+    refreshPhases();
+}
+
+void WorkloadModel::refreshPhases() {
+    m_phaseSin.resize(m_trayPhase.size());
+    m_phaseCos.resize(m_trayPhase.size());
+    for (std::size_t t = 0; t < m_trayPhase.size(); ++t) {
+        m_phaseSin[t] = std::sin(m_trayPhase[t]);
+        m_phaseCos[t] = std::cos(m_trayPhase[t]);
+    }
+    m_cycle = replicaCycle(m_demandAt);
+}
+
+std::pair<float, float> WorkloadModel::replicaCycle(TimeNs now) const {
+    const auto t = static_cast<float>(toSeconds(now % (86400 * kNsPerSecond)));
+    const float a = kTwoPi * t / 240.0f;
+    return {std::sin(a), std::cos(a)};
 }
 
 void WorkloadModel::plan(Job& job, TimeNs now) {
@@ -68,6 +85,7 @@ void WorkloadModel::advance(TimeNs now) {
     for (std::size_t j = 0; j < m_jobs.size(); ++j)
         if (m_jobs[j].kind == JobKind::Inference) m_jobDemand[j] = demand(m_jobs[j], now);
     m_demandAt = now;
+    m_cycle = replicaCycle(now);
 }
 
 float WorkloadModel::demand(const Job& job, TimeNs now) const {
@@ -115,7 +133,6 @@ float WorkloadModel::trayUtilization(EntityId tray, TimeNs now) const {
     const EntityId rack = m_topology.computeTrays.rack[tray];
     const Job& job = m_jobs[m_rackJob[rack]];
     const auto age = static_cast<float>(toSeconds(now - job.start));
-    const auto t = static_cast<float>(toSeconds(now % (86400 * kNsPerSecond)));
     switch (job.kind) {
     case JobKind::Idle:
         return 0.03f;
@@ -131,7 +148,8 @@ float WorkloadModel::trayUtilization(EntityId tray, TimeNs now) const {
     case JobKind::Inference: {
         // Demand swings over ~45 minutes, replicas are unevenly loaded, agents add spikes.
         const float jobDemand = now == m_demandAt ? m_jobDemand[m_rackJob[rack]] : demand(job, now);
-        const float replica = 0.1f * std::sin(kTwoPi * t / 240.0f + m_trayPhase[tray]);
+        const auto [cycleSin, cycleCos] = now == m_demandAt ? m_cycle : replicaCycle(now);
+        const float replica = 0.1f * (cycleSin * m_phaseCos[tray] + cycleCos * m_phaseSin[tray]);
         return std::clamp((jobDemand + replica + job.burstLevel) * job.intensity, 0.05f, 1.0f);
     }
     }

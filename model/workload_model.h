@@ -7,6 +7,7 @@
 #include "timestamp.h"
 #include "topology.h"
 
+#include <utility>
 #include <vector>
 
 namespace ft::model {
@@ -53,17 +54,25 @@ public:
     // Keyframes (state_archive.h).
     template <class Archive> void persist(Archive& ar) {
         ar(m_rng, m_jobs, m_rackJob, m_trayPhase, m_jobDemand, m_demandAt);
+        if constexpr (Archive::kReading) refreshPhases();
     }
 
 private:
     void plan(Job& job, TimeNs now);
     float demand(const Job& job, TimeNs now) const;
+    void refreshPhases();
+    // The replicas' four-minute cycle at `now`: its sine and cosine.
+    std::pair<float, float> replicaCycle(TimeNs now) const;
 
     const Topology& m_topology;
     Rng m_rng;
     std::vector<Job> m_jobs;
     std::vector<std::uint32_t> m_rackJob;
     std::vector<float> m_trayPhase; // per-tray replica imbalance, fixed
+    // Its sine and cosine (from m_trayPhase), so a tray's replica load is
+    // sin(cycle + phase) = sin(cycle) cos(phase) + cos(cycle) sin(phase): no sine per tray.
+    std::vector<float> m_phaseSin, m_phaseCos;
+    std::pair<float, float> m_cycle{0.0f, 1.0f}; // replicaCycle(m_demandAt)
     // Each inference job's demand (the same for all its trays) as of the last advance().
     std::vector<float> m_jobDemand;
     TimeNs m_demandAt = -1;
