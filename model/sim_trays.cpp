@@ -129,6 +129,37 @@ void stepGpusFree(const GpuStep k, std::size_t n, float cap, const GpuColumns& c
 }
 #endif
 
+// Utilization noise for GPUs [first, end): 0.025 x hashNoise(seed, gpu, period). Integer
+// mixing and exact conversions, so the vector versions (AVX-512 has 64-bit multiplies and
+// conversions; AVX2 builds them from 32-bit ones) give the same values.
+[[gnu::always_inline]] inline void hashNoiseInto(float* __restrict out, std::size_t first,
+                                                 std::size_t end, std::uint64_t seed,
+                                                 std::uint64_t period) {
+    for (std::size_t g = first; g < end; ++g)
+        out[g - first] = 0.025f * hashNoise(seed, g, period);
+}
+void hashNoisePlain(float* out, std::size_t first, std::size_t end, std::uint64_t seed,
+                    std::uint64_t period) {
+    hashNoiseInto(out, first, end, seed, period);
+}
+#if defined(__x86_64__) && defined(__GNUC__)
+[[gnu::target("avx512f,avx512dq")]] void hashNoiseAvx512(float* out, std::size_t first,
+                                                         std::size_t end, std::uint64_t seed,
+                                                         std::uint64_t period) {
+    hashNoiseInto(out, first, end, seed, period);
+}
+#endif
+using NoiseFill = decltype(&hashNoisePlain);
+NoiseFill noiseFill() {
+#if defined(__x86_64__) && defined(__GNUC__)
+    static const NoiseFill fill =
+        __builtin_cpu_supports("avx512dq") ? &hashNoiseAvx512 : &hashNoisePlain;
+    return fill;
+#else
+    return &hashNoisePlain;
+#endif
+}
+
 using GpuKernel = decltype(&stepGpusFree);
 GpuKernel freeKernel() {
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -149,8 +180,9 @@ void SimModel::fillNoise(NoisePeriod& n, std::uint64_t period, std::size_t upTo)
     }
     n.values.resize(m_gpuBias.size());
     upTo = std::min(upTo, n.values.size());
-    for (; n.filled < upTo; ++n.filled)
-        n.values[n.filled] = 0.025f * hashNoise(m_config.seed, n.filled, period);
+    if (n.filled < upTo)
+        noiseFill()(n.values.data() + n.filled, n.filled, upTo, m_config.seed, period);
+    n.filled = std::max(n.filled, upTo);
 }
 
 const float* SimModel::gpuNoise() {
