@@ -240,6 +240,10 @@ void SimModel::stepComputeTrays(float dt) {
     float* const power = v[ch::GpuPower].data();
     float* const temp = v[ch::GpuTemperature].data();
     float* const throttle = m_gpuThrottle.data();
+    float* const cpuUtil = v[ch::CpuUtilization].data();
+    float* const cpuPowerW = v[ch::CpuPower].data();
+    float* const cpuTemp = v[ch::CpuTemperature].data();
+    float* const trayPowerW = v[ch::TrayPower].data();
     const float* const bias = m_gpuBias.data();
     const float* const cooling = m_lifecycle.gpuCoolingFactors();
     const bool anyGpuHeld = gpuHolds.util || gpuHolds.clock || gpuHolds.power || gpuHolds.temp;
@@ -321,7 +325,7 @@ void SimModel::stepComputeTrays(float dt) {
             // tray's share of the rack's heat: later GPUs on the loop see warmer water.
             const float trayShare =
                 rackPowerW > 1.0f
-                    ? v[ch::TrayPower][tray] * static_cast<float>(rk.computeTrays) / rackPowerW
+                    ? trayPowerW[tray] * static_cast<float>(rk.computeTrays) / rackPowerW
                     : 1.0f;
             out.rise = std::max(0.0f, rackRise * std::min(trayShare, 3.0f));
             const std::size_t at = (tray - firstTray) * gptSize;
@@ -362,18 +366,17 @@ void SimModel::stepComputeTrays(float dt) {
                 const std::size_t c = tray * cpt + i;
                 const auto cid = static_cast<EntityId>(c);
                 if (!(holdCpuUtil && held(ch::CpuUtilization, cid)))
-                    v[ch::CpuUtilization][c] =
+                    cpuUtil[c] =
                         in.powered ? std::clamp(12.0f + 35.0f * trayUtil, 0.0f, 100.0f) : 0.0f;
-                const float cpuPower =
-                    in.powered ? cpuIdle + cpuSpan * v[ch::CpuUtilization][c] / 100.0f : 0.0f;
-                if (!(holdCpuPower && held(ch::CpuPower, cid))) v[ch::CpuPower][c] = cpuPower;
-                trayPower += v[ch::CpuPower][c];
+                const float cpuPower = in.powered ? cpuIdle + cpuSpan * cpuUtil[c] / 100.0f : 0.0f;
+                if (!(holdCpuPower && held(ch::CpuPower, cid))) cpuPowerW[c] = cpuPower;
+                trayPower += cpuPowerW[c];
                 if (!(holdCpuTemp && held(ch::CpuTemperature, cid))) {
                     const float want = supply + in.rise + kCpuThermalResistance * cpuPower;
-                    v[ch::CpuTemperature][c] += (want - v[ch::CpuTemperature][c]) * gpuAlpha;
+                    cpuTemp[c] += (want - cpuTemp[c]) * gpuAlpha;
                 }
             }
-            if (!(holdTray && held(ch::TrayPower, trayId))) v[ch::TrayPower][tray] = trayPower;
+            if (!(holdTray && held(ch::TrayPower, trayId))) trayPowerW[tray] = trayPower;
             m_fabricTrays[tray] = {nvlink, rail, in.pace};
         }
         firstTray = endTray;

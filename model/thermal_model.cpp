@@ -213,7 +213,9 @@ void ThermalModel::stepCdu(EntityId c, Snapshot& s, const Holds& held, float dt,
         float pumped = 0;
         for (int p = 0; p < nPumps; ++p)
             pumped += std::sqrt(std::max(0.0f, heads[p] - mid) / kp);
-        (pumped > conductance * std::sqrt(mid) ? lo : hi) = mid;
+        float& bound = pumped > conductance * std::sqrt(mid) ? lo : hi;
+        if (bound == mid) break; // converged: every later step would change nothing either
+        bound = mid;
     }
     const float dp = conductance > 0 ? lo : maxHead;
 
