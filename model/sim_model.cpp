@@ -466,6 +466,38 @@ void SimModel::stepRackTotals() {
     const std::size_t nRacks = t.count(EntityKind::Rack);
     const int tpr = rk.computeTrays;
     const int gpr = rk.computeTrays * rk.gpusPerTray;
+    // Each rack's GPU sums, in its GPUs' order, four racks side by side so that their chains of
+    // additions overlap (each rack's sums are those of adding its GPUs one by one).
+    m_rackGpuSums.resize(nRacks);
+    {
+        const float* const gpuUtil = v[ch::GpuUtilization].data();
+        const float* const gpuTemp = v[ch::GpuTemperature].data();
+        const auto perRack = static_cast<std::size_t>(gpr);
+        constexpr std::size_t kSide = 4;
+        std::size_t r = 0;
+        for (; r + kSide <= nRacks; r += kSide) {
+            std::array<float, kSide> util{}, tSum{}, tMax{};
+            for (std::size_t i = 0; i < perRack; ++i)
+                for (std::size_t k = 0; k < kSide; ++k) {
+                    const std::size_t g = (r + k) * perRack + i;
+                    util[k] += gpuUtil[g];
+                    tMax[k] = std::max(tMax[k], gpuTemp[g]);
+                    tSum[k] += gpuTemp[g];
+                }
+            for (std::size_t k = 0; k < kSide; ++k)
+                m_rackGpuSums[r + k] = {util[k], tSum[k], tMax[k]};
+        }
+        for (; r < nRacks; ++r) {
+            float util = 0, tSum = 0, tMax = 0;
+            for (std::size_t i = 0; i < perRack; ++i) {
+                const std::size_t g = r * perRack + i;
+                util += gpuUtil[g];
+                tMax = std::max(tMax, gpuTemp[g]);
+                tSum += gpuTemp[g];
+            }
+            m_rackGpuSums[r] = {util, tSum, tMax};
+        }
+    }
     for (std::size_t r = 0; r < nRacks; ++r) {
         const auto id = static_cast<EntityId>(r);
         const bool powered = m_rackPowered[r] != 0;
@@ -475,13 +507,7 @@ void SimModel::stepRackTotals() {
             nvlink += m_fabric.trayNvlink(static_cast<EntityId>(r * tpr + i));
             rail += m_fabric.trayRail(static_cast<EntityId>(r * tpr + i));
         }
-        float util = 0, tMax = 0, tSum = 0;
-        for (int i = 0; i < gpr; ++i) {
-            const std::size_t g = r * gpr + i;
-            util += v[ch::GpuUtilization][g];
-            tMax = std::max(tMax, v[ch::GpuTemperature][g]);
-            tSum += v[ch::GpuTemperature][g];
-        }
+        auto [util, tSum, tMax] = m_rackGpuSums[r];
         util /= static_cast<float>(gpr);
         auto tCount = static_cast<float>(gpr);
         if (m_state.telemetry && !m_heldUntil[ch::GpuTemperature].empty()) {

@@ -174,6 +174,8 @@ private:
     };
     TrayStageScratch m_trayScratch;
     std::vector<std::uint8_t> m_rackGpuTempMeasured; // telemetry: any GPU temperature held
+    // Scratch per rack: its GPUs' utilization sum, temperature sum and hottest, for the totals.
+    std::vector<std::array<float, 3>> m_rackGpuSums;
     std::vector<std::uint8_t> m_rackPowered; // this tick: not tripped and not held off by its stage
     std::vector<float> m_jobPace;            // per job: the pace of its slowest member
     static constexpr std::size_t kMaxEventLog = 5000;
