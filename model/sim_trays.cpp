@@ -130,8 +130,8 @@ void stepGpusFree(const GpuStep k, std::size_t n, float cap, const GpuColumns& c
 #endif
 
 // Utilization noise for GPUs [first, end): 0.025 x hashNoise(seed, gpu, period). Integer
-// mixing and exact conversions, so the vector versions (AVX-512 has 64-bit multiplies and
-// conversions; AVX2 builds them from 32-bit ones) give the same values.
+// mixing and exact conversions, so the AVX-512 version (64-bit multiplies and conversions in
+// vectors) gives the same values; without AVX-512 the loop stays scalar.
 [[gnu::always_inline]] inline void hashNoiseInto(float* __restrict out, std::size_t first,
                                                  std::size_t end, std::uint64_t seed,
                                                  std::uint64_t period) {
