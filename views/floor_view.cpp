@@ -103,7 +103,7 @@ FloorView::~FloorView() {
     m_layers.clear();
     m_scene.reset();
     FlowPipes::setFlowRenderer(m_renderer, nullptr);
-    if (m_still) m_still->ReleaseGraphicsResources(m_renderWindow);
+    if (m_kept) m_kept->release();
     if (m_glReady) m_renderWindow->ReleaseGraphicsResources(m_renderWindow);
     m_overlay.shutdown();
     doneCurrent();
@@ -136,7 +136,11 @@ void FloorView::initializeGL() {
         return;
     }
     m_renderWindow->SetReadyForRendering(true);
-    m_stillValid = m_renderHoldsStill = false; // a new context: nothing kept is in it
+    // A new context: nothing kept is in it.
+    if (m_kept) m_kept->release();
+    m_kept = std::make_unique<KeptPicture>(m_renderWindow);
+    m_stillValid = false;
+    m_renderHolds = Holds::Nothing;
 
     m_hudScale = hudScaleFor();
     m_overlay.initialize(m_hudScale);
@@ -270,27 +274,13 @@ void FloorView::paintGL() {
             if (l->visible() && l->animates()) l->animate(simSeconds, dt / 1000.0);
     }
 
-    vtkOpenGLState* state = m_renderWindow->GetState();
-    state->Reset();
-    state->Push();
-    renderScene(pw, ph);
-    state->Pop();
-
-    // The HUD goes into Qt's framebuffer, over what VTK blitted there.
-    auto* gl = context()->functions();
-    gl->glBindFramebuffer(GL_FRAMEBUFFER, defaultFramebufferObject());
-    gl->glViewport(0, 0, pw, ph);
-    m_frameTimes.push_back(dt);
-    if (m_frameTimes.size() > 30) m_frameTimes.pop_front();
-
-    m_hudDt += dt;
-    // Benchmarks: the scene finished first, so the HUD's own cost (building it, or drawing
-    // the last one again, and its rasterising) is timed apart.
-    if (m_finishEachFrame) gl->glFinish();
-    QElapsedTimer hudCost;
-    hudCost.start();
-    if (m_overlay.initialized() && m_snapshot && m_sceneVisible && m_hudVisible) {
-        HudInput in;
+    // The HUD's inputs, and whether the last HUD can be drawn again (decided before the scene:
+    // a frame that reuses it may restore the kept picture with that HUD baked in).
+    const bool hudShown = m_overlay.initialized() && m_snapshot && m_sceneVisible && m_hudVisible;
+    HudInput in;
+    HudKey key;
+    bool same = false, reuse = false;
+    if (hudShown) {
         in.topology = m_topology.get();
         in.snapshot = m_snapshot.get();
         in.incidents = incidents();
@@ -331,40 +321,79 @@ void FloorView::paintGL() {
         in.wall = m_wall;
         in.wallScale = m_hudScale / ImGuiOverlay::kWallScale;
         if (m_sourceStatus) in.sources = m_sourceStatus();
-        HudKey key{.generation = m_hudGeneration,
-                   .layersShown = {},
-                   .scene = stillStamp(),
-                   .width = width(),
-                   .height = height(),
-                   .dpr = dpr,
-                   .mouse = m_mouse,
-                   .hover = in.hover,
-                   .selection = in.selection,
-                   .sourceLabel = in.sourceLabel,
-                   .caption = in.caption,
-                   .focus = in.focus,
-                   .sources = in.sources,
-                   .speed = in.speed,
-                   .paused = in.paused,
-                   .replay = in.replay,
-                   .reverse = in.reverse,
-                   .fillModelled = in.fillModelled,
-                   .wall = in.wall,
-                   .frameMs = in.frameMs,
-                   .redrawsPerSecond = in.redrawsPerSecond,
-                   .theme = m_theme,
-                   .hudScale = m_hudScale};
+        key = HudKey{.generation = m_hudGeneration,
+                     .layersShown = {},
+                     .scene = stillStamp(),
+                     .width = width(),
+                     .height = height(),
+                     .dpr = dpr,
+                     .mouse = m_mouse,
+                     .hover = in.hover,
+                     .selection = in.selection,
+                     .sourceLabel = in.sourceLabel,
+                     .caption = in.caption,
+                     .focus = in.focus,
+                     .sources = in.sources,
+                     .speed = in.speed,
+                     .paused = in.paused,
+                     .replay = in.replay,
+                     .reverse = in.reverse,
+                     .fillModelled = in.fillModelled,
+                     .wall = in.wall,
+                     .frameMs = in.frameMs,
+                     .redrawsPerSecond = in.redrawsPerSecond,
+                     .theme = m_theme,
+                     .hudScale = m_hudScale};
         key.layersShown.reserve(m_layers.size());
         for (const auto& l : m_layers)
             key.layersShown.push_back(l->visible());
-        // The same inputs as the last two builds (ImGui sizes auto-sized panels from the frame
-        // before): draw that HUD again rather than build it, for at most m_hudMaxAgeMs (what
-        // the HUD shows of the clock: ages, the frame rate). The key holds every input the HUD
-        // draws, so a frame asked for by anything else (an expose, the pipes moving) reuses
-        // it whether or not something moves.
-        const bool same = m_hudSameBuilds > 0 && key == m_hudKey;
-        const bool reuse = m_reuseHud && m_animated && same && m_hudSameBuilds >= 2 &&
-                           now - m_hudBuiltAt < m_hudMaxAgeMs && m_overlay.redrawLastFrame();
+    }
+    // The same inputs as the last two builds (ImGui sizes auto-sized panels from the frame
+    // before): draw that HUD again rather than build it, for at most m_hudMaxAgeMs (what the
+    // HUD shows of the clock: ages, the frame rate). The key holds every input the HUD draws,
+    // so a frame asked for by anything else (an expose, the pipes moving) reuses it whether or
+    // not something moves.
+    const auto decideReuse = [&] {
+        same = hudShown && m_hudSameBuilds > 0 && key == m_hudKey;
+        reuse = m_reuseHud && m_animated && same && m_hudSameBuilds >= 2 &&
+                now - m_hudBuiltAt < m_hudMaxAgeMs && m_overlay.hasLastFrame();
+    };
+    decideReuse();
+    // The baked picture holds this very HUD over this very still scene and these pipes.
+    m_restoreBaked = reuse && m_reuseStill && !m_stillBroken && m_stillValid &&
+                     key.scene == m_stillStamp && m_bake == bakeNow(pw, ph);
+
+    vtkOpenGLState* state = m_renderWindow->GetState();
+    state->Reset();
+    state->Push();
+    const int stillRendersBefore = m_stillRenders;
+    renderScene(pw, ph); // drops m_restoreBaked when it had to draw the still scene anew
+    state->Pop();
+    // Drawing the still scene may touch its props (a shader built): the key takes the stamp
+    // after it. A frame that restored the baked picture drew no still scene, so its stamp and
+    // its decision stand.
+    if (hudShown && !m_restoreBaked) {
+        key.scene = stillStamp();
+        decideReuse();
+    }
+
+    // The HUD goes into Qt's framebuffer, over what VTK blitted there.
+    auto* gl = context()->functions();
+    gl->glBindFramebuffer(GL_FRAMEBUFFER, defaultFramebufferObject());
+    gl->glViewport(0, 0, pw, ph);
+    m_frameTimes.push_back(dt);
+    if (m_frameTimes.size() > 30) m_frameTimes.pop_front();
+
+    m_hudDt += dt;
+    // Benchmarks: the scene finished first, so the HUD's own cost (building it, or drawing
+    // the last one again, and its rasterising) is timed apart.
+    if (m_finishEachFrame) gl->glFinish();
+    QElapsedTimer hudCost;
+    hudCost.start();
+    if (hudShown) {
+        // Reused over the baked picture: only the tiles under pipes are composited.
+        if (reuse && !m_overlay.redrawLastFrame(m_restoreBaked ? &m_pipeTiles : nullptr, true))
+            reuse = false;
         if (!reuse) {
             updateProjection();
             in.project = [this](const model::Vec3& p) { return project(p); };
@@ -385,6 +414,11 @@ void FloorView::paintGL() {
             m_hudDt = 0;
             ++m_hudBuilds;
         }
+        // A HUD that is likely to be shown again over a still scene that held this frame (not
+        // while the camera flies): bake it into the kept picture for the frames to come.
+        if (m_reuseHud && m_animated && !m_restoreBaked && m_reuseStill && !m_stillBroken &&
+            m_stillValid && m_stillRenders == stillRendersBefore && m_overlay.cached())
+            bakeHud(pw, ph);
     }
     // What the frame cost: finished, so the figure covers the rasteriser's work too.
     if (m_finishEachFrame || m_showFrameStats) gl->glFinish();
@@ -449,7 +483,8 @@ void FloorView::renderScene(int pw, int ph) {
         m_renderer->SetDraw(true);
         m_flowRenderer->SetDraw(true);
         m_stillValid = false;
-        m_renderHoldsStill = false;
+        m_restoreBaked = false;
+        m_renderHolds = Holds::Nothing;
         ++m_stillRenders;
         m_renderWindow->Render();
         return;
@@ -458,6 +493,7 @@ void FloorView::renderScene(int pw, int ph) {
     const vtkMTimeType stamp = stillStamp();
     if (!m_stillValid || stamp != m_stillStamp || pw != m_stillW || ph != m_stillH) {
         // The still scene changed: draw it alone and keep its picture.
+        m_restoreBaked = false;
         m_renderer->SetDraw(true);
         m_flowRenderer->SetDraw(false);
         m_renderWindow->Render();
@@ -466,7 +502,7 @@ void FloorView::renderScene(int pw, int ph) {
         m_stillStamp = stillStamp(); // rendering may touch props (shader rebuilds)
         m_stillW = pw;
         m_stillH = ph;
-        m_renderHoldsStill = m_stillValid;
+        m_renderHolds = m_stillValid ? Holds::Still : Holds::Nothing;
         if (!m_stillValid) {
             m_flowRenderer->SetDraw(true);
             m_renderWindow->Render();
@@ -484,7 +520,7 @@ void FloorView::renderScene(int pw, int ph) {
     m_flowRenderer->SetDraw(true);
     m_renderWindow->Render();
     m_renderer->SetDraw(true);
-    m_renderHoldsStill = !pipes;
+    m_renderHolds = pipes ? Holds::Nothing : m_restoreBaked ? Holds::Baked : Holds::Still;
 }
 
 bool FloorView::flowsVisible() const {
@@ -496,67 +532,56 @@ bool FloorView::flowsVisible() const {
     return false;
 }
 
-namespace {
-// Colour and depth of `from` into `to` (w x h from the corner); the caller keeps the bindings.
-void copyPicture(vtkOpenGLFramebufferObject* from, vtkOpenGLFramebufferObject* to, int w, int h) {
-    from->Bind(GL_READ_FRAMEBUFFER);
-    from->ActivateReadBuffer(0);
-    to->Bind(GL_DRAW_FRAMEBUFFER);
-    to->ActivateDrawBuffer(0);
-    const int ext[4] = {0, w, 0, h};
-    vtkOpenGLFramebufferObject::Blit(ext, ext, GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT,
-                                     GL_NEAREST);
-}
-} // namespace
-
 bool FloorView::keepStill(int pw, int ph) {
-    vtkOpenGLFramebufferObject* render = m_renderWindow->GetRenderFramebuffer();
-    if (!render || render->GetMultiSamples() > 1) {
-        m_stillBroken = true; // nothing to copy from: draw every frame whole
-        return false;
+    if (m_kept && m_kept->keep(pw, ph)) {
+        ++m_keptGeneration;
+        return true;
     }
-    vtkOpenGLState* state = m_renderWindow->GetState();
-    if (!m_still) {
-        m_still = vtkSmartPointer<vtkOpenGLFramebufferObject>::New();
-        m_still->SetContext(m_renderWindow);
-    }
-    state->PushFramebufferBindings();
-    int size[2] = {0, 0};
-    m_still->GetLastSize(size);
-    if (size[0] != pw || size[1] != ph || !m_still->GetFBOIndex()) {
-        m_still->ReleaseGraphicsResources(m_renderWindow);
-        m_still->SetContext(m_renderWindow);
-        m_still->SaveCurrentBindingsAndBuffers();
-        // The attachments VTK gives its own render framebuffer, so that depth can be copied.
-        const bool made = m_still->PopulateFramebuffer(pw, ph, true, 1, VTK_UNSIGNED_CHAR, true, 32,
-                                                       0, m_renderWindow->GetStencilCapable() != 0);
-        m_still->RestorePreviousBindingsAndBuffers();
-        if (!made) {
-            state->PopFramebufferBindings();
-            m_stillBroken = true;
-            return false;
-        }
-    }
-    auto* gl = context()->functions();
-    while (gl->glGetError() != GL_NO_ERROR) {
-    }
-    copyPicture(render, m_still, pw, ph);
-    const bool ok = gl->glGetError() == GL_NO_ERROR;
-    state->PopFramebufferBindings();
-    // A driver that cannot copy the depth (formats differ) draws every frame whole from now on.
-    if (!ok) m_stillBroken = true;
-    return ok;
+    m_stillBroken = true; // nothing to copy from, or no depth copy: draw every frame whole
+    return false;
 }
 
 void FloorView::restoreStill() {
     // Called as the flow layer starts, with VTK's render framebuffer bound for drawing.
-    if (!m_stillValid || !m_still) return;
-    if (m_renderHoldsStill && !flowsVisible()) return;
+    if (!m_stillValid || !m_kept) return;
+    const Holds wanted = m_restoreBaked ? Holds::Baked : Holds::Still;
+    if (m_renderHolds == wanted && !flowsVisible()) return;
     ++m_stillRestores;
+    m_kept->restore(m_restoreBaked ? KeptPicture::Copy::Baked : KeptPicture::Copy::Still);
+}
+
+FloorView::Bake FloorView::bakeNow(int pw, int ph) const {
+    return {.kept = m_keptGeneration,
+            .hudBuild = m_hudBuilds,
+            .pipes = FlowPipes::shapeGeneration(),
+            .width = pw,
+            .height = ph};
+}
+
+void FloorView::bakeHud(int pw, int ph) {
+    const Bake now = bakeNow(pw, ph);
+    if (m_bake == now) return;
+    // The tiles the visible pipes may touch, for this camera (the kept picture's), these
+    // pipes and this size.
+    if (!(m_pipeTilesFor ==
+          Bake{.kept = now.kept, .pipes = now.pipes, .width = pw, .height = ph})) {
+        updateProjection();
+        m_pipeTiles.reset(pw, ph, ImGuiOverlay::kTile);
+        if (flowsVisible()) FlowPipes::markTiles(m_flowRenderer, m_projection, pw, ph, m_pipeTiles);
+        m_pipeTilesFor = {.kept = now.kept, .pipes = now.pipes, .width = pw, .height = ph};
+    }
     vtkOpenGLState* state = m_renderWindow->GetState();
-    state->PushFramebufferBindings();
-    copyPicture(m_still, m_renderWindow->GetRenderFramebuffer(), m_stillW, m_stillH);
-    state->PopFramebufferBindings();
+    state->Reset(); // the HUD drew behind VTK's back
+    if (m_kept->bake([this] { return m_overlay.redrawLastFrame(&m_pipeTiles, false); })) {
+        m_bake = now;
+        ++m_hudBakes;
+    } else {
+        m_bake = {};
+    }
+    // Back to Qt's framebuffer, as the frame left it.
+    auto* gl = context()->functions();
+    gl->glBindFramebuffer(GL_FRAMEBUFFER, defaultFramebufferObject());
+    gl->glViewport(0, 0, pw, ph);
 }
 
 void FloorView::updateProjection() const {

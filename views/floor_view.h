@@ -8,11 +8,13 @@
 #include "floor_picker.h"
 #include "hud.h"
 #include "imgui_overlay.h"
+#include "kept_picture.h"
 #include "layer.h"
 #include "model/incident_tracker.h"
 #include "model/snapshot.h"
 #include "model/topology.h"
 #include "model/transport.h"
+#include "tile_mask.h"
 
 #include <QElapsedTimer>
 #include <QOpenGLWidget>
@@ -25,7 +27,6 @@
 #include <string_view>
 #include <vector>
 #include <vtkNew.h>
-#include <vtkOpenGLFramebufferObject.h>
 #include <vtkSmartPointer.h>
 
 class vtkGenericOpenGLRenderWindow;
@@ -122,6 +123,11 @@ public:
     int stillRenders() const { return m_stillRenders; }
     // Frames that copied the kept picture back under the pipes.
     int stillRestores() const { return m_stillRestores; }
+    // The HUD baked into the kept picture where no moving pipe runs (with the still scene and
+    // the HUD both reused): such frames composite the HUD only on the tiles under pipes.
+    // hudBakes() counts the bakes, hudTilesComposited() the tiles the last frame composited.
+    int hudBakes() const { return m_hudBakes; }
+    std::size_t hudTilesComposited() const { return m_overlay.compositedTiles(); }
     // Between frames whose HUD inputs are the same (snapshot, incidents, layer settings, camera,
     // still scene, size, mouse, hover, selection, theme, caption, sources' health, transport)
     // while something moves on screen, the last HUD is drawn again without being built; it is built
@@ -134,7 +140,7 @@ public:
     int hudBuilds() const { return m_hudBuilds; }
     // Each built HUD is rasterised once into a texture and composited from it (on the screen
     // tiles it covers) until the next build; off rasterises it straight into every frame, for
-    // comparisons. hudTiles(): the 32-pixel tiles the last one covers.
+    // comparisons. hudTiles(): the tiles (ImGuiOverlay::kTile pixels) the last one covers.
     void setHudTexture(bool texture) {
         m_overlay.setCached(texture);
         m_hudKey = {};
@@ -228,15 +234,34 @@ private:
     vtkSmartPointer<vtkGenericOpenGLRenderWindow> m_renderWindow;
     vtkNew<vtkRenderer> m_renderer;     // the still scene (layer 0)
     vtkNew<vtkRenderer> m_flowRenderer; // pipes whose bands move every frame (layer 1)
-    // The still scene's last picture (colour and depth), and what it was drawn from.
-    vtkSmartPointer<vtkOpenGLFramebufferObject> m_still;
+    // The still scene's last picture (colour and depth), and what it was drawn from; beside it
+    // the same with the HUD baked in where no pipe runs.
+    std::unique_ptr<KeptPicture> m_kept;
     vtkMTimeType m_stillStamp = 0;
     int m_stillW = 0, m_stillH = 0;
     bool m_stillValid = false, m_reuseStill = true, m_stillBroken = false;
-    // VTK's render framebuffer holds the kept picture as it is (the last frame drew no pipes
-    // over it): a frame with no pipes to draw need not copy it back.
-    bool m_renderHoldsStill = false;
+    int m_keptGeneration = 0; // moves with every picture kept
+    // What VTK's render framebuffer holds as it is (the last frame drew no pipes over it): a
+    // frame with no pipes to draw need not copy that picture back.
+    enum class Holds { Nothing, Still, Baked };
+    Holds m_renderHolds = Holds::Nothing;
     int m_stillRenders = 0, m_stillRestores = 0;
+    // The HUD baked into the kept picture on the tiles no pipe touches: which picture, HUD,
+    // pipes and size it holds. While all hold, a frame that reuses the HUD restores the baked
+    // picture and composites the HUD only on the tiles under pipes (m_pipeTiles).
+    struct Bake {
+        int kept = -1, hudBuild = -1;
+        std::uint64_t pipes = 0;
+        int width = 0, height = 0;
+        bool operator==(const Bake&) const = default;
+    };
+    Bake m_bake;
+    Bake bakeNow(int pw, int ph) const;
+    int m_hudBakes = 0;
+    bool m_restoreBaked = false; // this frame's restore: the baked picture
+    TileMask m_pipeTiles;        // the tiles the visible pipes may touch
+    Bake m_pipeTilesFor;         // kept picture (camera), pipes and size of m_pipeTiles
+    void bakeHud(int pw, int ph);
     bool flowsVisible() const;
     void renderScene(int pw, int ph);
     vtkMTimeType stillStamp() const;

@@ -39,12 +39,20 @@ vtkRenderer* flowRendererOf(vtkRenderer* scene) {
     return it == flowRenderers().end() ? scene : it->second;
 }
 
+// Every FlowPipes, for markTiles (GUI thread only).
+std::vector<const FlowPipes*>& allPipes() {
+    static std::vector<const FlowPipes*> pipes;
+    return pipes;
+}
+
 std::string shaderText(const char* name) {
     QFile f(QString(":/shaders/") + name);
     if (!f.open(QIODevice::ReadOnly)) qFatal("floortwin: shader %s missing from the build", name);
     return f.readAll().toStdString();
 }
 } // namespace
+
+std::uint64_t FlowPipes::s_shapeGeneration = 0;
 
 void FlowPipes::setFlowRenderer(vtkRenderer* scene, vtkRenderer* flows) {
     if (flows)
@@ -85,10 +93,13 @@ FlowPipes::FlowPipes(vtkRenderer* renderer) : m_renderer(flowRendererOf(renderer
     sp->GetFragmentCustomUniforms()->SetUniformf("flowFlash", 0.0f);
     m_actor->VisibilityOff();
     m_renderer->AddActor(m_actor);
+    allPipes().push_back(this);
 }
 
 FlowPipes::~FlowPipes() {
     m_renderer->RemoveActor(m_actor);
+    std::erase(allPipes(), this);
+    ++s_shapeGeneration;
 }
 
 void FlowPipes::clear() {
@@ -108,6 +119,7 @@ void FlowPipes::clear() {
     m_segments = 0;
     m_segmentEnds.clear();
     m_segmentRadius.clear();
+    ++s_shapeGeneration;
 }
 
 std::size_t FlowPipes::add(const model::Vec3& a, const model::Vec3& b, float radius) {
@@ -155,6 +167,7 @@ std::size_t FlowPipes::add(const model::Vec3& a, const model::Vec3& b, float rad
 void FlowPipes::setRadius(std::size_t i, float radius) {
     if (std::abs(m_segmentRadius[i] - radius) < 1e-4f) return;
     m_segmentRadius[i] = radius;
+    ++s_shapeGeneration;
     auto* points = vtkFloatArray::SafeDownCast(m_pipes->GetPoints()->GetData());
     const float* n =
         vtkFloatArray::SafeDownCast(m_pipes->GetPointData()->GetNormals())->GetPointer(0);
@@ -186,6 +199,7 @@ void FlowPipes::finish() {
         m_pipes->GetPointData()->AddArray(a);
         return a.GetPointer();
     };
+    ++s_shapeGeneration;
     m_speed = perVertex("flowSpeed");
     m_offset = perVertex("flowOffset");
     m_alarm = perVertex("flowAlarm");
@@ -223,7 +237,71 @@ void FlowPipes::commit() {
 }
 
 void FlowPipes::setVisible(bool visible) {
-    m_actor->SetVisibility(visible && m_segments > 0);
+    const bool shown = visible && m_segments > 0;
+    if (shown != m_shown) ++s_shapeGeneration;
+    m_shown = shown;
+    m_actor->SetVisibility(shown);
+}
+
+void FlowPipes::markTiles(const vtkRenderer* flows, const double m[16], int width, int height,
+                          TileMask& mask) {
+    // Rows of the matrix: x, y and w of clip space, and the lengths of their linear parts
+    // (how far a world offset of one metre can move each).
+    const auto norm = [m](int row) {
+        return std::sqrt(m[4 * row] * m[4 * row] + m[4 * row + 1] * m[4 * row + 1] +
+                         m[4 * row + 2] * m[4 * row + 2]);
+    };
+    const double nx = norm(0), ny = norm(1), nw = norm(3);
+    struct End {
+        double x, y, w; // pixels from the top-left corner; clip w
+        double ndcX, ndcY;
+    };
+    const auto project = [&](const model::Vec3& p) {
+        const double cx = m[0] * p.x + m[1] * p.y + m[2] * p.z + m[3];
+        const double cy = m[4] * p.x + m[5] * p.y + m[6] * p.z + m[7];
+        const double cw = m[12] * p.x + m[13] * p.y + m[14] * p.z + m[15];
+        End e{0, 0, cw, 0, 0};
+        if (cw <= 0) return e;
+        e.ndcX = cx / cw;
+        e.ndcY = cy / cw;
+        e.x = (e.ndcX + 1.0) * 0.5 * width;
+        e.y = (1.0 - e.ndcY) * 0.5 * height;
+        return e;
+    };
+    const double step = mask.tile;
+    for (const FlowPipes* pipes : allPipes()) {
+        if (pipes->m_renderer != flows || !pipes->m_shown) continue;
+        for (std::size_t i = 0; i < pipes->m_segments; ++i) {
+            const double r = pipes->m_segmentRadius[i];
+            const End a = project(pipes->m_segmentEnds[2 * i]);
+            const End b = project(pipes->m_segmentEnds[2 * i + 1]);
+            // Clip w is linear along the pipe and |ndc| largest at an end: the nearest end and
+            // the larger offsets bound every cross-section of the tube.
+            const double nearW = std::min(a.w, b.w) - r * nw;
+            if (nearW <= 1e-6) {
+                mask.markAll();
+                return;
+            }
+            const double ndcX = std::max(std::abs(a.ndcX), std::abs(b.ndcX));
+            const double ndcY = std::max(std::abs(a.ndcY), std::abs(b.ndcY));
+            // One pixel more: a pixel is drawn when its centre is inside.
+            const double dx = r * (nx + ndcX * nw) / nearW * 0.5 * width + 1.0;
+            const double dy = r * (ny + ndcY * nw) / nearW * 0.5 * height + 1.0;
+            const double length = std::hypot(b.x - a.x, b.y - a.y);
+            const int steps = std::max(1, static_cast<int>(std::ceil(length / step)));
+            double px = a.x, py = a.y;
+            for (int k = 1; k <= steps; ++k) {
+                const double t = static_cast<double>(k) / steps;
+                const double qx = a.x + (b.x - a.x) * t, qy = a.y + (b.y - a.y) * t;
+                mask.markBox(static_cast<float>(std::min(px, qx) - dx),
+                             static_cast<float>(std::min(py, qy) - dy),
+                             static_cast<float>(std::max(px, qx) + dx),
+                             static_cast<float>(std::max(py, qy) + dy));
+                px = qx;
+                py = qy;
+            }
+        }
+    }
 }
 
 void FlowPipes::animate(double simSeconds, double wallSeconds) {

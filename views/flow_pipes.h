@@ -5,7 +5,9 @@
 // place; animation only changes shader uniforms. UI thread only.
 #include "color_scale.h"
 #include "model/topology.h"
+#include "tile_mask.h"
 
+#include <cstdint>
 #include <vtkNew.h>
 
 class vtkActor;
@@ -41,6 +43,16 @@ public:
     void setVisible(bool visible);
     void animate(double simSeconds, double wallSeconds);
 
+    // Moves whenever any FlowPipes' shape or visibility changes (not its colours or bands):
+    // what a mask from markTiles depends on, besides the camera and the frame's size.
+    static std::uint64_t shapeGeneration() { return s_shapeGeneration; }
+    // Marks every tile of `mask` that a visible pipe drawn by `flows` may touch, given the
+    // camera's world-to-clip matrix (row-major) and the frame's size in framebuffer pixels.
+    // Conservative: each tube is bounded by its axis widened by its radius as projected at its
+    // nearest end; a tube reaching the camera's plane marks every tile.
+    static void markTiles(const vtkRenderer* flows, const double worldToClip[16], int width,
+                          int height, TileMask& mask);
+
 private:
     vtkRenderer* m_renderer;
     vtkNew<vtkPolyData> m_pipes;
@@ -53,7 +65,9 @@ private:
     std::vector<float> m_segmentSpeed, m_segmentOffset, m_segmentRadius;
     std::vector<model::Vec3> m_segmentEnds; // a, b per pipe
     bool m_pointsDirty = false;
+    bool m_shown = false;
     double m_time = 0, m_flash = 0;
+    static std::uint64_t s_shapeGeneration;
 };
 
 } // namespace ft::views

@@ -39,7 +39,6 @@ uniform sampler2D u_hud;
 out vec4 o_colour;
 void main() { o_colour = texelFetch(u_hud, ivec2(gl_FragCoord.xy), 0); }
 )";
-constexpr int kTile = 32; // pixels; a glyph run marks the few tiles under it
 
 GLuint compile(QOpenGLExtraFunctions* gl, GLenum type, const char* source) {
     const GLuint shader = gl->glCreateShader(type);
@@ -56,6 +55,7 @@ GLuint compile(QOpenGLExtraFunctions* gl, GLenum type, const char* source) {
 } // namespace
 
 struct ImGuiOverlay::Cache {
+    static constexpr int kTile = ImGuiOverlay::kTile;
     GLuint fbo = 0, texture = 0, program = 0, vao = 0, vbo = 0;
     GLint sizeUniform = -1, hudUniform = -1;
     int width = 0, height = 0; // of the texture, in framebuffer pixels
@@ -63,6 +63,11 @@ struct ImGuiOverlay::Cache {
     bool valid = false;        // holds the last built HUD
     std::vector<float> quads;  // the covered tiles, as runs along each tile row (triangles)
     std::size_t tiles = 0;
+    int cols = 0, rows = 0;
+    std::vector<std::uint8_t> covered; // per tile, row 0 at the top
+    GLuint maskedVbo = 0;              // the runs a mask chose, for one composite
+    std::vector<float> maskedQuads;
+    std::size_t composited = 0; // tiles the last composite drew
 
     bool setUp(QOpenGLExtraFunctions* gl) {
         if (program) return true;
@@ -87,6 +92,7 @@ struct ImGuiOverlay::Cache {
         hudUniform = gl->glGetUniformLocation(program, "u_hud");
         gl->glGenVertexArrays(1, &vao);
         gl->glGenBuffers(1, &vbo);
+        gl->glGenBuffers(1, &maskedVbo);
         return true;
     }
 
@@ -111,11 +117,11 @@ struct ImGuiOverlay::Cache {
         return complete;
     }
 
-    // The tiles under the HUD's triangles (each clipped to its command's rectangle), merged
-    // into runs along each row of tiles: the composite touches those pixels only.
+    // The tiles under the HUD's triangles (each clipped to its command's rectangle).
     void cover(const ImDrawData* data) {
-        const int cols = (width + kTile - 1) / kTile, rows = (height + kTile - 1) / kTile;
-        std::vector<std::uint8_t> covered(static_cast<std::size_t>(cols) * rows, 0);
+        cols = (width + kTile - 1) / kTile;
+        rows = (height + kTile - 1) / kTile;
+        covered.assign(static_cast<std::size_t>(cols) * static_cast<std::size_t>(rows), 0);
         const ImVec2 origin = data->DisplayPos, scale = data->FramebufferScale;
         for (int l = 0; l < data->CmdListsCount; ++l) {
             const ImDrawList* list = data->CmdLists[l];
@@ -154,35 +160,47 @@ struct ImGuiOverlay::Cache {
                 }
             }
         }
-        quads.clear();
-        tiles = 0;
+        tiles = runs(nullptr, true, quads);
+    }
+
+    // The covered tiles (those whose mask mark equals `marked`, with a mask) as runs along
+    // each row of tiles, two triangles a run; returns how many tiles they hold.
+    std::size_t runs(const TileMask* mask, bool marked, std::vector<float>& out) const {
+        out.clear();
+        std::size_t count = 0;
+        const auto wanted = [&](int tx, int ty) {
+            const std::size_t at = static_cast<std::size_t>(ty) * cols + tx;
+            return covered[at] && (!mask || (mask->bits[at] != 0) == marked);
+        };
         for (int ty = 0; ty < rows; ++ty) {
             // ImGui's rows run down from the top; the framebuffer's run up from the bottom.
             const auto top = static_cast<float>(height - ty * kTile);
             const auto bottom = static_cast<float>(std::max(0, height - (ty + 1) * kTile));
             for (int tx = 0; tx < cols;) {
-                if (!covered[static_cast<std::size_t>(ty) * cols + tx]) {
+                if (!wanted(tx, ty)) {
                     ++tx;
                     continue;
                 }
                 int end = tx;
-                while (end < cols && covered[static_cast<std::size_t>(ty) * cols + end])
+                while (end < cols && wanted(end, ty))
                     ++end;
-                tiles += static_cast<std::size_t>(end - tx);
+                count += static_cast<std::size_t>(end - tx);
                 const auto left = static_cast<float>(tx * kTile);
                 const auto right = static_cast<float>(std::min(width, end * kTile));
                 for (const float f :
                      {left, bottom, right, bottom, right, top, left, bottom, right, top, left, top})
-                    quads.push_back(f);
+                    out.push_back(f);
                 tx = end;
             }
         }
+        return count;
     }
 
     void release(QOpenGLExtraFunctions* gl) {
         if (fbo) gl->glDeleteFramebuffers(1, &fbo);
         if (texture) gl->glDeleteTextures(1, &texture);
         if (vbo) gl->glDeleteBuffers(1, &vbo);
+        if (maskedVbo) gl->glDeleteBuffers(1, &maskedVbo);
         if (vao) gl->glDeleteVertexArrays(1, &vao);
         if (program) gl->glDeleteProgram(program);
         *this = Cache{};
@@ -283,19 +301,27 @@ std::size_t ImGuiOverlay::coveredTiles() const {
     return m_cache && m_cache->valid ? m_cache->tiles : 0;
 }
 
-void ImGuiOverlay::drawToFrame(ImDrawData* data) {
+std::size_t ImGuiOverlay::compositedTiles() const {
+    return m_cache && m_cache->valid ? m_cache->composited : 0;
+}
+
+bool ImGuiOverlay::drawToFrame(ImDrawData* data, const TileMask* mask, bool marked) {
     QOpenGLContext* context = QOpenGLContext::currentContext();
     if (!cached() || !context) {
+        if (mask) return false; // only the texture can be drawn in parts
         ImGui_ImplOpenGL3_RenderDrawData(data);
-        return;
+        return true;
     }
     QOpenGLExtraFunctions* gl = context->extraFunctions();
     if (!m_cache) m_cache = std::make_unique<Cache>();
     Cache& c = *m_cache;
     const int w = static_cast<int>(std::lround(data->DisplaySize.x * data->FramebufferScale.x));
     const int h = static_cast<int>(std::lround(data->DisplaySize.y * data->FramebufferScale.y));
-    if (w <= 0 || h <= 0) return;
+    if (w <= 0 || h <= 0) return !mask;
     if (w != c.width || h != c.height) c.valid = false; // the frame was resized since
+    if (mask && (!c.valid || mask->tile != kTile || mask->cols != (w + kTile - 1) / kTile ||
+                 mask->rows != (h + kTile - 1) / kTile))
+        return false;
 
     GLint drawFbo = 0, readFbo = 0, program = 0, vao = 0, arrayBuffer = 0, activeTexture = 0,
           texture = 0, sampler = 0;
@@ -313,7 +339,7 @@ void ImGuiOverlay::drawToFrame(ImDrawData* data) {
             gl->glBindFramebuffer(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(drawFbo));
             gl->glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(readFbo));
             ImGui_ImplOpenGL3_RenderDrawData(data);
-            return;
+            return true;
         }
         const GLboolean scissor = gl->glIsEnabled(GL_SCISSOR_TEST);
         gl->glBindFramebuffer(GL_FRAMEBUFFER, c.fbo);
@@ -334,7 +360,13 @@ void ImGuiOverlay::drawToFrame(ImDrawData* data) {
         gl->glBindFramebuffer(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(drawFbo));
         gl->glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(readFbo));
     }
-    if (c.quads.empty()) return;
+    const std::vector<float>* quads = &c.quads;
+    c.composited = c.tiles;
+    if (mask) {
+        c.composited = c.runs(mask, marked, c.maskedQuads);
+        quads = &c.maskedQuads;
+    }
+    if (quads->empty()) return true;
 
     // The composite, leaving the state as it found it.
     gl->glGetIntegerv(GL_CURRENT_PROGRAM, &program);
@@ -368,10 +400,16 @@ void ImGuiOverlay::drawToFrame(ImDrawData* data) {
     gl->glBindTexture(GL_TEXTURE_2D, c.texture);
     gl->glBindSampler(0, 0);
     gl->glBindVertexArray(c.vao);
-    gl->glBindBuffer(GL_ARRAY_BUFFER, c.vbo);
+    if (mask) {
+        gl->glBindBuffer(GL_ARRAY_BUFFER, c.maskedVbo);
+        gl->glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(quads->size() * sizeof(float)),
+                         quads->data(), GL_STREAM_DRAW);
+    } else {
+        gl->glBindBuffer(GL_ARRAY_BUFFER, c.vbo);
+    }
     gl->glEnableVertexAttribArray(0);
     gl->glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
-    gl->glDrawArrays(GL_TRIANGLES, 0, static_cast<GLsizei>(c.quads.size() / 2));
+    gl->glDrawArrays(GL_TRIANGLES, 0, static_cast<GLsizei>(quads->size() / 2));
 
     gl->glBindBuffer(GL_ARRAY_BUFFER, static_cast<GLuint>(arrayBuffer));
     gl->glBindVertexArray(static_cast<GLuint>(vao));
@@ -394,17 +432,21 @@ void ImGuiOverlay::drawToFrame(ImDrawData* data) {
     restore(GL_CULL_FACE, wasCull);
     restore(GL_SCISSOR_TEST, wasScissor);
     gl->glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);
+    return true;
 }
 
-bool ImGuiOverlay::redrawLastFrame() {
+bool ImGuiOverlay::hasLastFrame() const {
     if (!m_context) return false;
     ImGui::SetCurrentContext(m_context);
+    const ImDrawData* data = ImGui::GetDrawData();
+    return data && data->Valid;
+}
+
+bool ImGuiOverlay::redrawLastFrame(const TileMask* mask, bool marked) {
+    if (!hasLastFrame()) return false;
     // The draw lists of the last Render() stay valid until the next NewFrame(); the texture
     // holds them rasterised.
-    ImDrawData* data = ImGui::GetDrawData();
-    if (!data || !data->Valid) return false;
-    drawToFrame(data);
-    return true;
+    return drawToFrame(ImGui::GetDrawData(), mask, marked);
 }
 
 } // namespace ft::views

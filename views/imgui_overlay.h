@@ -8,6 +8,8 @@
 // tiles the HUD covers. A frame that shows the same HUD again composites the texture instead of
 // rasterising a few hundred thousand glyph triangles anew: on llvmpipe that was half of a
 // 1,778-rack frame.
+#include "tile_mask.h"
+
 #include <cstddef>
 #include <memory>
 
@@ -37,7 +39,14 @@ public:
     void endFrame();
     // Draws the last frame's HUD again (what endFrame drew), without building it: for frames
     // whose HUD inputs did not change. False when there is no frame to draw.
-    bool redrawLastFrame();
+    //
+    // With a mask (of kTile tiles over the frame), only the HUD's tiles whose mark equals
+    // `marked` are composited from its texture: the floor view composites the tiles under the
+    // moving pipes each frame (marked) and the others once into its kept picture (unmarked).
+    // False, drawing nothing, when the texture is not in use or the mask is for another size.
+    bool redrawLastFrame(const TileMask* mask = nullptr, bool marked = true);
+    // Whether redrawLastFrame has a frame to draw (nothing is drawn).
+    bool hasLastFrame() const;
     // Ends a frame without drawing it: ImGui sizes new auto-sized windows over one frame and
     // hides them meanwhile, so single-frame renders (screenshots) prime with one of these.
     void discardFrame();
@@ -51,12 +60,16 @@ public:
     // framebuffer objects). False after a failed texture set-up too.
     void setCached(bool cached) { m_cachedWanted = cached; }
     bool cached() const;
-    // Screen tiles the last HUD covers (what the composite draws), for tests and benchmarks.
+    // Screen tiles (kTile pixels square) the last HUD covers: what the composite draws, for
+    // tests and benchmarks.
+    static constexpr int kTile = 32;
     std::size_t coveredTiles() const;
+    // Tiles the last composite drew (all covered ones, or those a mask chose).
+    std::size_t compositedTiles() const;
 
 private:
     struct Cache;
-    void drawToFrame(ImDrawData* data);
+    bool drawToFrame(ImDrawData* data, const TileMask* mask = nullptr, bool marked = true);
     std::unique_ptr<Cache> m_cache;
     bool m_cachedWanted = true;
 

@@ -468,7 +468,8 @@ void benchRender() {
                    "ms");
         // How much of the frame the HUD's texture is composited on (its 32-pixel tiles).
         if (c.hud && !c.empty) {
-            const double tiles = std::ceil(c.width / 32.0) * std::ceil(c.height / 32.0);
+            constexpr double kTile = views::ImGuiOverlay::kTile;
+            const double tiles = std::ceil(c.width / kTile) * std::ceil(c.height / kTile);
             figure("render.hud_cover_percent." + c.label + "." + size,
                    100.0 * static_cast<double>(view.hudTiles()) / tiles, "%");
         }

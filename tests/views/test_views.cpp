@@ -399,6 +399,15 @@ private slots:
         // The first frames build it (auto-sized panels settle over two), then it is reused.
         QVERIFY(frames(6, "still inputs") <= 2);
         QCOMPARE(frames(4, "held"), 0);
+        // Held, it is baked into the kept picture where no pipe runs, and only the tiles under
+        // the pipes are composited each frame (the frames above matched pixel for pixel).
+        QVERIFY(reused->hudBakes() > 0);
+        QCOMPARE(built->hudBakes(), 0);
+        QVERIFY2(reused->hudTilesComposited() > 0 &&
+                     reused->hudTilesComposited() < reused->hudTiles() / 2,
+                 qPrintable(QString("%1 of %2 tiles")
+                                .arg(reused->hudTilesComposited())
+                                .arg(reused->hudTiles())));
         // A caption, new data and a turned camera each build it again, then it holds.
         for (auto* v : {reused.get(), built.get()})
             v->setCaption("Row B: coolant flow restored");
@@ -420,6 +429,17 @@ private slots:
                 v->setLayerVisible(layer, false);
         QVERIFY(frames(4, "layers off") >= 1);
         QCOMPARE(frames(4, "nothing moving"), 0);
+        // No pipes: the whole HUD is in the kept picture, nothing composited.
+        QCOMPARE(reused->hudTilesComposited(), std::size_t{0});
+        // A pipe shown again is drawn under a HUD composited over it (the frames match).
+        for (auto* v : {reused.get(), built.get()})
+            v->setLayerVisible("rails", true);
+        QVERIFY(frames(4, "rails back") >= 1);
+        QCOMPARE(frames(3, "rails held"), 0);
+        QVERIFY(reused->hudTilesComposited() > 0);
+        for (auto* v : {reused.get(), built.get()})
+            v->setLayerVisible("rails", false);
+        QVERIFY(frames(4, "rails off") >= 1);
         // Past its age it is built anew even when nothing changed.
         reused->setHudMaxAgeMs(0);
         QCOMPARE(frames(3, "aged"), 3);
