@@ -26,8 +26,12 @@ struct TileMask {
         if (!(x1 >= 0 && y1 >= 0 && x0 <= x1 && y0 <= y1) || cols == 0 || rows == 0) return;
         const auto t = static_cast<float>(tile);
         // Clamped before the conversion: a pipe far off screen may land anywhere.
-        const auto col = [&](float x) { return static_cast<int>(std::clamp(x / t, 0.0f, cols - 1.0f)); };
-        const auto row = [&](float y) { return static_cast<int>(std::clamp(y / t, 0.0f, rows - 1.0f)); };
+        const auto col = [&](float x) {
+            return static_cast<int>(std::clamp(x / t, 0.0f, cols - 1.0f));
+        };
+        const auto row = [&](float y) {
+            return static_cast<int>(std::clamp(y / t, 0.0f, rows - 1.0f));
+        };
         if (x0 / t > static_cast<float>(cols) || y0 / t > static_cast<float>(rows)) return;
         const int tx0 = col(x0), ty0 = row(y0), tx1 = col(x1), ty1 = row(y1);
         for (int ty = ty0; ty <= ty1; ++ty)
