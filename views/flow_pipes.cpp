@@ -247,9 +247,9 @@ void FlowPipes::markTiles(const vtkRenderer* flows, const double m[16], int widt
                           TileMask& mask) {
     // Rows of the matrix: x, y and w of clip space, and the lengths of their linear parts
     // (how far a world offset of one metre can move each).
-    const auto norm = [m](int row) {
-        return std::sqrt(m[4 * row] * m[4 * row] + m[4 * row + 1] * m[4 * row + 1] +
-                         m[4 * row + 2] * m[4 * row + 2]);
+    const auto norm = [m](std::ptrdiff_t row) {
+        const double* r = m + 4 * row;
+        return std::sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
     };
     const double nx = norm(0), ny = norm(1), nw = norm(3);
     struct End {
