@@ -156,8 +156,12 @@ CameraRig::Window CameraRig::projected(const model::Vec3& lo, const model::Vec3&
     return w;
 }
 
-CameraRig CameraRig::overview(const model::Topology& t, double aspect, float extraX, bool fabric) {
-    CameraRig rig;
+bool CameraRig::largeFloor(const model::Topology& t) {
+    return t.count(model::EntityKind::Rack) > 200;
+}
+
+std::pair<model::Vec3, model::Vec3> CameraRig::overviewBox(const model::Topology& t, float extraX,
+                                                           bool fabric) {
     model::Vec3 lo = t.boundsMin, hi = t.boundsMax;
     hi.x += extraX;
     if (fabric) {
@@ -168,10 +172,16 @@ CameraRig CameraRig::overview(const model::Topology& t, double aspect, float ext
             lo.y = std::min(lo.y, p.y - 1.0f), hi.y = std::max(hi.y, p.y + 1.0f),
             hi.z = std::max(hi.z, p.z);
     }
+    return {lo, hi};
+}
+
+CameraRig CameraRig::overview(const model::Topology& t, double aspect, float extraX, bool fabric) {
+    CameraRig rig;
+    const auto [lo, hi] = overviewBox(t, extraX, fabric);
     rig.frame(lo, hi, aspect);
     rig.focus.z = fabric ? hi.z * 0.45f : 0.4f;
     // Large floors read better from higher up.
-    if (t.count(model::EntityKind::Rack) > 200) rig.elevationDeg = 55.0;
+    if (largeFloor(t)) rig.elevationDeg = 55.0;
     // Leave the top-left HUD panel clear: the floor sits a little right of and below centre.
     rig.pan(-0.06, 0.05);
     rig.fitDistance(lo, hi, aspect, 0.9);

@@ -3,6 +3,8 @@
 // operator uses: orbit, pan, zoom, reset, top view. Plain math; the view applies it to VTK.
 #include "model/topology.h"
 
+#include <utility>
+
 namespace ft::views {
 
 struct CameraRig {
@@ -33,6 +35,12 @@ struct CameraRig {
     // Where the box's corners land on the screen (NDC), for corners in front of the camera.
     Window projected(const model::Vec3& lo, const model::Vec3& hi, double aspect) const;
 
+    // A floor seen whole from higher up and framed beside the HUD's right-hand panels (the
+    // demo-sized floors are framed close, under the panels' corners).
+    static bool largeFloor(const model::Topology& topology);
+    // What the overview keeps in view: the floor, what stands past its +x edge, the fabric.
+    static std::pair<model::Vec3, model::Vec3> overviewBox(const model::Topology& topology,
+                                                           float extraX = 0, bool fabric = false);
     // extraX: room to keep in view past the floor's +x edge (the storage stores stand there).
     static CameraRig overview(const model::Topology& topology, double aspect, float extraX = 0,
                               bool fabric = false);

@@ -253,7 +253,7 @@ void FloorView::paintGL() {
     if (!m_glReady) return;
     // Until someone moves the camera, the overview follows the widget's shape (docks and
     // layouts settle after the first resize).
-    if (!m_cameraSet && m_fittedFor != size()) resetCamera();
+    if (!m_cameraSet && (m_fittedFor != size() || panelsMovedSinceFit())) resetCamera();
     const double dpr = devicePixelRatioF();
     const int pw = static_cast<int>(width() * dpr), ph = static_cast<int>(height() * dpr);
     m_renderWindow->SetSize(pw, ph);
@@ -426,6 +426,14 @@ void FloorView::paintGL() {
     m_frameCosts.push_back(static_cast<double>(cost.nsecsElapsed()) / 1e6);
     if (m_frameCosts.size() > 30) m_frameCosts.pop_front();
     emit frameDrawn(m_frameCosts.back());
+    // A single frame (a screenshot) whose HUD showed its panels only now: drawn once more,
+    // framed beside them.
+    if (!m_animated && !m_refitting && panelsMovedSinceFit()) {
+        m_refitting = true;
+        paintGL();
+        m_refitting = false;
+        return;
+    }
     if (!m_firstFrameSent) {
         m_firstFrameSent = true;
         emit firstFrame();
@@ -683,13 +691,51 @@ CameraRig FloorView::overviewRig() const {
             extent.extraX = std::max(extent.extraX, e.extraX);
             extent.fabric = extent.fabric || e.fabric;
         }
-    return CameraRig::overview(*m_topology, aspect(), extent.extraX, extent.fabric);
+    CameraRig rig = CameraRig::overview(*m_topology, aspect(), extent.extraX, extent.fabric);
+    // A large floor is seen whole from high up, and the column of panels down the right side
+    // (alarms, storage, fabric, lifecycle, power) would cover its far end and the stores beside
+    // it: where it would, the floor is framed in the part of its place on the screen left of
+    // that column (the other sides stay where the overview put them, clear of the left-hand
+    // panels). The demo-sized floors are framed close, as before.
+    const auto w = static_cast<float>(width());
+    float right = w;
+    for (const auto& p : m_panels)
+        if (p.x0 > 0.6f * w) right = std::min(right, p.x0);
+    if (CameraRig::largeFloor(*m_topology) && right < w) {
+        const auto [lo, hi] = CameraRig::overviewBox(*m_topology, extent.extraX, extent.fabric);
+        const double margin = 0.03, edge = 2.0 * right / w - 1.0 - margin;
+        auto place = rig.projected(lo, hi, aspect());
+        if (place.x1 > edge) {
+            place.x0 = std::max(place.x0, -1.0 + margin);
+            place.x1 = edge;
+            place.y0 = std::max(place.y0, -1.0 + margin);
+            place.y1 = std::min(place.y1, 1.0 - margin);
+            if (place.x1 > place.x0 && place.y1 > place.y0) rig.fitWindow(lo, hi, aspect(), place);
+        }
+    }
+    return rig;
 }
 
 void FloorView::resetCamera() {
     m_rig = overviewRig();
     m_fittedFor = size();
+    m_fittedPanels = m_panels;
     applyCamera();
+}
+
+bool FloorView::panelsMovedSinceFit() const {
+    // Only the large floors' overview is framed beside the panels. A panel that grows or
+    // shrinks by a few pixels (a figure's width) does not move the camera.
+    if (m_cameraSet || !CameraRig::largeFloor(*m_topology)) return false;
+    if (m_panels.size() != m_fittedPanels.size()) return true;
+    constexpr float kSlack = 24.0f;
+    for (std::size_t i = 0; i < m_panels.size(); ++i) {
+        const ScreenRect &a = m_panels[i], &b = m_fittedPanels[i];
+        if (std::abs(a.x0 - b.x0) > kSlack || std::abs(a.x1 - b.x1) > kSlack ||
+            std::abs(a.y0 - b.y0) > kSlack || std::abs(a.y1 - b.y1) > kSlack)
+            return true;
+    }
+    return false;
 }
 
 void FloorView::topView() {

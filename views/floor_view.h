@@ -274,8 +274,11 @@ private:
     bool m_firstFrameSent = false;
 
     CameraRig m_rig;
-    bool m_cameraSet = false; // the user (or a caller) placed the camera: keep it
-    QSize m_fittedFor;        // widget size the automatic overview was framed for
+    bool m_cameraSet = false;               // the user (or a caller) placed the camera: keep it
+    QSize m_fittedFor;                      // widget size the automatic overview was framed for
+    std::vector<ScreenRect> m_fittedPanels; // and the HUD's panels it kept clear of
+    bool m_refitting = false;
+    bool panelsMovedSinceFit() const;
     model::ChannelId m_metric{model::ch::GpuTemperature};
     bool m_animated = true;
     std::optional<double> m_frameStep;

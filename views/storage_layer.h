@@ -23,7 +23,8 @@ public:
     bool animates() const override { return true; }
     void animate(double simSeconds, double wallSeconds) override;
     // The stores stand beside the floor: the overview frames them too.
-    OverviewExtent overviewExtent() const override { return {14.0f, false}; }
+    // Both regions' stores, which grow with the hall (m_scale).
+    OverviewExtent overviewExtent() const override { return {14.0f * m_scale, false}; }
     // Labels on the stores and the storage figures, top right.
     void drawHud(const ImGuiOverlay& overlay, const HudInput& in,
                  HudColumns& columns) const override;

@@ -1374,6 +1374,51 @@ private slots:
         QVERIFY(x1 - x0 > 0.9f * 614 || y1 - y0 > 0.9f * 450);
     }
 
+    // A large floor's overview (seen whole, every panel of the HUD up) keeps the hall and both
+    // regions' stores clear of the column of panels down the right; a screenshot is framed so
+    // in its one frame.
+    void largeFloorOverviewClearsThePanels() {
+        auto topology = app::loadTopology("generate:racks=400");
+        QVERIFY2(topology, topology ? "" : topology.error().c_str());
+        model::SimCore core(*topology, model::SimConfig{});
+        views::FloorView view(*topology, [&core] { return core.latest(); });
+        view.setShowFrameStats(false);
+        view.setAnimated(false);
+        view.setAttribute(Qt::WA_DontShowOnScreen, true);
+        view.resize(1280, 720);
+        view.show();
+        QCoreApplication::processEvents();
+        for (const auto& type : views::layerTypes())
+            view.setLayerVisible(std::string(type.info.id), true);
+        (void)view.grabFramebuffer();
+        const auto& panels = view.hudPanels();
+        float right = 1280;
+        for (const auto& p : panels)
+            if (p.x0 > 0.6f * 1280) right = std::min(right, p.x0);
+        QVERIFY2(right < 1000, "the HUD has a right-hand column of panels");
+        // The floor and the stores past its +x edge (both regions), as the overview frames them.
+        const auto rig = view.camera();
+        const auto [lo, hi] = views::CameraRig::overviewBox(
+            **topology, view.layer("storage")->overviewExtent().extraX, true);
+        float x0 = 1e9f, x1 = -1e9f;
+        for (int i = 0; i < 8; ++i) {
+            const auto p =
+                view.project({i & 1 ? hi.x : lo.x, i & 2 ? hi.y : lo.y, i & 4 ? hi.z : lo.z});
+            QVERIFY(p);
+            x0 = std::min(x0, p->x), x1 = std::max(x1, p->x);
+        }
+        qInfo("overview of 400 racks: x %.0f..%.0f, right-hand panels from %.0f, distance %.0f m",
+              x0, x1, right, rig.distance);
+        QVERIFY(x0 >= 0 && x1 <= right);
+        // Still the overview: the floor spans most of the screen left of the panels.
+        QVERIFY(x1 - x0 > 0.5f * right);
+        // The demo floor (16 racks) is framed as before: close, whatever the panels.
+        auto demo = makeView(1280, 720);
+        const auto before = demo->camera();
+        (void)demo->grabFramebuffer();
+        QCOMPARE(demo->camera().distance, before.distance);
+    }
+
     void tourFliesBetweenStops() {
         auto story = importers::parseStoryFile(R"({
   "format": "floortwin-tour/1", "flight": "2s", "dwell": "3s", "resume_after": "5s",
