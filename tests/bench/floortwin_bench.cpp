@@ -431,13 +431,35 @@ void benchRender() {
                                         "render.snapshot_update_ms." + c.label};
     };
     auto caseWanted = [&](const Case& c) { return std::ranges::any_of(namesOf(c), wanted); };
-    // The empty scene is measured whenever any render figure is, for the ratios.
+    // The empty scene is measured whenever any render figure is, for the ratios. It stays up
+    // for the whole run: each ratio comes from blocks of the case's frames and the empty
+    // scene's taken in turn, so that a machine whose speed drifts between cases (this one
+    // shares two cores with its host) moves both alike.
     const bool anyRender = std::ranges::any_of(cases, caseWanted);
     double emptyMs = 0;
+    auto emptyTopology = topologyOf("");
+    model::SimCore emptyCore(emptyTopology, {});
+    std::unique_ptr<views::FloorView> emptyView;
+    if (anyRender) {
+        emptyView = std::make_unique<views::FloorView>(emptyTopology,
+                                                       [&emptyCore] { return emptyCore.latest(); });
+        emptyView->setFinishEachFrame(true);
+        emptyView->setShowFrameStats(false);
+        emptyView->resize(1280, 720);
+        emptyView->show();
+        QCoreApplication::processEvents();
+        emptyView->setSceneVisible(false);
+    }
     for (const Case& c : cases) {
         const std::string size = sizeOf(c);
         const std::string name = "render.frame_ms." + c.label + "." + size;
         if (!(c.empty ? anyRender : caseWanted(c))) continue;
+        if (c.empty) {
+            emptyMs = frameMs(*emptyView, 80);
+            figure(name, emptyMs, "ms");
+            figure("render.fps." + c.label + "." + size, 1000.0 / emptyMs, "fps");
+            continue;
+        }
         auto topology = topologyOf(c.spec);
         model::SimCore core(topology, {});
         views::FloorView view(topology, [&core] { return core.latest(); });
@@ -446,7 +468,6 @@ void benchRender() {
         view.resize(c.width, c.height);
         view.show();
         QCoreApplication::processEvents();
-        if (c.empty) view.setSceneVisible(false);
         view.setHudVisible(c.hud);
         for (const auto& layer : c.layers)
             view.setLayerVisible(layer, true); // thermal flow bands animate every frame
@@ -457,6 +478,21 @@ void benchRender() {
         if (c.live) core.start(1.0);
         std::vector<double> hudMs;
         const double ms = frameMs(view, 80, c.orbit, &hudMs);
+        const int stillDrawn = view.stillRenders() - stillBefore,
+                  hudsBuilt = view.hudBuilds() - hudBefore;
+        // The ratio: four blocks of 20 frames of each, in turn (each block warms up again after
+        // the other's frames). The case's window is hidden meanwhile: its moving pipes would
+        // have it repaint in the empty scene's frames.
+        std::vector<double> caseBlocks, emptyBlocks;
+        if (c.width == 1280)
+            for (int block = 0; block < 4; ++block) {
+                caseBlocks.push_back(frameMs(view, 20, c.orbit));
+                view.hide();
+                QCoreApplication::processEvents();
+                emptyBlocks.push_back(frameMs(*emptyView, 20));
+                view.show();
+                QCoreApplication::processEvents();
+            }
         if (c.live) core.stop();
         figure(name, ms, "ms");
         // The HUD's part of a frame (the scene finished before it): mean, since a kept HUD is
@@ -474,16 +510,15 @@ void benchRender() {
                    100.0 * static_cast<double>(view.hudTiles()) / tiles, "%");
         }
         // How many of the frames had to draw the still scene (camera, data or size changed).
-        figure("render.still_redraws." + c.label + "." + size,
-               static_cast<double>(view.stillRenders() - stillBefore), "frames");
+        figure("render.still_redraws." + c.label + "." + size, stillDrawn, "frames");
         // How many built the HUD (its inputs changed, or it was half a second old).
-        figure("render.hud_builds." + c.label + "." + size,
-               static_cast<double>(view.hudBuilds() - hudBefore), "frames");
+        figure("render.hud_builds." + c.label + "." + size, hudsBuilt, "frames");
         figure("render.fps." + c.label + "." + size, 1000.0 / ms, "fps");
-        if (c.empty)
-            emptyMs = ms;
-        else if (emptyMs > 0 && c.width == 1280)
-            figure("render.ratio_vs_empty." + c.label + "." + size, ms / emptyMs, "x");
+        if (emptyMs > 0 && !caseBlocks.empty()) {
+            figure("render.ratio_vs_empty." + c.label + "." + size,
+                   median(caseBlocks) / median(emptyBlocks), "x");
+            figure("render.empty_beside_ms." + c.label + "." + size, median(emptyBlocks), "ms");
+        }
         if (!c.empty && c.width == 1280) {
             // Re-colouring the floor from a new snapshot (arrays updated in place).
             std::vector<double> update;
