@@ -188,7 +188,14 @@ class TestViews : public QObject {
     std::unique_ptr<views::FloorView> makeView(int w, int h, bool pattern = false) {
         views::FloorView::SnapshotSource source = [this] { return m_core->latest(); };
         if (pattern) source = [s = patternSnapshot(*m_topology)] { return s; };
-        auto view = std::make_unique<views::FloorView>(m_topology, source);
+        return makeViewOf(m_topology, std::move(source), w, h);
+    }
+
+    // A still, single-frame view of any floor and source, shown offscreen at w x h.
+    static std::unique_ptr<views::FloorView>
+    makeViewOf(std::shared_ptr<const model::Topology> topology,
+               views::FloorView::SnapshotSource source, int w, int h) {
+        auto view = std::make_unique<views::FloorView>(std::move(topology), std::move(source));
         view->setShowFrameStats(false);
         view->setAnimated(false);
         view->setAttribute(Qt::WA_DontShowOnScreen, true);
@@ -1381,13 +1388,9 @@ private slots:
         auto topology = app::loadTopology("generate:racks=400");
         QVERIFY2(topology, topology ? "" : topology.error().c_str());
         model::SimCore core(*topology, model::SimConfig{});
-        views::FloorView view(*topology, [&core] { return core.latest(); });
-        view.setShowFrameStats(false);
-        view.setAnimated(false);
-        view.setAttribute(Qt::WA_DontShowOnScreen, true);
-        view.resize(1280, 720);
-        view.show();
-        QCoreApplication::processEvents();
+        auto shown = makeViewOf(
+            *topology, [&core] { return core.latest(); }, 1280, 720);
+        views::FloorView& view = *shown;
         for (const auto& type : views::layerTypes())
             view.setLayerVisible(std::string(type.info.id), true);
         (void)view.grabFramebuffer();
