@@ -55,7 +55,6 @@ GLuint compile(QOpenGLExtraFunctions* gl, GLenum type, const char* source) {
 } // namespace
 
 struct ImGuiOverlay::Cache {
-    static constexpr int kTile = ImGuiOverlay::kTile;
     GLuint fbo = 0, texture = 0, program = 0, vao = 0, vbo = 0;
     GLint sizeUniform = -1, hudUniform = -1;
     int width = 0, height = 0; // of the texture, in framebuffer pixels

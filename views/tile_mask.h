@@ -39,13 +39,6 @@ struct TileMask {
                 bits[static_cast<std::size_t>(ty) * static_cast<std::size_t>(cols) +
                      static_cast<std::size_t>(tx)] = 1;
     }
-    bool test(int tx, int ty) const {
-        return bits[static_cast<std::size_t>(ty) * static_cast<std::size_t>(cols) +
-                    static_cast<std::size_t>(tx)] != 0;
-    }
-    std::size_t marked() const {
-        return static_cast<std::size_t>(std::count(bits.begin(), bits.end(), std::uint8_t{1}));
-    }
 };
 
 } // namespace ft::views
