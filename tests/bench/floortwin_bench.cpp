@@ -21,6 +21,8 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QOpenGLContext>
+#include <QOpenGLFunctions>
 #include <QProcess>
 #include <QSurfaceFormat>
 #include <QTemporaryDir>
@@ -32,6 +34,7 @@
 #include <cstring>
 #include <filesystem>
 #include <numeric>
+#include <regex>
 #include <string>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -416,6 +419,13 @@ void benchRender() {
         // The wall: the default floor with every layer at 1920x1080, from the overview and
         // straight down (the NOC tour's dearest stop).
         {"default_all", "", false, every, 1920, 1080},
+        // The 4K wall on a real GPU: only when the filter names the size (on llvmpipe these
+        // would take minutes, and the display must be 3840x2160). Kept still, and the camera
+        // moving every frame (the whole scene drawn each frame).
+        {"racks1778_all", "generate:racks=1778", false, every, 3840, 2160},
+        {"racks1778_all_orbit", "generate:racks=1778", false, every, 3840, 2160, true, false, true},
+        {"racks1778_all_redraw", "generate:racks=1778", false, every, 3840, 2160, true, false,
+         false, false},
         {"default_all_top", "", false, every, 1920, 1080, true, true},
         {"default_all_top_nohud", "", false, every, 1920, 1080, false, true}};
     // Where the every-layer frame goes: each layer alone over the racks.
@@ -430,7 +440,10 @@ void benchRender() {
                                         "render.ratio_vs_empty." + size,
                                         "render.snapshot_update_ms." + c.label};
     };
-    auto caseWanted = [&](const Case& c) { return std::ranges::any_of(namesOf(c), wanted); };
+    auto caseWanted = [&](const Case& c) {
+        if (c.width > 1920 && g_filter.find(sizeOf(c)) == std::string::npos) return false;
+        return std::ranges::any_of(namesOf(c), wanted);
+    };
     // The empty scene is measured whenever any render figure is, for the ratios. It stays up
     // for the whole run: each ratio comes from blocks of the case's frames and the empty
     // scene's taken in turn, so that a machine whose speed drifts between cases (this one
@@ -449,6 +462,13 @@ void benchRender() {
         emptyView->show();
         QCoreApplication::processEvents();
         emptyView->setSceneVisible(false);
+        // Which GL implementation drew the figures (llvmpipe here, the GPU's driver when lent).
+        emptyView->makeCurrent();
+        if (auto* gl = QOpenGLContext::currentContext())
+            std::fprintf(stderr, "floortwin-bench: GL renderer: %s (%s)\n",
+                         reinterpret_cast<const char*>(gl->functions()->glGetString(GL_RENDERER)),
+                         reinterpret_cast<const char*>(gl->functions()->glGetString(GL_VERSION)));
+        emptyView->doneCurrent();
     }
     for (const Case& c : cases) {
         const std::string size = sizeOf(c);
@@ -640,10 +660,13 @@ int main(int argc, char** argv) {
         }
     }
     // Render and start-up figures need a display (a QApplication); the rest need at most a
-    // QCoreApplication (the Redfish poll), made first so that only one ever exists.
-    const bool gui = g_filter.empty() ||
-                     std::string("render.startup.memory.live.soak.hostile.")
-                             .find(g_filter.substr(0, g_filter.find('.') + 1)) != std::string::npos;
+    // QCoreApplication (the Redfish poll), made first so that only one ever exists. A filter
+    // that names a frame size ("3840x2160") is a render filter too.
+    const bool gui =
+        g_filter.empty() ||
+        std::string("render.startup.memory.live.soak.hostile.")
+                .find(g_filter.substr(0, g_filter.find('.') + 1)) != std::string::npos ||
+        std::regex_search(g_filter, std::regex(R"(\d+x\d+)"));
     std::unique_ptr<QCoreApplication> app;
     if (gui) {
         views::FloorView::setDefaultSurfaceFormat();
