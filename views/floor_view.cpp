@@ -57,6 +57,10 @@ FloorView::FloorView(std::shared_ptr<const model::Topology> topology, SnapshotSo
     restore->SetClientData(this);
     restore->SetCallback([](vtkObject*, unsigned long, void* client, void*) {
         auto* self = static_cast<FloorView*>(client);
+        // Pipes pass the depth test where they are as deep as what is there: drawn again over
+        // their own last frame, they cover it (restoreStill). Whole frames test alike, so
+        // where two pipes meet the same one wins either way.
+        self->m_renderWindow->GetState()->vtkglDepthFunc(GL_LEQUAL);
         if (!self->m_renderer->GetDraw()) self->restoreStill();
     });
     m_flowRenderer->AddObserver(vtkCommand::StartEvent, restore);
@@ -511,6 +515,7 @@ void FloorView::renderScene(int pw, int ph) {
         m_stillW = pw;
         m_stillH = ph;
         m_renderHolds = m_stillValid ? Holds::Still : Holds::Nothing;
+        m_heldPipes.reset();
         if (!m_stillValid) {
             m_flowRenderer->SetDraw(true);
             m_renderWindow->Render();
@@ -528,7 +533,9 @@ void FloorView::renderScene(int pw, int ph) {
     m_flowRenderer->SetDraw(true);
     m_renderWindow->Render();
     m_renderer->SetDraw(true);
-    m_renderHolds = pipes ? Holds::Nothing : m_restoreBaked ? Holds::Baked : Holds::Still;
+    m_renderHolds = m_restoreBaked ? Holds::Baked : Holds::Still;
+    m_heldPipes = pipes ? std::optional(FlowPipes::shapeGeneration()) : std::nullopt;
+    m_heldBake = m_hudBakes;
 }
 
 bool FloorView::flowsVisible() const {
@@ -553,7 +560,11 @@ void FloorView::restoreStill() {
     // Called as the flow layer starts, with VTK's render framebuffer bound for drawing.
     if (!m_stillValid || !m_kept) return;
     const Holds wanted = m_restoreBaked ? Holds::Baked : Holds::Still;
-    if (m_renderHolds == wanted && !flowsVisible()) return;
+    // Pipes drawn over a bare picture, or the same pipes again over their last frame, leave
+    // it as a restore would.
+    if (m_renderHolds == wanted && (wanted != Holds::Baked || m_heldBake == m_hudBakes) &&
+        (!m_heldPipes || (*m_heldPipes == FlowPipes::shapeGeneration() && flowsVisible())))
+        return;
     ++m_stillRestores;
     m_kept->restore(m_restoreBaked ? KeptPicture::Copy::Baked : KeptPicture::Copy::Still);
 }

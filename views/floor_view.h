@@ -241,10 +241,15 @@ private:
     int m_stillW = 0, m_stillH = 0;
     bool m_stillValid = false, m_reuseStill = true, m_stillBroken = false;
     int m_keptGeneration = 0; // moves with every picture kept
-    // What VTK's render framebuffer holds as it is (the last frame drew no pipes over it): a
-    // frame with no pipes to draw need not copy that picture back.
+    // What VTK's render framebuffer holds as it is: a kept picture, and over it the pipes of
+    // one shape (FlowPipes::shapeGeneration) or none. A frame that shows that picture with no
+    // pipes, or draws the same pipes over it again, need not copy the picture back: the pipes
+    // are opaque, drawn where they were at the depth they wrote (their pass tests with LEQUAL),
+    // so they cover exactly their last frame's pixels with this frame's colours and bands.
     enum class Holds { Nothing, Still, Baked };
     Holds m_renderHolds = Holds::Nothing;
+    std::optional<std::uint64_t> m_heldPipes;
+    int m_heldBake = -1; // which bake (m_hudBakes) a held Baked picture is
     int m_stillRenders = 0, m_stillRestores = 0;
     // The HUD baked into the kept picture on the tiles no pipe touches: which picture, HUD,
     // pipes and size it holds. While all hold, a frame that reuses the HUD restores the baked
