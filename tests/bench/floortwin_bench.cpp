@@ -528,6 +528,9 @@ void benchRender() {
             const double tiles = std::ceil(c.width / kTile) * std::ceil(c.height / kTile);
             figure("render.hud_cover_percent." + c.label + "." + size,
                    100.0 * static_cast<double>(view.hudTiles()) / tiles, "%");
+            // Of those, what the last frame composited over the pipes (the rest was baked).
+            figure("render.hud_composited_percent." + c.label + "." + size,
+                   100.0 * static_cast<double>(view.hudTilesComposited()) / tiles, "%");
         }
         // How many of the frames had to draw the still scene (camera, data or size changed).
         figure("render.still_redraws." + c.label + "." + size, stillDrawn, "frames");
