@@ -1,9 +1,8 @@
 // FloorView's camera: the rig applied to VTK's camera, projection and picking, the overview and
 // the framings, and the mouse and keyboard that steer it.
-#include "floor_view.h"
-
 #include "floor_picker.h"
 #include "floor_scene.h"
+#include "floor_view.h"
 
 #include <QKeyEvent>
 #include <QMouseEvent>

@@ -2,7 +2,6 @@
 // depth) kept; frames whose still scene holds draw only the moving pipes over it, or over their
 // own last frame, and may restore it with the HUD baked in where no pipe runs.
 #include "floor_view.h"
-
 #include "flow_pipes.h"
 
 #include <QOpenGLContext>
