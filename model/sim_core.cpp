@@ -144,7 +144,7 @@ void SimCore::tickOnce() {
 
 void SimCore::publish() {
     auto snapshot = m_pool->take();
-    m_model.copyTo(*snapshot);
+    m_model.publishTo(*snapshot);
     auto shared = m_pool->wrap(std::move(snapshot));
     {
         std::lock_guard lock(m_latestMutex);

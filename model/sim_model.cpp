@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
+#include <utility>
 
 namespace ft::model {
 
@@ -212,7 +214,7 @@ void SimModel::apply(const SampleBatch& batch) {
             m_fabric.requestRefresh();
             continue;
         }
-        auto& values = m_state.values[s.channel];
+        Column& values = writableState(s.channel);
         if (s.entity >= values.size()) continue;
         values[s.entity] = s.value;
         auto& holds = m_heldUntil[s.channel];
@@ -235,11 +237,16 @@ void SimModel::step() {
             std::chrono::duration<double, std::milli>(now - mark).count();
         mark = now;
     };
+    renewColumns();
     runScenario();
     m_workload.advance(m_state.time);
     updateJobPace();
     lap(Stage::Workload);
     stepComputeTrays(dt);
+    // Only the tray stage reads last tick's values: the buffers can go back to the pool (once
+    // the snapshot that shares them is gone too).
+    for (const ChannelId c : kRenewedChannels)
+        m_previous[c] = Column();
     lap(Stage::Trays);
     stepFabric(dt);
     lap(Stage::Fabric);
@@ -628,12 +635,48 @@ void SimModel::publishEvents() {
     m_state.events = m_events.shared();
 }
 
+Column& SimModel::writableState(ChannelId c) {
+    Column& column = m_state.values[c];
+    column.unshare(m_columns.get());
+    return column;
+}
+
+void SimModel::renewColumns() {
+    m_previous.resize(ch::Count);
+    for (const ChannelId c : kRenewedChannels) {
+        Column& current = m_state.values[c];
+        Column fresh = m_columns->take(current.size());
+        // Held values are not written by their stage: they stay as measured.
+        if (!m_heldUntil[c].empty()) {
+            std::ranges::copy(std::as_const(current), fresh.begin());
+        } else {
+#ifdef _GLIBCXX_ASSERTIONS
+            // Builds with assertions make a read before the stage's write show (as NaN).
+            std::ranges::fill(fresh, std::numeric_limits<float>::quiet_NaN());
+#endif
+        }
+        m_previous[c] = std::exchange(current, std::move(fresh));
+    }
+}
+
 void SimModel::copyTo(Snapshot& out) const {
+    copyState(out, false);
+}
+
+void SimModel::publishTo(Snapshot& out) const {
+    copyState(out, true);
+}
+
+void SimModel::copyState(Snapshot& out, bool shareRenewed) const {
     out.time = m_state.time;
     out.tick = m_state.tick;
     out.values.resize(m_state.values.size());
-    for (std::size_t c = 0; c < m_state.values.size(); ++c)
-        out.values[c].assign(m_state.values[c].begin(), m_state.values[c].end());
+    for (ChannelId c = 0; c < m_state.values.size(); ++c) {
+        if (shareRenewed && renewed(c))
+            out.values[c] = m_state.values[c].share();
+        else
+            out.values[c] = m_state.values[c];
+    }
     out.detail = m_state.detail; // shared, never copied
     out.detailStamp = m_state.detailStamp;
     out.rackLifecycle.assign(m_state.rackLifecycle.begin(), m_state.rackLifecycle.end());

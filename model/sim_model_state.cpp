@@ -92,7 +92,7 @@ std::vector<std::size_t> SimModel::initialiseFrom(const Snapshot& measured) {
     if (!measured.telemetry || measured.values.size() != ch::Count) return taken;
     for (ChannelId c = 0; c < ch::Count; ++c) {
         if (isDetailChannel(c) || !measured.measuredChannels.test(c)) continue;
-        auto& mine = m_state.values[c];
+        Column& mine = writableState(c);
         const auto theirs = measured.channel(c);
         for (EntityId e = 0; e < mine.size() && e < theirs.size(); ++e)
             if (measured.measured(c, e) && std::isfinite(theirs[e])) {

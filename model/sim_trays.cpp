@@ -37,8 +37,9 @@ struct GpuHolds {
     bool util, clock, power, temp;
 };
 
-// One rack's GPUs, `n` from `firstGpu`: throttle, utilization, clock, power, temperature. What a
-// GPU's tray gives it (the utilization its work asks for, the job's pace, power or not as 1 or
+// One rack's GPUs, `n` from `firstGpu`: throttle, utilization, clock, power, temperature, from
+// last tick's utilization and temperature (`utilWas`, `tempWas`: other buffers). What a GPU's
+// tray gives it (the utilization its work asks for, the job's pace, power or not as 1 or
 // 0, the coolant at its cold plate) comes per GPU; Racky's cap per GPU is the rack's. Each GPU's
 // effective clock (1 = full; throttled or capped) goes to `effective`. Every value is a select,
 // not a branch, and GPUs do not depend on each other, so with no holds this is vector code
@@ -48,10 +49,11 @@ template <bool kHolds>
 [[gnu::always_inline]] inline void
 stepGpus(const GpuStep k, std::size_t n, float cap, const float* __restrict target,
          const float* __restrict pace, const float* __restrict on, const float* __restrict coolant,
-         float* __restrict util, float* __restrict clock, float* __restrict power,
-         float* __restrict temp, float* __restrict throttle, const float* __restrict bias,
-         const float* __restrict noise, const float* __restrict cooling,
-         float* __restrict effective, const GpuHolds& held, EntityId firstGpu) {
+         const float* __restrict utilWas, const float* __restrict tempWas, float* __restrict util,
+         float* __restrict clock, float* __restrict power, float* __restrict temp,
+         float* __restrict throttle, const float* __restrict bias, const float* __restrict noise,
+         const float* __restrict cooling, float* __restrict effective, const GpuHolds& held,
+         EntityId firstGpu) {
     auto keep = [&](bool any, ChannelId c, std::size_t i) {
         if constexpr (kHolds) return any && held.holds(c, firstGpu + static_cast<EntityId>(i));
         return false;
@@ -59,7 +61,7 @@ stepGpus(const GpuStep k, std::size_t n, float cap, const float* __restrict targ
     for (std::size_t i = 0; i < n; ++i) {
         const float b = bias[i];
         // Throttle: clocks back off while the die is over its limit, recover below it.
-        const float die = temp[i];
+        const float die = tempWas[i];
         const float was = throttle[i];
         const float down = std::max(0.55f, was - k.throttleDown);
         const float up = std::min(1.0f, was + k.throttleUp);
@@ -70,7 +72,7 @@ stepGpus(const GpuStep k, std::size_t n, float cap, const float* __restrict targ
         const float waiting = std::clamp(pace[i] / std::max(thr, 0.05f), 0.0f, 1.0f);
         const float wantUtil =
             std::clamp(target[i] * waiting * (1.0f + 0.03f * b) + noise[i] * on[i], 0.0f, 1.0f);
-        const float busy = util[i];
+        const float busy = utilWas[i];
         if (!keep(held.util, ch::GpuUtilization, i))
             util[i] = busy + (wantUtil * 100.0f - busy) * k.utilAlpha;
         const float u = util[i] / 100.0f;
@@ -97,6 +99,7 @@ stepGpus(const GpuStep k, std::size_t n, float cap, const float* __restrict targ
 // One rack's GPU columns for the kernel (each from the rack's first GPU).
 struct GpuColumns {
     const float *target, *pace, *on, *coolant;
+    const float *utilWas, *tempWas;
     float *util, *clock, *power, *temp, *throttle;
     const float *bias, *noise, *cooling;
     float* effective;
@@ -106,8 +109,9 @@ template <bool kHolds>
 [[gnu::always_inline]] inline void runGpus(const GpuStep k, std::size_t n, float cap,
                                            const GpuColumns& c, const GpuHolds& held,
                                            EntityId firstGpu) {
-    stepGpus<kHolds>(k, n, cap, c.target, c.pace, c.on, c.coolant, c.util, c.clock, c.power, c.temp,
-                     c.throttle, c.bias, c.noise, c.cooling, c.effective, held, firstGpu);
+    stepGpus<kHolds>(k, n, cap, c.target, c.pace, c.on, c.coolant, c.utilWas, c.tempWas, c.util,
+                     c.clock, c.power, c.temp, c.throttle, c.bias, c.noise, c.cooling, c.effective,
+                     held, firstGpu);
 }
 
 // The kernel's entry points: a GPU at a time for ticks with holds; for the rest, eight GPUs a
@@ -235,6 +239,12 @@ void SimModel::stepComputeTrays(float dt) {
     // The GPUs' columns, and the kernel for this tick's holds.
     const GpuStep k{0.2f * dt, 0.1f * dt, limit,   limit - 3.0f,
                     utilAlpha, gpuAlpha,  gpuIdle, gpuSpan};
+    // Last tick's values of what this stage reads before it writes (the renewed columns hold
+    // nothing yet but the held values).
+    const float* const utilWas = previous(ch::GpuUtilization);
+    const float* const tempWas = previous(ch::GpuTemperature);
+    const float* const cpuTempWas = previous(ch::CpuTemperature);
+    const float* const trayPowerWas = previous(ch::TrayPower);
     float* const util = v[ch::GpuUtilization].data();
     float* const clock = v[ch::GpuSmClock].data();
     float* const power = v[ch::GpuPower].data();
@@ -325,7 +335,7 @@ void SimModel::stepComputeTrays(float dt) {
             // tray's share of the rack's heat: later GPUs on the loop see warmer water.
             const float trayShare =
                 rackPowerW > 1.0f
-                    ? trayPowerW[tray] * static_cast<float>(rk.computeTrays) / rackPowerW
+                    ? trayPowerWas[tray] * static_cast<float>(rk.computeTrays) / rackPowerW
                     : 1.0f;
             out.rise = std::max(0.0f, rackRise * std::min(trayShare, 3.0f));
             const std::size_t at = (tray - firstTray) * gptSize;
@@ -338,10 +348,10 @@ void SimModel::stepComputeTrays(float dt) {
         }
 
         const std::size_t first = firstTray * gptSize;
-        const GpuColumns columns{s.target.data(),   s.pace.data(), s.on.data(),   s.coolant.data(),
-                                 util + first,      clock + first, power + first, temp + first,
-                                 throttle + first,  bias + first,  noise + first, cooling + first,
-                                 s.effective.data()};
+        const GpuColumns columns{
+            s.target.data(),  s.pace.data(), s.on.data(),   s.coolant.data(), utilWas + first,
+            tempWas + first,  util + first,  clock + first, power + first,    temp + first,
+            throttle + first, bias + first,  noise + first, cooling + first,  s.effective.data()};
         gpus(k, rackGpus, gpuCap, columns, gpuHolds, static_cast<EntityId>(first));
         float slowest = 1.0f; // the rack's slowest GPU (min is exact in any order)
         for (std::size_t i = 0; i < rackGpus; ++i)
@@ -373,7 +383,7 @@ void SimModel::stepComputeTrays(float dt) {
                 trayPower += cpuPowerW[c];
                 if (!(holdCpuTemp && held(ch::CpuTemperature, cid))) {
                     const float want = supply + in.rise + kCpuThermalResistance * cpuPower;
-                    cpuTemp[c] += (want - cpuTemp[c]) * gpuAlpha;
+                    cpuTemp[c] = cpuTempWas[c] + (want - cpuTempWas[c]) * gpuAlpha;
                 }
             }
             if (!(holdTray && held(ch::TrayPower, trayId))) trayPowerW[tray] = trayPower;

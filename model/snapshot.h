@@ -3,6 +3,7 @@
 // lifecycle states and the active alarms. Built by the sim thread, published as
 // std::shared_ptr<const Snapshot>, then never modified: any thread may read it.
 #include "channel_catalog.h"
+#include "column.h"
 #include "shared_log.h"
 #include "timestamp.h"
 
@@ -78,14 +79,15 @@ inline constexpr ChannelId kLastDetailChannel = ch::FabricState;
 constexpr bool isDetailChannel(ChannelId c) {
     return c >= kFirstDetailChannel && c <= kLastDetailChannel;
 }
-using DetailBlock = std::vector<std::vector<float>>; // [channel - kFirstDetailChannel][entity id]
+using DetailBlock = std::vector<Column>; // [channel - kFirstDetailChannel][entity id]
 
 struct Snapshot {
     TimeNs time = 0;
     std::uint64_t tick = 0;
-    // [channel id][entity id]. The detail channels' vectors here stay empty: read every channel
-    // through channel()/value(), which look in `detail` for those.
-    std::vector<std::vector<float>> values;
+    // [channel id][entity id]. The detail channels' columns here stay empty: read every channel
+    // through channel()/value(), which look in `detail` for those. A published snapshot's large
+    // columns share their buffers with the simulator's state of that tick (column.h).
+    std::vector<Column> values;
     std::shared_ptr<const DetailBlock> detail;
     // Counts the refreshes of `detail` (views redo per-link work only when it changes).
     std::uint64_t detailStamp = 0;
@@ -147,7 +149,7 @@ struct Snapshot {
     float value(ChannelId id, EntityId entity) const { return channel(id)[entity]; }
     // For producers building a snapshot (the sim, a recording reader): a channel to write into.
     // A shared detail block is copied first, so published snapshots never change.
-    std::vector<float>& writable(ChannelId id) {
+    Column& writable(ChannelId id) {
         if (!isDetailChannel(id)) return values[id];
         if (!detail || detail.use_count() > 1) {
             auto own =

@@ -36,6 +36,10 @@ private:
         // A pooled snapshot must not keep the shared per-link block alive: the fabric model
         // rewrites a block only once nobody holds it.
         s->detail.reset();
+        // Nor the simulator's renewed columns: their buffers go back to its pool for the ticks
+        // to come (a pooled snapshot would keep them until it is published again).
+        for (Column& c : s->values)
+            if (c.pooled()) c = Column();
         s->events.reset();
         s->lifecycleHistory.reset();
         std::lock_guard lock(m_mutex);

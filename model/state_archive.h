@@ -33,6 +33,10 @@ namespace ft::model {
 namespace archive_detail {
 template <class T> struct IsVector : std::false_type {};
 template <class T, class A> struct IsVector<std::vector<T, A>> : std::true_type {};
+// A type that stores itself as a vector of its value_type (Column).
+template <class T>
+requires T::kArchiveAsVector struct IsVector<T> : std::true_type {
+};
 template <class T> struct IsDeque : std::false_type {};
 template <class T, class A> struct IsDeque<std::deque<T, A>> : std::true_type {};
 template <class T> struct IsArray : std::false_type {};

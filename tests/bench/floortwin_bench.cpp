@@ -97,22 +97,32 @@ void benchSim(const std::string& label, const std::string& spec, int ticks) {
     if (!refresh.empty()) figure("sim.tick_ms_counter_refresh." + label, median(refresh), "ms");
 }
 
-// Where a 1,778-rack tick goes: the median of each stage of SimModel::step over 60 ticks.
+// Where a 1,778-rack tick goes: the median of each stage of SimModel::step over 60 ticks, and
+// of publishing its snapshot (two snapshots in turn, as SimCore's readers keep the last one).
 void benchSimSplit() {
     if (!wanted("sim.tick_split_ms.racks1778")) return;
     model::SimModel sim(topologyOf("generate:racks=1778"), {});
     sim.setProfiling(true);
     constexpr auto kStages = static_cast<std::size_t>(model::SimModel::Stage::Count);
     std::array<std::vector<double>, kStages> ms;
+    std::vector<double> publish;
+    std::array<model::Snapshot, 2> published;
     for (int i = 0; i < 80; ++i) {
         sim.step();
+        const auto t0 = std::chrono::steady_clock::now();
+        sim.publishTo(published[static_cast<std::size_t>(i) % 2]);
+        const double publishMs =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count();
         if (i < 20) continue; // warm-up
         for (std::size_t k = 0; k < kStages; ++k)
             ms[k].push_back(sim.stageMs()[k]);
+        publish.push_back(publishMs);
     }
     for (std::size_t k = 0; k < kStages; ++k)
         figure(std::string("sim.tick_split_ms.racks1778.") + model::SimModel::kStageNames[k],
                median(ms[k]), "ms");
+    figure("sim.tick_split_ms.racks1778.publish", median(publish), "ms");
 }
 
 // A keyframe of the 1,778-rack floor: what saving it costs the sim thread (once a minute), its

@@ -7,6 +7,7 @@
 #include <QTest>
 #include <atomic>
 #include <thread>
+#include <utility>
 
 using namespace ft;
 namespace ch = model::ch;
@@ -22,7 +23,9 @@ private slots:
         model::SimCore core(floorOf(4), {});
         const auto first = core.latest();
         QVERIFY(first);
-        const std::vector<float> firstTemps(first->values[ch::GpuTemperature]);
+        // A deep copy of every channel (the published columns share their buffers with the
+        // simulator's state, which the ticks below must not write into).
+        const std::vector<model::Column> firstValues = first->values;
         core.start(0.0); // as fast as possible
         std::uint64_t lastTick = first->tick;
         int advances = 0;
@@ -39,7 +42,7 @@ private slots:
         QVERIFY(advances >= 5);
         // A snapshot held by a reader never changes under it.
         QCOMPARE(first->tick, 0u);
-        QVERIFY(first->values[ch::GpuTemperature] == firstTemps);
+        QVERIFY(first->values == firstValues);
     }
 
     void pacedAtRealTime() {
@@ -119,6 +122,70 @@ private slots:
         QCOMPARE(c.latest()->tick, b.latest()->tick);
         QVERIFY(c.latest()->values == b.latest()->values);
         QVERIFY(*c.latest()->detail == *b.latest()->detail);
+    }
+
+    // Columns: share() shares, copies copy, and replacing a shared column's values leaves the
+    // other handle's alone.
+    void columnsShareOnlyWhenAsked() {
+        model::Column a(4, 1.0f);
+        const model::Column b = a.share();
+        QVERIFY(a.shared() && b.shared());
+        QCOMPARE(static_cast<const model::Column&>(a).data(), b.data());
+        const model::Column c = a;
+        QVERIFY(!c.shared() && c.data() != b.data() && c == b);
+        a.assign(4, 2.0f);
+        QVERIFY(!a.shared() && !b.shared());
+        QCOMPARE(b[3], 1.0f);
+        QCOMPARE(a[3], 2.0f);
+        model::Column d = a.share();
+        d.resize(6, 5.0f); // a copy of its own, then grown
+        QCOMPARE(a.size(), 4u);
+        QCOMPARE(d[0], 2.0f);
+        QCOMPARE(d[5], 5.0f);
+        model::Column e = a.share();
+        e.unshare();
+        e[0] = 7.0f;
+        QCOMPARE(a[0], 2.0f);
+    }
+
+    // A pool's buffer goes back to it when its last handle is dropped, on any thread, and the
+    // next take() of that size gets it again.
+    void columnPoolRecyclesBuffers() {
+        auto pool = std::make_shared<model::ColumnPool>();
+        model::Column x = pool->take(1000);
+        QVERIFY(x.pooled());
+        const float* buffer = std::as_const(x).data();
+        model::Column reader = x.share();
+        x = model::Column();
+        QCOMPARE(pool->kept(), 0u); // the reader still holds it
+        std::thread([r = std::move(reader)]() mutable { r = model::Column(); }).join();
+        QCOMPARE(pool->kept(), 1u);
+        model::Column y = pool->take(1000);
+        QCOMPARE(std::as_const(y).data(), buffer);
+        QCOMPARE(pool->kept(), 0u);
+        QVERIFY(pool->take(999).size() == 999u); // another size: a new buffer
+    }
+
+    // A published snapshot's largest channels are the tick's own buffers, not copies, and
+    // nothing after (the next ticks, a measurement applied) writes into them.
+    void publishingSharesWithoutCopying() {
+        model::SimModel sim(floorOf(4), {});
+        model::Snapshot published;
+        sim.publishTo(published);
+        QCOMPARE(published.values[ch::GpuPower].data(), sim.state().values[ch::GpuPower].data());
+        QVERIFY(published.values[ch::RackPower].data() != sim.state().values[ch::RackPower].data());
+        QVERIFY(published.values == sim.state().values);
+        const std::vector<model::Column> before = published.values;
+        const model::Sample measured{sim.time(), ch::GpuTemperature, 5, 61.5f};
+        sim.apply(model::SampleBatch{0, {measured}, {}});
+        QCOMPARE(sim.state().values[ch::GpuTemperature][5], 61.5f);
+        for (int i = 0; i < 5; ++i)
+            sim.step();
+        QVERIFY(published.values == before);
+        // The measured value is held through the ticks that renewed its column.
+        QCOMPARE(sim.state().values[ch::GpuTemperature][5], 61.5f);
+        QVERIFY(sim.state().values[ch::GpuTemperature][4] !=
+                published.values[ch::GpuTemperature][4]);
     }
 };
 
