@@ -671,7 +671,8 @@ void SimModel::copyState(Snapshot& out, bool shareRenewed) const {
     out.time = m_state.time;
     out.tick = m_state.tick;
     out.values.resize(m_state.values.size());
-    for (ChannelId c = 0; c < m_state.values.size(); ++c) {
+    for (std::size_t i = 0; i < m_state.values.size(); ++i) {
+        const auto c = static_cast<ChannelId>(i);
         if (shareRenewed && renewed(c))
             out.values[c] = m_state.values[c].share();
         else
