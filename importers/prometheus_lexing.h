@@ -1,0 +1,73 @@
+#pragma once
+// The tokens of the Prometheus text formats, for the parser (prometheus_text.cpp,
+// prometheus_metadata.cpp) and its rules (exposition_rules.cpp): character classes, numbers as
+// Go's ParseFloat reads them (parseNumber, in exposition_rules.h), timestamps, family names and
+// the suffixes their samples add. A function given [p, e) reads nothing beyond it; reading a
+// number or a timestamp allocates nothing. Pure functions: reentrant, no Qt.
+#include "exposition_rules.h"
+#include "prometheus_text.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ft::importers::prom::detail {
+
+enum : std::uint8_t { kNameStart = 1, kNameChar = 2, kDigit = 4 };
+
+inline constexpr std::array<std::uint8_t, 256> kCharClass = [] {
+    std::array<std::uint8_t, 256> t{};
+    for (int c = 'a'; c <= 'z'; ++c)
+        t[c] = kNameStart | kNameChar;
+    for (int c = 'A'; c <= 'Z'; ++c)
+        t[c] = kNameStart | kNameChar;
+    t['_'] = t[':'] = kNameStart | kNameChar;
+    for (int c = '0'; c <= '9'; ++c)
+        t[c] = kNameChar | kDigit;
+    return t;
+}();
+
+inline bool is(char c, std::uint8_t cls) {
+    return kCharClass[static_cast<unsigned char>(c)] & cls;
+}
+inline bool isBlank(char c) {
+    return c == ' ' || c == '\t';
+}
+inline const char* skipBlanks(const char* p, const char* e) {
+    while (p < e && isBlank(*p))
+        ++p;
+    return p;
+}
+inline const char* tokenEnd(const char* p, const char* e) {
+    while (p < e && !isBlank(*p))
+        ++p;
+    return p;
+}
+
+// [s, e) as a quoted excerpt for a message: at most 40 bytes, then "...".
+std::string snippet(const char* s, const char* e);
+
+// 0.0.4: an int64 count of milliseconds (Go's ParseInt: optional sign, decimal digits).
+bool parseMillis(const char* p, const char* e, std::int64_t& ns);
+// OpenMetrics: seconds, possibly fractional. Plain decimals convert exactly (a double would
+// lose the nanoseconds of a present-day time); other spellings go through a double.
+bool parseSeconds(const char* s, const char* e, std::int64_t& ns);
+
+// Whether a family of `type` has samples named <family><suffix> ("" for the family's own name).
+bool acceptsSuffix(MetricType type, std::string_view suffix);
+inline constexpr std::array<std::string_view, 8> kSuffixes = {
+    "_total", "_created", "_bucket", "_sum", "_count", "_gsum", "_gcount", "_info"};
+
+// A name with no metadata, less the suffix a histogram's or summary's samples add: foo_bucket,
+// foo_sum and foo_count are one family's lines even when no TYPE says so. (Not _total or
+// _info: in 0.0.4 requests_total and requests may be two metrics.)
+std::string_view baseName(std::string_view name);
+// "counter", "gauge", ... as a TYPE line writes them.
+std::optional<MetricType> typeFromName(std::string_view word);
+// Where a line holds `# EOF` (OpenMetrics' end marker), allowing blanks around it as the line
+// grammar does.
+bool hasEofLine(std::string_view text);
+
+} // namespace ft::importers::prom::detail
