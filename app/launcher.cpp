@@ -66,7 +66,6 @@ ScenarioSource demoScenario(const std::string& demo, std::optional<importers::St
     };
 }
 
-// --layers: exactly the layers named show.
 // This program's peak resident memory, in MiB: the high-water mark of its own address space
 // (VmHWM). getrusage's ru_maxrss is not that on Linux: exec keeps the larger of it and the
 // peak of the process image it replaced, so a floortwin started by a large process (the
@@ -80,6 +79,7 @@ double peakResidentMiB() {
     return static_cast<double>(self.ru_maxrss) / 1024.0;
 }
 
+// --layers: exactly the layers named show.
 void applyLayers(const Options& o, views::FloorView& view) {
     view.setFillModelled(o.fillModelled);
     if (o.layers.empty()) return;
