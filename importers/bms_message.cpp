@@ -185,13 +185,12 @@ BmsMapper::Outcome BmsMapper::apply(const BmsMessage& message, std::vector<model
     }
     const auto it = m_metadata.find(key);
     if (it != m_metadata.end()) return mapValue(message, &it->second, out);
-    // No metadata yet: a rule that places the point by its tag alone maps it now (or says the
-    // tag names something the floor lacks); a point no rule can place without metadata waits.
+    // No metadata yet: a rule that places the point by its tag alone maps it now. A point no
+    // rule can place without metadata waits for it, and so does one whose tag path names
+    // nothing on this floor: tag paths follow the site's own naming, which need not be the
+    // floor's rack names, while the metadata's rackLocationName is.
     const Outcome now = mapValue(message, nullptr, out, /*count=*/false);
-    if (now != Outcome::Unmapped) {
-        if (now == Outcome::Unresolved) ++m_stats.unmapped;
-        return now;
-    }
+    if (now != Outcome::Unmapped && now != Outcome::Unresolved) return now;
     if (m_held.size() >= kMaxHeld && !m_held.contains(key)) {
         ++m_stats.heldDropped;
         ++m_stats.unmapped;

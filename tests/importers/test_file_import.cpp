@@ -339,12 +339,36 @@ private slots:
                  O::Mapped);
         QCOMPARE(out.back().channel, model::ChannelId(model::ch::RackFlow));
         QCOMPARE(out.back().entity, id(model::EntityKind::Rack, "B07"));
+        // A tag path in the site's own naming names no rack of the floor: the value waits for
+        // the metadata, whose rackLocationName is the floor's rack name.
         QCOMPARE(apply("BMS/v1/PUB/Value/Rack/RackLiquidFlow/site1/rowQ/Q01/flow",
                        R"({"value": 210.5, "timestamp": 1743620423000, "quality": 1})"),
-                 O::Unresolved);
+                 O::Held);
+        QCOMPARE(mapper.stats().unmapped, 0u);
+        const std::size_t beforeQ01 = out.size();
+        QCOMPARE(apply("BMS/v1/PUB/Metadata/Rack/RackLiquidFlow/site1/rowQ/Q01/flow",
+                       R"({"objectType": "Rack", "pointType": "RackLiquidFlow",
+                           "rackLocationName": "B03", "engUnit": "L/min"})"),
+                 O::Metadata);
+        QCOMPARE(out.size(), beforeQ01 + 1);
+        QCOMPARE(out.back().channel, model::ChannelId(model::ch::RackFlow));
+        QCOMPARE(out.back().entity, id(model::EntityKind::Rack, "B03"));
+        QCOMPARE(out.back().value, 210.5f);
+        QCOMPARE(mapper.stats().released, 2u);
+        // Metadata that names no rack of the floor either: now it is unplaced, and counted.
+        QCOMPARE(apply("BMS/v1/PUB/Value/Rack/RackLiquidFlow/site1/rowQ/Q02/flow",
+                       R"({"value": 211.0, "timestamp": 1743620423000, "quality": 1})"),
+                 O::Held);
+        QCOMPARE(apply("BMS/v1/PUB/Metadata/Rack/RackLiquidFlow/site1/rowQ/Q02/flow",
+                       R"({"objectType": "Rack", "pointType": "RackLiquidFlow",
+                           "rackLocationName": "Q02"})"),
+                 O::Metadata);
+        QCOMPARE(out.size(), beforeQ01 + 1);
+        QCOMPARE(mapper.stats().unmapped, 1u);
+        QCOMPARE(mapper.stats().held, 0u);
         QCOMPARE(mapper.stats().badQuality, 1u);
         QCOMPARE(mapper.stats().noValue, 1u);
-        QCOMPARE(mapper.stats().metadata, 1u);
+        QCOMPARE(mapper.stats().metadata, 3u);
 
         importers::BmsMapper trusting(bmsPreset(), *m_demo, /*acceptBadQuality=*/true);
         auto m = importers::parseBmsMessage("BMS/v1/PUB/Value/Rack/RackPower/a/B02/p",
