@@ -201,6 +201,14 @@ MainWindow::MainWindow(Session& session, QWidget* parent, bool restoreLayout)
     applySpeed(m_transport.speed(), m_transport.paused() && session.replay);
 }
 
+std::expected<void, std::string> MainWindow::compareWith(const std::string& path) {
+    if (auto ok = attachCompare(m_session, path, ""); !ok) return ok;
+    m_view->setBaselineSource([this](model::TimeNs t) { return m_session.compareAt(t); },
+                              std::filesystem::path(m_session.comparePath).filename().string());
+    showBaselineEvents();
+    return {};
+}
+
 void MainWindow::showBaselineEvents() {
     if (!m_session.compare) return;
     auto& base = *m_session.compare;
@@ -248,16 +256,8 @@ void MainWindow::buildMenus() {
         const QString path = QFileDialog::getOpenFileName(
             this, tr("Compare with a baseline recording"), QString(), tr("Recordings (*.ftrec)"));
         if (path.isEmpty()) return;
-        if (auto ok = attachCompare(m_session, path.toStdString(), ""); !ok) {
+        if (auto ok = compareWith(path.toStdString()); !ok)
             QMessageBox::warning(this, tr("Compare"), QString::fromStdString(ok.error()));
-            return;
-        }
-        m_view->setBaselineSource(
-            [this](model::TimeNs t) {
-                return m_session.compareAt(t);
-                showBaselineEvents();
-            },
-            std::filesystem::path(m_session.comparePath).filename().string());
     });
     file->addAction(tr("&End the comparison"), this, [this] {
         m_view->setBaselineSource({}, "");

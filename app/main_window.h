@@ -43,6 +43,9 @@ public:
 
     views::FloorView* floorView() const { return m_view; }
     views::TimelinePanel* timeline() const { return m_timeline; }
+    // File ▸ Compare: the recording at `path` becomes the baseline: its values beside this
+    // run's in the view, its events on the timeline. The error says why it could not be opened.
+    std::expected<void, std::string> compareWith(const std::string& path);
     void setMetric(model::ChannelId channel);
     void setWallMode(bool wall);
     // Plays a tour or demo on the view (replacing one that plays); focusHold: seconds a new

@@ -52,6 +52,7 @@ public:
     // A baseline's events (--compare), drawn below the axis line in muted colours, at the times
     // they fall on this clock (`shift` added: the baseline's time minus this one's).
     void setBaselineEvents(std::vector<model::Event> events, model::TimeNs shift);
+    const std::vector<model::Event>& baselineEvents() const { return m_baselineEvents; }
     // Visible window (zoom); nothing: the whole range.
     void setView(std::optional<std::pair<model::TimeNs, model::TimeNs>> view) {
         m_view = view;

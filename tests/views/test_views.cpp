@@ -904,6 +904,39 @@ private slots:
         QCOMPARE(cooling->history(0).size(), std::size_t{5});
     }
 
+    // File ▸ Compare with… of a second recording puts the baseline's events on the timeline
+    // (the menu's handler returned before showing them).
+    void compareShowsTheBaselinesEvents() {
+        QTemporaryDir dir;
+        auto record = [&](const char* scenario, const QString& file, int seconds) {
+            app::Options o;
+            o.scenario = scenario;
+            o.record = dir.filePath(file).toStdString();
+            auto live = app::makeSimSession(o, false, true);
+            if (!live) qFatal("%s", live.error().c_str());
+            (*live)->sim->runUntil((*live)->sim->startTime() + seconds * model::kNsPerSecond);
+            return o.record;
+        };
+        // The pump has failed and its alarms are events by 60 s.
+        const std::string a = record("leak", "a.ftrec", 20),
+                          b = record("pump-failure", "b.ftrec", 60);
+        auto session = app::makeReplaySession(a);
+        QVERIFY2(session, session ? "" : session.error().c_str());
+        app::MainWindow window(**session, nullptr, false);
+        window.setAttribute(Qt::WA_DontShowOnScreen, true);
+        window.resize(1200, 800);
+        window.show();
+        QVERIFY(window.timeline()->axis()->baselineEvents().empty());
+        const auto missing = window.compareWith(dir.filePath("none.ftrec").toStdString());
+        QVERIFY(!missing);
+        QVERIFY(window.timeline()->axis()->baselineEvents().empty());
+        const auto ok = window.compareWith(b);
+        QVERIFY2(ok, ok ? "" : ok.error().c_str());
+        const auto& baseline = (*session)->compare->reader().events();
+        QVERIFY(!baseline.empty());
+        QCOMPARE(window.timeline()->axis()->baselineEvents().size(), baseline.size());
+    }
+
     // A replay's incidents are worked out in the background over the whole recording; the
     // Incidents dock lists each chain as it stood at the moment shown, and a click on a line
     // frames what it names and seeks there.
