@@ -1,5 +1,6 @@
 // The command-line contract from DESIGN.md, exercised on the real binary.
-#include "support/page_server.h"
+#include "support/loopback_server.h"
+#include "support/requirement.h"
 
 #include <QDir>
 #include <QFile>
@@ -7,17 +8,13 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
-#include <arpa/inet.h>
 #include <atomic>
 #include <chrono>
 #include <cstring>
 #include <mutex>
-#include <netinet/in.h>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
-#include <sys/socket.h>
-#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -74,79 +71,39 @@ double fractionOfPixelsThatDiffer(const QImage& a, const QImage& b) {
     return static_cast<double>(off) / (static_cast<double>(a.width()) * a.height());
 }
 
-// A dcgm-exporter page for racks A01 and A02 of the demo floor, served on 127.0.0.1 by a plain
-// socket loop on its own thread (the test's event loop is blocked in QProcess::waitForFinished).
+// A dcgm-exporter page for racks A01 and A02 of the demo floor, on the suites' loopback server
+// (its own threads: the test's event loop is blocked in QProcess::waitForFinished).
+std::string exporterPage() {
+    std::string body = "# HELP DCGM_FI_DEV_GPU_TEMP GPU temperature (in C).\n# TYPE "
+                       "DCGM_FI_DEV_GPU_TEMP gauge\n";
+    for (int rack = 1; rack <= 2; ++rack)
+        for (int tray = 1; tray <= 18; ++tray)
+            for (int g = 0; g < 4; ++g)
+                body += "DCGM_FI_DEV_GPU_TEMP{gpu=\"" + std::to_string(g) + "\",Hostname=\"a0" +
+                        std::to_string(rack) + "-n" + (tray < 10 ? "0" : "") +
+                        std::to_string(tray) + "\"} " + std::to_string(50 + rack) + "\n";
+    return body + "a broken line\n";
+}
+
 class ExporterStub {
 public:
     // Between downFrom and downUntil seconds after construction it hangs up on every request
     // (a dead exporter behind a live load balancer).
     explicit ExporterStub(double downFrom = 1e9, double downUntil = 1e9)
-        : m_downFrom(downFrom), m_downUntil(downUntil) {
-        m_start = std::chrono::steady_clock::now();
-        m_fd = ::socket(AF_INET, SOCK_STREAM, 0);
-        int one = 1;
-        ::setsockopt(m_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-        sockaddr_in addr{};
-        addr.sin_family = AF_INET;
-        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        if (::bind(m_fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0)
-            qFatal("cannot bind a loopback port for the test exporter");
-        socklen_t len = sizeof addr;
-        ::getsockname(m_fd, reinterpret_cast<sockaddr*>(&addr), &len);
-        m_port = ntohs(addr.sin_port);
-        ::listen(m_fd, 16);
-        std::string body = "# HELP DCGM_FI_DEV_GPU_TEMP GPU temperature (in C).\n# TYPE "
-                           "DCGM_FI_DEV_GPU_TEMP gauge\n";
-        for (int rack = 1; rack <= 2; ++rack)
-            for (int tray = 1; tray <= 18; ++tray)
-                for (int g = 0; g < 4; ++g)
-                    body += "DCGM_FI_DEV_GPU_TEMP{gpu=\"" + std::to_string(g) + "\",Hostname=\"a0" +
-                            std::to_string(rack) + "-n" + (tray < 10 ? "0" : "") +
-                            std::to_string(tray) + "\"} " + std::to_string(50 + rack) + "\n";
-        body += "a broken line\n";
-        m_response = "HTTP/1.1 200 OK\r\nContent-Type: text/plain; version=0.0.4\r\nConnection: "
-                     "close\r\nContent-Length: " +
-                     std::to_string(body.size()) + "\r\n\r\n" + body;
-        m_thread = std::thread([this] {
-            while (!m_stop) {
-                const int c = ::accept(m_fd, nullptr, nullptr);
-                if (c < 0) break;
-                char buf[4096];
-                (void)::recv(c, buf, sizeof buf, 0);
-                const double t =
-                    std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start)
-                        .count();
-                if (t >= m_downFrom && t < m_downUntil) {
-                    ::close(c);
-                    continue;
-                }
-                std::size_t sent = 0;
-                while (sent < m_response.size()) {
-                    const auto n =
-                        ::send(c, m_response.data() + sent, m_response.size() - sent, MSG_NOSIGNAL);
-                    if (n <= 0) break;
-                    sent += static_cast<std::size_t>(n);
-                }
-                ::close(c);
-            }
-        });
+        : m_server([start = std::chrono::steady_clock::now(), downFrom, downUntil,
+                    page = exporterPage()](const ft::testing::PageServer::Request&) {
+              const double t =
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+              ft::testing::PageServer::Response r{200, page, "text/plain; version=0.0.4"};
+              r.hangUp = t >= downFrom && t < downUntil;
+              return r;
+          }) {
+        if (m_server.port() == 0) qFatal("cannot bind a loopback port for the test exporter");
     }
-    ~ExporterStub() {
-        m_stop = true;
-        ::shutdown(m_fd, SHUT_RDWR);
-        ::close(m_fd);
-        m_thread.join();
-    }
-    int port() const { return m_port; }
+    int port() const { return m_server.port(); }
 
 private:
-    double m_downFrom, m_downUntil;
-    std::chrono::steady_clock::time_point m_start;
-    int m_fd = -1;
-    int m_port = 0;
-    std::string m_response;
-    std::atomic<bool> m_stop{false};
-    std::thread m_thread;
+    ft::testing::PageServer m_server;
 };
 
 } // namespace
@@ -630,8 +587,7 @@ private slots:
     // --first-frame-ms reports floortwin's own peak memory, not the peak of the process that
     // started it: the benchmark starts it late in its run, after stages that used gigabytes.
     void peakMemoryIsTheAppsOwn() {
-        if (qEnvironmentVariableIsEmpty("DISPLAY"))
-            QSKIP("the first frame needs X (make test uses Xvfb)");
+        FT_REQUIRE_DISPLAY();
         constexpr std::size_t kParentMiB = 1536;
         std::vector<char> ballast(kParentMiB << 20);
         std::memset(ballast.data(), 1, ballast.size()); // resident, not just reserved
@@ -690,8 +646,7 @@ private slots:
     // A demo renders to an MP4 with one frame per 1/fps of the story, the same bytes every
     // time; the same frames as PNGs; a broken demo names its file, line and step.
     void demoRendersToVideo() {
-        if (qEnvironmentVariableIsEmpty("DISPLAY"))
-            QSKIP("rendering needs X (make test uses Xvfb)");
+        FT_REQUIRE_DISPLAY();
         QTemporaryDir dir;
         const QString demo = dir.filePath("short.json");
         QFile f(demo);
@@ -750,8 +705,7 @@ private slots:
     // A demo on a recording (as File > Save bookmarks as a demo writes one) renders the
     // recording's moments: the recorded pump failure shows, the same frames every time.
     void demoOfARecordingRendersIt() {
-        if (qEnvironmentVariableIsEmpty("DISPLAY"))
-            QSKIP("rendering needs X (make test uses Xvfb)");
+        FT_REQUIRE_DISPLAY();
         QTemporaryDir dir;
         const QString recording = dir.filePath("incident.ftrec");
         auto r = floortwin(
@@ -791,8 +745,7 @@ private slots:
 
     // Screenshots of a running tour at two times show two different stops.
     void tourScreenshotsShowItsStops() {
-        if (qEnvironmentVariableIsEmpty("DISPLAY"))
-            QSKIP("rendering needs X (make test uses Xvfb)");
+        FT_REQUIRE_DISPLAY();
         QTemporaryDir dir;
         const QString a = dir.filePath("a.png"), b = dir.filePath("b.png");
         auto r =

@@ -9,6 +9,7 @@
 #include "importers/redfish_source.h"
 #include "importers/scrape_source.h"
 #include "support/hostile_server.h"
+#include "support/requirement.h"
 #include "support/test_floors.h"
 
 #include <QCoreApplication>
@@ -318,7 +319,7 @@ private slots:
     // test_live_sources, against a real Prometheus.)
     void tlsCertificatesThatMustBeRefused() {
         const QString openssl = QStandardPaths::findExecutable("openssl");
-        if (openssl.isEmpty()) QSKIP("openssl is not installed: no TLS test server");
+        FT_REQUIRE_PROGRAM("openssl", "openssl");
         const QString tls = FT_TEST_DATA_DIR "/tls/";
         struct Case {
             const char* cert;

@@ -13,6 +13,8 @@
 #include "importers/recording_reader.h"
 #include "importers/scrape_source.h"
 #include "support/test_floors.h"
+#include "support/loopback_server.h"
+#include "support/requirement.h"
 
 #include <QDir>
 #include <QFile>
@@ -61,183 +63,10 @@ namespace ch = model::ch;
 
 namespace {
 
-// ---------------------------------------------------------------------------------------------
-// A small HTTP/1.1 server on its own threads (one per connection), so a slow reply never holds
-// up the test's event loop or another connection.
-class TestHttpServer {
-public:
-    struct Reply {
-        int status = 200;
-        std::string body;
-        std::string contentType = "text/plain; version=0.0.4; charset=utf-8";
-        int delayMs = 0;
-        bool chunked = false;
-    };
-    struct Request {
-        std::string method, path, head, body; // head: the request line and headers as sent
-    };
-    using Handler = std::function<Reply(const Request&)>;
-
-    ~TestHttpServer() { stop(); }
-
-    bool start(Handler handler, int port = 0) {
-        stop();
-        {
-            std::lock_guard lock(m_mutex);
-            m_handler = std::move(handler);
-        }
-        m_listen = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        if (m_listen < 0) return false;
-        const int one = 1;
-        ::setsockopt(m_listen, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-        sockaddr_in addr{};
-        addr.sin_family = AF_INET;
-        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        addr.sin_port = htons(static_cast<std::uint16_t>(port));
-        if (::bind(m_listen, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
-            ::listen(m_listen, 64) != 0) {
-            ::close(m_listen);
-            m_listen = -1;
-            return false;
-        }
-        socklen_t len = sizeof addr;
-        ::getsockname(m_listen, reinterpret_cast<sockaddr*>(&addr), &len);
-        m_port = ntohs(addr.sin_port);
-        m_stop = false;
-        m_accept = std::thread([this] { acceptLoop(); });
-        return true;
-    }
-
-    void stop() {
-        if (!m_accept.joinable()) return;
-        m_stop = true;
-        m_accept.join();
-        ::close(m_listen);
-        m_listen = -1;
-        std::lock_guard lock(m_mutex);
-        for (auto& w : m_workers)
-            w.thread.join();
-        m_workers.clear();
-    }
-
-    void setHandler(Handler handler) {
-        std::lock_guard lock(m_mutex);
-        m_handler = std::move(handler);
-    }
-    int port() const { return m_port; }
-    int requests() const { return m_requests.load(); }
-    std::string url(const std::string& path = "/metrics") const {
-        return "http://127.0.0.1:" + std::to_string(m_port) + path;
-    }
-
-private:
-    struct Worker {
-        std::thread thread;
-        std::shared_ptr<std::atomic<bool>> done;
-    };
-
-    void acceptLoop() {
-        while (!m_stop) {
-            pollfd p{m_listen, POLLIN, 0};
-            if (::poll(&p, 1, 50) <= 0) continue;
-            const int fd = ::accept4(m_listen, nullptr, nullptr, SOCK_CLOEXEC);
-            if (fd < 0) continue;
-            std::lock_guard lock(m_mutex);
-            // Reap finished connections so a long test does not pile up threads.
-            for (auto it = m_workers.begin(); it != m_workers.end();) {
-                if (it->done->load()) {
-                    it->thread.join();
-                    it = m_workers.erase(it);
-                } else {
-                    ++it;
-                }
-            }
-            auto done = std::make_shared<std::atomic<bool>>(false);
-            m_workers.push_back({std::thread([this, fd, done] {
-                                     serve(fd);
-                                     done->store(true);
-                                 }),
-                                 done});
-        }
-    }
-
-    bool sendAll(int fd, std::string_view data) {
-        while (!data.empty()) {
-            const ssize_t n = ::send(fd, data.data(), data.size(), MSG_NOSIGNAL);
-            if (n <= 0) return false;
-            data.remove_prefix(static_cast<std::size_t>(n));
-        }
-        return true;
-    }
-
-    void serve(int fd) {
-        std::string data;
-        char buf[4096];
-        auto receive = [&] {
-            pollfd p{fd, POLLIN, 0};
-            if (::poll(&p, 1, 100) <= 0) return true;
-            const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
-            if (n <= 0) return false;
-            data.append(buf, static_cast<std::size_t>(n));
-            return true;
-        };
-        while (data.find("\r\n\r\n") == std::string::npos && data.size() < 65536 && !m_stop)
-            if (!receive()) break;
-        Request request;
-        const std::size_t headEnd = data.find("\r\n\r\n");
-        request.head = data.substr(0, headEnd);
-        std::size_t contentLength = 0;
-        for (const char* key : {"Content-Length: ", "content-length: "})
-            if (const auto at = request.head.find(key); at != std::string::npos)
-                contentLength = std::stoul(request.head.substr(at + std::strlen(key)));
-        while (headEnd != std::string::npos && data.size() < headEnd + 4 + contentLength && !m_stop)
-            if (!receive()) break;
-        if (headEnd != std::string::npos) request.body = data.substr(headEnd + 4);
-        request.method = request.head.substr(0, request.head.find(' '));
-        if (const auto sp = request.head.find(' '); sp != std::string::npos)
-            request.path = request.head.substr(sp + 1, request.head.find(' ', sp + 1) - sp - 1);
-        ++m_requests;
-        Handler handler;
-        {
-            std::lock_guard lock(m_mutex);
-            handler = m_handler;
-        }
-        const Reply reply = handler ? handler(request) : Reply{404, "no handler\n"};
-        for (int waited = 0; waited < reply.delayMs && !m_stop; waited += 20)
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        if (!m_stop) {
-            std::string head = "HTTP/1.1 " + std::to_string(reply.status) +
-                               (reply.status == 200 ? " OK" : " Error") +
-                               "\r\nContent-Type: " + reply.contentType +
-                               "\r\nConnection: close\r\n";
-            if (reply.chunked) {
-                head += "Transfer-Encoding: chunked\r\n\r\n";
-                bool ok = sendAll(fd, head);
-                for (std::size_t at = 0; ok && at < reply.body.size(); at += 777) {
-                    const std::string_view piece = std::string_view(reply.body).substr(at, 777);
-                    char size[32];
-                    std::snprintf(size, sizeof size, "%zx\r\n", piece.size());
-                    ok = sendAll(fd, size) && sendAll(fd, piece) && sendAll(fd, "\r\n");
-                }
-                if (ok) sendAll(fd, "0\r\n\r\n");
-            } else {
-                head += "Content-Length: " + std::to_string(reply.body.size()) + "\r\n\r\n";
-                if (sendAll(fd, head)) sendAll(fd, reply.body);
-            }
-        }
-        ::shutdown(fd, SHUT_RDWR);
-        ::close(fd);
-    }
-
-    int m_listen = -1;
-    int m_port = 0;
-    std::atomic<bool> m_stop{false};
-    std::atomic<int> m_requests{0};
-    std::thread m_accept;
-    std::mutex m_mutex;
-    std::list<Worker> m_workers;
-    Handler m_handler;
-};
+// Exporter pages and PromQL answers come from the suites' loopback server, as the exposition
+// format's default type.
+using testing::PageServer;
+const std::string kExposition = "text/plain; version=0.0.4; charset=utf-8";
 
 // ---------------------------------------------------------------------------------------------
 // A dcgm-exporter page for the hosts given: GPU i of a host reads 61 + i °C, 700 + i W, 50 + i %.
@@ -593,9 +422,9 @@ private slots:
 
     // (a) scrape: samples arrive mapped; a dead target goes Down and recovers; chunked bodies.
     void scrapeMapsAndRecovers() {
-        TestHttpServer server;
-        QVERIFY(server.start([](const TestHttpServer::Request&) {
-            TestHttpServer::Reply r;
+        PageServer server(kExposition);
+        QVERIFY(server.start([](const PageServer::Request&) {
+            PageServer::Response r;
             r.body = dcgmPage({"a01-n01"});
             r.chunked = true;
             return r;
@@ -624,8 +453,8 @@ private slots:
         QCOMPARE(sink.count(), whileDown); // nothing arrives from a dead target
 
         QVERIFY(server.start(
-            [](const TestHttpServer::Request&) {
-                return TestHttpServer::Reply{200, dcgmPage({"a01-n01"}, 70)};
+            [](const PageServer::Request&) {
+                return PageServer::Response{200, dcgmPage({"a01-n01"}, 70)};
             },
             port));
         QTRY_VERIFY2_WITH_TIMEOUT(healthOf(source).state == SourceState::Up,
@@ -636,13 +465,13 @@ private slots:
 
     // (a) garbage lines are counted; the valid lines around them still map.
     void scrapeGarbageCountsBadLines() {
-        TestHttpServer server;
-        QVERIFY(server.start([](const TestHttpServer::Request&) {
+        PageServer server(kExposition);
+        QVERIFY(server.start([](const PageServer::Request&) {
             std::string page = dcgmPage({"a01-n02"});
             page.insert(page.find("# HELP DCGM_FI_DEV_POWER_USAGE"),
                         "this is not a metric line !!!\nDCGM_FI_DEV_GPU_TEMP{gpu=\"0\" 12\n"
                         "\x01\x02\x03 binary junk\n");
-            return TestHttpServer::Reply{200, page};
+            return PageServer::Response{200, page};
         }));
         Collector sink;
         importers::ScrapeSource source(scrapeConfig({server.url()}), m_dcgm, m_floor, sink.fn());
@@ -662,9 +491,9 @@ private slots:
     // A page that breaks the format's rules but is usable: warnings counted apart from bad
     // lines, the source stays up, the data maps, and the health says which rule, where.
     void scrapeSpecBreachesAreWarnings() {
-        TestHttpServer server;
-        QVERIFY(server.start([](const TestHttpServer::Request&) {
-            return TestHttpServer::Reply{200, dcgmPage({"a01-n02"}) +
+        PageServer server(kExposition);
+        QVERIFY(server.start([](const PageServer::Request&) {
+            return PageServer::Response{200, dcgmPage({"a01-n02"}) +
                                                   "# TYPE DCGM_FI_DEV_GPU_TEMP gauge\n"
                                                   "# TYPE lat histogram\n"
                                                   "lat_bucket{le=\"1\"} 3\nlat_count 3\n"};
@@ -693,9 +522,9 @@ private slots:
         flood->reserve(flood->size() + (8u << 20));
         for (int i = 0; flood->size() < (8u << 20); ++i)
             *flood += "flood_metric{i=\"" + std::to_string(i) + "\"} 1\n";
-        TestHttpServer server;
-        QVERIFY(server.start([flood](const TestHttpServer::Request&) {
-            return TestHttpServer::Reply{200, *flood};
+        PageServer server(kExposition);
+        QVERIFY(server.start([flood](const PageServer::Request&) {
+            return PageServer::Response{200, *flood};
         }));
         Collector sink;
         auto config = scrapeConfig({server.url()});
@@ -715,12 +544,12 @@ private slots:
 
     // (a) a target that takes forever does not slow the other one down.
     void slowTargetDoesNotDelayOthers() {
-        TestHttpServer fast, slow;
-        QVERIFY(fast.start([](const TestHttpServer::Request&) {
-            return TestHttpServer::Reply{200, dcgmPage({"a01-n04"})};
+        PageServer fast(kExposition), slow(kExposition);
+        QVERIFY(fast.start([](const PageServer::Request&) {
+            return PageServer::Response{200, dcgmPage({"a01-n04"})};
         }));
-        QVERIFY(slow.start([](const TestHttpServer::Request&) {
-            TestHttpServer::Reply r{200, dcgmPage({"a01-n05"})};
+        QVERIFY(slow.start([](const PageServer::Request&) {
+            PageServer::Response r{200, dcgmPage({"a01-n05"})};
             r.delayMs = 120000;
             return r;
         }));
@@ -745,13 +574,13 @@ private slots:
     // (b) the API client's envelope and auth handling, against a stand-in API: a query the
     // server rejects degrades the source and names the error; a missing token is a dead source.
     void promqlBearerTokenAndErrorEnvelope() {
-        TestHttpServer api;
-        QVERIFY(api.start([](const TestHttpServer::Request& r) {
-            TestHttpServer::Reply reply;
+        PageServer api(kExposition);
+        QVERIFY(api.start([](const PageServer::Request& r) {
+            PageServer::Response reply;
             reply.contentType = "application/json";
             if (r.head.find("Authorization: Bearer s3cret") == std::string::npos)
-                return TestHttpServer::Reply{401, "Unauthorized\n"};
-            const std::string query = r.method == "POST" ? r.body : r.path;
+                return PageServer::Response{401, "Unauthorized\n"};
+            const std::string query = r.method == "POST" ? r.body : r.target;
             if (query.find("not_a_function") != std::string::npos) {
                 reply.status = 400;
                 reply.body = "{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":\"1:1: "
@@ -829,12 +658,12 @@ private slots:
     // A partial response (Thanos, Mimir: a store did not answer): the data maps, and the
     // source is degraded with the server's words, not up as if the floor were complete.
     void promqlPartialResponseIsDegraded() {
-        TestHttpServer api;
-        QVERIFY(api.start([](const TestHttpServer::Request&) {
+        PageServer api(kExposition);
+        QVERIFY(api.start([](const PageServer::Request&) {
             char when[32];
             std::snprintf(when, sizeof when, "%.3f",
                           static_cast<double>(wallNow() / model::kNsPerMs) / 1000.0);
-            TestHttpServer::Reply reply;
+            PageServer::Response reply;
             reply.contentType = "application/json";
             reply.body =
                 std::string(R"({"status":"success","warnings":["partial response: store )"
@@ -869,9 +698,8 @@ private slots:
     void promqlOverTls() {
         const QString prometheus = QStandardPaths::findExecutable("prometheus");
         const QString openssl = QStandardPaths::findExecutable("openssl");
-        if (prometheus.isEmpty() || openssl.isEmpty())
-            QSKIP(
-                "prometheus or openssl is not installed: TLS is not tested against a real server");
+        FT_REQUIRE_PROGRAM("prometheus", "prometheus");
+        FT_REQUIRE_PROGRAM("openssl", "openssl");
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         ServerProcess gen(openssl,
@@ -943,12 +771,10 @@ private slots:
     // (b) a real Prometheus scraping the test exporter, read through the PromQL API.
     void prometheusQueryRangeImportAndRestart() {
         const QString prometheus = QStandardPaths::findExecutable("prometheus");
-        if (prometheus.isEmpty())
-            QSKIP("prometheus is not installed (apt install prometheus): the PromQL source is not "
-                  "tested against a real server");
-        TestHttpServer exporter;
-        QVERIFY(exporter.start([](const TestHttpServer::Request&) {
-            return TestHttpServer::Reply{200, dcgmPage({"a01-n01", "a01-n02"})};
+        FT_REQUIRE_PROGRAM("prometheus", "prometheus");
+        PageServer exporter(kExposition);
+        QVERIFY(exporter.start([](const PageServer::Request&) {
+            return PageServer::Response{200, dcgmPage({"a01-n01", "a01-n02"})};
         }));
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
@@ -1070,9 +896,7 @@ private slots:
     // host names (host alternations, batched under the query-length limit).
     void victoriaMetricsAggregatesPerRack() {
         const QString vm = QStandardPaths::findExecutable("victoria-metrics");
-        if (vm.isEmpty())
-            QSKIP("victoria-metrics is not installed (apt install victoria-metrics): the PromQL "
-                  "source is not tested against it");
+        FT_REQUIRE_PROGRAM("victoria-metrics", "victoria-metrics");
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const int port = freePort();
@@ -1169,9 +993,8 @@ private slots:
         const QString mosquittoPath = QFileInfo::exists("/usr/sbin/mosquitto")
                                           ? QString("/usr/sbin/mosquitto")
                                           : QStandardPaths::findExecutable("mosquitto");
-        if (mosquittoPath.isEmpty())
-            QSKIP("mosquitto is not installed (apt install mosquitto): the MQTT source is not "
-                  "tested against a real broker");
+        FT_REQUIRE(!mosquittoPath.isEmpty(), "the MQTT broker `mosquitto`",
+                   "scripts/install-deps.sh installs the Debian package `mosquitto`");
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const int port = freePort();

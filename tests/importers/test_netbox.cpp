@@ -5,7 +5,7 @@
 #include "importers/floor_file.h"
 #include "importers/netbox_client.h"
 #include "importers/netbox_inventory.h"
-#include "support/page_server.h"
+#include "support/loopback_server.h"
 
 #include <QTest>
 #include <algorithm>

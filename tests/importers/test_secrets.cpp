@@ -3,7 +3,7 @@
 // HTTP server that echoes the credentials it refused does not get them into the health.
 #include "importers/http_client.h"
 #include "importers/secrets.h"
-#include "support/page_server.h"
+#include "support/loopback_server.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -1,115 +1,20 @@
 #pragma once
-// HostileServer: a loopback TCP server whose connections are handed, raw, to a behaviour that
+// HostileServer: a LoopbackServer whose connections are handed, raw, to a behaviour that
 // misbehaves on purpose: hangs after the headers, streams a body of a gigabyte, drips one byte
 // a second, breaks the chunked encoding, sends a gzip bomb, answers 500 with an HTML page,
 // redirects to itself, or speaks no TLS on an https URL. Each connection runs on a thread of
 // its own until the behaviour returns or the client hangs up; stop() (and the destructor) shut
 // every socket so blocked sends and sleeps end. For tests and benchmarks of the live sources.
-#include <arpa/inet.h>
-#include <atomic>
-#include <chrono>
+#include "loopback_server.h"
+
 #include <fstream>
-#include <functional>
-#include <memory>
-#include <mutex>
-#include <netinet/in.h>
-#include <poll.h>
-#include <string>
-#include <string_view>
-#include <sys/resource.h>
-#include <sys/socket.h>
-#include <thread>
-#include <unistd.h>
-#include <utility>
-#include <vector>
 #include <zlib.h>
 
 namespace ft::testing {
 
-class HostileServer {
+class HostileServer : public LoopbackServer {
 public:
-    // A connection: its socket, the request head it sent, and whether the server is stopping.
-    struct Connection {
-        int fd = -1;
-        std::string request;
-        const std::atomic<bool>* stopping = nullptr;
-
-        // Sends all of `bytes`; false once the client is gone or the server stops.
-        bool send(std::string_view bytes) const {
-            while (!bytes.empty()) {
-                if (stopping->load()) return false;
-                const auto n = ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
-                if (n <= 0) return false;
-                bytes.remove_prefix(static_cast<std::size_t>(n));
-            }
-            return true;
-        }
-        // Waits, waking for a stop or the client hanging up; false when either happened.
-        bool wait(std::chrono::milliseconds ms) const {
-            const auto until = std::chrono::steady_clock::now() + ms;
-            while (std::chrono::steady_clock::now() < until) {
-                if (stopping->load()) return false;
-                pollfd p{fd, POLLIN | POLLRDHUP, 0};
-                if (::poll(&p, 1, 50) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR))) {
-                    char c;
-                    if (::recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT) <= 0) return false;
-                }
-            }
-            return true;
-        }
-    };
-    using Behaviour = std::function<void(const Connection&)>;
-
-    explicit HostileServer(Behaviour behaviour) : m_behaviour(std::move(behaviour)) {
-        m_fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        const int one = 1;
-        ::setsockopt(m_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-        sockaddr_in addr{};
-        addr.sin_family = AF_INET;
-        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        if (::bind(m_fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
-            ::listen(m_fd, 64) != 0)
-            return;
-        socklen_t len = sizeof addr;
-        ::getsockname(m_fd, reinterpret_cast<sockaddr*>(&addr), &len);
-        m_port = ntohs(addr.sin_port);
-        m_accept = std::thread([this] { acceptLoop(); });
-    }
-    ~HostileServer() { stop(); }
-    HostileServer(const HostileServer&) = delete;
-    HostileServer& operator=(const HostileServer&) = delete;
-
-    int port() const { return m_port; }
-    // Benchmarks: the connections' threads run at this nice value (19: the lowest), standing in
-    // for a server on another machine. In one process on two cores, a server streaming a
-    // gigabyte at full speed would otherwise take the core that a remote server takes from no
-    // one, and the figure would measure the fixture, not the client.
-    void setNice(int nice) { m_nice = nice; }
-    int connections() const { return m_connections.load(); }
-    std::string url(const std::string& scheme = "http",
-                    const std::string& path = "/metrics") const {
-        return scheme + "://127.0.0.1:" + std::to_string(m_port) + path;
-    }
-
-    void stop() {
-        if (m_stopping.exchange(true)) return;
-        ::shutdown(m_fd, SHUT_RDWR);
-        if (m_accept.joinable()) m_accept.join();
-        ::close(m_fd);
-        std::vector<std::thread> workers;
-        {
-            std::lock_guard lock(m_mutex);
-            for (int fd : m_open)
-                ::shutdown(fd, SHUT_RDWR);
-            workers = std::move(m_workers);
-        }
-        for (auto& w : workers)
-            w.join();
-        std::lock_guard lock(m_mutex);
-        for (int fd : m_open)
-            ::close(fd);
-        m_open.clear();
-    }
+    using LoopbackServer::LoopbackServer;
 
     // --- Behaviours -------------------------------------------------------------------------
     static std::string head(int status, const std::string& reason, const std::string& headers) {
@@ -251,55 +156,6 @@ public:
         return out;
     }
 
-private:
-    void acceptLoop() {
-        while (!m_stopping) {
-            const int c = ::accept4(m_fd, nullptr, nullptr, SOCK_CLOEXEC);
-            if (c < 0) {
-                if (m_stopping) return;
-                std::this_thread::sleep_for(std::chrono::milliseconds(10)); // EMFILE and such
-                continue;
-            }
-            ++m_connections;
-            std::lock_guard lock(m_mutex);
-            m_open.push_back(c);
-            m_workers.emplace_back([this, c] {
-                if (const int nice = m_nice.load(); nice != 0)
-                    ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), nice);
-                Connection conn{c, readHead(c), &m_stopping};
-                if (!conn.request.empty()) m_behaviour(conn);
-                // Closed under the lock, and forgotten: stop() never shuts a reused number.
-                std::lock_guard done(m_mutex);
-                ::shutdown(c, SHUT_RDWR);
-                ::close(c);
-                std::erase(m_open, c);
-            });
-        }
-    }
-    static std::string readHead(int fd) {
-        std::string head;
-        char buf[4096];
-        while (head.find("\r\n\r\n") == std::string::npos && head.size() < 65536) {
-            pollfd p{fd, POLLIN, 0};
-            if (::poll(&p, 1, 5000) <= 0) break;
-            const auto n = ::recv(fd, buf, sizeof buf, 0);
-            if (n <= 0) break;
-            head.append(buf, static_cast<std::size_t>(n));
-            if (head.front() == '\x16') break; // a TLS ClientHello: no HTTP head will come
-        }
-        return head;
-    }
-
-    Behaviour m_behaviour;
-    int m_fd = -1;
-    int m_port = 0;
-    std::atomic<bool> m_stopping{false};
-    std::atomic<int> m_connections{0};
-    std::atomic<int> m_nice{0};
-    std::thread m_accept;
-    std::mutex m_mutex;
-    std::vector<int> m_open;
-    std::vector<std::thread> m_workers;
 };
 
 // Resident and peak resident memory of this process, in MiB (/proc/self/status): what a
