@@ -51,6 +51,10 @@ struct VideoWriter::Impl {
             const int rc = avcodec_receive_packet(codec, packet);
             if (rc == AVERROR(EAGAIN) || rc == AVERROR_EOF) return {};
             if (rc < 0) return std::unexpected("encoding failed: " + avError(rc));
+            // Every frame lasts one tick of the codec's clock (1/fps). x264 leaves a packet's
+            // duration at 0; the MP4 muxer then ends the edit list at the last frame's start,
+            // and players drop that frame (2 s at 10 fps decoded to 19 frames, 1.9 s).
+            packet->duration = 1;
             av_packet_rescale_ts(packet, codec->time_base, stream->time_base);
             packet->stream_index = stream->index;
             if (int w = av_interleaved_write_frame(format, packet); w < 0)

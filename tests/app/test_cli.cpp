@@ -57,6 +57,25 @@ long long mp4FrameCount(const QString& path) {
     return (static_cast<long long>(p[0]) << 24) | (p[1] << 16) | (p[2] << 8) | p[3];
 }
 
+// What a player sees: the frames the video decodes to and its duration, as ffprobe (FFmpeg's
+// own reader, Debian's `ffmpeg`) counts them by decoding every frame.
+struct Decoded {
+    long long frames = -1;
+    double seconds = -1;
+};
+Decoded decodeVideo(const QString& path) {
+    QProcess p;
+    p.start("ffprobe", {"-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                        "stream=nb_read_frames:format=duration", "-of", "json", path});
+    if (!p.waitForFinished(60000) || p.exitCode() != 0) return {};
+    const auto j = nlohmann::json::parse(p.readAllStandardOutput().toStdString(), nullptr, false);
+    if (j.is_discarded()) return {};
+    Decoded d;
+    d.frames = std::stoll(j["streams"][0]["nb_read_frames"].get<std::string>());
+    d.seconds = std::stod(j["format"]["duration"].get<std::string>());
+    return d;
+}
+
 double fractionOfPixelsThatDiffer(const QImage& a, const QImage& b) {
     if (a.size() != b.size()) return 1.0;
     long long off = 0;
@@ -665,6 +684,12 @@ private slots:
         const auto summary = nlohmann::json::parse(r.out.toStdString());
         QCOMPARE(summary["frames"].get<int>(), 20);
         QCOMPARE(mp4FrameCount(a), 20LL);
+        // ...and a player decodes all of them: 2 s at 10 fps is 20 frames, 2.0 s long (the
+        // last frame had no duration, and the MP4's edit list cut it).
+        FT_REQUIRE_PROGRAM("ffprobe", "ffmpeg");
+        const Decoded decoded = decodeVideo(a);
+        QCOMPARE(decoded.frames, 20LL);
+        QVERIFY2(std::abs(decoded.seconds - 2.0) < 0.01, std::to_string(decoded.seconds).c_str());
         r = floortwin(QStringList(common) << "--render-video" << b);
         QVERIFY2(r.code == 0, r.err.constData());
         QFile fa(a), fb(b);
