@@ -348,9 +348,12 @@ private slots:
     }
 
     void redfishSource() {
-        // DMTF's CDU mockup on loopback, Basic only (no session service): the source falls back
-        // to Basic with --user/--password-file and reports what the CDU says is wrong.
-        const std::string mockup = FT_SOURCE_DIR "/../shared/data/redfish/public-cooling-unit";
+        // The project's CDU controller (tests/data/redfish/cdu.json: URI path -> page) on
+        // loopback, Basic only (no session service): the source falls back to Basic with
+        // --user/--password-file and reports what the CDU says is wrong.
+        QFile fixture(FT_TEST_DATA_DIR "/redfish/cdu.json");
+        QVERIFY2(fixture.open(QIODevice::ReadOnly), qPrintable(fixture.fileName()));
+        const auto pages = nlohmann::json::parse(fixture.readAll().toStdString());
         const std::string basic = "Basic " + QByteArray("admin:pw-9").toBase64().toStdString();
         ft::testing::PageServer server([&](const ft::testing::PageServer::Request& r) {
             ft::testing::PageServer::Response out;
@@ -366,12 +369,12 @@ private slots:
                 out.status = 401;
                 return out;
             }
-            QFile f(QString::fromStdString(mockup + path.substr(11) + "/index.json"));
-            if (!f.open(QIODevice::ReadOnly)) {
+            const auto page = pages.find(path);
+            if (page == pages.end()) {
                 out.status = 404;
                 return out;
             }
-            out.body = f.readAll().toStdString();
+            out.body = page->dump();
             return out;
         });
         QTemporaryDir dir;
@@ -391,11 +394,11 @@ private slots:
         QVERIFY2(src["samples"].get<int>() > 0, r.out.constData());
         bool pump = false;
         for (const auto& c : src["conditions"])
-            pump = pump || c.get<std::string>().find("Pump '2' has failed.") != std::string::npos;
+            pump =
+                pump || c.get<std::string>().find("Pump 'Pump1' has failed.") != std::string::npos;
         QVERIFY2(pump, r.out.constData());
-        // The mockup's CDU is not one of the demo floor's: named, not guessed at.
-        QVERIFY2(src["unresolved"][0]["entity"] == "cdu 'Rack #4 Cooling Distribution Unit'",
-                 r.out.constData());
+        // The fixture's CDU is not one of the demo floor's: named, not guessed at.
+        QVERIFY2(src["unresolved"][0]["entity"] == "cdu 'North hall CDU 07'", r.out.constData());
 
         const Run wrong =
             floortwin({"--headless", "--source", source, "--user", "admin", "--password-file",

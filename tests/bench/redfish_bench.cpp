@@ -5,18 +5,16 @@
 #include "importers/redfish_crawl.h"
 #include "importers/redfish_source.h"
 #include "model/topology.h"
-#include "support/page_server.h"
+#include "support/loopback_server.h"
+#include "support/redfish_fixtures.h"
 
 #include <QCoreApplication>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <thread>
 
 namespace ft {
@@ -25,17 +23,11 @@ namespace {
 
 using nlohmann::json;
 
-std::map<std::string, std::string> mockupPages(const std::string& dir) {
+// One of the project's Redfish services (tests/data/redfish), each page as the body it serves.
+std::map<std::string, std::string> servicePages(const std::string& name) {
     std::map<std::string, std::string> pages;
-    for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
-        if (entry.path().filename() != "index.json") continue;
-        const std::string rel =
-            std::filesystem::relative(entry.path().parent_path(), dir).generic_string();
-        std::ifstream in(entry.path());
-        std::stringstream ss;
-        ss << in.rdbuf();
-        pages["/redfish/v1" + (rel == "." ? std::string() : "/" + rel)] = ss.str();
-    }
+    for (const auto& [path, page] : testing::redfishService(name))
+        pages[path] = page.dump();
     return pages;
 }
 
@@ -65,12 +57,8 @@ std::size_t crawlSize(const std::map<std::string, std::string>& pages) {
 
 void benchRedfish(
     const std::function<void(const std::string& name, double value, const char* unit)>& figure) {
-    const std::string dir = FT_SOURCE_DIR "/../shared/data/redfish/public-cooling-unit";
-    if (!std::filesystem::exists(dir)) {
-        std::fprintf(stderr, "floortwin-bench: no Redfish mockup at %s, skipped\n", dir.c_str());
-        return;
-    }
-    auto pages = mockupPages(dir);
+    // The project's CDU controller, its CDU copied until one poll reads ~1,000 resources.
+    auto pages = servicePages("cdu");
     const std::string cdu = "/redfish/v1/ThermalEquipment/CDUs/1";
     const std::size_t one = crawlSize(pages);
     // Each further CDU adds the CDU's subtree: copies of CDU 1 until ~1,000 resources.

@@ -1,61 +1,45 @@
-// Redfish: DMTF's complete mockups (../shared/data/redfish: a CDU, a power shelf, rack PDUs),
-// walked as they are and edited the way real services go wrong — malformed JSON, missing
-// properties, a Sensor in the wrong units, an unknown major version, a DataSourceUri that does
-// not resolve — then served on 127.0.0.1 with authentication required (a Redfish session,
+// Redfish: the project's own services (tests/data/redfish, written from DSP0268: a CDU
+// controller, rack A02's power shelves, row A's rack PDU and busways), walked as they are and
+// edited the way real services go wrong — malformed JSON, missing properties, a Sensor in the
+// wrong units, an unknown major version, a DataSourceUri that does not resolve, a link to the
+// wrong resource — then served on 127.0.0.1 with authentication required (a Redfish session,
 // HTTP Basic, a token) while their readings change, a pump goes offline, a leak detector goes
 // critical, a session expires, a resource answers too slowly. Waits poll (QTRY_*) and nothing
-// asserts on timing.
+// asserts on timing. DMTF's own mockups are crawled by test_redfish_corpus.
 #include "importers/floor_file.h"
 #include "importers/mapping_rules.h"
 #include "importers/redfish_crawl.h"
 #include "importers/redfish_source.h"
 #include "model/channel_catalog.h"
 #include "model/topology.h"
-#include "support/page_server.h"
+#include "support/loopback_server.h"
+#include "support/redfish_fixtures.h"
 
 #include <QByteArray>
 #include <QTest>
 #include <chrono>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <ranges>
 #include <set>
-#include <sstream>
 #include <thread>
 
 using namespace ft;
-using importers::redfish::Crawl;
 using importers::redfish::Problem;
-using importers::redfish::Reading;
 using nlohmann::json;
+using testing::crawl;
+using testing::CrawlResult;
+using testing::describe;
+using testing::RedfishPages;
+using testing::redfishService;
 namespace ch = model::ch;
 
 namespace {
 
 constexpr int kLong = 20000;
-const std::string kMockups = FT_SOURCE_DIR "/../shared/data/redfish";
 const std::string kUser = "admin", kPassword = "s3cret-Pa55";
-
-// A mockup as pages: URI path ("/redfish/v1/Chassis/CDU") -> its JSON.
-std::map<std::string, json> loadMockup(const std::string& name) {
-    std::map<std::string, json> pages;
-    const std::filesystem::path root = kMockups + "/" + name;
-    for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
-        if (entry.path().filename() != "index.json") continue;
-        const std::string rel =
-            std::filesystem::relative(entry.path().parent_path(), root).generic_string();
-        std::ifstream in(entry.path());
-        std::stringstream ss;
-        ss << in.rdbuf();
-        pages["/redfish/v1" + (rel == "." ? std::string() : "/" + rel)] = json::parse(ss.str());
-    }
-    if (pages.empty()) qFatal("no mockup at %s", root.c_str());
-    return pages;
-}
 
 std::string replaceAll(std::string s, const std::string& from, const std::string& to) {
     for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
@@ -63,9 +47,8 @@ std::string replaceAll(std::string s, const std::string& from, const std::string
     return s;
 }
 
-// Copies every page under `from` to `to`, links inside rewritten: a second CDU or shelf.
-void copySubtree(std::map<std::string, json>& pages, const std::string& from,
-                 const std::string& to) {
+// Copies every page under `from` to `to`, links inside rewritten: a second CDU or PDU.
+void copySubtree(RedfishPages& pages, const std::string& from, const std::string& to) {
     std::vector<std::pair<std::string, json>> add;
     for (const auto& [path, page] : pages)
         if (path == from || path.starts_with(from + "/"))
@@ -77,91 +60,19 @@ void copySubtree(std::map<std::string, json>& pages, const std::string& from,
     }
 }
 
-// The crawl driven by hand over pages (no network): what the walk reads from a mockup.
-struct CrawlResult {
-    std::vector<Reading> readings;
-    std::array<std::uint64_t, importers::redfish::kProblemCount> problems{};
-    std::vector<importers::redfish::ProblemReport> reports;
-    std::vector<importers::redfish::Condition> conditions;
-    std::size_t fetched = 0;
-    std::vector<std::string> paths;
-
-    std::uint64_t count(Problem p) const { return problems[static_cast<std::size_t>(p)]; }
-    // The readings named `metric` whose labels include every (name, value) given.
-    std::vector<const Reading*> find(const std::string& metric,
-                                     const std::map<std::string, std::string>& labels = {}) const {
-        std::vector<const Reading*> out;
-        for (const auto& r : readings) {
-            if (r.metric != metric) continue;
-            bool all = true;
-            for (const auto& [k, v] : labels) {
-                bool has = false;
-                for (const auto& l : r.labels)
-                    has = has || (l.name == k && l.value == v);
-                all = all && has;
-            }
-            if (all) out.push_back(&r);
-        }
-        return out;
-    }
-    double value(const std::string& metric,
-                 const std::map<std::string, std::string>& labels = {}) const {
-        const auto found = find(metric, labels);
-        return found.size() == 1 ? found.front()->value : std::nan("");
-    }
-    bool reported(Problem kind, const std::string& uri) const {
-        for (const auto& r : reports)
-            if (r.kind == kind && r.uri == uri) return true;
-        return false;
-    }
-};
-
-CrawlResult crawl(const std::map<std::string, json>& pages,
-                  const std::map<std::string, std::string>& raw = {},
-                  importers::redfish::Limits limits = {}) {
-    Crawl c(limits);
-    c.begin("/redfish/v1");
-    CrawlResult out;
-    while (!c.done()) {
-        const auto f = c.next();
-        if (!f) qFatal("the crawl waits for nothing");
-        out.paths.push_back(f->path);
-        if (const auto r = raw.find(f->path); r != raw.end()) {
-            c.deliver(f->job, 200, r->second, 1000);
-        } else if (const auto p = pages.find(f->path); p != pages.end()) {
-            c.deliver(f->job, 200, p->second.dump(), 1000);
-        } else {
-            c.deliver(f->job, 404, "{}", 1000);
-        }
-    }
-    out.readings = c.readings();
-    out.problems = c.problems();
-    out.reports = c.reports();
-    out.conditions = c.conditions();
-    out.fetched = c.fetched();
-    return out;
-}
-
-std::string describe(const CrawlResult& r) {
-    std::string s;
-    for (const auto& p : r.reports)
-        s += std::string(importers::redfish::problemName(p.kind)) + " " + p.uri + ": " + p.what +
-             "\n";
-    return s;
-}
-
 // A Redfish service on 127.0.0.1 serving pages that a test edits while it runs. The service root
-// answers anyone (DSP0268); everything else wants the credentials of `auth`.
+// answers anyone (DSP0268); everything else wants the credentials of `auth`. Refusals carry
+// DSP0268's error body (tests/data/redfish/errors.json).
 class FakeRedfish {
 public:
     enum class Auth { Session, Basic, Token, None };
-    FakeRedfish(std::map<std::string, json> pages, Auth auth)
+    FakeRedfish(RedfishPages pages, Auth auth)
         : m_pages(std::move(pages)), m_auth(auth),
           m_server([this](const testing::PageServer::Request& r) { return answer(r); }, true) {}
 
     std::string url() const { return m_server.base(); }
     std::vector<std::string> targets() const { return m_server.targets(); }
-    void edit(const std::function<void(std::map<std::string, json>&)>& fn) {
+    void edit(const std::function<void(RedfishPages&)>& fn) {
         std::lock_guard lock(m_mutex);
         fn(m_pages);
     }
@@ -190,11 +101,11 @@ private:
             path.pop_back();
         std::unique_lock lock(m_mutex);
         if (path == "/redfish/v1/SessionService/Sessions" && r.method == "POST") {
-            if (m_auth != Auth::Session) return {405, "{}"};
+            if (m_auth != Auth::Session) return {405, testing::redfishError(405, path)};
             const json body = json::parse(r.body, nullptr, false);
             if (!body.is_object() || body.value("UserName", "") != kUser ||
                 body.value("Password", "") != kPassword)
-                return {401, "{}"};
+                return {401, testing::redfishError(401, path)};
             ++m_logins;
             const std::string token = "tok-" + std::to_string(m_logins);
             const std::string where =
@@ -209,7 +120,7 @@ private:
             ++m_logouts;
             return {204, ""};
         }
-        if (path != "/redfish/v1" && !authorized(r)) return {401, "{}"};
+        if (path != "/redfish/v1" && !authorized(r)) return {401, testing::redfishError(401, path)};
         if (const auto d = m_delays.find(path); d != m_delays.end()) {
             const auto delay = d->second;
             lock.unlock();
@@ -217,7 +128,7 @@ private:
             lock.lock();
         }
         const auto p = m_pages.find(path);
-        if (p == m_pages.end()) return {404, "{}"};
+        if (p == m_pages.end()) return {404, testing::redfishError(404, path)};
         return {200, p->second.dump()};
     }
 
@@ -242,7 +153,7 @@ private:
     }
 
     mutable std::mutex m_mutex;
-    std::map<std::string, json> m_pages;
+    RedfishPages m_pages;
     std::map<std::string, std::chrono::milliseconds> m_delays;
     std::set<std::string> m_tokens;
     int m_logins = 0, m_logouts = 0;
@@ -305,9 +216,9 @@ std::shared_ptr<const model::Topology> testFloor(bool a03HasLoopbackBmc = false,
     return std::make_shared<const model::Topology>(std::move(*t));
 }
 
-// The cooling mockup with a second CDU: CDU 1 named "CDU A1", CDU 2 "CDU A2" at 35 °C.
-std::map<std::string, json> twoCdus() {
-    auto pages = loadMockup("public-cooling-unit");
+// The CDU controller with a second CDU: CDU 1 named "CDU A1", CDU 2 "CDU A2" at 35 °C.
+RedfishPages twoCdus() {
+    auto pages = redfishService("cdu");
     copySubtree(pages, "/redfish/v1/ThermalEquipment/CDUs/1",
                 "/redfish/v1/ThermalEquipment/CDUs/2");
     auto& members = pages["/redfish/v1/ThermalEquipment/CDUs"]["Members"];
@@ -316,34 +227,31 @@ std::map<std::string, json> twoCdus() {
     pages["/redfish/v1/ThermalEquipment/CDUs/1"]["Name"] = "CDU A1";
     pages["/redfish/v1/ThermalEquipment/CDUs/2"]["Name"] = "CDU A2";
     pages["/redfish/v1/ThermalEquipment/CDUs/2"]["Id"] = "2";
-    pages["/redfish/v1/ThermalEquipment/CDUs/2/SecondaryCoolantConnectors/1"]
+    pages["/redfish/v1/ThermalEquipment/CDUs/2/SecondaryCoolantConnectors/TCS"]
          ["SupplyTemperatureCelsius"]["Reading"] = 35;
     return pages;
 }
 
-// The power shelf mockup placed in rack A02, its busway named as the floor names A's feed B.
-std::map<std::string, json> shelfInA02() {
-    auto pages = loadMockup("public-power-shelf");
-    pages["/redfish/v1/PowerEquipment/PowerShelves/1"]["Location"]["Placement"]["Rack"] = "A02";
-    pages["/redfish/v1/PowerEquipment/ElectricalBuses/Busway"]["Name"] = "A busway B";
-    pages["/redfish/v1/PowerEquipment"]["ElectricalBuses"] = {
-        {"@odata.id", "/redfish/v1/PowerEquipment/ElectricalBuses"}};
-    return pages;
-}
-
-// The PDU mockup with two rack PDUs: 1 in A04 (as recorded), 2 in A03 drawing 4.2 kW.
-std::map<std::string, json> pdusInA03AndA04() {
-    auto pages = loadMockup("public-pdu");
+// Row A's power monitor with a second rack PDU: 1 in A04 (as written), 2 in A03 drawing 4.2 kW.
+RedfishPages pdusInA03AndA04() {
+    auto pages = redfishService("pdu");
     copySubtree(pages, "/redfish/v1/PowerEquipment/RackPDUs/1",
                 "/redfish/v1/PowerEquipment/RackPDUs/2");
     pages["/redfish/v1/PowerEquipment/RackPDUs"]["Members"].push_back(
         {{"@odata.id", "/redfish/v1/PowerEquipment/RackPDUs/2"}});
-    pages["/redfish/v1/PowerEquipment/RackPDUs/1"]["Location"]["Placement"]["Rack"] = "A04";
+    pages["/redfish/v1/PowerEquipment/RackPDUs"]["Members@odata.count"] = 2;
     pages["/redfish/v1/PowerEquipment/RackPDUs/2"]["Location"]["Placement"]["Rack"] = "A03";
     pages["/redfish/v1/PowerEquipment/RackPDUs/2"]["Id"] = "2";
-    pages["/redfish/v1/PowerEquipment/RackPDUs/2"]["Name"] = "RackPDU2";
+    pages["/redfish/v1/PowerEquipment/RackPDUs/2"]["Name"] = "PDU A03-L";
     pages["/redfish/v1/PowerEquipment/RackPDUs/2/Metrics"]["PowerWatts"]["Reading"] = 4200;
     return pages;
+}
+
+// A shelf's chassis that links its PowerSubsystem to its Sensors collection instead (DMTF's own
+// power shelf mockup does): the supplies must still be found where DSP0268 puts them.
+void misplacePowerSubsystem(RedfishPages& shelf) {
+    shelf["/redfish/v1/Chassis/Shelf1"]["PowerSubsystem"]["@odata.id"] =
+        "/redfish/v1/Chassis/Shelf1/Sensors";
 }
 
 importers::RedfishConfig configFor(const std::vector<const FakeRedfish*>& services,
@@ -382,132 +290,201 @@ class TestRedfish : public QObject {
     Q_OBJECT
 
 private slots:
-    void crawlsTheCoolingUnitMockup() {
-        const auto pages = loadMockup("public-cooling-unit");
+    void crawlsTheCduService() {
+        const auto pages = redfishService("cdu");
         const CrawlResult r = crawl(pages);
         QVERIFY2(r.count(Problem::BadJson) + r.count(Problem::UnknownType) +
                          r.count(Problem::MissingProperty) + r.count(Problem::DanglingLink) ==
                      0,
                  describe(r).c_str());
-        const std::map<std::string, std::string> cdu = {
-            {"equipment", "Rack #4 Cooling Distribution Unit"}, {"equipment_id", "1"}};
-        QCOMPARE(r.value("CDU/SecondaryCoolantConnector/SupplyTemperatureCelsius", cdu), 30.0);
-        QCOMPARE(r.value("CDU/SecondaryCoolantConnector/ReturnTemperatureCelsius", cdu), 48.0);
-        QCOMPARE(r.value("CDU/PrimaryCoolantConnector/FlowLitersPerMinute", cdu), 42.0);
-        QCOMPARE(r.value("CDU/SecondaryCoolantConnector/HeatRemovedkW", cdu), 25.31);
+        const std::map<std::string, std::string> cdu = {{"equipment", "North hall CDU 07"},
+                                                        {"equipment_id", "1"},
+                                                        {"asset_tag", "NH-CDU-07"},
+                                                        {"row", "North"}};
+        QCOMPARE(r.value("CDU/SecondaryCoolantConnector/SupplyTemperatureCelsius", cdu), 32.0);
+        QCOMPARE(r.value("CDU/SecondaryCoolantConnector/ReturnTemperatureCelsius", cdu), 44.5);
+        QCOMPARE(r.value("CDU/SecondaryCoolantConnector/FlowLitersPerMinute", cdu), 178.0);
+        QCOMPARE(r.value("CDU/PrimaryCoolantConnector/FlowLitersPerMinute", cdu), 190.5);
+        QCOMPARE(r.value("CDU/PrimaryCoolantConnector/SupplyTemperatureCelsius", cdu), 24.0);
+        QCOMPARE(r.value("CDU/SecondaryCoolantConnector/HeatRemovedkW", cdu), 150.6);
         QCOMPARE(r.value("CDU/SecondaryCoolantConnector/SupplyTemperatureControlCelsius", cdu),
-                 30.0);
-        // Pump 2 is UnavailableOffline in the mockup: failed; pump 1 runs.
-        QCOMPARE(r.value("CDU/Pump/Status", {{"member", "2"}}), 2.0);
-        QCOMPARE(r.value("CDU/Pump/Status", {{"member", "1"}}), 0.0);
-        QCOMPARE(r.value("CDU/Pump/PumpSpeedPercent", {{"member", "2"}}), 0.0);
+                 32.0);
+        QCOMPARE(r.value("CDU/Reservoir/FluidLevelPercent", cdu), 81.0);
+        // Pump1 is UnavailableOffline: failed; Pump2 runs.
+        QCOMPARE(r.value("CDU/Pump/Status", {{"member", "Pump1"}}), 2.0);
+        QCOMPARE(r.value("CDU/Pump/Status", {{"member", "Pump2"}}), 0.0);
+        QCOMPARE(r.value("CDU/Pump/PumpSpeedPercent", {{"member", "Pump1"}}), 0.0);
+        QCOMPARE(r.value("CDU/Pump/PumpSpeedPercent", {{"member", "Pump2"}}), 64.0);
         QCOMPARE(r.value("CDU/LeakDetection/DetectorState", cdu), 0.0);
         QCOMPARE(r.value("CDU/Status", cdu), 1.0); // Health "Warning"
-        QCOMPARE(r.find("CDU/LeakDetector/DetectorState").size(), std::size_t{2});
+        // Three detectors in two groups, each named by its LeakDetector's Id.
+        QCOMPARE(r.find("CDU/LeakDetector/DetectorState").size(), std::size_t{3});
+        QCOMPARE(r.value("CDU/LeakDetector/DetectorState",
+                         {{"member", "TankOverflow"}, {"member_name", "Overflow float switch"}}),
+                 0.0);
         // The pump's failure once, though the CDU repeats it in its own rollup.
         int failed = 0;
         for (const auto& c : r.conditions)
-            failed += c.message == "Pump '2' has failed." ? 1 : 0;
+            failed += c.message == "Pump 'Pump1' has failed." ? 1 : 0;
         QCOMPARE(failed, 1);
-        // Only what carries cooling readings is walked: no log entries, accounts or schemas.
+        QCOMPARE(r.conditions.size(), std::size_t{1}); // the CDU's "OK" condition is not one
+        // Only what carries cooling readings is walked: no log entries, accounts, cooling loops,
+        // and no Sensors while every excerpt carries its Reading.
+        QCOMPARE(r.fetched, std::size_t{17});
         QVERIFY(r.fetched < pages.size() / 2);
         for (const auto& p : r.paths)
             QVERIFY2(!p.starts_with("/redfish/v1/Managers") &&
-                         !p.starts_with("/redfish/v1/AccountService"),
+                         !p.starts_with("/redfish/v1/AccountService") &&
+                         !p.starts_with("/redfish/v1/Chassis") &&
+                         !p.starts_with("/redfish/v1/ThermalEquipment/CoolingLoops"),
                      p.c_str());
     }
 
-    void crawlsThePowerMockups() {
-        const CrawlResult shelf = crawl(loadMockup("public-power-shelf"));
-        const std::map<std::string, std::string> bay1 = {
-            {"equipment", "PowerShelf1"}, {"rack", "42"}, {"member", "Bay1"}};
-        QCOMPARE(shelf.value("PowerShelf/PowerSupply/OutputPowerWatts", bay1), 937.4);
-        QCOMPARE(shelf.value("PowerShelf/PowerSupply/InputVoltage", bay1), 230.2);
-        QCOMPARE(shelf.value("PowerShelf/PowerSupply/InputCurrentAmps", bay1), 5.19);
-        QCOMPARE(shelf.value("PowerShelf/PowerSupply/State", bay1), 0.0);
-        QCOMPARE(shelf.value("PowerShelf/Metrics/PowerWatts", {{"equipment", "PowerShelf1"}}),
-                 6438.0);
-        // The mockup lists Bay3 twice and Bay2 not at all: five supplies, each read once; only
-        // Bay1 is fitted (the others are Absent: an empty bay delivers nothing).
-        QCOMPARE(shelf.find("PowerShelf/PowerSupply/State").size(), std::size_t{5});
-        QCOMPARE(shelf.value("PowerShelf/PowerSupply/State", {{"member", "Bay4"}}), 2.0);
-        QCOMPARE(shelf.value("PowerShelf/PowerSupplies/Delivering"), 1.0);
-        double sum = 0;
-        for (const auto* p : shelf.find("PowerShelf/PowerSupply/OutputPowerWatts"))
-            sum += p->value;
-        QCOMPARE(shelf.value("PowerShelf/PowerSupplies/OutputPowerWatts"), sum);
-        // The shelf chassis links its PowerSubsystem to its Sensors collection: counted with
-        // the URI, and the supplies still found where DSP0268 puts them.
-        QVERIFY2(shelf.reported(Problem::UnknownType, "/redfish/v1/Chassis/PowerShelf/Sensors"),
+    void crawlsThePowerServices() {
+        const CrawlResult shelf = crawl(redfishService("power-shelf"));
+        QVERIFY2(shelf.count(Problem::BadJson) + shelf.count(Problem::UnknownType) +
+                         shelf.count(Problem::MissingProperty) +
+                         shelf.count(Problem::DanglingLink) ==
+                     0,
                  describe(shelf).c_str());
-        // PowerEquipment does not link its ElectricalBuses in the mockup: not read until it does.
-        QVERIFY(shelf.find("Bus/Mains/Voltage").empty());
-        auto linked = loadMockup("public-power-shelf");
-        linked["/redfish/v1/PowerEquipment"]["ElectricalBuses"] = {
-            {"@odata.id", "/redfish/v1/PowerEquipment/ElectricalBuses"}};
-        const CrawlResult buses = crawl(linked);
-        QCOMPARE(buses.value("Bus/Mains/Voltage", {{"equipment", "Datacenter Busway"}}), 240.8);
-        QCOMPARE(buses.value("Bus/Mains/CurrentAmps"), 25.68);
+        const std::map<std::string, std::string> upper = {{"equipment", "Upper power shelf"},
+                                                          {"equipment_id", "1"}};
+        std::map<std::string, std::string> psu1 = upper;
+        psu1.insert({{"rack", "A02"}, {"member", "PSU1"}, {"service_label", "PSU 1"}});
+        QCOMPARE(shelf.value("PowerShelf/PowerSupply/OutputPowerWatts", psu1), 4826.0);
+        QCOMPARE(shelf.value("PowerShelf/PowerSupply/InputPowerWatts", psu1), 4952.0);
+        QCOMPARE(shelf.value("PowerShelf/PowerSupply/InputVoltage", psu1), 239.6);
+        QCOMPARE(shelf.value("PowerShelf/PowerSupply/InputCurrentAmps", psu1), 20.7);
+        QCOMPARE(shelf.value("PowerShelf/PowerSupply/State", psu1), 0.0);
+        QCOMPARE(shelf.value("PowerShelf/Metrics/PowerWatts", upper), 14781.0);
+        // The upper shelf: five bays, PSU3 failed and bay 5 empty (an empty bay delivers nothing
+        // either); its supplies through its chassis' PowerSubsystem.
+        std::map<std::string, std::string> psu3 = upper, bay5 = upper;
+        psu3["member"] = "PSU3";
+        bay5["member"] = "PSU5";
+        QCOMPARE(shelf.find("PowerShelf/PowerSupply/State", upper).size(), std::size_t{5});
+        QCOMPARE(shelf.value("PowerShelf/PowerSupply/State", psu3), 2.0);
+        QCOMPARE(shelf.value("PowerShelf/PowerSupply/State", bay5), 2.0);
+        QCOMPARE(shelf.value("PowerShelf/PowerSupplies/Delivering", upper), 3.0);
+        double sum = 0;
+        for (const auto* p : shelf.find("PowerShelf/PowerSupply/OutputPowerWatts", upper))
+            sum += p->value;
+        QCOMPARE(sum, 14409.0);
+        QCOMPARE(shelf.value("PowerShelf/PowerSupplies/OutputPowerWatts", upper), sum);
+        bool failedPsu = false;
+        for (const auto& c : shelf.conditions)
+            failedPsu = failedPsu || c.message == "Power supply PSU3 has failed.";
+        QVERIFY(failedPsu);
+        // The lower shelf lists its supplies itself (PowerDistribution.PowerSupplies).
+        const std::map<std::string, std::string> lower = {{"equipment", "Lower power shelf"},
+                                                          {"equipment_id", "2"}};
+        QCOMPARE(shelf.value("PowerShelf/PowerSupplies/Delivering", lower), 2.0);
+        QCOMPARE(shelf.value("PowerShelf/PowerSupplies/OutputPowerWatts", lower), 8156.0);
+        QCOMPARE(shelf.value("PowerShelf/PowerSupplies/InputPowerWatts", lower), 8363.0);
 
-        const CrawlResult pdu = crawl(loadMockup("public-pdu"));
-        QVERIFY(!std::isnan(pdu.value("RackPDU/Metrics/PowerWatts", {{"equipment", "RackPDU1"}})));
+        // A collection that lists a member twice: each supply still read once.
+        auto twice = redfishService("power-shelf");
+        twice["/redfish/v1/Chassis/Shelf1/PowerSubsystem/PowerSupplies"]["Members"].push_back(
+            {{"@odata.id", "/redfish/v1/Chassis/Shelf1/PowerSubsystem/PowerSupplies/PSU2"}});
+        QCOMPARE(crawl(twice).find("PowerShelf/PowerSupply/State", upper).size(), std::size_t{5});
+        // A chassis that links its PowerSubsystem to its Sensors: counted with the URI, and the
+        // supplies still found where DSP0268 puts them.
+        auto misplaced = redfishService("power-shelf");
+        misplacePowerSubsystem(misplaced);
+        const CrawlResult wrong = crawl(misplaced);
+        QVERIFY2(wrong.reported(Problem::UnknownType, "/redfish/v1/Chassis/Shelf1/Sensors"),
+                 describe(wrong).c_str());
+        QCOMPARE(wrong.find("PowerShelf/PowerSupply/State", upper).size(), std::size_t{5});
+        QCOMPARE(wrong.value("PowerShelf/PowerSupplies/Delivering", upper), 3.0);
+
+        const CrawlResult pdu = crawl(redfishService("pdu"));
+        QVERIFY2(pdu.count(Problem::BadJson) + pdu.count(Problem::UnknownType) +
+                         pdu.count(Problem::MissingProperty) + pdu.count(Problem::DanglingLink) ==
+                     0,
+                 describe(pdu).c_str());
+        QCOMPARE(
+            pdu.value("RackPDU/Metrics/PowerWatts", {{"equipment", "PDU A04-L"}, {"rack", "A04"}}),
+            4320.0);
         QCOMPARE(pdu.find("RackPDU/Branch/CurrentAmps").size(), std::size_t{3});
+        // Branch L3's breaker has tripped: it carries nothing.
+        QCOMPARE(pdu.value("RackPDU/Branch/BreakerState", {{"member", "L3"}}), 2.0);
+        QCOMPARE(pdu.value("RackPDU/Branch/BreakerState", {{"member", "L1"}}), 0.0);
+        QCOMPARE(pdu.value("RackPDU/Branch/CurrentAmps", {{"member", "L1"}}), 9.8);
         // Three-phase mains: a reading per line, named by the phase label.
-        QCOMPARE(pdu.value("AutomaticTransferSwitch/Mains/PolyPhaseVoltage",
-                           {{"member", "AC1"}, {"phase", "Line1ToLine2"}}),
-                 202.2);
+        QCOMPARE(pdu.value("RackPDU/Mains/PolyPhaseVoltage",
+                           {{"member", "Input"}, {"phase", "Line1ToLine2"}}),
+                 401.3);
+        QCOMPARE(pdu.find("RackPDU/Mains/PolyPhaseCurrentAmps").size(), std::size_t{4});
+        // The busways: three-phase too, named as the floor names row A's feeds.
+        const std::map<std::string, std::string> busB = {{"equipment", "A busway B"}};
+        QCOMPARE(pdu.value("Bus/Mains/PowerWatts", busB), 37300.0);
+        QCOMPARE(pdu.value("Bus/Mains/PolyPhaseVoltage",
+                           {{"equipment", "A busway B"}, {"phase", "Line1ToLine2"}}),
+                 412.6);
+        QCOMPARE(pdu.value("Bus/Mains/PolyPhaseCurrentAmps",
+                           {{"equipment", "A busway A"}, {"phase", "Line1"}}),
+                 48.2);
+        QCOMPARE(pdu.find("Bus/Mains/BreakerState").size(), std::size_t{2});
+        // Outlets carry no channel of the twin's: not walked.
+        for (const auto& p : pdu.paths)
+            QVERIFY2(p.find("/Outlets") == std::string::npos, p.c_str());
+        // ElectricalBuses not linked from PowerEquipment: not read until it is.
+        auto unlinked = redfishService("pdu");
+        unlinked["/redfish/v1/PowerEquipment"].erase("ElectricalBuses");
+        const CrawlResult noBuses = crawl(unlinked);
+        QVERIFY(noBuses.find("Bus/Mains/PowerWatts").empty());
+        QCOMPARE(noBuses.value("RackPDU/Metrics/PowerWatts"), 4320.0);
     }
 
     void badInputIsCountedWithItsUri() {
-        auto pages = loadMockup("public-cooling-unit");
+        auto pages = redfishService("cdu");
         const std::string cdu = "/redfish/v1/ThermalEquipment/CDUs/1";
-        auto& sec = pages[cdu + "/SecondaryCoolantConnectors/1"];
+        const std::string sensors = "/redfish/v1/Chassis/CDU07/Sensors";
+        auto& sec = pages[cdu + "/SecondaryCoolantConnectors/TCS"];
         // Sensor-only excerpts: the reading comes from the Sensor (in the right units, or
-        // converted, or refused), or the link dangles.
+        // converted, or refused), or the link dangles. The supply Sensor read a moment after
+        // the excerpt was written.
         sec["SupplyTemperatureCelsius"].erase("Reading");
+        pages[sensors + "/TCSSupplyTemp"]["Reading"] = 32.25;
         sec["ReturnTemperatureCelsius"].erase("Reading");
-        pages["/redfish/v1/Chassis/CDU/Sensors/SecondaryReturnTemp"]["ReadingUnits"] = "W";
+        pages[sensors + "/TCSReturnTemp"]["ReadingUnits"] = "W";
         sec["HeatRemovedkW"].erase("Reading");
-        pages["/redfish/v1/Chassis/CDU/Sensors/SecondaryHeatLoad"]["ReadingUnits"] = "W";
-        pages["/redfish/v1/Chassis/CDU/Sensors/SecondaryHeatLoad"]["Reading"] = 25310;
-        sec["DeltaPressurekPa"] = {{"DataSourceUri", "/redfish/v1/Chassis/CDU/Sensors/Gone"}};
+        pages[sensors + "/TCSHeatLoad"]["ReadingUnits"] = "W";
+        pages[sensors + "/TCSHeatLoad"]["Reading"] = 150600;
+        sec["DeltaPressurekPa"] = {{"DataSourceUri", sensors + "/Gone"}};
         sec["FlowLitersPerMinute"]["Reading"] = "fast";
         pages[cdu + "/Pumps"].erase("Members");
         pages[cdu + "/EnvironmentMetrics"]["@odata.type"] =
             "#EnvironmentMetrics.v2_0_0.EnvironmentMetrics";
         const std::map<std::string, std::string> raw = {
-            {cdu + "/Filters/1", "{\"@odata.type\": \"#Filter.v1_0_0.Filter\",\n \"Id\": oops}"}};
+            {cdu + "/Filters/Strainer",
+             "{\"@odata.type\": \"#Filter.v1_0_2.Filter\",\n \"Id\": oops}"}};
         const CrawlResult r = crawl(pages, raw);
         const std::string why = describe(r);
 
-        const double sensorTemp =
-            pages["/redfish/v1/Chassis/CDU/Sensors/SecondarySupplyTemp"]["Reading"].get<double>();
-        QCOMPARE(r.value("CDU/SecondaryCoolantConnector/SupplyTemperatureCelsius"), sensorTemp);
-        QCOMPARE(r.value("CDU/SecondaryCoolantConnector/HeatRemovedkW"), 25.31);
+        QCOMPARE(r.value("CDU/SecondaryCoolantConnector/SupplyTemperatureCelsius"), 32.25);
+        QCOMPARE(r.value("CDU/SecondaryCoolantConnector/HeatRemovedkW"), 150.6);
         QVERIFY2(r.find("CDU/SecondaryCoolantConnector/ReturnTemperatureCelsius").empty(),
                  why.c_str());
-        QVERIFY2(
-            r.reported(Problem::WrongUnits, "/redfish/v1/Chassis/CDU/Sensors/SecondaryReturnTemp"),
-            why.c_str());
-        QVERIFY2(r.reported(Problem::DanglingLink, "/redfish/v1/Chassis/CDU/Sensors/Gone"),
-                 why.c_str());
-        QVERIFY2(r.reported(Problem::MissingProperty, cdu + "/SecondaryCoolantConnectors/1"),
+        QVERIFY2(r.reported(Problem::WrongUnits, sensors + "/TCSReturnTemp"), why.c_str());
+        QVERIFY2(r.reported(Problem::DanglingLink, sensors + "/Gone"), why.c_str());
+        QVERIFY2(r.reported(Problem::MissingProperty, cdu + "/SecondaryCoolantConnectors/TCS"),
                  why.c_str());
         QVERIFY2(r.reported(Problem::MissingProperty, cdu + "/Pumps"), why.c_str());
         QVERIFY2(r.reported(Problem::UnknownType, cdu + "/EnvironmentMetrics"), why.c_str());
-        QVERIFY2(r.reported(Problem::BadJson, cdu + "/Filters/1"), why.c_str());
+        QVERIFY2(r.reported(Problem::BadJson, cdu + "/Filters/Strainer"), why.c_str());
         for (const auto& p : r.reports)
             if (p.kind == Problem::BadJson) QVERIFY2(p.what.starts_with("line 2"), p.what.c_str());
         // The rest of the walk still counts.
-        QCOMPARE(r.value("CDU/PrimaryCoolantConnector/FlowLitersPerMinute"), 42.0);
-        QCOMPARE(r.find("CDU/LeakDetector/DetectorState").size(), std::size_t{2});
+        QCOMPARE(r.value("CDU/PrimaryCoolantConnector/FlowLitersPerMinute"), 190.5);
+        QCOMPARE(r.find("CDU/LeakDetector/DetectorState").size(), std::size_t{3});
         QVERIFY(r.find("CDU/Pump/Status").empty());
     }
 
     void boundedPerPoll() {
         importers::redfish::Limits limits;
         limits.maxResources = 6;
-        const CrawlResult r = crawl(loadMockup("public-cooling-unit"), {}, limits);
+        const CrawlResult r = crawl(redfishService("cdu"), {}, limits);
         QCOMPARE(r.fetched, std::size_t{6});
         QCOMPARE(r.count(Problem::OverLimit), std::uint64_t{1});
     }
@@ -535,12 +512,15 @@ private slots:
         QVERIFY(!importers::parseRedfishSpec("redfish=a,,b"));
     }
 
-    // Three services with sessions: two CDUs, a power shelf, a rack PDU; every reading on the
-    // entity it belongs to; then the readings change, a pump fails, a leak, a lost session.
+    // Three services with sessions: two CDUs, rack A02's power shelves, two rack PDUs and row
+    // A's busways; every reading on the entity it belongs to; then the readings change, a pump
+    // fails, a leak, a lost session.
     void readingsLandOnTheirEntities() {
         const auto floor = testFloor();
         FakeRedfish cooling(twoCdus(), FakeRedfish::Auth::Session);
-        FakeRedfish shelf(shelfInA02(), FakeRedfish::Auth::Session);
+        auto shelfPages = redfishService("power-shelf");
+        misplacePowerSubsystem(shelfPages);
+        FakeRedfish shelf(shelfPages, FakeRedfish::Auth::Session);
         FakeRedfish pdu(pdusInA03AndA04(), FakeRedfish::Auth::Session);
         Collector sink;
         importers::RedfishSource source(
@@ -553,6 +533,7 @@ private slots:
         const auto a1pump1 = idOf(t, model::EntityKind::Pump, "CDU A1 pump 1");
         const auto a1pump2 = idOf(t, model::EntityKind::Pump, "CDU A1 pump 2");
         const auto psu1 = idOf(t, model::EntityKind::Psu, "A02 shelf 1 PSU 1");
+        const auto lowerPsu2 = idOf(t, model::EntityKind::Psu, "A02 shelf 2 PSU 2");
         const auto shelf1 = idOf(t, model::EntityKind::PowerShelf, "A02 shelf 1");
         const auto feedB = idOf(t, model::EntityKind::PowerFeed, "A busway B");
         const auto a04 = idOf(t, model::EntityKind::Rack, "A04");
@@ -563,22 +544,24 @@ private slots:
                 s += describe(h) + "\n";
             return s;
         };
-        QTRY_VERIFY2_WITH_TIMEOUT(sink.last(ch::CduSupplyTemperature, a1) == 30.0f &&
+        QTRY_VERIFY2_WITH_TIMEOUT(sink.last(ch::CduSupplyTemperature, a1) == 32.0f &&
                                       sink.last(ch::CduSupplyTemperature, a2) == 35.0f,
                                   health().c_str(), kLong);
-        QCOMPARE(sink.last(ch::CduReturnTemperature, a1), 48.0f);
-        QCOMPARE(sink.last(ch::PumpHealth, a1pump2), 2.0f);
-        QCOMPARE(sink.last(ch::PumpHealth, a1pump1), 0.0f);
+        QCOMPARE(sink.last(ch::CduReturnTemperature, a1), 44.5f);
+        QCOMPARE(sink.last(ch::PumpHealth, a1pump1), 2.0f);
+        QCOMPARE(sink.last(ch::PumpHealth, a1pump2), 0.0f);
         QCOMPARE(sink.last(ch::CduHealth, a1), 1.0f);
         QTRY_VERIFY2_WITH_TIMEOUT(!std::isnan(sink.last(ch::PsuOutput, psu1)) &&
                                       !std::isnan(sink.last(ch::RackPowerInput, a04)) &&
                                       !std::isnan(sink.last(ch::FeedVoltage, feedB)),
                                   health().c_str(), kLong);
-        QCOMPARE(sink.last(ch::PsuOutput, psu1), 0.9374f);
-        QCOMPARE(sink.last(ch::PsuInputVoltage, psu1), 230.2f);
-        QCOMPARE(sink.last(ch::ShelfInput, shelf1), 6.438f);
-        QCOMPARE(sink.last(ch::FeedVoltage, feedB), 240.8f);
-        QCOMPARE(sink.last(ch::FeedCurrent, feedB), 25.68f);
+        QCOMPARE(sink.last(ch::PsuOutput, psu1), 4.826f);
+        QCOMPARE(sink.last(ch::PsuInputVoltage, psu1), 239.6f);
+        QCOMPARE(sink.last(ch::ShelfInput, shelf1), 14.781f);
+        QCOMPARE(sink.last(ch::PsuOutput, lowerPsu2), 4.057f);
+        // Row A's busway B: three-phase, line 1 to line 2 and line 1's current.
+        QCOMPARE(sink.last(ch::FeedVoltage, feedB), 412.6f);
+        QCOMPARE(sink.last(ch::FeedCurrent, feedB), 52.7f);
         const double pdu1 = pdusInA03AndA04()["/redfish/v1/PowerEquipment/RackPDUs/1/Metrics"]
                                              ["PowerWatts"]["Reading"]
                                                  .get<double>();
@@ -588,29 +571,29 @@ private slots:
         QCOMPARE(hs.size(), std::size_t{3});
         bool pumpCondition = false;
         for (const auto& c : hs[0].conditions)
-            pumpCondition = pumpCondition || c.find("Pump '2' has failed.") != std::string::npos;
+            pumpCondition =
+                pumpCondition || c.find("Pump 'Pump1' has failed.") != std::string::npos;
         QVERIFY2(pumpCondition, health().c_str());
         QCOMPARE(hs[0].state, importers::SourceState::Up);
-        // The shelf mockup's wrong PowerSubsystem link: degraded, and it says where.
+        // The shelf chassis' wrong PowerSubsystem link: degraded, and it says where.
         QCOMPARE(hs[1].state, importers::SourceState::Degraded);
-        QVERIFY2(hs[1].lastError.find("/redfish/v1/Chassis/PowerShelf/Sensors") !=
-                     std::string::npos,
+        QVERIFY2(hs[1].lastError.find("/redfish/v1/Chassis/Shelf1/Sensors") != std::string::npos,
                  hs[1].lastError.c_str());
         QVERIFY(cooling.logins() >= 1 && shelf.logins() >= 1 && pdu.logins() >= 1);
 
         // Readings change, a pump goes offline, a leak detector goes critical.
         const std::string cdu1 = "/redfish/v1/ThermalEquipment/CDUs/1";
         cooling.edit([&](auto& pages) {
-            pages[cdu1 + "/SecondaryCoolantConnectors/1"]["SupplyTemperatureCelsius"]["Reading"] =
+            pages[cdu1 + "/SecondaryCoolantConnectors/TCS"]["SupplyTemperatureCelsius"]["Reading"] =
                 31.5;
-            pages[cdu1 + "/Pumps/1"]["Status"] = {{"State", "UnavailableOffline"},
-                                                  {"Health", "Critical"}};
+            pages[cdu1 + "/Pumps/Pump2"]["Status"] = {{"State", "UnavailableOffline"},
+                                                      {"Health", "Critical"}};
             pages[cdu1 + "/LeakDetection"]["LeakDetectorGroups"][0]["Detectors"][0]
                  ["DetectorState"] = "Critical";
         });
         QTRY_VERIFY2_WITH_TIMEOUT(sink.last(ch::CduSupplyTemperature, a1) == 31.5f,
                                   health().c_str(), kLong);
-        QTRY_COMPARE_WITH_TIMEOUT(sink.last(ch::PumpHealth, a1pump1), 2.0f, kLong);
+        QTRY_COMPARE_WITH_TIMEOUT(sink.last(ch::PumpHealth, a1pump2), 2.0f, kLong);
         QTRY_COMPARE_WITH_TIMEOUT(sink.last(ch::CduLeakDetected, a1), 2.0f, kLong);
         QCOMPARE(sink.last(ch::CduLeakDetected, a2), 0.0f);
 
@@ -618,7 +601,7 @@ private slots:
         const int before = cooling.logins();
         cooling.expireSessions();
         cooling.edit([&](auto& pages) {
-            pages[cdu1 + "/SecondaryCoolantConnectors/1"]["SupplyTemperatureCelsius"]["Reading"] =
+            pages[cdu1 + "/SecondaryCoolantConnectors/TCS"]["SupplyTemperatureCelsius"]["Reading"] =
                 32.5;
         });
         QTRY_VERIFY2_WITH_TIMEOUT(sink.last(ch::CduSupplyTemperature, a1) == 32.5f,
@@ -682,7 +665,7 @@ private slots:
     void slowAndDeadServices() {
         const auto floor = testFloor();
         FakeRedfish slow(twoCdus(), FakeRedfish::Auth::None);
-        slow.setDelay("/redfish/v1/ThermalEquipment/CDUs/1/Pumps/2",
+        slow.setDelay("/redfish/v1/ThermalEquipment/CDUs/1/Pumps/Pump2",
                       std::chrono::milliseconds(1500));
         Collector sink;
         auto config = configFor({&slow}, importers::RedfishAuth::None);
@@ -698,28 +681,28 @@ private slots:
             (describe(source.health()[0]) + "\n" + describe(source.health()[1])).c_str(), kLong);
         const auto h = source.health()[0];
         QCOMPARE(h.state, importers::SourceState::Degraded);
-        QVERIFY2(h.lastError.find("/redfish/v1/ThermalEquipment/CDUs/1/Pumps/2") !=
+        QVERIFY2(h.lastError.find("/redfish/v1/ThermalEquipment/CDUs/1/Pumps/Pump2") !=
                          std::string::npos &&
                      h.lastError.find("timed out") != std::string::npos,
                  h.lastError.c_str());
-        QCOMPARE(sink.last(ch::CduSupplyTemperature, a1), 30.0f);
+        QCOMPARE(sink.last(ch::CduSupplyTemperature, a1), 32.0f);
         QVERIFY(std::isnan(sink.last(ch::PumpHealth, a1pump2)));
     }
 
     // A CDU controller's address the floor knows places the CDU's readings, whatever the CDU
-    // calls itself (DMTF's mockup as recorded: "Rack #4 Cooling Distribution Unit").
+    // calls itself (the fixture's "North hall CDU 07", asset tag NH-CDU-07: not the floor's names).
     void bmcAddressPlacesTheCdu() {
         const auto floor = testFloor(false, true);
-        FakeRedfish cdu(loadMockup("public-cooling-unit"), FakeRedfish::Auth::None);
+        FakeRedfish cdu(redfishService("cdu"), FakeRedfish::Auth::None);
         Collector sink;
         importers::RedfishSource source(configFor({&cdu}, importers::RedfishAuth::None),
                                         bundledRules(), floor, sink.fn());
         source.start();
         const auto a1 = idOf(*floor, model::EntityKind::Cdu, "CDU A1");
         const auto a2 = idOf(*floor, model::EntityKind::Cdu, "CDU A2");
-        const auto a2pump2 = idOf(*floor, model::EntityKind::Pump, "CDU A2 pump 2");
-        QTRY_VERIFY2_WITH_TIMEOUT(sink.last(ch::CduSupplyTemperature, a2) == 30.0f &&
-                                      sink.last(ch::PumpHealth, a2pump2) == 2.0f,
+        const auto a2pump1 = idOf(*floor, model::EntityKind::Pump, "CDU A2 pump 1");
+        QTRY_VERIFY2_WITH_TIMEOUT(sink.last(ch::CduSupplyTemperature, a2) == 32.0f &&
+                                      sink.last(ch::PumpHealth, a2pump1) == 2.0f,
                                   describe(source.health()[0]).c_str(), kLong);
         QVERIFY(std::isnan(sink.last(ch::CduSupplyTemperature, a1)));
         QVERIFY2(source.health()[0].unresolved.empty(), describe(source.health()[0]).c_str());
@@ -728,8 +711,7 @@ private slots:
     // A management address the floor knows places the shelf, whatever its Location says.
     void bmcAddressPlacesTheShelf() {
         const auto floor = testFloor(true);
-        auto pages = shelfInA02();
-        FakeRedfish shelf(pages, FakeRedfish::Auth::None);
+        FakeRedfish shelf(redfishService("power-shelf"), FakeRedfish::Auth::None);
         Collector sink;
         importers::RedfishSource source(configFor({&shelf}, importers::RedfishAuth::None),
                                         bundledRules(), floor, sink.fn());
@@ -738,6 +720,7 @@ private slots:
         const auto inA02 = idOf(*floor, model::EntityKind::Psu, "A02 shelf 1 PSU 1");
         QTRY_VERIFY2_WITH_TIMEOUT(!std::isnan(sink.last(ch::PsuOutput, inA03)),
                                   describe(source.health()[0]).c_str(), kLong);
+        QCOMPARE(sink.last(ch::PsuOutput, inA03), 4.826f);
         QVERIFY(std::isnan(sink.last(ch::PsuOutput, inA02)));
     }
 };
