@@ -1,5 +1,7 @@
 #include "exposition_rules.h"
 
+#include "exposition_text.h"
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -15,30 +17,6 @@ namespace {
 
 // OpenMetrics 1.0: an exemplar's label names and values together, in UTF-8 characters.
 constexpr std::size_t kExemplarLabelChars = 128;
-
-// The shortest spelling that reads back as v.
-std::string number(double v) {
-    if (std::isnan(v)) return "NaN";
-    if (std::isinf(v)) return v > 0 ? "+Inf" : "-Inf";
-    char buf[32];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v);
-    return {buf, r.ptr};
-}
-
-std::string quoted(std::string_view s) {
-    return "'" + std::string(s.substr(0, 80)) + (s.size() > 80 ? "...'" : "'");
-}
-
-const Label* findLabel(std::span<const Label> labels, std::string_view name) {
-    for (const Label& l : labels)
-        if (l.name == name) return &l;
-    return nullptr;
-}
-
-bool parseBound(std::string_view text, double& out) {
-    return !text.empty() && parseNumber(text.data(), text.data() + text.size(), out) &&
-           !std::isnan(out);
-}
 
 std::size_t utf8Chars(std::string_view s) {
     return static_cast<std::size_t>(std::ranges::count_if(
@@ -75,6 +53,73 @@ const Label* duplicateName(std::span<const Label> labels) {
     return nullptr;
 }
 
+// A quick 64-bit hash of bytes: four independent lanes of 8 bytes (a series' text is a few
+// hundred bytes, and this runs for every sample of a scrape).
+std::uint64_t quickHash(const char* p, std::size_t n) {
+    std::array<std::uint64_t, 4> lane{0x9E3779B97F4A7C15ULL, 0xBF58476D1CE4E5B9ULL,
+                                      0x94D049BB133111EBULL, 0x2545F4914F6CDD1DULL ^ n};
+    for (; n >= 32; p += 32, n -= 32)
+        for (std::size_t i = 0; i < 4; ++i) {
+            std::uint64_t w = 0;
+            std::memcpy(&w, p + 8 * i, 8);
+            lane[i] = (lane[i] ^ w) * 0xFF51AFD7ED558CCDULL;
+            lane[i] ^= lane[i] >> 32;
+        }
+    for (std::size_t i = 0; n > 0; i = (i + 1) % 4) {
+        std::uint64_t w = 0;
+        const std::size_t k = std::min<std::size_t>(n, 8);
+        std::memcpy(&w, p, k);
+        lane[i] = (lane[i] ^ w) * 0xFF51AFD7ED558CCDULL;
+        lane[i] ^= lane[i] >> 32;
+        p += k;
+        n -= k;
+    }
+    std::uint64_t h = lane[0] ^ (lane[1] * 0xC4CEB9FE1A85EC53ULL) ^ std::rotl(lane[2], 21) ^
+                      std::rotl(lane[3] * 0x9E3779B97F4A7C15ULL, 43);
+    h ^= h >> 33;
+    return h * 0xC4CEB9FE1A85EC53ULL;
+}
+
+// A label's name or value, 8 bytes a step (they are short: one or two steps each).
+std::uint64_t wordHash(std::string_view s) {
+    std::uint64_t h = s.size() * 0x9E3779B97F4A7C15ULL;
+    const char* p = s.data();
+    std::size_t n = s.size();
+    for (; n >= 8; p += 8, n -= 8) {
+        std::uint64_t w = 0;
+        std::memcpy(&w, p, 8);
+        h = (h ^ w) * 0xFF51AFD7ED558CCDULL;
+        h ^= h >> 32;
+    }
+    std::uint64_t w = 0;
+    std::memcpy(&w, p, n);
+    h = (h ^ w) * 0xC4CEB9FE1A85EC53ULL;
+    return h ^ (h >> 29);
+}
+
+// The end of what precedes a sample's value: its name and label set, blanks trimmed.
+const char* seriesEnd(const Place& where, const char* valueAt) {
+    while (valueAt > where.lineStart && (valueAt[-1] == ' ' || valueAt[-1] == '\t'))
+        --valueAt;
+    return valueAt;
+}
+
+// The label that tells one Metric's samples apart: a histogram's bucket bound, a summary's
+// quantile, a state set's state; none for other types.
+std::string_view pointLabel(const Sample& s) {
+    switch (s.type) {
+    case MetricType::Histogram:
+    case MetricType::GaugeHistogram:
+        return "le";
+    case MetricType::Summary:
+        return "quantile";
+    case MetricType::StateSet:
+        return s.family;
+    default:
+        return {};
+    }
+}
+
 } // namespace
 
 std::optional<Refusal> ExpositionRules::check(Sample& s, const Place& where, const char* valueAt,
@@ -83,7 +128,39 @@ std::optional<Refusal> ExpositionRules::check(Sample& s, const Place& where, con
         return Refusal{dup->name.data(), "label " + quoted(dup->name) +
                                              " appears twice in the label set; a sample's "
                                              "label names must be unique"};
-    if (const std::uint64_t first = m_dump && !s.timestampNs ? 0 : firstLineOf(s, where, valueAt))
+    if (m_family.empty()) {
+        m_family = s.family;
+        m_type = s.type;
+    }
+    const std::string_view suffix = s.name.size() > s.family.size() && s.name.starts_with(s.family)
+                                        ? s.name.substr(s.family.size())
+                                        : std::string_view{};
+    constexpr unsigned kDistributions = 1U << static_cast<unsigned>(MetricType::Histogram) |
+                                        1U << static_cast<unsigned>(MetricType::GaugeHistogram) |
+                                        1U << static_cast<unsigned>(MetricType::Summary);
+    const bool distribution = (kDistributions >> static_cast<unsigned>(s.type) & 1U) != 0;
+    std::uint64_t series = 0;
+    if (m_om || distribution) {
+        series = enterMetric(s, where, valueAt, distribution);
+        // Another timestamp in the Metric: its next MetricPoint.
+        if (s.timestampNs && m_metricTimestamp && *s.timestampNs != *m_metricTimestamp) {
+            if (m_om && *s.timestampNs < *m_metricTimestamp)
+                warn(where, nullptr,
+                     "timestamp goes back within " + quoted(s.family) +
+                         "'s Metric with these labels: its MetricPoints must come in order of "
+                         "time, each whole (OpenMetrics)");
+            endPoint();
+        }
+        if (s.timestampNs) m_metricTimestamp = s.timestampNs;
+    }
+    // A series again: in 0.0.4 another line at another timestamp is another point of it; in
+    // OpenMetrics so are lines at the same timestamp (the Metric's order is checked above).
+    std::uint64_t first = 0;
+    if (m_om)
+        first = s.timestampNs ? 0 : repeatInMetric(series, where);
+    else if (s.timestampNs || !m_dump)
+        first = firstLineOf(s, where, valueAt);
+    if (first != 0)
         warn(where, nullptr,
              "series " + quoted(s.name) +
                  (s.labels.empty() ? std::string() : " with these labels") +
@@ -91,13 +168,6 @@ std::optional<Refusal> ExpositionRules::check(Sample& s, const Place& where, con
                  std::to_string(first) +
                  "); each series may appear once (the later value is "
                  "used)");
-    if (m_family.empty() && m_groups.empty()) {
-        m_family = s.family;
-        m_type = s.type;
-    }
-    const std::string_view suffix = s.name.size() > s.family.size() && s.name.starts_with(s.family)
-                                        ? s.name.substr(s.family.size())
-                                        : std::string_view{};
     std::optional<Refusal> refusal;
     switch (s.type) {
     case MetricType::Counter:
@@ -152,118 +222,6 @@ std::optional<Refusal> ExpositionRules::counter(const Sample& s, std::string_vie
     return std::nullopt;
 }
 
-std::optional<Refusal> ExpositionRules::histogram(const Sample& s, std::string_view suffix,
-                                                  const Place& where, const char* valueAt) {
-    const bool gauge = s.type == MetricType::GaugeHistogram;
-    // A count that is NaN or negative: a histogram's counts are counters (refused); a gauge
-    // histogram's are gauges that OpenMetrics 1.0 still wants non-negative (warned).
-    const auto badCount = [&](const char* what) -> std::optional<Refusal> {
-        if (!std::isnan(s.value) && s.value >= 0) {
-            if (m_om && std::isfinite(s.value) && s.value != std::floor(s.value))
-                warn(where, valueAt,
-                     std::string(what) + " must be an integer in OpenMetrics, got " +
-                         number(s.value));
-            return std::nullopt;
-        }
-        const std::string message = std::string(what) + " must not be " +
-                                    (std::isnan(s.value) ? "NaN" : "negative") + ", got " +
-                                    number(s.value);
-        if (!gauge) return Refusal{valueAt, message + "; not used"};
-        warn(where, valueAt, message);
-        return std::nullopt;
-    };
-
-    if (suffix == "_bucket") {
-        const Label* le = findLabel(s.labels, "le");
-        if (!le) return Refusal{valueAt, "a histogram bucket needs an 'le' label (its bound)"};
-        double bound = 0;
-        if (!parseBound(le->value, bound))
-            return Refusal{le->value.data(),
-                           "le=" + quoted(le->value) + " is not a number (a bucket's bound)"};
-        if (auto r = badCount("a bucket's count")) return r;
-        Group& g = group(s, "le");
-        if (!g.anyBound) {
-            g.first = {where.line, where.lineStart, le->value.data()};
-        } else if (bound <= g.bound) {
-            warn(where, le->value.data(),
-                 "buckets out of order: le=" + quoted(le->value) + " after le='" + number(g.bound) +
-                     "'; bounds must increase");
-        } else if (s.value < g.bucket) {
-            warn(where, valueAt,
-                 "bucket counts are cumulative and must not fall as le grows: " + number(s.value) +
-                     " after " + number(g.bucket));
-        }
-        g.bound = std::max(bound, g.anyBound ? g.bound : bound);
-        g.bucket = s.value;
-        g.anyBound = true;
-        g.negativeBound = g.negativeBound || bound < 0;
-        if (std::isinf(bound) && bound > 0) {
-            g.hasInf = true;
-            g.infValue = s.value;
-            g.inf = {where.line, where.lineStart, valueAt};
-        }
-        return std::nullopt;
-    }
-    if (suffix == (gauge ? "_gcount" : "_count")) {
-        if (auto r = badCount(gauge ? "a gauge histogram's _gcount" : "a histogram's _count"))
-            return r;
-        Group& g = group(s, "le");
-        g.hasCount = true;
-        g.countValue = s.value;
-        g.count = {where.line, where.lineStart, valueAt};
-        return std::nullopt;
-    }
-    if (suffix == (gauge ? "_gsum" : "_sum")) {
-        if (std::isnan(s.value)) warn(where, valueAt, "a histogram's sum should not be NaN");
-        Group& g = group(s, "le");
-        g.hasSum = true;
-        g.sumValue = s.value;
-        g.sum = {where.line, where.lineStart, valueAt};
-        return std::nullopt;
-    }
-    if (suffix != "_created")
-        onceForFamily(where, quoted(s.name) + " is not a sample of histogram " + quoted(s.family) +
-                                 (gauge ? " (its samples end in _bucket, _gcount, _gsum)"
-                                        : " (its samples end in _bucket, _count, _sum, _created)"));
-    return std::nullopt;
-}
-
-std::optional<Refusal> ExpositionRules::summary(const Sample& s, std::string_view suffix,
-                                                const Place& where, const char* valueAt) {
-    if (suffix.empty()) {
-        const Label* q = findLabel(s.labels, "quantile");
-        if (!q)
-            return Refusal{valueAt,
-                           "a summary's sample " + quoted(s.name) + " needs a 'quantile' label"};
-        double quantile = 0;
-        if (!parseBound(q->value, quantile) || quantile < 0 || quantile > 1)
-            return Refusal{q->value.data(),
-                           "quantile=" + quoted(q->value) + " must be a number from 0 to 1"};
-        Group& g = group(s, "quantile");
-        if (g.anyBound && quantile <= g.bound)
-            warn(where, q->value.data(),
-                 "quantiles out of order: quantile=" + quoted(q->value) + " after '" +
-                     number(g.bound) + "'; they must increase");
-        if (!g.anyBound) g.first = {where.line, where.lineStart, q->value.data()};
-        g.bound = std::max(quantile, g.anyBound ? g.bound : quantile);
-        g.anyBound = true;
-        return std::nullopt;
-    }
-    if (suffix == "_count") {
-        if (std::isnan(s.value) || s.value < 0)
-            return Refusal{valueAt, "a summary's _count must not be " +
-                                        std::string(std::isnan(s.value) ? "NaN" : "negative") +
-                                        ", got " + number(s.value) + "; not used"};
-        if (m_om && std::isfinite(s.value) && s.value != std::floor(s.value))
-            warn(where, valueAt,
-                 "a summary's _count must be an integer in OpenMetrics, got " + number(s.value));
-        return std::nullopt;
-    }
-    if (suffix == "_sum" && std::isnan(s.value))
-        warn(where, valueAt, "a summary's sum should not be NaN");
-    return std::nullopt;
-}
-
 void ExpositionRules::exemplar(Sample& s, std::string_view suffix, const Place& where,
                                const char* at) {
     const bool allowed =
@@ -278,6 +236,18 @@ void ExpositionRules::exemplar(Sample& s, std::string_view suffix, const Place& 
         s.exemplar = nullptr;
         return;
     }
+    // Each bucket counts the observations up to its bound, an exemplar's among them.
+    if (suffix == "_bucket") {
+        double bound = 0;
+        const Label* le = findLabel(s.labels, "le");
+        if (le && parseBound(le->value, bound) && s.exemplar->value > bound) {
+            warn(where, at,
+                 "exemplar dropped: its value " + number(s.exemplar->value) +
+                     " is above its bucket's bound le=" + quoted(le->value));
+            s.exemplar = nullptr;
+            return;
+        }
+    }
     std::size_t chars = 0;
     for (const Label& l : s.exemplar->labels)
         chars += utf8Chars(l.name) + utf8Chars(l.value);
@@ -289,132 +259,160 @@ void ExpositionRules::exemplar(Sample& s, std::string_view suffix, const Place& 
     }
 }
 
+void ExpositionRules::endPoint() {
+    if (!m_group) return;
+    if (m_type == MetricType::Histogram || m_type == MetricType::GaugeHistogram)
+        histogramPoint(*m_group);
+    *m_group = Group{};
+}
+
 void ExpositionRules::endFamily() {
-    const bool histogram = m_type == MetricType::Histogram;
-    if (histogram || m_type == MetricType::GaugeHistogram) {
-        const std::string name = quoted(m_family);
-        for (const auto& [key, g] : m_groups) {
-            if (g.anyBound && !g.hasInf)
-                warn(g.first, nullptr,
-                     "histogram " + name +
-                         " has no le=\"+Inf\" bucket for these labels; every histogram needs one");
-            if (!g.anyBound && (g.hasCount || g.hasSum))
-                warn(g.hasCount ? g.count : g.sum, nullptr,
-                     "histogram " + name +
-                         " has a count or sum but no buckets for these labels; it needs at "
-                         "least le=\"+Inf\"");
-            if (g.hasInf && g.hasCount && g.infValue != g.countValue)
-                warn(g.count, g.count.at,
-                     "histogram " + name + " count " + number(g.countValue) +
-                         " is not its le=\"+Inf\" bucket's " + number(g.infValue) +
-                         "; they must be equal");
-            // OpenMetrics only: 0.0.4 histograms may observe negative values into positive
-            // buckets, and their sums then go negative.
-            if (m_om && histogram && g.hasSum && g.sumValue < 0 && !g.negativeBound)
-                warn(g.sum, g.sum.at,
-                     "histogram " + name + " sum " + number(g.sumValue) +
-                         " is negative with no negative bucket bound");
-        }
-    }
+    if (m_type == MetricType::Histogram || m_type == MetricType::GaugeHistogram)
+        for (const Group& g : m_groups)
+            histogramPoint(g);
     m_groups.clear();
+    m_metrics.clear();
+    m_inMetric = false;
+    m_group = nullptr;
+    m_metricTimestamp.reset();
     m_family.clear();
     // A series repeated in a later block of its family is told by the "resume here" rule: the
     // series table holds one family's block (small, so it stays in cache).
-    endScrape();
+    m_series.clear();
     m_type = MetricType::Unknown;
     m_familyWarned = false;
 }
 
-ExpositionRules::Group& ExpositionRules::group(const Sample& s, std::string_view except) {
-    // The labels other than `except`, in any order.
-    std::uint64_t key = 0x9E3779B97F4A7C15ULL;
-    const std::hash<std::string_view> hash;
-    for (const Label& l : s.labels) {
-        if (l.name == except) continue;
-        std::uint64_t h = hash(l.name) * 0xBF58476D1CE4E5B9ULL ^ hash(l.value);
-        h ^= h >> 31;
-        key += h * 0x94D049BB133111EBULL;
+std::uint64_t ExpositionRules::enterMetric(const Sample& s, const Place& where, const char* valueAt,
+                                           bool keepsGroup) {
+    const std::string_view except = pointLabel(s);
+    const char* const nameEnd = s.name.data() + s.name.size();
+    const std::less<> before;
+    std::uint64_t key = 0x9E3779B97F4A7C15ULL, point = 0;
+    std::string_view written; // all the labels as written, when they are in the line
+    bool same = false;        // the previous sample's Metric
+    if (except.empty() && !before(s.name.data(), where.lineStart) && !before(valueAt, nameEnd)) {
+        // The same labels in another order read as another Metric, as series do in
+        // firstLineOf(); comparing the text spares a hash while the Metric goes on.
+        written = {nameEnd, static_cast<std::size_t>(seriesEnd(where, valueAt) - nameEnd)};
+        same = m_inMetric && m_metricWritten.data() && written == m_metricWritten;
+    } else {
+        for (const Label& l : s.labels) { // all but `except`, in any order
+            if (l.name == except) {
+                point = wordHash(l.value);
+                continue;
+            }
+            std::uint64_t h = wordHash(l.name) * 0xBF58476D1CE4E5B9ULL ^ wordHash(l.value);
+            h ^= h >> 31;
+            key += h * 0x94D049BB133111EBULL;
+        }
+        same = m_inMetric && !m_metricWritten.data() && key == m_metricKey;
     }
-    return m_groups[key];
+    if (!same) {
+        m_group = nullptr;
+        if (keepsGroup || !m_dump) {
+            if (written.data()) key ^= quickHash(written.data(), written.size());
+            bool fresh = false;
+            std::uint32_t& index = m_metrics.at(key, fresh);
+            if (fresh && keepsGroup) {
+                m_groups.emplace_back();
+                index = static_cast<std::uint32_t>(m_groups.size());
+            } else if (!fresh && m_om) {
+                warn(where, nullptr,
+                     "samples of " + quoted(s.family) +
+                         "'s Metric with these labels resume here after another Metric's; "
+                         "OpenMetrics wants each Metric's lines together");
+            }
+            if (index != 0) m_group = &m_groups[index - 1];
+        }
+        m_metricKey = key;
+        m_metricWritten = written;
+        m_inMetric = true;
+        m_metricTimestamp.reset();
+        m_metricSamples = 0;
+    }
+    // Within the Metric (the table repeatInMetric() keeps is the Metric's alone).
+    std::uint64_t series = wordHash(s.name) * 0xD6E8FEB86659FD93ULL ^ point * 0x5851F42D4C957F2DULL;
+    series ^= series >> 29;
+    return series;
 }
 
 void ExpositionRules::endScrape() {
-    if (++m_generation != 0) return;
-    // Four billion scrapes on: slots of generation 0 would count again.
-    m_generation = 1;
-    for (SeriesSlot& slot : m_series)
-        slot.generation = 0;
+    m_series.clear();
 }
 
-namespace {
-// A quick 64-bit hash of bytes: four independent lanes of 8 bytes (a series' text is a few
-// hundred bytes, and this runs for every sample of a scrape).
-std::uint64_t quickHash(const char* p, std::size_t n) {
-    std::array<std::uint64_t, 4> lane{0x9E3779B97F4A7C15ULL, 0xBF58476D1CE4E5B9ULL,
-                                      0x94D049BB133111EBULL, 0x2545F4914F6CDD1DULL ^ n};
-    for (; n >= 32; p += 32, n -= 32)
-        for (std::size_t i = 0; i < 4; ++i) {
-            std::uint64_t w = 0;
-            std::memcpy(&w, p + 8 * i, 8);
-            lane[i] = (lane[i] ^ w) * 0xFF51AFD7ED558CCDULL;
-            lane[i] ^= lane[i] >> 32;
-        }
-    for (std::size_t i = 0; n > 0; i = (i + 1) % 4) {
-        std::uint64_t w = 0;
-        const std::size_t k = std::min<std::size_t>(n, 8);
-        std::memcpy(&w, p, k);
-        lane[i] = (lane[i] ^ w) * 0xFF51AFD7ED558CCDULL;
-        lane[i] ^= lane[i] >> 32;
-        p += k;
-        n -= k;
-    }
-    std::uint64_t h = lane[0] ^ (lane[1] * 0xC4CEB9FE1A85EC53ULL) ^ std::rotl(lane[2], 21) ^
-                      std::rotl(lane[3] * 0x9E3779B97F4A7C15ULL, 43);
-    h ^= h >> 33;
-    return h * 0xC4CEB9FE1A85EC53ULL;
-}
-} // namespace
-
-std::uint64_t ExpositionRules::firstLineOf(const Sample& s, const Place& where,
-                                           const char* valueAt) {
-    // The series as written: the line up to its value (name and label set; the same labels in
-    // another order or spelling count as another series here).
-    const char* end = valueAt;
-    while (end > where.lineStart && (end[-1] == ' ' || end[-1] == '\t'))
-        --end;
-    std::uint64_t key = quickHash(where.lineStart, static_cast<std::size_t>(end - where.lineStart));
-    key ^= s.timestampNs ? static_cast<std::uint64_t>(*s.timestampNs) * 0xD6E8FEB86659FD93ULL
-                         : 0x5851F42D4C957F2DULL;
-    key ^= key >> 29;
-    if (m_countedGeneration != m_generation) {
-        m_countedGeneration = m_generation;
-        m_seriesCount = 0;
-    }
-    if ((m_seriesCount + 1) * 2 > m_series.size()) {
+std::uint32_t& KeyTable::at(std::uint64_t key, bool& fresh) {
+    if ((m_count + 1) * 2 > m_slots.size()) {
         // Grow (and drop the slots of earlier blocks while at it).
-        std::vector<SeriesSlot> grown(std::max<std::size_t>(1024, m_series.size() * 2));
+        std::vector<Slot> grown(std::max<std::size_t>(1024, m_slots.size() * 2));
         const std::size_t mask = grown.size() - 1;
-        for (const SeriesSlot& slot : m_series) {
+        for (const Slot& slot : m_slots) {
             if (slot.generation != m_generation) continue;
             std::size_t j = slot.key & mask;
             while (grown[j].generation == m_generation)
                 j = (j + 1) & mask;
             grown[j] = slot;
         }
-        m_series = std::move(grown);
+        m_slots = std::move(grown);
     }
-    const std::size_t mask = m_series.size() - 1;
+    const std::size_t mask = m_slots.size() - 1;
     for (std::size_t j = key & mask;; j = (j + 1) & mask) {
-        SeriesSlot& slot = m_series[j];
+        Slot& slot = m_slots[j];
         if (slot.generation != m_generation) {
-            slot = {key,
-                    static_cast<std::uint32_t>(std::min<std::uint64_t>(where.line, UINT32_MAX)),
-                    m_generation};
-            ++m_seriesCount;
-            return 0;
+            slot = {key, 0, m_generation};
+            ++m_count;
+            fresh = true;
+            return slot.value;
         }
-        if (slot.key == key) return slot.line;
+        if (slot.key == key) {
+            fresh = false;
+            return slot.value;
+        }
     }
+}
+
+void KeyTable::clear() {
+    m_count = 0;
+    if (++m_generation != 0) return;
+    // Four billion blocks on: slots of generation 0 would count again.
+    m_generation = 1;
+    for (Slot& slot : m_slots)
+        slot.generation = 0;
+}
+
+std::uint64_t ExpositionRules::firstLineOf(const Sample& s, const Place& where,
+                                           const char* valueAt) {
+    // The series as written: the line up to its value (name and label set; the same labels in
+    // another order or spelling count as another series here).
+    const char* end = seriesEnd(where, valueAt);
+    std::uint64_t key = quickHash(where.lineStart, static_cast<std::size_t>(end - where.lineStart));
+    key ^= s.timestampNs ? static_cast<std::uint64_t>(*s.timestampNs) * 0xD6E8FEB86659FD93ULL
+                         : 0x5851F42D4C957F2DULL;
+    key ^= key >> 29;
+    return firstLineOf(key, where);
+}
+
+std::uint64_t ExpositionRules::repeatInMetric(std::uint64_t series, const Place& where) {
+    if (m_metricSamples++ == 0) {
+        m_firstSeries = series;
+        m_firstSeriesLine = where.line;
+        return 0;
+    }
+    if (m_metricSamples == 2) {
+        m_series.clear();
+        firstLineOf(m_firstSeries, {m_firstSeriesLine, nullptr, nullptr});
+    }
+    return firstLineOf(series, where);
+}
+
+std::uint64_t ExpositionRules::firstLineOf(std::uint64_t key, const Place& where) {
+    bool fresh = false;
+    std::uint32_t& line = m_series.at(key, fresh);
+    if (fresh) {
+        line = static_cast<std::uint32_t>(std::min<std::uint64_t>(where.line, UINT32_MAX));
+        return 0;
+    }
+    return line;
 }
 
 void ExpositionRules::onceForFamily(const Place& where, std::string message) {

@@ -11,7 +11,8 @@ namespace ft::importers::prom::detail {
 namespace {
 
 constexpr std::size_t kSnippetLimit = 40;
-// 0.0.4 timestamps are int64 milliseconds; beyond this they no longer fit int64 nanoseconds.
+// Beyond these, times no longer fit int64 nanoseconds (some 292 years from 1970) and are
+// clamped: the text is valid, only our representation ends there.
 constexpr std::int64_t kMaxMillis = INT64_MAX / 1'000'000;
 constexpr std::int64_t kMaxSeconds = INT64_MAX / 1'000'000'000;
 
@@ -98,9 +99,8 @@ bool parseMillis(const char* p, const char* e, std::int64_t& ns) {
     }
     std::int64_t ms = 0;
     const auto r = std::from_chars(p, e, ms);
-    if (r.ec != std::errc() || r.ptr != e || p == e || ms > kMaxMillis || ms < -kMaxMillis)
-        return false;
-    ns = ms * 1'000'000;
+    if (r.ec != std::errc() || r.ptr != e || p == e) return false;
+    ns = ms > kMaxMillis ? INT64_MAX : ms < -kMaxMillis ? INT64_MIN : ms * 1'000'000;
     return true;
 }
 
@@ -127,17 +127,24 @@ bool parseSeconds(const char* s, const char* e, std::int64_t& ns) {
         for (int i = fracDigits; i < 9; ++i)
             fraction *= 10;
         if (seconds == kMaxSeconds && fraction > INT64_MAX - kMaxSeconds * 1'000'000'000)
-            return false;
+            fraction = INT64_MAX - kMaxSeconds * 1'000'000'000;
         ns = seconds * 1'000'000'000 + fraction;
         if (negative) ns = -ns;
         return true;
     }
+    // Any finite double is a valid OpenMetrics timestamp (1e300 too); NaN and Inf are not.
     double v = 0;
-    if (!parseNumber(s, e, v) || !std::isfinite(v) ||
-        std::fabs(v) >= static_cast<double>(kMaxSeconds))
-        return false;
-    ns = std::llround(v * 1e9);
+    if (!parseNumber(s, e, v) || !std::isfinite(v)) return false;
+    if (std::fabs(v) >= static_cast<double>(kMaxSeconds))
+        ns = v > 0 ? INT64_MAX : INT64_MIN;
+    else
+        ns = std::llround(v * 1e9);
     return true;
+}
+
+bool isHexNumber(const char* p, const char* e) {
+    if (p < e && (*p == '+' || *p == '-')) ++p;
+    return e - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
 }
 
 bool acceptsSuffix(MetricType type, std::string_view suffix) {

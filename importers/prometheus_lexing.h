@@ -15,17 +15,20 @@
 
 namespace ft::importers::prom::detail {
 
-enum : std::uint8_t { kNameStart = 1, kNameChar = 2, kDigit = 4 };
+// Metric names: [a-zA-Z_:][a-zA-Z0-9_:]*; label names the same without ':'.
+enum : std::uint8_t { kNameStart = 1, kNameChar = 2, kDigit = 4, kLabelStart = 8, kLabelChar = 16 };
 
 inline constexpr std::array<std::uint8_t, 256> kCharClass = [] {
     std::array<std::uint8_t, 256> t{};
+    constexpr std::uint8_t kLetter = kNameStart | kNameChar | kLabelStart | kLabelChar;
     for (int c = 'a'; c <= 'z'; ++c)
-        t[c] = kNameStart | kNameChar;
+        t[c] = kLetter;
     for (int c = 'A'; c <= 'Z'; ++c)
-        t[c] = kNameStart | kNameChar;
-    t['_'] = t[':'] = kNameStart | kNameChar;
+        t[c] = kLetter;
+    t['_'] = kLetter;
+    t[':'] = kNameStart | kNameChar;
     for (int c = '0'; c <= '9'; ++c)
-        t[c] = kNameChar | kDigit;
+        t[c] = kNameChar | kDigit | kLabelChar;
     return t;
 }();
 
@@ -50,10 +53,14 @@ inline const char* tokenEnd(const char* p, const char* e) {
 std::string snippet(const char* s, const char* e);
 
 // 0.0.4: an int64 count of milliseconds (Go's ParseInt: optional sign, decimal digits).
+// Times past what int64 nanoseconds hold (year 2262) are clamped there.
 bool parseMillis(const char* p, const char* e, std::int64_t& ns);
-// OpenMetrics: seconds, possibly fractional. Plain decimals convert exactly (a double would
-// lose the nanoseconds of a present-day time); other spellings go through a double.
+// OpenMetrics: seconds, possibly fractional, any finite double. Plain decimals convert exactly
+// (a double would lose the nanoseconds of a present-day time); other spellings go through a
+// double. Clamped as parseMillis.
 bool parseSeconds(const char* s, const char* e, std::int64_t& ns);
+// A hexadecimal float ("0x1p-3"): Go's ParseFloat reads it (0.0.4), OpenMetrics' grammar not.
+bool isHexNumber(const char* p, const char* e);
 
 // Whether a family of `type` has samples named <family><suffix> ("" for the family's own name).
 bool acceptsSuffix(MetricType type, std::string_view suffix);

@@ -44,6 +44,7 @@ void Parser::commentLine(const char* p, const char* e) {
     const std::string_view word(w, static_cast<std::size_t>(p - w));
     if (word == "EOF" && p == e) {
         if (m_om) {
+            separator(hash + 1, w);
             m_stats.sawEof = true;
             endScrape();
             m_afterEof = m_scope == Scope::Exposition;
@@ -58,8 +59,11 @@ void Parser::commentLine(const char* p, const char* e) {
                  "a comment other than HELP, TYPE, UNIT or EOF: OpenMetrics allows none");
         return;
     }
+    separator(hash + 1, w);
 
+    const char* gap = p;
     p = skipBlanks(p, e);
+    separator(gap, p);
     std::string_view name;
     if (p < e && *p == '"') {
         if (!quotedString(p, e, name)) return;
@@ -74,7 +78,25 @@ void Parser::commentLine(const char* p, const char* e) {
     if (p < e && !isBlank(*p))
         return fail(p, "expected a blank after the metric name, got '" +
                            snippet(p, tokenEnd(p, e)) + "'");
+    if (m_om && !type && p == e) {
+        // `# HELP name ` and `# UNIT name ` (one space) say "none"; with no space the line
+        // lacks its last token.
+        if (m_rawEnd - p == 1 && *p == ' ')
+            m_rawEnd = e;
+        else if (m_rawEnd == e)
+            note(e, help ? "expected ' ' and the help text after the name (OpenMetrics writes "
+                           "an empty one '# HELP name ')"
+                         : "expected ' ' and the unit after the name (OpenMetrics writes an "
+                           "empty one '# UNIT name ')");
+    }
+    if (help && m_om) {
+        // The text is everything after one space, blanks included.
+        if (p < e && *p != ' ') separator(p, p + 1);
+        m_rawEnd = e;
+    }
+    gap = p;
     p = skipBlanks(p, e);
+    if (type || (unit && p < e)) separator(gap, p);
 
     if (help) {
         // After declare(): it may report the previous family's help.
@@ -90,31 +112,117 @@ void Parser::commentLine(const char* p, const char* e) {
                                snippet(t, p) + "'");
         if (skipBlanks(p, e) != e)
             return fail(skipBlanks(p, e), "expected end of line after the metric type");
-        if (FamilyEntry* f = declare(name, Meta::Type)) f->second.type = *parsed;
+        if (FamilyEntry* f = declare(name, Meta::Type)) typeLine(*f, *parsed, t);
     } else {
-        // OpenMetrics: a family with a unit is named for it (foo_seconds has unit seconds).
         const char* u = p;
         p = tokenEnd(p, e);
         if (skipBlanks(p, e) != e)
             return fail(skipBlanks(p, e), "expected end of line after the unit");
-        const std::string_view unitName(u, static_cast<std::size_t>(p - u));
-        if (declare(name, Meta::Unit) && !unitName.empty() &&
-            !(name.size() > unitName.size() && name.ends_with(unitName) &&
-              name[name.size() - unitName.size() - 1] == '_'))
-            warn({m_lineNo, m_lineStart, u},
-                 "unit '" + snippet(u, p) + "' does not end the family's name '" +
-                     snippet(name.data(), name.data() + name.size()) +
-                     "'; OpenMetrics names a family with a unit <name>_<unit>");
+        if (FamilyEntry* f = declare(name, Meta::Unit)) unitLine(*f, name, u, p);
     }
+}
+
+void Parser::typeLine(FamilyEntry& family, MetricType type, const char* at) {
+    Family& f = family.second;
+    f.type = type;
+    const std::string_view word = metricTypeName(type);
+    if (m_om && type == MetricType::Untyped)
+        warn({m_lineNo, m_lineStart, at},
+             "type 'untyped' is 0.0.4's: OpenMetrics calls it 'unknown'");
+    // Auto that settled on 0.0.4 takes OpenMetrics' forms on purpose (a cut OpenMetrics text).
+    if (m_format == Format::Text004 &&
+        (type == MetricType::Unknown || type == MetricType::GaugeHistogram ||
+         type == MetricType::Info || type == MetricType::StateSet))
+        warn({m_lineNo, m_lineStart, at},
+             "type '" + std::string(word) +
+                 "' is OpenMetrics'; 0.0.4 has counter, gauge, histogram, summary and untyped");
+    if (!m_om) return;
+    if ((type == MetricType::Info || type == MetricType::StateSet) && f.unitScrape == m_scrapeNo &&
+        f.hasUnit)
+        warn({m_lineNo, m_lineStart, at},
+             "an " + std::string(word) + " family has no unit, but UNIT line " +
+                 std::to_string(f.unitLine) + " gives one (OpenMetrics)");
+    clashWithSamples(family);
+}
+
+// OpenMetrics: a family with a unit is named for it (foo_seconds has unit seconds).
+void Parser::unitLine(FamilyEntry& family, std::string_view name, const char* u, const char* end) {
+    const std::string_view unitName(u, static_cast<std::size_t>(end - u));
+    Family& f = family.second;
+    f.hasUnit = !unitName.empty();
+    if (unitName.empty()) return;
+    if (std::find_if(u, end, [](char c) { return !is(c, kNameChar); }) != end)
+        warn({m_lineNo, m_lineStart, u},
+             "unit '" + snippet(u, end) +
+                 "' has characters a metric name has not; OpenMetrics allows only those");
+    if (!(name.size() > unitName.size() && name.ends_with(unitName) &&
+          name[name.size() - unitName.size() - 1] == '_'))
+        warn({m_lineNo, m_lineStart, u},
+             "unit '" + snippet(u, end) + "' does not end the family's name '" +
+                 snippet(name.data(), name.data() + name.size()) +
+                 "'; OpenMetrics names a family with a unit <name>_<unit>");
+    if (f.typeScrape == m_scrapeNo &&
+        (f.type == MetricType::Info || f.type == MetricType::StateSet))
+        warn({m_lineNo, m_lineStart, u},
+             "an " + std::string(metricTypeName(f.type)) +
+                 " family has no unit (OpenMetrics); this one is given '" + snippet(u, end) + "'");
+}
+
+// OpenMetrics, for a family's name the first time the scrape has it: names beginning with '_'
+// are reserved, and no family may be named like another's samples (foo_total beside counter
+// foo, foo_created beside it, ...).
+void Parser::newFamilyName(std::string_view name) {
+    if (!m_om) return;
+    const std::string quoted = "'" + snippet(name.data(), name.data() + name.size()) + "'";
+    if (name.starts_with('_'))
+        warn({m_lineNo, m_lineStart, nullptr},
+             "family name " + quoted + " begins with '_': OpenMetrics reserves such names");
+    for (std::string_view suffix : kSuffixes) {
+        if (name.size() <= suffix.size() || !name.ends_with(suffix)) continue;
+        const std::string_view base = name.substr(0, name.size() - suffix.size());
+        const auto it = m_families.find(base);
+        if (it != m_families.end() && it->second.inScrape(m_scrapeNo) &&
+            acceptsSuffix(it->second.type, suffix)) {
+            warn({m_lineNo, m_lineStart, nullptr},
+                 "family name " + quoted + " clashes with the samples of " +
+                     std::string(metricTypeName(it->second.type)) + " '" +
+                     snippet(base.data(), base.data() + base.size()) +
+                     "'; OpenMetrics wants no name one family's samples could take");
+            return;
+        }
+    }
+}
+
+// OpenMetrics, once a family's type is known: none of the names its samples take may be
+// another family's in this scrape.
+void Parser::clashWithSamples(const FamilyEntry& family) {
+    for (std::string_view suffix : kSuffixes) {
+        if (!acceptsSuffix(family.second.type, suffix)) continue;
+        m_nameBuffer.assign(family.first).append(suffix);
+        if (!nameInScrape(m_nameBuffer)) continue;
+        warn({m_lineNo, m_lineStart, nullptr},
+             std::string(metricTypeName(family.second.type)) + " '" +
+                 snippet(family.first.data(), family.first.data() + family.first.size()) +
+                 "' has samples named '" +
+                 snippet(m_nameBuffer.data(), m_nameBuffer.data() + m_nameBuffer.size()) +
+                 "', the name of another family in this scrape; OpenMetrics wants no such clash");
+        return;
+    }
+}
+
+// Whether a family of that name (declared, or with samples and no metadata) is in this scrape.
+bool Parser::nameInScrape(std::string_view name) const {
+    const auto it = m_families.find(name);
+    if (it != m_families.end() && it->second.inScrape(m_scrapeNo)) return true;
+    return m_closedNames.contains(name) || (m_anyCurrent && !m_current && m_currentName == name);
 }
 
 Parser::FamilyEntry* Parser::declare(std::string_view name, Meta meta) {
     auto it = m_families.find(name);
     if (it == m_families.end()) {
         // Samples of that name came before, with no metadata: in one exposition, too late.
-        if (m_scope == Scope::Exposition &&
-            (m_closedNames.contains(name) ||
-             (m_anyCurrent && !m_current && m_currentName == name))) {
+        if (oneExposition() && (m_closedNames.contains(name) ||
+                                (m_anyCurrent && !m_current && m_currentName == name))) {
             warn({m_lineNo, m_lineStart, nullptr},
                  std::string(metaName(meta)) + " line for '" +
                      snippet(name.data(), name.data() + name.size()) +
@@ -128,7 +236,7 @@ Parser::FamilyEntry* Parser::declare(std::string_view name, Meta meta) {
         if (repeated || f.sampleScrape == m_scrapeNo) {
             // A second HELP/TYPE/UNIT for a family, or one after its samples: in a dump, the
             // next scrape; in one exposition, a breach of the format, and ignored.
-            if (m_scope == Scope::Exposition) {
+            if (oneExposition()) {
                 const std::string what = std::string(metaName(meta)) + " line for '" +
                                          snippet(name.data(), name.data() + name.size()) + "'";
                 warn({m_lineNo, m_lineStart, nullptr},
@@ -143,7 +251,11 @@ Parser::FamilyEntry* Parser::declare(std::string_view name, Meta meta) {
             m_content = true;
         }
     }
-    m_lastUnknown = {}; // the new family, or its new type, may claim names seen before
+    if (!it->second.inScrape(m_scrapeNo)) newFamilyName(name);
+    // The new family, or its new type, may claim names seen before (a_total, once a family
+    // named so is declared, is no longer counter a's).
+    m_lastUnknown = {};
+    m_last = nullptr;
     if (m_pending != &*it) {
         flushPending();
         m_pending = &*it;
@@ -161,12 +273,16 @@ void Parser::switchFamily(FamilyEntry* family, std::string_view name) {
         m_rules->endFamily();
         if (m_current)
             m_current->second.closedScrape = m_scrapeNo;
-        else if (m_scope == Scope::Exposition)
+        else if (oneExposition())
             m_closedNames.emplace(m_currentName);
     }
     const std::string_view base = family ? std::string_view{} : baseName(name);
     const bool resumes = family ? family->second.closedScrape == m_scrapeNo
-                                : m_scope == Scope::Exposition && m_closedNames.contains(base);
+                                : oneExposition() && m_closedNames.contains(base);
+    if (!family && !resumes && m_om && base.starts_with('_'))
+        warn({m_lineNo, m_lineStart, name.data()},
+             "family name '" + snippet(base.data(), base.data() + base.size()) +
+                 "' begins with '_': OpenMetrics reserves such names");
     if (resumes)
         warn({m_lineNo, m_lineStart, name.data()},
              "samples of '" + snippet(name.data(), name.data() + name.size()) +

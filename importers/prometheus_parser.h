@@ -31,6 +31,12 @@ struct Family {
     std::uint64_t helpLine = 0, typeLine = 0, unitLine = 0, sampleLine = 0;
     // The scrape in which its group of samples ended: another family's samples came after.
     std::uint64_t closedScrape = 0;
+    bool hasUnit = false; // its last UNIT line named one (OpenMetrics)
+
+    bool inScrape(std::uint64_t scrape) const {
+        return helpScrape == scrape || typeScrape == scrape || unitScrape == scrape ||
+               sampleScrape == scrape;
+    }
 
     std::uint64_t& scrapeOf(Meta m) {
         return m == Meta::Help ? helpScrape : m == Meta::Type ? typeScrape : unitScrape;
@@ -66,10 +72,14 @@ private:
     using FamilyEntry = std::pair<const std::string, Family>;
 
     void line(const char* begin, const char* end);
+    void openMetricsLine(const char* begin, const char* end, const char* p, const char* e);
     void sampleLine(const char* p, const char* e);
     void commentLine(const char* p, const char* e);
     bool labelSet(const char*& p, const char* e, std::vector<Label>& out,
                   std::string_view* quotedName);
+    template <bool kOpenMetrics>
+    bool labelSetOf(const char*& p, const char* e, std::vector<Label>& out,
+                    std::string_view* quotedName);
     bool quotedString(const char*& p, const char* e, std::string_view& out);
     bool exemplar(const char* p, const char* e);
     bool timestamp(const char* s, const char* e, std::int64_t& ns) const;
@@ -78,7 +88,32 @@ private:
 
     FamilyEntry* resolve(std::string_view name);
     FamilyEntry* declare(std::string_view name, Meta meta);
+    void typeLine(FamilyEntry& family, MetricType type, const char* at);
+    void unitLine(FamilyEntry& family, std::string_view name, const char* u, const char* end);
+    void newFamilyName(std::string_view name);
+    void clashWithSamples(const FamilyEntry& family);
+    bool nameInScrape(std::string_view name) const;
     void switchFamily(FamilyEntry* family, std::string_view name);
+    // One text that is one exposition a scrape: an exposition, or OpenMetrics (whose scrapes
+    // end with `# EOF`). Only a 0.0.4 dump starts a new scrape at a repeated HELP or TYPE.
+    bool oneExposition() const { return m_scope == Scope::Exposition || m_om; }
+    // OpenMetrics' layout (one space between tokens, none elsewhere, no trailing comma, ...):
+    // the line's first breach, reported as a warning once the line is read.
+    void note(const char* at, const char* what) {
+        if (!m_noteAt) {
+            m_noteAt = at;
+            m_note = what;
+        }
+    }
+    // [from, to) separates two tokens: OpenMetrics wants exactly one space.
+    void separator(const char* from, const char* to) {
+        if (m_om && (to - from != 1 || *from != ' '))
+            note(from, "expected exactly one space here (OpenMetrics)");
+    }
+    // [from, to) lies where OpenMetrics allows no blank.
+    void adjacent(const char* from, const char* to) {
+        if (m_om && to != from) note(from, "a blank where OpenMetrics allows none");
+    }
     void flushPending();
     void endScrape();
     void warn(const detail::Place& where, std::string message) override;
@@ -104,7 +139,12 @@ private:
 
     const char* m_lineStart = nullptr;
     const char* m_lineEnd = nullptr;
+    const char* m_rawEnd = nullptr; // the line's end before its blanks are trimmed (less a CR)
     std::uint64_t m_lineNo = 0;
+    const char* m_noteAt = nullptr; // see note()
+    const char* m_note = nullptr;
+    bool m_crSaid = false;
+    std::string m_nameBuffer; // a family's name and a suffix, for clashWithSamples()
 
     std::vector<Label> m_labels;
     std::vector<Label> m_exemplarLabels;
@@ -128,13 +168,14 @@ private:
     FamilyEntry* m_current = nullptr;
     std::string m_currentName;
     bool m_anyCurrent = false;
-    // Names with no metadata whose samples ended in this scrape (Scope::Exposition only).
+    // Names with no metadata whose samples ended in this scrape (oneExposition() only).
     std::unordered_set<std::string, NameHash, std::equal_to<>> m_closedNames;
 
-    // Scope::Exposition after `# EOF`: the lines that came after, and where the first was.
+    // Scope::Exposition after `# EOF`: the lines that came after, and where the first was;
+    // the blank ones apart.
     bool m_afterEof = false;
-    std::uint64_t m_linesAfterEof = 0;
-    detail::Place m_firstAfterEof;
+    std::uint64_t m_linesAfterEof = 0, m_blanksAfterEof = 0;
+    detail::Place m_firstAfterEof, m_firstBlankAfterEof;
 };
 
 } // namespace ft::importers::prom::detail

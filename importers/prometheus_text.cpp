@@ -13,6 +13,11 @@
 
 namespace ft::importers::prom {
 namespace detail {
+namespace {
+
+constexpr const char* kHexNumber = "a hexadecimal number: OpenMetrics numbers are decimal";
+
+} // namespace
 
 ParseStats Parser::run() {
     m_stats.bytes = m_text.size();
@@ -42,8 +47,13 @@ ParseStats Parser::run() {
                                  (m_linesAfterEof == 1 ? " line" : " lines") +
                                  " after '# EOF' ignored: an OpenMetrics exposition ends there",
                              first));
+    } else if (m_blanksAfterEof > 0) {
+        warn(m_firstBlankAfterEof, "a blank line after '# EOF': an OpenMetrics exposition ends "
+                                   "there");
     }
-    if (m_om && m_content)
+    // An OpenMetrics text ends with `# EOF`, an empty one too ("# EOF" without a line feed is
+    // fine). In a dump, blank lines after the last scrape's are no scrape of their own.
+    if (m_om && (m_content || !m_stats.sawEof))
         warn({m_lineNo + 1, nullptr, nullptr},
              "expected '# EOF' at the end of the OpenMetrics text (truncated?)");
     else if (!m_om && !m_text.empty() && m_text.back() != '\n')
@@ -66,11 +76,16 @@ void Parser::line(const char* begin, const char* end) {
         --e;
     const char* p = skipBlanks(begin, e);
     if (m_afterEof) {
-        if (p != e && m_linesAfterEof++ == 0) m_firstAfterEof = {m_lineNo, begin, p};
+        if (p != e) {
+            if (m_linesAfterEof++ == 0) m_firstAfterEof = {m_lineNo, begin, p};
+        } else if (m_blanksAfterEof++ == 0) {
+            m_firstBlankAfterEof = {m_lineNo, begin, begin};
+        }
         return;
     }
     if (p == e) {
-        if (m_om && m_content)
+        // Between one scrape's `# EOF` and the next, a dump may have them.
+        if (m_om && (m_content || m_scope == Scope::Exposition || !m_stats.sawEof))
             warn({m_lineNo, begin, begin}, "blank line: OpenMetrics allows none");
         return;
     }
@@ -78,10 +93,34 @@ void Parser::line(const char* begin, const char* end) {
     m_lineEnd = e;
     m_content = true;
     m_scratchReady = false;
+    if (m_om) return openMetricsLine(begin, end, p, e);
     if (*p == '#')
         commentLine(p, e);
     else
         sampleLine(p, e);
+}
+
+// A line of OpenMetrics text: [begin, end) as it came, [p, e) without the blanks around it.
+// Its layout's first breach is noted while it is read and said once it is.
+void Parser::openMetricsLine(const char* begin, const char* end, const char* p, const char* e) {
+    m_noteAt = nullptr;
+    m_rawEnd = end;
+    if (end > begin && end[-1] == '\r') {
+        --m_rawEnd;
+        if (!std::exchange(m_crSaid, true))
+            warn({m_lineNo, begin, end - 1},
+                 "a carriage return ends the line: OpenMetrics lines end with a line feed alone "
+                 "(said once for the text)");
+    }
+    if (p != begin) note(begin, "a blank at the start of the line: OpenMetrics allows none");
+    const std::uint64_t errors = m_stats.errors;
+    if (*p == '#')
+        commentLine(p, e);
+    else
+        sampleLine(p, e);
+    // commentLine() moves m_rawEnd to e where the blanks are part of the line (an empty HELP).
+    if (e < m_rawEnd) note(e, "a blank at the end of the line: OpenMetrics allows none");
+    if (m_noteAt && m_stats.errors == errors) warn({m_lineNo, begin, m_noteAt}, m_note);
 }
 
 void Parser::sampleLine(const char* p, const char* e) {
@@ -95,28 +134,35 @@ void Parser::sampleLine(const char* p, const char* e) {
     } else if (*p != '{') {
         return fail(p, "expected a metric name, got '" + snippet(p, tokenEnd(p, e)) + "'");
     }
+    const char* gap = p;
     p = skipBlanks(p, e);
     const bool braces = p < e && *p == '{';
     if (braces) {
+        adjacent(gap, p);
         const char* open = p;
         if (!labelSet(p, e, m_labels, name.empty() ? &name : nullptr)) return;
         if (name.empty())
             return fail(open, "expected a metric name before '{' or quoted first inside it");
+        gap = p;
         p = skipBlanks(p, e);
     }
     if (p == e)
         return fail(p, braces ? "expected a sample value after the label set"
                               : "expected a sample value after the metric name");
+    separator(gap, p);
     const char* valueStart = p;
     p = tokenEnd(p, e);
     double value = 0;
     if (!parseNumber(valueStart, p, value))
         return fail(valueStart, "expected a sample value (a number, NaN, +Inf or -Inf), got '" +
                                     snippet(valueStart, p) + "'");
+    if (m_om && isHexNumber(valueStart, p)) note(valueStart, kHexNumber);
+    gap = p;
     p = skipBlanks(p, e);
 
     std::optional<std::int64_t> ts;
     if (p < e && *p != '#') {
+        separator(gap, p);
         const char* t = p;
         p = tokenEnd(p, e);
         std::int64_t ns = 0;
@@ -125,7 +171,9 @@ void Parser::sampleLine(const char* p, const char* e) {
                                             : "expected a timestamp in integer milliseconds") +
                                " or end of line, got '" + snippet(t, p) + "'");
         }
+        if (m_om && isHexNumber(t, p)) note(t, kHexNumber);
         ts = ns;
+        gap = p;
         p = skipBlanks(p, e);
     }
     bool hasExemplar = false;
@@ -135,6 +183,7 @@ void Parser::sampleLine(const char* p, const char* e) {
             return fail(p, std::string("expected end of line after the ") +
                                (ts ? "timestamp" : "value") + ", got '" +
                                snippet(p, tokenEnd(p, e)) + "'");
+        separator(gap, p);
         if (!exemplar(p, e)) return;
         hasExemplar = true;
     }
@@ -168,26 +217,35 @@ void Parser::sampleLine(const char* p, const char* e) {
     m_sink.sample(s);
 }
 
+// ` # {labels} value [timestamp]`, p at the '#'.
 bool Parser::exemplar(const char* p, const char* e) {
-    p = skipBlanks(p + 1, e);
+    const char* gap = p + 1;
+    p = skipBlanks(gap, e);
     if (p == e || *p != '{') return reject(p, "expected '{' to start the exemplar's label set");
+    separator(gap, p);
     m_exemplarLabels.clear();
     if (!labelSet(p, e, m_exemplarLabels, nullptr)) return false;
+    gap = p;
     p = skipBlanks(p, e);
     if (p == e) return reject(p, "expected the exemplar's value after its label set");
+    separator(gap, p);
     const char* v = p;
     p = tokenEnd(p, e);
     if (!parseNumber(v, p, m_exemplar.value))
         return reject(v, "expected the exemplar's value (a number), got '" + snippet(v, p) + "'");
+    if (m_om && isHexNumber(v, p)) note(v, kHexNumber);
+    gap = p;
     p = skipBlanks(p, e);
     m_exemplar.timestampNs.reset();
     if (p < e) {
+        separator(gap, p);
         const char* t = p;
         p = tokenEnd(p, e);
         std::int64_t ns = 0;
         if (!parseSeconds(t, p, ns))
             return reject(t, "expected the exemplar's timestamp in seconds, got '" + snippet(t, p) +
                                  "'");
+        if (m_om && isHexNumber(t, p)) note(t, kHexNumber);
         m_exemplar.timestampNs = ns;
         p = skipBlanks(p, e);
         if (p < e) return reject(p, "expected end of line after the exemplar");
@@ -205,15 +263,32 @@ bool Parser::timestamp(const char* s, const char* e, std::int64_t& ns) const {
            parseSeconds(s, e, ns);
 }
 
-// `{` name="value", ... `}` with an optional trailing comma. When quotedName is given, a quoted
-// string first in the braces that is not followed by `=` is the (UTF-8) metric name.
+// `{` name="value", ... `}` with an optional trailing comma (0.0.4; OpenMetrics allows none,
+// nor blanks). When quotedName is given, a quoted string first in the braces that is not
+// followed by `=` is the (UTF-8) metric name.
 bool Parser::labelSet(const char*& p, const char* e, std::vector<Label>& out,
                       std::string_view* quotedName) {
+    return m_om ? labelSetOf<true>(p, e, out, quotedName)
+                : labelSetOf<false>(p, e, out, quotedName);
+}
+
+// The OpenMetrics checks compiled in or out: 0.0.4 text pays nothing for them.
+template <bool kOpenMetrics>
+bool Parser::labelSetOf(const char*& p, const char* e, std::vector<Label>& out,
+                        std::string_view* quotedName) {
+    // Past blanks; OpenMetrics has none inside a label set, so there they are noted.
+    const auto blanks = [&](const char* q) {
+        if constexpr (kOpenMetrics)
+            if (q < e && isBlank(*q)) note(q, "a blank where OpenMetrics allows none");
+        return skipBlanks(q, e);
+    };
+    const char* comma = nullptr; // the last one
     ++p;
     for (bool first = true;; first = false) {
-        p = skipBlanks(p, e);
+        p = blanks(p);
         if (p == e) return reject(p, "expected a label name or '}'");
         if (*p == '}') {
+            if (kOpenMetrics && !first) note(comma, "a comma before '}': OpenMetrics allows none");
             ++p;
             return true;
         }
@@ -221,18 +296,20 @@ bool Parser::labelSet(const char*& p, const char* e, std::vector<Label>& out,
         const bool quoted = *p == '"';
         if (quoted) {
             if (!quotedString(p, e, name)) return false;
-        } else if (is(*p, kNameStart)) {
+        } else if (is(*p, kLabelStart)) {
             const char* s = p++;
-            while (p < e && is(*p, kNameChar))
+            while (p < e && is(*p, kLabelChar))
                 ++p;
             name = {s, static_cast<std::size_t>(p - s)};
+            if (kOpenMetrics && *s == '_')
+                note(s, "a label name beginning with '_': OpenMetrics reserves those");
         } else {
             return reject(p,
                           "expected a label name or '}', got '" + snippet(p, tokenEnd(p, e)) + "'");
         }
-        p = skipBlanks(p, e);
+        p = blanks(p);
         if (p < e && *p == '=') {
-            p = skipBlanks(p + 1, e);
+            p = blanks(p + 1);
             if (p == e || *p != '"')
                 return reject(p, "expected '\"' to start the value of label '" +
                                      snippet(name.data(), name.data() + name.size()) + "'");
@@ -241,13 +318,15 @@ bool Parser::labelSet(const char*& p, const char* e, std::vector<Label>& out,
             out.push_back({name, value});
         } else if (quotedName && first && quoted) {
             *quotedName = name;
+        } else if (p < e && *p == ':' && !quoted) {
+            return reject(p, "a label name has no ':' (only a metric name may)");
         } else {
             return reject(p, "expected '=' after label name '" +
                                  snippet(name.data(), name.data() + name.size()) + "'");
         }
-        p = skipBlanks(p, e);
+        p = blanks(p);
         if (p < e && *p == ',') {
-            ++p;
+            comma = p++;
             continue;
         }
         if (p < e && *p == '}') {

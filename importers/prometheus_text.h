@@ -54,7 +54,8 @@ struct Sample {
     MetricType type = MetricType::Unknown;
     std::span<const Label> labels;
     double value = 0; // NaN, +Inf, -Inf supported
-    // 0.0.4: integer milliseconds; OpenMetrics: float seconds; both as ns since the epoch.
+    // 0.0.4: integer milliseconds; OpenMetrics: float seconds; both as ns since the epoch,
+    // clamped to what int64 holds (years 1677 to 2262) where the text goes beyond.
     std::optional<std::int64_t> timestampNs;
     int line = 0;
     const Exemplar* exemplar = nullptr; // OpenMetrics only; null when the line has none
@@ -99,8 +100,9 @@ struct ParseStats {
 
 // Dump: a file of scrapes one after the other. A new scrape starts after `# EOF` (OpenMetrics),
 // or, in 0.0.4, at a HELP/TYPE/UNIT line for a family that already had that line or samples in
-// the current scrape. Exposition: one answer of an exporter. Such a line is a warning (and is
-// ignored), and lines after `# EOF` are an error (and are ignored), as the specifications say.
+// the current scrape. Exposition: one answer of an exporter. There, and anywhere in
+// OpenMetrics (whose scrapes end only at `# EOF`), such a line is a warning (and is ignored);
+// in an exposition, lines after `# EOF` are an error (and are ignored), blank ones a warning.
 enum class Scope : std::uint8_t { Dump, Exposition };
 
 ParseStats parse(std::string_view text, SampleSink& sink, Format format = Format::Auto,
