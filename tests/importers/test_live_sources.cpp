@@ -12,9 +12,9 @@
 #include "importers/promql_source.h"
 #include "importers/recording_reader.h"
 #include "importers/scrape_source.h"
-#include "support/test_floors.h"
 #include "support/loopback_server.h"
 #include "support/requirement.h"
+#include "support/test_floors.h"
 
 #include <QDir>
 #include <QFile>
@@ -494,9 +494,9 @@ private slots:
         PageServer server(kExposition);
         QVERIFY(server.start([](const PageServer::Request&) {
             return PageServer::Response{200, dcgmPage({"a01-n02"}) +
-                                                  "# TYPE DCGM_FI_DEV_GPU_TEMP gauge\n"
-                                                  "# TYPE lat histogram\n"
-                                                  "lat_bucket{le=\"1\"} 3\nlat_count 3\n"};
+                                                 "# TYPE DCGM_FI_DEV_GPU_TEMP gauge\n"
+                                                 "# TYPE lat histogram\n"
+                                                 "lat_bucket{le=\"1\"} 3\nlat_count 3\n"};
         }));
         Collector sink;
         importers::ScrapeSource source(scrapeConfig({server.url()}), m_dcgm, m_floor, sink.fn());

@@ -155,7 +155,6 @@ public:
         deflateEnd(&z);
         return out;
     }
-
 };
 
 // Resident and peak resident memory of this process, in MiB (/proc/self/status): what a

@@ -183,8 +183,8 @@ private:
             Behaviour behaviour = m_behaviour;
             m_workers.push_back({std::thread([this, c, done, behaviour = std::move(behaviour)] {
                                      if (const int nice = m_nice.load(); nice != 0)
-                                         ::setpriority(PRIO_PROCESS,
-                                                       static_cast<id_t>(::gettid()), nice);
+                                         ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()),
+                                                       nice);
                                      const Connection conn{c, readHead(c), &m_stopping};
                                      if (!conn.request.empty() && behaviour) behaviour(conn);
                                      // Closed under the lock, and forgotten: stop() never
@@ -324,11 +324,10 @@ private:
             r = handler(req);
         }
         if (r.hangUp || (r.delayMs > 0 && !c.wait(std::chrono::milliseconds(r.delayMs)))) return;
-        std::string head = "HTTP/1.1 " + std::to_string(r.status) +
-                           (r.status < 400 ? " OK" : " Error") +
-                           "\r\nContent-Type: " +
-                           (r.contentType.empty() ? m_defaultType : r.contentType) +
-                           "\r\nConnection: close\r\n";
+        std::string head =
+            "HTTP/1.1 " + std::to_string(r.status) + (r.status < 400 ? " OK" : " Error") +
+            "\r\nContent-Type: " + (r.contentType.empty() ? m_defaultType : r.contentType) +
+            "\r\nConnection: close\r\n";
         for (const auto& [name, value] : r.headers)
             head += name + ": " + value + "\r\n";
         if (!r.chunked) {

@@ -39,23 +39,23 @@ inline QString corpusDir() {
 } // namespace ft::testing
 
 // Skips the test (fails it under CI=true) unless `cond` holds.
-#define FT_REQUIRE(cond, what, provider)                                                          \
-    do {                                                                                          \
-        if (!(cond)) {                                                                            \
-            if (::ft::testing::skipsFail())                                                       \
-                QFAIL(::ft::testing::missingLine(what, provider).constData());                    \
-            QSKIP(::ft::testing::missingLine(what, provider).constData());                        \
-        }                                                                                         \
+#define FT_REQUIRE(cond, what, provider)                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            if (::ft::testing::skipsFail())                                                        \
+                QFAIL(::ft::testing::missingLine(what, provider).constData());                     \
+            QSKIP(::ft::testing::missingLine(what, provider).constData());                         \
+        }                                                                                          \
     } while (false)
 
 // X display for tests that render: `make test` runs ctest under xvfb-run when there is none.
-#define FT_REQUIRE_DISPLAY()                                                                      \
-    FT_REQUIRE(!qEnvironmentVariableIsEmpty("DISPLAY"), "an X display",                           \
+#define FT_REQUIRE_DISPLAY()                                                                       \
+    FT_REQUIRE(!qEnvironmentVariableIsEmpty("DISPLAY"), "an X display",                            \
                "`make test` runs the suites under xvfb-run; scripts/install-deps.sh installs "     \
                "`xvfb`")
 
 // A program on PATH, installed by the named Debian package.
-#define FT_REQUIRE_PROGRAM(program, package)                                                      \
-    FT_REQUIRE(!QStandardPaths::findExecutable(QStringLiteral(program)).isEmpty(),                \
-               "the program `" program "`",                                                       \
+#define FT_REQUIRE_PROGRAM(program, package)                                                       \
+    FT_REQUIRE(!QStandardPaths::findExecutable(QStringLiteral(program)).isEmpty(),                 \
+               "the program `" program "`",                                                        \
                "scripts/install-deps.sh installs the Debian package `" package "`")
