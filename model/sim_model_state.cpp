@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 namespace ft::model {
 namespace {
@@ -37,9 +38,14 @@ struct KeyframeHeader {
     std::uint64_t seed = 0;
     TimeNs startTime = 0, step = 0, counterInterval = 0, measurementHold = 0, staleAfter = 0;
     std::uint8_t telemetry = 0;
+    // Written as its bytes: no padding may be left for the compiler to fill with whatever the
+    // stack held (clang's did, and a restored model's keyframe differed from the one it read).
+    std::array<std::uint8_t, 7> reserved{};
     std::array<std::uint64_t, kEntityKindCount> counts{};
     std::uint64_t scenarioEvents = 0;
 };
+static_assert(std::has_unique_object_representations_v<KeyframeHeader>,
+              "KeyframeHeader must have no padding: its bytes are the keyframe's");
 
 KeyframeHeader headerOf(const Topology& t, const SimConfig& c, const Scenario& scenario) {
     KeyframeHeader h;
