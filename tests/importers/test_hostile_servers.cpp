@@ -45,7 +45,16 @@ int freePort() {
 
 } // namespace
 
+// GCC says __SANITIZE_ADDRESS__, clang __has_feature(address_sanitizer).
 #if defined(__SANITIZE_ADDRESS__)
+#define FT_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FT_UNDER_ASAN 1
+#endif
+#endif
+
+#if defined(FT_UNDER_ASAN)
 // This suite measures the peak memory a 1 GiB body and a gzip bomb cost. ASan keeps freed
 // blocks in a quarantine (256 MiB by default) before reuse, and the capped 16 MiB pages freed
 // poll after poll would fill it and read as growth; a small quarantine keeps the figure about
