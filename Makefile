@@ -40,30 +40,32 @@ tsan: deps
 	cmake --build build-tsan -j$(JOBS) --target $$(cd build-tsan && ctest -N -L threads | sed -n 's/^ *Test *#[0-9]*: //p')
 	cd build-tsan && QTEST_FUNCTION_TIMEOUT=3600000 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/tests/tsan.supp" ctest -L threads --output-on-failure -j$(JOBS)
 
-# AddressSanitizer + UndefinedBehaviorSanitizer build of the whole tree, every test suite run
-# under it (GUI suites under Xvfb). Any report fails the run; leak reports are suppressed only
-# inside Mesa, Qt and the system libraries they load (tests/lsan.supp says why, one by one).
+# AddressSanitizer + UndefinedBehaviorSanitizer build of the whole tree with clang 16, every
+# test suite run under it (GUI suites under Xvfb). Any report fails the run; leak reports are
+# suppressed only inside Mesa, Qt and the system libraries they load (tests/lsan.supp says why,
+# one by one). The same tree builds the fuzzers (`make fuzz`): the parsers are compiled once,
+# with the sanitizers and libFuzzer's coverage, for the suites and the fuzzers alike.
+FUZZ_SECONDS ?= 120
+ASAN_TREE := CXX=clang++-16 CC=clang-16 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+             -DFT_ASAN=ON -DFT_FUZZ=ON -DFT_BENCH=OFF -DFT_FUZZ_SECONDS=$(FUZZ_SECONDS) >/dev/null
 ASAN_ENV := ASAN_OPTIONS="detect_leaks=1:check_initialization_order=1" \
             UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
             LSAN_OPTIONS="suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0" \
             QTEST_FUNCTION_TIMEOUT=1800000
 asan: deps
-	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFT_ASAN=ON -DFT_BENCH=OFF
+	$(ASAN_TREE)
 	cmake --build build-asan -j$(JOBS)
 	cd build-asan && $(ASAN_ENV) $(XRUN) ctest --output-on-failure -j$(JOBS) $(CTEST_ARGS)
 
 # libFuzzer (clang 16, ASan + UBSan) on the Prometheus text parser, the JSON file formats
-# (floors, scenarios, tours, demos), BMS/mapping/inventory/NetBox payloads, the recording's
-# chunk codec and whole damaged recordings, each FUZZ_SECONDS long (default 120).
-FUZZ_SECONDS ?= 120
+# (floors, scenarios, tours, demos), BMS/mapping/inventory/NetBox/Redfish payloads, PromQL and
+# long-format answers, the recording's chunk codec and whole damaged recordings, each
+# FUZZ_SECONDS long (default 120), in the tree `make asan` builds.
+FUZZERS := prometheus-text json-files payloads answers sample-codec recording
 fuzz: deps
-	CXX=clang++-16 CC=clang-16 cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFT_FUZZ=ON -DFT_MODEL_ONLY=ON -DFT_FUZZ_SECONDS=$(FUZZ_SECONDS)
-	cmake --build build-fuzz -j$(JOBS) --target fuzz-prometheus-text
-	cmake --build build-fuzz -j$(JOBS) --target fuzz-json-files
-	cmake --build build-fuzz -j$(JOBS) --target fuzz-payloads
-	cmake --build build-fuzz -j$(JOBS) --target fuzz-answers
-	cmake --build build-fuzz -j$(JOBS) --target fuzz-sample-codec
-	cmake --build build-fuzz -j$(JOBS) --target fuzz-recording
+	$(ASAN_TREE)
+	cmake --build build-asan -j$(JOBS) --target $(addprefix fuzz_,$(subst -,_,$(FUZZERS)))
+	for f in $(FUZZERS); do cmake --build build-asan --target fuzz-$$f || exit 1; done
 
 format:
 	git ls-files '*.cpp' '*.h' | xargs clang-format -i
@@ -74,15 +76,16 @@ format-check: deps
 	@echo "format-check: every file follows .clang-format"
 
 # clang-tidy (the checks in .clang-tidy, every finding an error) on every source folder and the
-# tests. Debian 12's clang 16 reports __cpp_concepts below C++20's value, which hides GCC 12's
-# <expected>; the extra arguments tell it the truth (clang 16 implements what <expected> uses).
+# tests, JOBS files at a time over the Release build's compile database; a file whose inputs
+# have not changed since a clean check is not checked again (scripts/tidy.py: the cache is
+# ~/.cache/floortwin/tidy). Debian 12's clang 16 reports __cpp_concepts below C++20's value,
+# which hides GCC 12's <expected>; the extra arguments tell it the truth (clang 16 implements
+# what <expected> uses).
 TIDY ?= clang-tidy-16
-TIDY_ARGS := -p $(BUILD) --quiet --extra-arg=-std=c++2b --extra-arg=-U__cpp_concepts --extra-arg=-D__cpp_concepts=202002L \
+TIDY_ARGS := --extra-arg=-std=c++2b --extra-arg=-U__cpp_concepts --extra-arg=-D__cpp_concepts=202002L \
              --extra-arg=-Wno-unknown-warning-option
 tidy: build
-	git ls-files 'model/*.cpp' 'importers/*.cpp' 'views/*.cpp' 'app/*.cpp' 'tests/*.cpp' ':!tests/fuzz/*' | \
-	  xargs -P $(JOBS) -n 4 $(TIDY) $(TIDY_ARGS)
-	@echo "tidy: no findings"
+	python3 scripts/tidy.py $(BUILD) $(TIDY) $(JOBS) $(TIDY_ARGS)
 
 clean:
-	rm -rf $(BUILD) build-tsan build-asan build-fuzz
+	rm -rf $(BUILD) build-tsan build-asan

@@ -10,8 +10,8 @@ packages=(
   nlohmann-json3-dev libsqlite3-dev libzstd-dev zlib1g-dev libfmt-dev libmosquitto-dev
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev ffmpeg
   xvfb xauth libgl1-mesa-dri
-  prometheus victoria-metrics mosquitto clang libclang-rt-dev clang-format clang-tidy-16
-  clang-16 libclang-rt-16-dev
+  prometheus victoria-metrics mosquitto openssl clang libclang-rt-dev clang-format clang-tidy-16
+  clang-16 libclang-rt-16-dev ccache python3
 )
 
 missing=()
