@@ -85,7 +85,8 @@ private slots:
         QVERIFY(replay(FT_SOURCE_DIR "/tests/fuzz/corpus-payloads", "", &ft::fuzz::fuzzPayloads) >=
                 10);
         // The Redfish seeds are walked as services (the harness reads their pages by path): the
-        // mockups' CDU, power shelf and PDU give readings, so mutations start from a real walk.
+        // project's own CDU, power shelf and PDU (tests/data/redfish, packed page by page) give
+        // readings, so mutations start from a real walk.
         for (const char* seed : {"4-redfish-cdu", "4-redfish-power-shelf", "4-redfish-pdu"}) {
             QFile f(QString(FT_SOURCE_DIR "/tests/fuzz/corpus-payloads/") + seed);
             QVERIFY(f.open(QIODevice::ReadOnly));
@@ -97,15 +98,12 @@ private slots:
         }
     }
 
-    // The exposition parser on every text file of the test data (its seeds), and any crash
-    // input since.
+    // The exposition parser on the project's Prometheus and dcgm-exporter fixtures (its seeds:
+    // nine texts, and the folders' READMEs), and any crash input since.
     void prometheusTextSeeds() {
         int n = 0;
-        for (const QString& dir :
-             {QString(FT_TEST_DATA_DIR "/telemetry/prometheus"),
-              QString(FT_TEST_DATA_DIR "/telemetry/prometheus/promtool-testdata"),
-              QString(FT_TEST_DATA_DIR "/telemetry/prometheus/textparse-testdata"),
-              QString(FT_TEST_DATA_DIR "/telemetry/dcgm/datadog-fixtures")})
+        for (const QString& dir : {QString(FT_TEST_DATA_DIR "/telemetry/prometheus"),
+                                   QString(FT_TEST_DATA_DIR "/telemetry/dcgm")})
             n += replay(dir, "", &ft::fuzz::fuzzPrometheusText);
         QVERIFY(n >= 8);
         replay(FT_TEST_DATA_DIR "/fuzz-regressions", "prometheus-", &ft::fuzz::fuzzPrometheusText);

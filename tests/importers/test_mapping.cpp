@@ -454,13 +454,13 @@ private slots:
             importers::loadMappingRules(FT_SOURCE_DIR "/resources/mappings/dcgm-exporter.json");
         QVERIFY2(rules, rules ? "" : rules.error().toString().c_str());
         importers::SeriesMapper m(std::move(*rules), *m_demo);
-        // Label sets as dcgm-exporter writes them (datadog-fixtures/metrics.txt), host renamed.
+        // Label sets in the shape dcgm-exporter writes them (its default labels), values invented.
         const std::initializer_list<Label> t4{{"gpu", "0"},
-                                              {"UUID", "GPU-20c56d28-0da5-6d26-a36a-e7af1ce2586e"},
+                                              {"UUID", "GPU-5b1e0c3a-7d42-4f19-9a6e-2c8d41f0b7e3"},
                                               {"device", "nvidia0"},
-                                              {"modelName", "Tesla T4"},
+                                              {"modelName", "NVIDIA GB200"},
                                               {"Hostname", "a01-n01"},
-                                              {"DCGM_FI_DRIVER_VERSION", "460.106.00"}};
+                                              {"DCGM_FI_DRIVER_VERSION", "570.124.06"}};
         auto temp = mapOne(m, "DCGM_FI_DEV_GPU_TEMP", t4, 25);
         QCOMPARE(temp.size(), 1u);
         QCOMPARE(nameOf(model::EntityKind::Gpu, temp[0].entity), std::string("A01 tray 01 GPU 0"));
@@ -486,23 +486,23 @@ private slots:
     }
 
     void gpuJobsFromDcgmLabels() {
-        // dcgm-exporter's Kubernetes labels (datadog-fixtures/metrics.txt: namespace ray-llm,
-        // pod ray-1111111) and its Slurm label name each GPU's job; a change is reported once.
+        // dcgm-exporter's Kubernetes labels (namespace, pod, container of the workload) and its
+        // Slurm label name each GPU's job; a change is reported once.
         auto rules =
             importers::loadMappingRules(FT_SOURCE_DIR "/resources/mappings/dcgm-exporter.json");
         QVERIFY(rules);
         importers::SeriesMapper m(std::move(*rules), *m_demo);
         const std::initializer_list<Label> pod{{"gpu", "0"},
                                                {"Hostname", "a01-n01"},
-                                               {"container", "ray-worker"},
-                                               {"namespace", "ray-llm"},
-                                               {"pod", "ray-1111111"}};
+                                               {"container", "trainer"},
+                                               {"namespace", "llm-train"},
+                                               {"pod", "llama-ft-0"}};
         QCOMPARE(mapOne(m, "DCGM_FI_DEV_GPU_TEMP", pod, 40).size(), 1u);
         QCOMPARE(mapOne(m, "DCGM_FI_DEV_POWER_USAGE", pod, 300).size(), 1u);
         auto jobs = m.takeGpuJobs();
         QCOMPARE(jobs.size(), std::size_t{1}); // two series, one GPU, one job
         QCOMPARE(nameOf(model::EntityKind::Gpu, jobs[0].first), std::string("A01 tray 01 GPU 0"));
-        QCOMPARE(jobs[0].second, std::string("ray-llm/ray-1111111"));
+        QCOMPARE(jobs[0].second, std::string("llm-train/llama-ft-0"));
         QVERIFY(m.takeGpuJobs().empty());
         const std::initializer_list<Label> slurm{
             {"gpu", "1"}, {"Hostname", "a01-n01"}, {"hpc_job", "4711"}};
