@@ -1,6 +1,7 @@
 // The command-line contract from DESIGN.md, exercised on the real binary.
 #include "support/loopback_server.h"
 #include "support/requirement.h"
+#include "support/test_paths.h"
 
 #include <QDir>
 #include <QFile>
@@ -32,7 +33,7 @@ constexpr int kRunLimitMs = 600000;
 
 Run floortwin(const QStringList& args) {
     QProcess p;
-    p.setProgram(FT_BINARY_DIR "/bin/floortwin");
+    p.setProgram(FT_BINARY_PATH("/bin/floortwin"));
     p.setArguments(args);
     p.start();
     if (!p.waitForFinished(kRunLimitMs)) {
@@ -270,8 +271,8 @@ private slots:
         // A hall from its inventory and four dcgm-exporter scrapes (Kubernetes labels) of its R11
         // hosts; one host reports a pod name, so only its GPU UUIDs place it.
         QTemporaryDir dir;
-        const QString inventory = QString(FT_TEST_DATA_DIR) + "/inventory/hall-dh2.csv";
-        const QString page = QString(FT_TEST_DATA_DIR) + "/inventory/hall-dh2-dcgm.prom";
+        const QString inventory = QString(FT_TEST_DATA_PATH("/inventory/hall-dh2.csv"));
+        const QString page = QString(FT_TEST_DATA_PATH("/inventory/hall-dh2-dcgm.prom"));
         const QString rec = dir.filePath("dh2.ftrec");
         const Run r =
             floortwin({"--headless", "--inventory", inventory, "--import", page, "--record", rec});
@@ -351,7 +352,7 @@ private slots:
         // The project's CDU controller (tests/data/redfish/cdu.json: URI path -> page) on
         // loopback, Basic only (no session service): the source falls back to Basic with
         // --user/--password-file and reports what the CDU says is wrong.
-        QFile fixture(FT_TEST_DATA_DIR "/redfish/cdu.json");
+        QFile fixture(FT_TEST_DATA_PATH("/redfish/cdu.json"));
         QVERIFY2(fixture.open(QIODevice::ReadOnly), qPrintable(fixture.fileName()));
         const auto pages = nlohmann::json::parse(fixture.readAll().toStdString());
         const std::string basic = "Basic " + QByteArray("admin:pw-9").toBase64().toStdString();
@@ -418,7 +419,7 @@ private slots:
 
     void netboxInventoryToAFloorFile() {
         // NetBox served on loopback (its recorded pages) and the same pages as a dump: one floor.
-        const std::string dump = FT_TEST_DATA_DIR "/netbox/dh3";
+        const std::string dump = FT_TEST_DATA_PATH("/netbox/dh3");
         std::atomic<bool> failHalfWay{false};
         ft::testing::PageServer server([&](const ft::testing::PageServer::Request& r) {
             ft::testing::PageServer::Response out;
@@ -533,7 +534,7 @@ private slots:
     void importFileIntoARecording() {
         QTemporaryDir dir;
         const QString out = dir.filePath("import.ftrec");
-        const QString samples = QString(FT_TEST_DATA_DIR) + "/telemetry/long/samples.csv";
+        const QString samples = QString(FT_TEST_DATA_PATH("/telemetry/long/samples.csv"));
         const Run r = floortwin({"--headless", "--import", samples, "--record", out});
         QVERIFY2(r.code == 0, r.err.constData());
         const auto j = nlohmann::json::parse(r.out.toStdString());
@@ -628,7 +629,7 @@ private slots:
 
     void invalidFloorFileIsOneLineWithPosition() {
         const Run r = floortwin(
-            {"--headless", "--describe", "--floor", FT_TEST_DATA_DIR "/floors/malformed.json"});
+            {"--headless", "--describe", "--floor", FT_TEST_DATA_PATH("/floors/malformed.json")});
         QVERIFY(r.code != 0);
         QVERIFY(r.out.isEmpty());
         const QString err = QString::fromUtf8(r.err).trimmed();

@@ -15,6 +15,7 @@
 #include "parse_bench.h"
 #include "redfish_bench.h"
 #include "soak_bench.h"
+#include "support/test_paths.h"
 #include "views/floor_view.h"
 
 #include <QApplication>
@@ -619,7 +620,7 @@ void benchStartup() {
     if (!wanted("startup.first_frame_ms") && !wanted("startup.first_frame_ms.racks1778") &&
         !wanted("memory.rss_mb.racks1778"))
         return;
-    const QString exe = FT_BINARY_DIR "/bin/floortwin";
+    const QString exe = FT_BINARY_PATH("/bin/floortwin");
     auto run = [&](const QStringList& args, double& ms, double& rssMb) {
         QProcess p;
         QElapsedTimer t;

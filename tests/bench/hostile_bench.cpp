@@ -6,6 +6,7 @@
 #include "importers/scrape_source.h"
 #include "model/sim_core.h"
 #include "support/hostile_server.h"
+#include "support/test_paths.h"
 #include "views/floor_view.h"
 
 #include <QCoreApplication>
@@ -25,7 +26,7 @@ void benchHostile(
     const std::function<double(views::FloorView& view, int frames)>& frameMs) {
     auto topology = app::loadTopology("");
     auto rules =
-        importers::loadMappingRules(FT_SOURCE_DIR "/resources/mappings/dcgm-exporter.json");
+        importers::loadMappingRules(FT_SOURCE_PATH("/resources/mappings/dcgm-exporter.json"));
     if (!topology || !rules) {
         std::fprintf(stderr, "floortwin-bench: hostile: no floor or mapping rules\n");
         return;

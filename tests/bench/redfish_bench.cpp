@@ -7,6 +7,7 @@
 #include "model/topology.h"
 #include "support/loopback_server.h"
 #include "support/redfish_fixtures.h"
+#include "support/test_paths.h"
 
 #include <QCoreApplication>
 #include <algorithm>
@@ -119,7 +120,7 @@ void benchRedfish(
         spec
             ? model::Topology::build(*spec)
             : std::expected<model::Topology, std::string>(std::unexpected(spec.error().toString()));
-    auto rules = importers::loadMappingRules(FT_SOURCE_DIR "/resources/mappings/redfish.json");
+    auto rules = importers::loadMappingRules(FT_SOURCE_PATH("/resources/mappings/redfish.json"));
     if (!topology || !rules) {
         std::fprintf(stderr, "floortwin-bench: redfish setup failed\n");
         return;

@@ -10,6 +10,7 @@
 #include "importers/scenario_file.h"
 #include "importers/story_file.h"
 #include "model/topology.h"
+#include "support/test_paths.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -23,7 +24,7 @@ namespace ft::fuzz {
 
 inline const ft::model::Topology& demoFloor() {
     static const std::unique_ptr<ft::model::Topology> floor = [] {
-        std::ifstream in(FT_SOURCE_DIR "/resources/floors/demo.json");
+        std::ifstream in(FT_SOURCE_PATH("/resources/floors/demo.json"));
         std::stringstream text;
         text << in.rdbuf();
         auto spec = ft::importers::parseFloorFile(text.str(), "demo.json");

@@ -8,6 +8,7 @@
 #include "importers/recording_reader.h"
 #include "importers/telemetry_loader.h"
 #include "support/test_floors.h"
+#include "support/test_paths.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -51,7 +52,7 @@ std::string describe(const importers::ImportReport& r) {
 }
 
 importers::MappingRules bmsPreset() {
-    auto rules = importers::loadMappingRules(FT_SOURCE_DIR "/resources/mappings/bms.json");
+    auto rules = importers::loadMappingRules(FT_SOURCE_PATH("/resources/mappings/bms.json"));
     if (!rules) qFatal("%s", rules.error().toString().c_str());
     return std::move(*rules);
 }
@@ -93,7 +94,7 @@ private slots:
     void csvGoodAndBadLines() {
         Collected got;
         auto report = importers::importLongFormatFile(
-            FT_TEST_DATA_DIR "/telemetry/long/samples.csv", *m_demo, got.hooks());
+            FT_TEST_DATA_PATH("/telemetry/long/samples.csv"), *m_demo, got.hooks());
         QVERIFY2(report, report ? "" : report.error().toString().c_str());
         QCOMPARE(report->lines, 11u);
         QCOMPARE(report->samples, 4u);
@@ -174,7 +175,7 @@ private slots:
     void jsonlGoodAndBadLines() {
         Collected got;
         auto report = importers::importLongFormatFile(
-            FT_TEST_DATA_DIR "/telemetry/long/samples.jsonl", *m_demo, got.hooks());
+            FT_TEST_DATA_PATH("/telemetry/long/samples.jsonl"), *m_demo, got.hooks());
         QVERIFY2(report, report ? "" : report.error().toString().c_str());
         QCOMPARE(report->samples, 4u);
         QCOMPARE(report->badLines, 4u);
@@ -382,8 +383,8 @@ private slots:
     void bmsCaptureFile() {
         importers::BmsMapper mapper(bmsPreset(), *m_demo);
         Collected got;
-        auto report = importers::importBmsCaptureFile(FT_TEST_DATA_DIR "/telemetry/bms/capture.txt",
-                                                      mapper, got.hooks());
+        auto report = importers::importBmsCaptureFile(
+            FT_TEST_DATA_PATH("/telemetry/bms/capture.txt"), mapper, got.hooks());
         QVERIFY2(report, report ? "" : report.error().toString().c_str());
         QCOMPARE(report->samples, 5u);
         QCOMPARE(got.samples.size(), 5u);
@@ -438,7 +439,7 @@ private slots:
         // The whole pipeline on a bus capture: loader -> samples -> SimModel -> .ftrec.
         QTemporaryDir dir;
         const std::string capture = dir.filePath("bus.bms").toStdString();
-        QVERIFY(QFile::copy(FT_TEST_DATA_DIR "/telemetry/bms/capture.txt",
+        QVERIFY(QFile::copy(FT_TEST_DATA_PATH("/telemetry/bms/capture.txt"),
                             QString::fromStdString(capture)));
         const auto& loader = importers::telemetryLoaderFor(capture);
         const auto rules = bmsPreset();

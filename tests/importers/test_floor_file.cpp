@@ -2,6 +2,7 @@
 // error with file, line, column and key, never a crash.
 #include "importers/floor_file.h"
 #include "importers/json_document.h"
+#include "support/test_paths.h"
 
 #include <QTest>
 
@@ -19,7 +20,7 @@ class TestFloorFile : public QObject {
 
 private slots:
     void bundledDemoFloor() {
-        auto spec = importers::loadFloor(FT_SOURCE_DIR "/resources/floors/demo.json");
+        auto spec = importers::loadFloor(FT_SOURCE_PATH("/resources/floors/demo.json"));
         QVERIFY2(spec, spec ? "" : spec.error().toString().c_str());
         QCOMPARE(spec->rows.size(), 2u);
         QCOMPARE(spec->rows[0].racks, 8);
@@ -30,7 +31,7 @@ private slots:
     }
 
     void rowCountForm() {
-        auto spec = importers::loadFloor(FT_TEST_DATA_DIR "/floors/small.json");
+        auto spec = importers::loadFloor(FT_TEST_DATA_PATH("/floors/small.json"));
         QVERIFY(spec);
         QCOMPARE(spec->rows.size(), 1u);
         QCOMPARE(spec->rows[0].racks, 2);
@@ -39,7 +40,7 @@ private slots:
     }
 
     void malformedJsonNamesLineAndColumn() {
-        const auto e = importers::loadFloor(FT_TEST_DATA_DIR "/floors/malformed.json").error();
+        const auto e = importers::loadFloor(FT_TEST_DATA_PATH("/floors/malformed.json")).error();
         QCOMPARE(e.line, 5);
         QCOMPARE(e.column, 32);
         QVERIFY(e.file.ends_with("malformed.json"));
@@ -101,7 +102,7 @@ private slots:
     }
 
     void negativeAndOutOfRangeCounts() {
-        const auto e = importers::loadFloor(FT_TEST_DATA_DIR "/floors/negative.json").error();
+        const auto e = importers::loadFloor(FT_TEST_DATA_PATH("/floors/negative.json")).error();
         QCOMPARE(e.key, std::string("racks_per_row"));
         QCOMPARE(e.line, 3);
         QVERIFY(e.message.find("-3") != std::string::npos);

@@ -7,6 +7,7 @@
 #include "fuzz/recording_input.h"
 #include "importers/sample_codec.h"
 #include "model/timestamp.h"
+#include "support/test_paths.h"
 
 #include <QDir>
 #include <QFile>
@@ -32,12 +33,14 @@ class TestFuzzRegressions : public QObject {
     }
 
 private slots:
-    void jsonFileCrashes() { QVERIFY(replay(FT_TEST_DATA_DIR "/fuzz-regressions", "json-") >= 1); }
-    void jsonFileSeeds() { QVERIFY(replay(FT_SOURCE_DIR "/tests/fuzz/corpus-json", "") >= 20); }
+    void jsonFileCrashes() {
+        QVERIFY(replay(FT_TEST_DATA_PATH("/fuzz-regressions"), "json-") >= 1);
+    }
+    void jsonFileSeeds() { QVERIFY(replay(FT_SOURCE_PATH("/tests/fuzz/corpus-json"), "") >= 20); }
     // A NetBox page with "count": 67403e430 (nlohmann's out_of_range escaped the reader), a BMS
     // timestamp past 2262 (TimeNs overflowed).
     void payloadCrashes() {
-        QVERIFY(replay(FT_TEST_DATA_DIR "/fuzz-regressions", "payloads-",
+        QVERIFY(replay(FT_TEST_DATA_PATH("/fuzz-regressions"), "payloads-",
                        &ft::fuzz::fuzzPayloads) >= 2);
         std::vector<ft::importers::NetboxObject> objects;
         const auto page =
@@ -53,7 +56,7 @@ private slots:
     // A chunk blob whose header claimed 900 M values (a 3.6 GB allocation) around a frame of a
     // few bytes: refused from the frame's own size. Real blobs still decode.
     void codecCrashes() {
-        const QString dir = FT_TEST_DATA_DIR "/fuzz-regressions";
+        const QString dir = FT_TEST_DATA_PATH("/fuzz-regressions");
         int n = 0;
         for (const QString& name : QDir(dir).entryList({"codec-*"}, QDir::Files)) {
             QFile f(dir + "/" + name);
@@ -66,7 +69,7 @@ private slots:
             ++n;
         }
         QVERIFY(n >= 1);
-        const QString seeds = FT_SOURCE_DIR "/tests/fuzz/corpus-codec";
+        const QString seeds = FT_SOURCE_PATH("/tests/fuzz/corpus-codec");
         int decoded = 0;
         for (const QString& name : QDir(seeds).entryList(QDir::Files)) {
             QFile f(seeds + "/" + name);
@@ -82,13 +85,13 @@ private slots:
         QVERIFY(decoded >= 10);
     }
     void payloadSeeds() {
-        QVERIFY(replay(FT_SOURCE_DIR "/tests/fuzz/corpus-payloads", "", &ft::fuzz::fuzzPayloads) >=
-                10);
+        QVERIFY(replay(FT_SOURCE_PATH("/tests/fuzz/corpus-payloads"), "",
+                       &ft::fuzz::fuzzPayloads) >= 10);
         // The Redfish seeds are walked as services (the harness reads their pages by path): the
         // project's own CDU, power shelf and PDU (tests/data/redfish, packed page by page) give
         // readings, so mutations start from a real walk.
         for (const char* seed : {"4-redfish-cdu", "4-redfish-power-shelf", "4-redfish-pdu"}) {
-            QFile f(QString(FT_SOURCE_DIR "/tests/fuzz/corpus-payloads/") + seed);
+            QFile f(QString(FT_SOURCE_PATH("/tests/fuzz/corpus-payloads/")) + seed);
             QVERIFY(f.open(QIODevice::ReadOnly));
             const QByteArray text = f.readAll().mid(1);
             std::size_t readings = 0;
@@ -102,20 +105,21 @@ private slots:
     // nine texts, and the folders' READMEs), and any crash input since.
     void prometheusTextSeeds() {
         int n = 0;
-        for (const QString& dir : {QString(FT_TEST_DATA_DIR "/telemetry/prometheus"),
-                                   QString(FT_TEST_DATA_DIR "/telemetry/dcgm")})
+        for (const QString& dir : {QString(FT_TEST_DATA_PATH("/telemetry/prometheus")),
+                                   QString(FT_TEST_DATA_PATH("/telemetry/dcgm"))})
             n += replay(dir, "", &ft::fuzz::fuzzPrometheusText);
         QVERIFY(n >= 8);
-        replay(FT_TEST_DATA_DIR "/fuzz-regressions", "prometheus-", &ft::fuzz::fuzzPrometheusText);
+        replay(FT_TEST_DATA_PATH("/fuzz-regressions"), "prometheus-",
+               &ft::fuzz::fuzzPrometheusText);
     }
 
     // PromQL answers and long-format files: the seeds (each answer shape, each epoch unit, bad
     // lines), and any crash input since.
     void answerSeeds() {
-        QVERIFY(replay(FT_SOURCE_DIR "/tests/fuzz/corpus-answers", "", &ft::fuzz::fuzzAnswers) >=
+        QVERIFY(replay(FT_SOURCE_PATH("/tests/fuzz/corpus-answers"), "", &ft::fuzz::fuzzAnswers) >=
                 12);
-        QVERIFY(replay(FT_TEST_DATA_DIR "/fuzz-regressions", "answers-", &ft::fuzz::fuzzAnswers) >=
-                1);
+        QVERIFY(replay(FT_TEST_DATA_PATH("/fuzz-regressions"), "answers-",
+                       &ft::fuzz::fuzzAnswers) >= 1);
         // The first crash: an RFC 3339 time in 2426 overflowed the nanoseconds (UBSan); times a
         // TimeNs cannot hold are refused, the edges of what it can still read.
         QVERIFY(!ft::importers::parseRfc3339("2426-11-30 08:33:41+02:00"));
@@ -126,7 +130,7 @@ private slots:
         QVERIFY(ft::importers::parseTimeText("9223372036854775806",
                                              ft::importers::EpochUnit::Nanoseconds));
         // The harness's floor resolves the seeds' names: the fuzzer reaches the mapping.
-        QFile seed(FT_SOURCE_DIR "/tests/fuzz/corpus-answers/long-csv-auto");
+        QFile seed(FT_SOURCE_PATH("/tests/fuzz/corpus-answers/long-csv-auto"));
         QVERIFY(seed.open(QIODevice::ReadOnly));
         const QByteArray bytes = seed.readAll().mid(1);
         std::size_t samples = 0;
@@ -142,9 +146,9 @@ private slots:
     // Damaged recordings: every seed (one damage of each kind) opens with an error that says
     // what is wrong, or serves every moment; crash inputs found since stay fixed.
     void recordingSeeds() {
-        QVERIFY(replay(FT_SOURCE_DIR "/tests/fuzz/corpus-recording", "",
+        QVERIFY(replay(FT_SOURCE_PATH("/tests/fuzz/corpus-recording"), "",
                        &ft::fuzz::fuzzRecording) >= 20);
-        replay(FT_TEST_DATA_DIR "/fuzz-regressions", "recording-", &ft::fuzz::fuzzRecording);
+        replay(FT_TEST_DATA_PATH("/fuzz-regressions"), "recording-", &ft::fuzz::fuzzRecording);
     }
     void damagedRecordingHeaders() {
         // A header value that is not a number is an error naming the key, not an exception.

@@ -11,6 +11,7 @@
 #include "support/hostile_server.h"
 #include "support/requirement.h"
 #include "support/test_floors.h"
+#include "support/test_paths.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -73,11 +74,11 @@ private slots:
     void initTestCase() {
         m_floor = testing::demoFloor();
         auto rules =
-            importers::loadMappingRules(FT_SOURCE_DIR "/resources/mappings/dcgm-exporter.json");
+            importers::loadMappingRules(FT_SOURCE_PATH("/resources/mappings/dcgm-exporter.json"));
         QVERIFY(rules);
         m_dcgm = *rules;
         auto redfish =
-            importers::loadMappingRules(FT_SOURCE_DIR "/resources/mappings/redfish.json");
+            importers::loadMappingRules(FT_SOURCE_PATH("/resources/mappings/redfish.json"));
         QVERIFY(redfish);
         m_redfish = *redfish;
     }
@@ -329,7 +330,7 @@ private slots:
     void tlsCertificatesThatMustBeRefused() {
         const QString openssl = QStandardPaths::findExecutable("openssl");
         FT_REQUIRE_PROGRAM("openssl", "openssl");
-        const QString tls = FT_TEST_DATA_DIR "/tls/";
+        const QString tls = FT_TEST_DATA_PATH("/tls/");
         struct Case {
             const char* cert;
             const char* words;

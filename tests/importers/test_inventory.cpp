@@ -8,6 +8,7 @@
 #include "importers/prometheus_text.h"
 #include "importers/series_mapper.h"
 #include "model/lifecycle.h"
+#include "support/test_paths.h"
 
 #include <QTest>
 #include <fstream>
@@ -18,7 +19,7 @@ using model::EntityKind;
 
 namespace {
 
-const char* kHall = FT_TEST_DATA_DIR "/inventory/hall-dh2.csv";
+const char* kHall = FT_TEST_DATA_PATH("/inventory/hall-dh2.csv");
 
 } // namespace
 
@@ -161,7 +162,7 @@ private slots:
         QVERIFY(inv);
         const auto t = build(inv->spec);
         auto rules =
-            importers::loadMappingRules(FT_SOURCE_DIR "/resources/mappings/dcgm-exporter.json");
+            importers::loadMappingRules(FT_SOURCE_PATH("/resources/mappings/dcgm-exporter.json"));
         QVERIFY2(rules, rules ? "" : rules.error().toString().c_str());
         importers::SeriesMapper mapper(std::move(*rules), t);
         using Label = importers::prom::Label;

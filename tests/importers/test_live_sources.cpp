@@ -15,6 +15,7 @@
 #include "support/loopback_server.h"
 #include "support/requirement.h"
 #include "support/test_floors.h"
+#include "support/test_paths.h"
 
 #include <QDir>
 #include <QFile>
@@ -230,7 +231,7 @@ model::EntityId gpuOf(const model::Topology& t, const std::string& host, int ind
 }
 
 importers::MappingRules preset(const char* name) {
-    auto rules = importers::loadMappingRules(std::string(FT_SOURCE_DIR "/resources/mappings/") +
+    auto rules = importers::loadMappingRules(std::string(FT_SOURCE_PATH("/resources/mappings/")) +
                                              name + ".json");
     if (!rules) qFatal("%s", rules.error().toString().c_str());
     return *rules;
@@ -917,14 +918,14 @@ private slots:
         // The inventory floor and the first scrape of its dcgm-exporter capture (Kubernetes
         // labels; one host reports a pod name and is placed only by UUID, so it is not in the
         // server's per-rack aggregates).
-        QFile csv(FT_TEST_DATA_DIR "/inventory/hall-dh2.csv");
+        QFile csv(FT_TEST_DATA_PATH("/inventory/hall-dh2.csv"));
         QVERIFY(csv.open(QIODevice::ReadOnly));
         const auto inv = importers::parseInventoryCsv(csv.readAll().toStdString(), "hall-dh2.csv");
         QVERIFY2(inv, inv ? "" : inv.error().toString().c_str());
         auto built = model::Topology::build(inv->spec);
         QVERIFY2(built, built ? "" : built.error().c_str());
         const auto hall = std::make_shared<const model::Topology>(std::move(*built));
-        QFile capture(FT_TEST_DATA_DIR "/inventory/hall-dh2-dcgm.prom");
+        QFile capture(FT_TEST_DATA_PATH("/inventory/hall-dh2-dcgm.prom"));
         QVERIFY(capture.open(QIODevice::ReadOnly));
         std::string page = capture.readAll().toStdString();
         page = page.substr(0, page.find("# HELP DCGM_FI_DEV_GPU_TEMP", 10)); // the first scrape

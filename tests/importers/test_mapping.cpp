@@ -6,6 +6,7 @@
 #include "importers/name_suggest.h"
 #include "importers/series_mapper.h"
 #include "support/test_floors.h"
+#include "support/test_paths.h"
 
 #include <QTest>
 #include <cmath>
@@ -441,7 +442,7 @@ private slots:
     void presetsLoad() {
         for (const char* name : {"bms", "dcgm-exporter", "switch-ports"}) {
             const std::string path =
-                std::string(FT_SOURCE_DIR "/resources/mappings/") + name + ".json";
+                std::string(FT_SOURCE_PATH("/resources/mappings/")) + name + ".json";
             auto rules = importers::loadMappingRules(path);
             QVERIFY2(rules, rules ? "" : rules.error().toString().c_str());
             QCOMPARE(rules->name, std::string(name));
@@ -451,7 +452,7 @@ private slots:
 
     void dcgmPresetMapsRealLabels() {
         auto rules =
-            importers::loadMappingRules(FT_SOURCE_DIR "/resources/mappings/dcgm-exporter.json");
+            importers::loadMappingRules(FT_SOURCE_PATH("/resources/mappings/dcgm-exporter.json"));
         QVERIFY2(rules, rules ? "" : rules.error().toString().c_str());
         importers::SeriesMapper m(std::move(*rules), *m_demo);
         // Label sets in the shape dcgm-exporter writes them (its default labels), values invented.
@@ -489,7 +490,7 @@ private slots:
         // dcgm-exporter's Kubernetes labels (namespace, pod, container of the workload) and its
         // Slurm label name each GPU's job; a change is reported once.
         auto rules =
-            importers::loadMappingRules(FT_SOURCE_DIR "/resources/mappings/dcgm-exporter.json");
+            importers::loadMappingRules(FT_SOURCE_PATH("/resources/mappings/dcgm-exporter.json"));
         QVERIFY(rules);
         importers::SeriesMapper m(std::move(*rules), *m_demo);
         const std::initializer_list<Label> pod{{"gpu", "0"},

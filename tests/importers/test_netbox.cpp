@@ -6,6 +6,7 @@
 #include "importers/netbox_client.h"
 #include "importers/netbox_inventory.h"
 #include "support/loopback_server.h"
+#include "support/test_paths.h"
 
 #include <QTest>
 #include <algorithm>
@@ -18,7 +19,7 @@ using namespace ft;
 
 namespace {
 
-const std::string kDump = FT_TEST_DATA_DIR "/netbox/dh3";
+const std::string kDump = FT_TEST_DATA_PATH("/netbox/dh3");
 const std::string kToken = "0123456789abcdef0123456789abcdef01234567";
 
 std::string readFile(const std::string& path) {
@@ -334,7 +335,7 @@ private slots:
                  outside.error().toString().c_str());
         fs::remove_all(dir);
         // Not a dump at all.
-        const auto none = importers::loadNetboxDump(FT_TEST_DATA_DIR "/inventory");
+        const auto none = importers::loadNetboxDump(FT_TEST_DATA_PATH("/inventory"));
         QVERIFY(!none);
         QVERIFY2(none.error().message.find("no racks*.json") != std::string::npos,
                  none.error().toString().c_str());

@@ -3,6 +3,7 @@
 // test_prometheus_corpus), every escaping and number spelling, CRLF, broken lines amid good
 // ones, every truncation of a scrape, multi-scrape files, huge labels, and a sink that throws.
 #include "importers/prometheus_text.h"
+#include "support/test_paths.h"
 
 #include <QTest>
 #include <bit>
@@ -132,7 +133,7 @@ public:
 };
 
 std::string readData(const char* relative) {
-    std::ifstream in(std::string(FT_TEST_DATA_DIR "/telemetry/") + relative, std::ios::binary);
+    std::ifstream in(std::string(FT_TEST_DATA_PATH("/telemetry/")) + relative, std::ios::binary);
     if (!in) qFatal("cannot read test data %s", relative);
     std::stringstream ss;
     ss << in.rdbuf();

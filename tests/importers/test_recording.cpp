@@ -8,6 +8,7 @@
 #include "model/sim_core.h"
 #include "model/sim_model.h"
 #include "support/test_floors.h"
+#include "support/test_paths.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -552,7 +553,7 @@ private slots:
         // A real recorder process, paced at real time, killed with SIGKILL mid-run.
         const QString path = m_dir.filePath("killed.ftrec");
         QProcess p;
-        p.start(FT_BINARY_DIR "/bin/floortwin",
+        p.start(FT_BINARY_PATH("/bin/floortwin"),
                 {"--headless", "--for", "10m", "--realtime", "--record", path});
         QVERIFY(p.waitForStarted());
         // The recording starts when its file appears (after the process has loaded and the

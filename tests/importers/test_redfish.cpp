@@ -14,6 +14,7 @@
 #include "model/topology.h"
 #include "support/loopback_server.h"
 #include "support/redfish_fixtures.h"
+#include "support/test_paths.h"
 
 #include <QByteArray>
 #include <QTest>
@@ -188,7 +189,7 @@ private:
 };
 
 importers::MappingRules bundledRules() {
-    auto rules = importers::loadMappingRules(FT_SOURCE_DIR "/resources/mappings/redfish.json");
+    auto rules = importers::loadMappingRules(FT_SOURCE_PATH("/resources/mappings/redfish.json"));
     if (!rules) qFatal("%s", rules.error().toString().c_str());
     return *rules;
 }

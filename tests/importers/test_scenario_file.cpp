@@ -2,6 +2,7 @@
 // floor; bad files give one clear error with position and key.
 #include "importers/floor_file.h"
 #include "importers/scenario_file.h"
+#include "support/test_paths.h"
 
 #include <QDir>
 #include <QFile>
@@ -21,13 +22,13 @@ class TestScenarioFile : public QObject {
 
 private slots:
     void initTestCase() {
-        auto spec = importers::loadFloor(FT_SOURCE_DIR "/resources/floors/demo.json");
+        auto spec = importers::loadFloor(FT_SOURCE_PATH("/resources/floors/demo.json"));
         QVERIFY(spec);
         m_demo = std::make_shared<const model::Topology>(*model::Topology::build(*spec));
     }
 
     void bundledScenariosParseOnEveryFloor() {
-        const QDir dir(FT_SOURCE_DIR "/resources/scenarios");
+        const QDir dir(FT_SOURCE_PATH("/resources/scenarios"));
         const auto files = dir.entryList({"*.json"});
         QVERIFY(files.size() >= 5);
         const auto big = *model::Topology::build(importers::generateFloor(1778));

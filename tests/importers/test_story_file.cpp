@@ -5,6 +5,7 @@
 #include "importers/floor_file.h"
 #include "importers/story_file.h"
 #include "support/test_floors.h"
+#include "support/test_paths.h"
 
 #include <QFile>
 #include <QTest>
@@ -41,7 +42,7 @@ private slots:
         const auto big = testing::floorOf(1778);
         for (const auto* t : {m_demo.get(), big.get()}) {
             auto tour = importers::parseStoryFile(
-                readFile(FT_SOURCE_DIR "/resources/tours/noc.json"), "noc.json", *t, kLayers);
+                readFile(FT_SOURCE_PATH("/resources/tours/noc.json")), "noc.json", *t, kLayers);
             QVERIFY2(tour, tour ? "" : tour.error().toString().c_str());
             QCOMPARE(tour->kind, Story::Kind::Tour);
             // "rows" became one stop per row of this floor.
@@ -52,7 +53,7 @@ private slots:
             });
             QCOMPARE(static_cast<std::size_t>(rowStops), t->count(model::EntityKind::Row));
             auto demo = importers::parseStoryFile(
-                readFile(FT_SOURCE_DIR "/resources/demos/vera-rubin-floor.json"),
+                readFile(FT_SOURCE_PATH("/resources/demos/vera-rubin-floor.json")),
                 "vera-rubin-floor.json", *t, kLayers);
             QVERIFY2(demo, demo ? "" : demo.error().toString().c_str());
             QCOMPARE(demo->kind, Story::Kind::Demo);

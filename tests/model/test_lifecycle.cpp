@@ -5,6 +5,7 @@
 #include "model/lifecycle.h"
 #include "model/sim_model.h"
 #include "support/test_floors.h"
+#include "support/test_paths.h"
 
 #include <QFile>
 #include <QTest>
@@ -105,7 +106,7 @@ private slots:
     }
 
     void gateFailuresFindTheirCauses() {
-        auto spec = importers::loadFloor(FT_SOURCE_DIR "/resources/floors/demo.json");
+        auto spec = importers::loadFloor(FT_SOURCE_PATH("/resources/floors/demo.json"));
         QVERIFY(spec);
         const auto t = floorOf(*spec);
         model::SimConfig config;

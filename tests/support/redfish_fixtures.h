@@ -7,6 +7,7 @@
 // Header-only; everything runs on the calling thread. A fixture that does not load stops the run
 // (qFatal): it is a mistake in the test data, not a finding about the code.
 #include "importers/redfish_crawl.h"
+#include "test_paths.h"
 
 #include <QtGlobal>
 #include <array>
@@ -34,7 +35,7 @@ inline std::string readRedfishFile(const std::filesystem::path& path) {
 
 // tests/data/redfish/<name>.json: "cdu", "power-shelf" or "pdu".
 inline RedfishPages redfishService(const std::string& name) {
-    const std::filesystem::path file = FT_SOURCE_DIR "/tests/data/redfish/" + name + ".json";
+    const std::filesystem::path file = FT_SOURCE_PATH("/tests/data/redfish/") + name + ".json";
     const auto doc = nlohmann::json::parse(readRedfishFile(file), nullptr, false);
     if (!doc.is_object() || doc.empty()) qFatal("no Redfish fixture at %s", file.c_str());
     RedfishPages pages;
@@ -67,7 +68,7 @@ inline RedfishPages redfishMockup(const std::filesystem::path& dir) {
 inline std::string redfishError(int status, const std::string& uri) {
     static const nlohmann::json errors = [] {
         auto doc = nlohmann::json::parse(
-            readRedfishFile(FT_SOURCE_DIR "/tests/data/redfish/errors.json"), nullptr, false);
+            readRedfishFile(FT_SOURCE_PATH("/tests/data/redfish/errors.json")), nullptr, false);
         if (!doc.is_object()) qFatal("tests/data/redfish/errors.json does not parse");
         return doc;
     }();

@@ -7,6 +7,8 @@
 //
 //     FT_REQUIRE(!QStandardPaths::findExecutable("mosquitto").isEmpty(),
 //                "mosquitto (the MQTT broker)", "scripts/install-deps.sh installs `mosquitto`");
+#include "test_paths.h"
+
 #include <QByteArray>
 #include <QStandardPaths>
 #include <QString>
@@ -33,7 +35,8 @@ inline QByteArray missingLine(const char* what, const char* provider) {
 // The shared corpus beside the project (../shared), read only by tests labelled `corpus`.
 inline QString corpusDir() {
     const QByteArray over = qgetenv("FT_CORPUS_DIR");
-    return over.isEmpty() ? QStringLiteral(FT_SOURCE_DIR "/../shared") : QString::fromUtf8(over);
+    return over.isEmpty() ? QString::fromUtf8(FT_SOURCE_PATH("/../shared"))
+                          : QString::fromUtf8(over);
 }
 
 } // namespace ft::testing

@@ -4,6 +4,7 @@
 #include "importers/floor_file.h"
 #include "importers/scenario_file.h"
 #include "model/topology.h"
+#include "test_paths.h"
 
 #include <QFile>
 #include <QString>
@@ -23,14 +24,14 @@ inline std::shared_ptr<const model::Topology> floorOf(int racks) {
 }
 
 inline std::shared_ptr<const model::Topology> demoFloor() {
-    auto spec = importers::loadFloor(FT_SOURCE_DIR "/resources/floors/demo.json");
+    auto spec = importers::loadFloor(FT_SOURCE_PATH("/resources/floors/demo.json"));
     if (!spec) qFatal("%s", spec.error().toString().c_str());
     return floorOf(*spec);
 }
 
 // A scenario from resources/scenarios by name, its targets resolved on `topology`.
 inline model::Scenario bundledScenario(const char* name, const model::Topology& topology) {
-    QFile f(QString(FT_SOURCE_DIR "/resources/scenarios/%1.json").arg(name));
+    QFile f(QString(FT_SOURCE_PATH("/resources/scenarios/%1.json")).arg(name));
     if (!f.open(QIODevice::ReadOnly)) qFatal("missing scenario %s", name);
     const QByteArray bytes = f.readAll();
     auto scenario = importers::parseScenarioFile(

@@ -10,6 +10,7 @@
 #include "importers/story_file.h"
 #include "model/lifecycle.h"
 #include "model/sim_core.h"
+#include "support/test_paths.h"
 #include "views/alarm_causes.h"
 #include "views/camera_flight.h"
 #include "views/color_scale.h"
@@ -136,8 +137,8 @@ std::shared_ptr<const model::Snapshot> patternSnapshot(const model::Topology& t)
 // NAME.actual.png (and NAME.diff.png) into the build tree's baseline-output/ and fails (the
 // source tree stays clean).
 void checkBaseline(const QImage& actual, const QString& name) {
-    const QString baselines = FT_SOURCE_DIR "/tests/baselines/";
-    const QString out = FT_BINARY_DIR "/baseline-output/";
+    const QString baselines = FT_SOURCE_PATH("/tests/baselines/");
+    const QString out = FT_BINARY_PATH("/baseline-output/");
     QDir().mkpath(out);
     const QImage baseline(baselines + name + ".png");
     if (baseline.isNull()) {
