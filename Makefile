@@ -60,12 +60,16 @@ asan: deps
 # libFuzzer (clang 16, ASan + UBSan) on the Prometheus text parser, the JSON file formats
 # (floors, scenarios, tours, demos), BMS/mapping/inventory/NetBox/Redfish payloads, PromQL and
 # long-format answers, the recording's chunk codec and whole damaged recordings, each
-# FUZZ_SECONDS long (default 120), in the tree `make asan` builds.
+# FUZZ_SECONDS long (default 120), in the tree `make asan` builds; JOBS of them at a time (each
+# fuzzer is one process on one core for a fixed time).
 FUZZERS := prometheus-text json-files payloads answers sample-codec recording
 fuzz: deps
 	$(ASAN_TREE)
 	cmake --build build-asan -j$(JOBS) --target $(addprefix fuzz_,$(subst -,_,$(FUZZERS)))
-	for f in $(FUZZERS); do cmake --build build-asan --target fuzz-$$f || exit 1; done
+	$(MAKE) --no-print-directory -j$(JOBS) $(addprefix fuzz-run-,$(FUZZERS))
+# One fuzzer's run (the fuzz target's pieces; CMake's own Makefile runs custom targets one by one).
+fuzz-run-%:
+	cmake --build build-asan --target fuzz-$*
 
 format:
 	git ls-files '*.cpp' '*.h' | xargs clang-format -i
