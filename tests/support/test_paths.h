@@ -29,7 +29,8 @@ inline const std::string& buildDir() {
 // The checkout: FT_SOURCE_DIR from the environment if set, else what the build wrote.
 inline const std::string& sourceDir() {
     static const std::string dir = [] {
-        if (const char* over = std::getenv("FT_SOURCE_DIR"); over && *over) return std::string(over);
+        if (const char* over = std::getenv("FT_SOURCE_DIR"); over && *over)
+            return std::string(over);
         std::ifstream in(buildDir() + "/bin/floortwin-source-dir");
         std::string path;
         std::getline(in, path);
@@ -49,5 +50,6 @@ inline const char* keep(std::string text) {
 } // namespace ft::testing
 
 #define FT_SOURCE_PATH(rel) ::ft::testing::keep(::ft::testing::sourceDir() + (rel))
-#define FT_TEST_DATA_PATH(rel) ::ft::testing::keep(::ft::testing::sourceDir() + "/tests/data" + (rel))
+#define FT_TEST_DATA_PATH(rel)                                                                     \
+    ::ft::testing::keep(::ft::testing::sourceDir() + "/tests/data" + (rel))
 #define FT_BINARY_PATH(rel) ::ft::testing::keep(::ft::testing::buildDir() + (rel))
