@@ -12,12 +12,19 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <vtkAutoInit.h>
 #include <vtkCallbackCommand.h>
 #include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkOpenGLState.h>
 #include <vtkProp.h>
 #include <vtkPropCollection.h>
 #include <vtkRenderer.h>
+
+// VTK's object factories for the rendering modules this view draws with (what CMake's
+// vtk_module_autoinit would do through a header named by its absolute build path in every
+// compile line, which no other clone's compiler cache could then serve).
+VTK_MODULE_INIT(vtkRenderingOpenGL2);
+VTK_MODULE_INIT(vtkRenderingUI);
 
 namespace ft::views {
 
