@@ -576,8 +576,8 @@ private slots:
         QCOMPARE(fj["entities"]["cdu"]["channels"]["cdu.SupplyTemperatureCelsius"][0].get<float>(),
                  45.1f);
         // ...and runs on from there, a simulation (no value left as no data).
-        const Run on = floortwin({"--headless", "--replay", out, "--fork-at", "3s", "--for",
-                                  "30s", "--dump-snapshot", forked});
+        const Run on = floortwin({"--headless", "--replay", out, "--fork-at", "3s", "--for", "30s",
+                                  "--dump-snapshot", forked});
         QVERIFY2(on.code == 0, on.err.constData());
         QFile onFile(forked);
         QVERIFY(onFile.open(QIODevice::ReadOnly));
