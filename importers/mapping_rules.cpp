@@ -315,8 +315,19 @@ private:
         const JsonValue *metric = v.find("metric"), *channelKey = v.find("channel"),
                         *entity = v.find("entity");
         if (!metric) return fail(v, path + ".metric", "missing required key");
-        if (!channelKey) return fail(v, path + ".channel", "missing required key");
-        if (!entity) return fail(v, path + ".entity", "missing required key");
+        if (const JsonValue* ignore = v.find("ignore")) {
+            if (ignore->type != Type::String || ignore->string.empty())
+                return fail(*ignore, path + ".ignore",
+                            "expected why these series are left out, got " + describe(*ignore));
+            rule.ignore = ignore->string;
+            for (const auto& [key, item] : v.object)
+                if (key != "metric" && key != "match" && key != "ignore" && key != "comment")
+                    return fail(item, path + "." + key,
+                                "an \"ignore\" rule has only metric, match and comment");
+        } else if (!channelKey)
+            return fail(v, path + ".channel", "missing required key");
+        if (!entity && rule.ignore.empty())
+            return fail(v, path + ".entity", "missing required key");
 
         std::vector<const JsonValue*> metrics;
         if (metric->type == Type::String)
@@ -344,7 +355,7 @@ private:
         const JsonValue* rateAt = nullptr;
         for (const auto& [key, item] : v.object) {
             const std::string itemKey = path + "." + key;
-            if (key == "metric" || key == "entity" || key == "comment") continue;
+            if (key == "metric" || key == "entity" || key == "comment" || key == "ignore") continue;
             if (key == "channel") {
                 auto c = channel(item, itemKey);
                 if (!c) return std::unexpected(c.error());
@@ -414,6 +425,7 @@ private:
         rule.transform = rate      ? ValueTransform::Rate
                          : counter ? ValueTransform::Counter
                                    : ValueTransform::Gauge;
+        if (!rule.ignore.empty()) return rule;
 
         if (auto r = readEntity(*entity, path + ".entity", rule); !r)
             return std::unexpected(r.error());

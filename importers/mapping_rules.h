@@ -32,7 +32,9 @@
 // value; outside it, or NaN, the sample is dropped — DCGM's "blank" sentinels live up there),
 // "fallback" (used only while no non-fallback rule feeds the same channel and entity),
 // "continue" (keep matching later rules after this one), "to_end_channel" (see below),
-// "comment" (ignored).
+// "comment" (ignored). A rule with "ignore": "why" instead of "channel" and "entity" matches
+// series that are known and left out on purpose ("metric", "match" and "comment" only): they
+// are counted as ignored, with the reason, not as unmapped.
 //
 // Capture fields and how each entity kind is found, first way that has all its fields:
 //   every kind     name                        a display name or id (EntityNameIndex)
@@ -131,6 +133,9 @@ struct MappingRule {
     double validMax = std::numeric_limits<double>::infinity();
     bool fallback = false;
     bool continueMatching = false;
+    // Non-empty: the series this rule matches are known and left out on purpose, and this says
+    // why (a MIG instance's series, a fan on a liquid-cooled GPU); such a rule has no channel.
+    std::string ignore;
     int line = 0; // where the rule starts in its file, for messages
     int column = 0;
 };

@@ -329,7 +329,8 @@ std::vector<PromqlQuery> buildQuerySet(const MappingRules& rules, const model::T
             if (!gpuChannel || !rackChannel) continue;
             const MappingRule* rule = nullptr;
             for (const MappingRule& r : rules.rules)
-                if (r.channel == *gpuChannel && r.entity.kind == EntityKind::Gpu && !r.fallback &&
+                if (r.ignore.empty() && r.channel == *gpuChannel &&
+                    r.entity.kind == EntityKind::Gpu && !r.fallback &&
                     r.transform != ValueTransform::Counter) {
                     rule = &r;
                     break;
@@ -410,8 +411,9 @@ std::vector<PromqlQuery> buildQuerySet(const MappingRules& rules, const model::T
     }
 
     std::vector<const MappingRule*> facility, device;
+    // What "ignore" rules match is left out on purpose: never asked for.
     for (const MappingRule& r : rules.rules)
-        (isDeviceKind(r.entity.kind) ? device : facility).push_back(&r);
+        if (r.ignore.empty()) (isDeviceKind(r.entity.kind) ? device : facility).push_back(&r);
     if (options.facility && !facility.empty())
         queries.push_back({"facility series",
                            selector(metricsRegex(facility), options.selector),

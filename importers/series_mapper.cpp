@@ -340,12 +340,44 @@ std::vector<NameCount> SeriesMapper::top(const NameCounter& counter, std::size_t
     return out;
 }
 
+namespace {
+
+// kube-prometheus scrapes dcgm-exporter through its pod, and the series of a GPU that runs no
+// workload keep the exporter pod's own namespace, pod and container (gpu-operator /
+// nvidia-dcgm-exporter-wqqqn / nvidia-dcgm-exporter): that pod is no job. A GPU given to a
+// workload carries the workload's names instead (the exporter sets them, honor_labels keeps
+// them).
+bool exporterPod(std::string_view pod, std::string_view container) {
+    for (const std::string_view name : {"nvidia-dcgm-exporter", "dcgm-exporter"})
+        if (container == name ||
+            (pod.starts_with(name) && pod.size() > name.size() && pod[name.size()] == '-'))
+            return true;
+    return false;
+}
+
+} // namespace
+
 void SeriesMapper::noteGpuJob(model::EntityId gpu, std::span<const prom::Label> labels) {
-    std::string_view ns, pod, hpc;
+    // Without honor_labels the workload's names come as exported_*, and namespace/pod are the
+    // scraped pod's: the exported ones win.
+    std::string_view ns, pod, hpc, container, ens, epod, econtainer;
     for (const auto& l : labels) {
-        if (l.name == "namespace" || l.name == "exported_namespace") ns = l.value;
-        if (l.name == "pod" || l.name == "exported_pod") pod = l.value;
+        if (l.name == "namespace") ns = l.value;
+        if (l.name == "exported_namespace") ens = l.value;
+        if (l.name == "pod") pod = l.value;
+        if (l.name == "exported_pod") epod = l.value;
+        if (l.name == "container") container = l.value;
+        if (l.name == "exported_container") econtainer = l.value;
         if (l.name == "hpc_job") hpc = l.value;
+    }
+    if (!epod.empty()) {
+        ns = ens;
+        pod = epod;
+        container = econtainer;
+    }
+    if (!pod.empty() && exporterPod(pod, container)) {
+        ++m_stats.exporterPodSeries;
+        ns = pod = {};
     }
     std::string job =
         !hpc.empty()   ? std::string(hpc)
@@ -389,6 +421,14 @@ SeriesMapper::CacheEntry SeriesMapper::resolve(std::string_view metric,
             }
         }
         if (!labelsMatch) continue;
+        if (!rule.ignore.empty()) {
+            if (!found.empty()) break; // an earlier "continue" rule mapped it
+            return {0,
+                    {},
+                    EntryKind::Ignored,
+                    0,
+                    counterIndex(m_ignoredNames, std::string(metric) + ": " + rule.ignore)};
+        }
 
         // Each field from its first source that is there (and matches); a pattern's other
         // captures fill their fields too unless those already have a value.
@@ -466,6 +506,11 @@ std::size_t SeriesMapper::map(std::string_view metric, std::span<const prom::Lab
     if (entry->kind == EntryKind::Unmapped) {
         ++m_stats.unmapped;
         ++m_unmappedNames.counts[entry->index].count;
+        return 0;
+    }
+    if (entry->kind == EntryKind::Ignored) {
+        ++m_stats.ignored;
+        ++m_ignoredNames.counts[entry->index].count;
         return 0;
     }
     if (entry->kind == EntryKind::Unresolved) {

@@ -41,6 +41,10 @@ struct MapperStats {
     std::uint64_t counterResets = 0;      // a rate rule's counter went down; the rate restarts
     std::uint64_t fallbackSuppressed = 0; // a fallback rule kept quiet while the primary speaks
     std::uint64_t series = 0;             // distinct series seen (since the last clearCache)
+    std::uint64_t ignored = 0;            // input samples an "ignore" rule left out on purpose
+    // Distinct GPU series whose namespace/pod labels were the exporter's own pod (kube-prometheus
+    // puts them on every GPU without a workload): not taken for a job.
+    std::uint64_t exporterPodSeries = 0;
 };
 
 class SeriesMapper {
@@ -74,6 +78,8 @@ public:
     // Most frequent first.
     std::vector<NameCount> topUnmapped(std::size_t n) const { return top(m_unmappedNames, n); }
     std::vector<NameCount> topUnresolved(std::size_t n) const { return top(m_unresolvedNames, n); }
+    // "METRIC: why" for the series "ignore" rules left out.
+    std::vector<NameCount> topIgnored(std::size_t n) const { return top(m_ignoredNames, n); }
     // Host names the telemetry carries that the floor does not know, with their samples: what an
     // operator fixes in the inventory (or the exporter's labels) first.
     std::vector<NameCount> topUnknownHosts(std::size_t n) const { return top(m_unknownHosts, n); }
@@ -89,7 +95,7 @@ private:
         model::EntityId entity;
         model::ChannelId channel;
     };
-    enum class EntryKind : std::uint8_t { Mapped, Unmapped, Unresolved };
+    enum class EntryKind : std::uint8_t { Mapped, Unmapped, Unresolved, Ignored };
     // One series' answer: a steady scrape touches one entry (with its first target inline) and
     // one SeriesState per sample.
     struct CacheEntry {
@@ -146,6 +152,7 @@ private:
     NameCounter m_unmappedNames;
     NameCounter m_unresolvedNames;
     NameCounter m_unknownHosts;
+    NameCounter m_ignoredNames;
     MapperStats m_stats;
 };
 

@@ -276,6 +276,8 @@ void IncidentTracker::observe(const Snapshot& s, std::span<const Event> newEvent
         if (e.kind == EventKind::Lifecycle || e.kind == EventKind::AlarmCleared ||
             e.kind == EventKind::AlarmRaised)
             continue; // alarms are read from the snapshot below
+        // A GPU's report of its job's own fault (an application XID) is no incident.
+        if (e.kind == EventKind::DeviceReport && e.severity == Severity::Info) continue;
         Open* o = covering(e.entity);
         if (e.severity == Severity::Info) {
             if (o) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <utility>
 
@@ -87,6 +88,10 @@ SimModel::SimModel(std::shared_ptr<const Topology> topology, SimConfig config, S
         // What the equipment itself reports (Redfish): the model leaves these at 0.
         {"CDU leak detector", ch::CduLeakDetected, 0.5f, 1.5f, 0.0f},
         {"CDU reports a fault", ch::CduHealth, 0.5f, 1.5f, 0.0f},
+        // What a GPU's own counters say (dcgm-exporter): degraded is a warning, failing or
+        // lost critical (model/gpu_health.h).
+        {"GPU unhealthy", ch::GpuHealth, 0.5f, 1.5f, 0.0f},
+        {"GPU memory over temperature", ch::GpuMemoryTemperature, 85.0f, 95.0f, 2.0f},
     };
     for (const auto& rule : m_alarmRules) {
         const std::size_t n = t.count(kChannels[rule.channel].kind);
@@ -190,6 +195,8 @@ void SimModel::markChannelMeasured(ChannelId c) {
     default:
         break;
     }
+    // A GPU that reports anything has a health: lost when its series stop.
+    if (kChannels[c].kind == EntityKind::Gpu) m.set(ch::GpuHealth);
 }
 
 void SimModel::apply(const SampleBatch& batch) {
@@ -216,10 +223,12 @@ void SimModel::apply(const SampleBatch& batch) {
         }
         Column& values = writableState(s.channel);
         if (s.entity >= values.size()) continue;
+        const float before = values[s.entity];
         values[s.entity] = s.value;
         auto& holds = m_heldUntil[s.channel];
         if (holds.empty()) holds.assign(values.size(), 0);
         holds[s.entity] = std::max(s.time, m_state.time) + m_config.measurementHold;
+        if (isGpuCounter(s.channel)) applyGpuCounter(s, before);
     }
 }
 
@@ -228,6 +237,8 @@ void SimModel::step() {
     m_state.time += m_config.step;
     ++m_state.tick;
     m_newEvents.clear(); // last tick's, published with it
+    std::ranges::move(m_appliedEvents, std::back_inserter(m_newEvents));
+    m_appliedEvents.clear();
     using Clock = std::chrono::steady_clock;
     Clock::time_point mark = m_profiling ? Clock::now() : Clock::time_point{};
     auto lap = [&](Stage stage) {
@@ -264,6 +275,7 @@ void SimModel::step() {
         if (!m_power.rackEnergized(r) && !held(ch::RackPowerOn, r))
             m_state.values[ch::RackPowerOn][r] = 0.0f;
     lap(Stage::Thermal);
+    stepGpuHealth();
     evaluateAlarms();
     publishEvents();
     lap(Stage::Alarms);
@@ -556,6 +568,8 @@ void SimModel::stepRackTotals() {
 
 bool SimModel::alarmFromMeasurement(ChannelId channel, EntityId e) const {
     if (held(channel, e)) return true;
+    // Health is made of the GPU's counters, and says "lost" exactly when they stop.
+    if (channel == ch::GpuHealth) return m_state.measuredTime(EntityKind::Gpu, e) > 0;
     // Rack totals the sim computes from measured GPU temperatures.
     if (channel == ch::RackGpuTempMax || channel == ch::RackGpuTempMean)
         return e < m_rackGpuTempMeasured.size() && m_rackGpuTempMeasured[e] != 0;
@@ -673,7 +687,7 @@ void SimModel::copyState(Snapshot& out, bool shareRenewed) const {
     out.values.resize(m_state.values.size());
     for (std::size_t i = 0; i < m_state.values.size(); ++i) {
         const auto c = static_cast<ChannelId>(i);
-        if (shareRenewed && renewed(c))
+        if (shareRenewed && (renewed(c) || isGpuCounter(c)))
             out.values[c] = m_state.values[c].share();
         else
             out.values[c] = m_state.values[c];

@@ -147,6 +147,15 @@ private:
     EntityId rackOf(EntityKind kind, EntityId entity) const; // kNoRack for floor-level entities
     EntityId trayOf(EntityKind kind, EntityId entity) const; // kNoRack outside compute trays
     static constexpr EntityId kNoRack = ~EntityId{0};
+    // A GPU's own counters (sim_gpu_counters.cpp): what a measured one implies (an XID seen,
+    // the memory totals), and each GPU's health from them once a second.
+    void applyGpuCounter(const Sample& s, float before);
+    void deriveGpuMemory(EntityId gpu);
+    bool everMeasured(ChannelId c, EntityId e) const {
+        return e < m_heldUntil[c].size() && m_heldUntil[c][e] > 0;
+    }
+    void stepGpuHealth();
+    std::vector<Event> m_appliedEvents; // raised by apply(), published with the next tick
     void noteMeasured(EntityKind kind, EntityId entity, TimeNs at);
     void markChannelMeasured(ChannelId channel);
     bool alarmFromMeasurement(ChannelId channel, EntityId entity) const;

@@ -56,7 +56,8 @@ enum class EventKind : std::uint8_t {
     Protection,
     AlarmRaised,
     AlarmCleared,
-    Lifecycle
+    Lifecycle,
+    DeviceReport // what a device reported about itself (a GPU's XID)
 };
 
 struct Event {

@@ -37,6 +37,12 @@ inline Coverage coverageOf(const model::Snapshot& s, model::ChannelId channel, m
     return coverageOf(s, model::kChannels[channel].kind, e, fillModelled);
 }
 
+// Whether the views list a channel at all: a GPU's own counters only where telemetry reported
+// them somewhere on the floor (the simulator does not model them: the demo lists none).
+inline bool listed(const model::Snapshot& s, model::ChannelId channel) {
+    return !model::isGpuCounter(channel) || (s.telemetry && s.measuredChannels.test(channel));
+}
+
 // "No data": two close neutral greys, alternated by the hatch.
 inline constexpr Rgb kNoDataLight{70, 73, 80};
 inline constexpr Rgb kNoDataDark{50, 52, 58};

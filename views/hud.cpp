@@ -425,7 +425,7 @@ void drawTooltip(const HudInput& in) {
         ImGui::TextColored(s.measuredTime(ref.kind, ref.id) > 0 ? kGood : kWarning, "%s",
                            where.c_str());
     for (const model::ChannelId c : model::allChannels())
-        if (model::kChannels[c].kind == ref.kind)
+        if (model::kChannels[c].kind == ref.kind && listed(s, c))
             ImGui::TextColored(kMuted, "%s  %s",
                                std::string(model::kChannels[c].description).c_str(),
                                formatCoveredValue(s, c, ref.id, in.fillModelled).c_str());
@@ -487,73 +487,6 @@ FloorSummary summarize(const model::Topology& t, const model::Snapshot& s) {
     for (const auto& a : s.alarms)
         (a.severity == model::Severity::Critical ? sum.criticalAlarms : sum.warningAlarms)++;
     return sum;
-}
-
-std::string formatValue(float value, model::ChannelId channel) {
-    const auto& info = model::kChannels[channel];
-    char buf[48];
-    if (!std::isfinite(value)) return "no data";
-    if (info.unit.empty()) {
-        // State channels: say the state.
-        if (channel == model::ch::PumpHealth)
-            return value < 0.5f ? "OK" : (value < 1.5f ? "degraded" : "failed");
-        if (channel == model::ch::RackPowerOn) return value > 0.5f ? "on" : "off";
-        if (channel == model::ch::TrayValidation) {
-            const int v = static_cast<int>(value);
-            if (v == 0) return "not validating";
-            if (v == 10) return "passed";
-            if (v >= 20 && v < 20 + static_cast<int>(model::kNodeCheckTitles.size()))
-                return "failed: " + std::string(model::kNodeCheckTitles[v - 20]);
-            if (v >= 1 && v <= static_cast<int>(model::kNodeCheckTitles.size()))
-                return "running: " + std::string(model::kNodeCheckTitles[v - 1]);
-            return "pending";
-        }
-        if (channel == model::ch::RackLinkFlaps || channel == model::ch::ShelfPsusOk)
-            return std::to_string(static_cast<int>(value));
-        if (channel == model::ch::PsuState)
-            return value < 0.5f ? "OK" : (value < 1.5f ? "no input (feed down)" : "failed");
-        if (channel == model::ch::FeedState)
-            return value < 0.5f ? "OK" : (value < 1.5f ? "overloaded (breaker timing)" : "tripped");
-        if (channel == model::ch::RackLifecycleState) {
-            const int v = static_cast<int>(value);
-            return v >= 0 && v < static_cast<int>(model::kLifecycleTitles.size())
-                       ? std::string(model::kLifecycleTitles[v])
-                       : "?";
-        }
-        return value > 0.5f ? "yes" : "no";
-    }
-    const float mag = std::abs(value);
-    const int decimals = mag >= 1000 ? 0 : (mag >= 100 ? 0 : 1);
-    std::snprintf(buf, sizeof buf, "%.*f %s", decimals, value, std::string(info.unit).c_str());
-    return buf;
-}
-
-std::string formatCoveredValue(const model::Snapshot& s, model::ChannelId channel,
-                               model::EntityId entity, bool fillModelled) {
-    const float v = s.value(channel, entity);
-    switch (coverageOf(s, channel, entity, fillModelled)) {
-    case Coverage::Measured:
-        return formatValue(v, channel);
-    case Coverage::Stale:
-        return formatValue(v, channel) + " (stale)";
-    case Coverage::NoData:
-        return "no data";
-    case Coverage::Modelled:
-        return "≈ " + formatValue(v, channel) + " (modelled)";
-    }
-    return formatValue(v, channel);
-}
-
-std::string describeCoverage(const model::Snapshot& s, model::EntityKind kind,
-                             model::EntityId entity) {
-    if (!s.telemetry) return {};
-    const model::TimeNs at = s.measuredTime(kind, entity);
-    if (at == 0) return "never measured: any value shown is the model's";
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "%s %.0f s ago",
-                  s.stale(kind, entity) ? "STALE, last measured" : "measured",
-                  std::max(0.0, model::toSeconds(s.time - at)));
-    return buf;
 }
 
 bool drawCoverageNote(const HudInput& in, model::ChannelId channel, const char* what) {

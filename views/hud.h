@@ -7,6 +7,7 @@
 #include "model/topology.h"
 #include "screen_labels.h"
 #include "source_status.h"
+#include "value_format.h"
 
 #include <functional>
 #include <memory>
@@ -34,16 +35,6 @@ struct FloorSummary {
 };
 
 FloorSummary summarize(const model::Topology& topology, const model::Snapshot& snapshot);
-
-// A channel's value for display as its coverage says: the value when measured ("… (stale)" when
-// its source went quiet), "no data" when never measured, "≈ … (modelled)" when the model fills
-// the gap. The demo shows plain values.
-std::string formatCoveredValue(const model::Snapshot& snapshot, model::ChannelId channel,
-                               model::EntityId entity, bool fillModelled);
-// Where an entity's values come from, in words ("measured 3 s ago", "never measured: the model's
-// values" ...); empty in the demo.
-std::string describeCoverage(const model::Snapshot& snapshot, model::EntityKind kind,
-                             model::EntityId entity);
 
 struct ScreenPoint {
     float x = 0, y = 0;
@@ -109,8 +100,5 @@ void drawHud(const ImGuiOverlay& overlay, const HudInput& in);
 // it was measured, or that it has no data ("no data: `what` not measured"). Returns whether the
 // panel should show its figures (always in the demo; when measured, or modelled on request).
 bool drawCoverageNote(const HudInput& in, model::ChannelId channel, const char* what);
-
-// "74.2 °C", "1.84 kW": a value with its channel's unit, for labels and the inspector.
-std::string formatValue(float value, model::ChannelId channel);
 
 } // namespace ft::views

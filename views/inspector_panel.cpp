@@ -3,6 +3,7 @@
 #include "coverage.h"
 #include "floor_view.h"
 #include "hud.h"
+#include "model/gpu_health.h"
 #include "model/lifecycle.h"
 
 #include <QHeaderView>
@@ -90,7 +91,7 @@ void InspectorPanel::addChannels(QTreeWidgetItem* section, EntityRef ref,
                                  const model::Snapshot& snap) {
     for (const model::ChannelId c : model::allChannels()) {
         const auto& info = model::kChannels[c];
-        if (info.kind != ref.kind) continue;
+        if (info.kind != ref.kind || !listed(snap, c)) continue;
         const float v = snap.value(c, ref.id);
         const Coverage coverage = coverageOf(snap, c, ref.id, m_view->fillModelled());
         QString value = qs(formatCoveredValue(snap, c, ref.id, m_view->fillModelled())), versus;
@@ -398,6 +399,23 @@ void InspectorPanel::refresh() {
         const auto tray = t.gpus.tray[gpu];
         addIdentity(tr("Host"), qs(t.hostName(tray)));
         addIdentity(tr("GPU index on host"), QString::number(t.gpus.indexInTray[gpu]));
+        if (listed(*snap, model::ch::GpuHealth) &&
+            coverageOf(*snap, model::ch::GpuHealth, gpu, false) != Coverage::NoData) {
+            // What its counters say, and why (healthy says nothing more).
+            const auto v = [&](model::ChannelId c) { return snap->value(c, gpu); };
+            const model::GpuCounters counters{v(model::ch::GpuXid),
+                                              v(model::ch::GpuRemappedRowsUncorrectable),
+                                              v(model::ch::GpuRowRemapPending),
+                                              v(model::ch::GpuRowRemapFailure),
+                                              v(model::ch::GpuEccDoubleBit),
+                                              v(model::ch::GpuThrottleReasons),
+                                              v(model::ch::GpuHealth) >=
+                                                  static_cast<float>(model::GpuHealth::Lost)};
+            const std::string why = model::healthReason(counters);
+            addIdentity(tr("Health"),
+                        qs(formatValue(v(model::ch::GpuHealth), model::ch::GpuHealth) +
+                           (why.empty() ? "" : ": " + why)));
+        }
         QStringList rails;
         const int nicsPerTray = rk.gpusPerTray * rk.nicsPerGpu;
         for (int n = 0; n < rk.nicsPerGpu; ++n) {

@@ -40,6 +40,10 @@ QColor eventColor(const model::Event& e) {
                                                        : QColor(255, 170, 90);
     case model::EventKind::AlarmCleared:
         return {90, 200, 120};
+    case model::EventKind::DeviceReport:
+        return e.severity == model::Severity::Critical  ? QColor(255, 80, 200)
+               : e.severity == model::Severity::Warning ? QColor(240, 150, 230)
+                                                        : QColor(180, 160, 200);
     }
     return Qt::white;
 }

@@ -1,6 +1,7 @@
 // Mapping rules: the pattern matcher, how label spellings, host suffixes and entity kinds
 // resolve on the demo floor, unit conversion, counters and rates (resets, out-of-order), the
 // unmapped and unresolved counts, the bundled presets, and rule-file errors with positions.
+// (dcgm-exporter's own fields and labels: test_gpu_telemetry.)
 #include "importers/label_pattern.h"
 #include "importers/mapping_rules.h"
 #include "importers/name_suggest.h"
@@ -448,75 +449,6 @@ private slots:
             QCOMPARE(rules->name, std::string(name));
             QVERIFY(!rules->rules.empty());
         }
-    }
-
-    void dcgmPresetMapsRealLabels() {
-        auto rules =
-            importers::loadMappingRules(FT_SOURCE_PATH("/resources/mappings/dcgm-exporter.json"));
-        QVERIFY2(rules, rules ? "" : rules.error().toString().c_str());
-        importers::SeriesMapper m(std::move(*rules), *m_demo);
-        // Label sets in the shape dcgm-exporter writes them (its default labels), values invented.
-        const std::initializer_list<Label> t4{{"gpu", "0"},
-                                              {"UUID", "GPU-5b1e0c3a-7d42-4f19-9a6e-2c8d41f0b7e3"},
-                                              {"device", "nvidia0"},
-                                              {"modelName", "NVIDIA GB200"},
-                                              {"Hostname", "a01-n01"},
-                                              {"DCGM_FI_DRIVER_VERSION", "570.124.06"}};
-        auto temp = mapOne(m, "DCGM_FI_DEV_GPU_TEMP", t4, 25);
-        QCOMPARE(temp.size(), 1u);
-        QCOMPARE(nameOf(model::EntityKind::Gpu, temp[0].entity), std::string("A01 tray 01 GPU 0"));
-        auto power = mapOne(m, "DCGM_FI_DEV_POWER_USAGE", t4, 8.969);
-        QCOMPARE(power.size(), 1u);
-        QVERIFY(mapOne(m, "DCGM_FI_DEV_MEMORY_TEMP", t4, 9223372036854775794.0).empty()); // no rule
-        auto tx = mapOne(m, "DCGM_FI_PROF_NVLINK_TX_BYTES", {{"gpu", "2"}, {"hostname", "a01-n01"}},
-                         2.5e11);
-        QCOMPARE(tx.size(), 1u);
-        QCOMPARE(tx[0].channel, *model::findChannel("gpu.nvlink_tx"));
-        QCOMPARE(tx[0].value, 250.0f);
-        auto crc = mapOne(m, "DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL",
-                          {{"gpu", "2"}, {"nvlink", "4"}, {"hostname", "a01-n01"}}, 17);
-        QCOMPARE(crc.size(), 1u);
-        QCOMPARE(nameOf(model::EntityKind::NvlinkLink, crc[0].entity),
-                 std::string("A01 tray 01 GPU 2 <-> NVSwitch 5"));
-        QCOMPARE(crc[0].value, 17.0f);
-        // Total bandwidth is split over tx and rx on a GPU with no PROF fields.
-        auto total = mapOne(m, "DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL",
-                            {{"gpu", "3"}, {"hostname", "a01-n01"}}, 200000);
-        QCOMPARE(total.size(), 2u);
-        QVERIFY(std::fabs(total[0].value - 102.4f) < 1e-3f);
-    }
-
-    void gpuJobsFromDcgmLabels() {
-        // dcgm-exporter's Kubernetes labels (namespace, pod, container of the workload) and its
-        // Slurm label name each GPU's job; a change is reported once.
-        auto rules =
-            importers::loadMappingRules(FT_SOURCE_PATH("/resources/mappings/dcgm-exporter.json"));
-        QVERIFY(rules);
-        importers::SeriesMapper m(std::move(*rules), *m_demo);
-        const std::initializer_list<Label> pod{{"gpu", "0"},
-                                               {"Hostname", "a01-n01"},
-                                               {"container", "trainer"},
-                                               {"namespace", "llm-train"},
-                                               {"pod", "llama-ft-0"}};
-        QCOMPARE(mapOne(m, "DCGM_FI_DEV_GPU_TEMP", pod, 40).size(), 1u);
-        QCOMPARE(mapOne(m, "DCGM_FI_DEV_POWER_USAGE", pod, 300).size(), 1u);
-        auto jobs = m.takeGpuJobs();
-        QCOMPARE(jobs.size(), std::size_t{1}); // two series, one GPU, one job
-        QCOMPARE(nameOf(model::EntityKind::Gpu, jobs[0].first), std::string("A01 tray 01 GPU 0"));
-        QCOMPARE(jobs[0].second, std::string("llm-train/llama-ft-0"));
-        QVERIFY(m.takeGpuJobs().empty());
-        const std::initializer_list<Label> slurm{
-            {"gpu", "1"}, {"Hostname", "a01-n01"}, {"hpc_job", "4711"}};
-        QCOMPARE(mapOne(m, "DCGM_FI_DEV_GPU_TEMP", slurm, 41).size(), 1u);
-        jobs = m.takeGpuJobs();
-        QCOMPARE(jobs.size(), std::size_t{1});
-        QCOMPARE(jobs[0].second, std::string("4711"));
-        // The pod ends: the GPU's series come back without job labels (the sample itself is
-        // no newer than the last one of the GPU: dropped, but the series resolved).
-        (void)mapOne(m, "DCGM_FI_DEV_GPU_TEMP", {{"gpu", "0"}, {"Hostname", "a01-n01"}}, 35);
-        jobs = m.takeGpuJobs();
-        QCOMPARE(jobs.size(), std::size_t{1});
-        QVERIFY(jobs[0].second.empty());
     }
 
     void ruleFileErrors() {

@@ -1,0 +1,429 @@
+// A GPU as dcgm-exporter reports it: every field of the exporter's default and profiling sets
+// onto its channel (units converted, blank sentinels dropped), the series left out on purpose
+// and why (MIG instances, fans, device counts), job labels (and the exporter's own pod, which is
+// none), and what the simulator makes of the counters: XID events, memory totals, each GPU's
+// health, its alarm and the incident an XID starts.
+#include "importers/mapping_rules.h"
+#include "importers/series_mapper.h"
+#include "model/gpu_health.h"
+#include "model/incident_tracker.h"
+#include "model/sim_model.h"
+#include "support/test_floors.h"
+#include "support/test_paths.h"
+
+#include <QTest>
+#include <cmath>
+#include <initializer_list>
+
+using namespace ft;
+using importers::prom::Label;
+namespace ch = model::ch;
+
+namespace {
+
+constexpr model::TimeNs kT0 = 1'796'020'421 * model::kNsPerSecond;
+
+std::vector<model::Sample> mapOne(importers::SeriesMapper& m, std::string_view metric,
+                                  std::initializer_list<Label> labels, double value,
+                                  model::TimeNs time = kT0) {
+    std::vector<model::Sample> out;
+    m.map(metric, std::span(labels.begin(), labels.size()), value, time, out);
+    return out;
+}
+
+importers::MappingRules dcgmRules() {
+    auto rules =
+        importers::loadMappingRules(FT_SOURCE_PATH("/resources/mappings/dcgm-exporter.json"));
+    if (!rules) qFatal("%s", rules.error().toString().c_str());
+    return std::move(*rules);
+}
+
+} // namespace
+
+class TestGpuTelemetry : public QObject {
+    Q_OBJECT
+    std::shared_ptr<const model::Topology> m_demo;
+
+    std::string nameOf(model::EntityKind kind, model::EntityId id) const {
+        return m_demo->name(kind, id);
+    }
+    model::EntityId gpu(const char* name) const {
+        return *m_demo->find(model::EntityKind::Gpu, name);
+    }
+
+private slots:
+    void initTestCase() { m_demo = testing::demoFloor(); }
+
+    void presetMapsRealLabels() {
+        importers::SeriesMapper m(dcgmRules(), *m_demo);
+        // Label sets in the shape dcgm-exporter writes them (its default labels), values invented.
+        const std::initializer_list<Label> t4{{"gpu", "0"},
+                                              {"UUID", "GPU-5b1e0c3a-7d42-4f19-9a6e-2c8d41f0b7e3"},
+                                              {"device", "nvidia0"},
+                                              {"modelName", "NVIDIA GB200"},
+                                              {"Hostname", "a01-n01"},
+                                              {"DCGM_FI_DRIVER_VERSION", "570.124.06"}};
+        auto temp = mapOne(m, "DCGM_FI_DEV_GPU_TEMP", t4, 25);
+        QCOMPARE(temp.size(), 1u);
+        QCOMPARE(nameOf(model::EntityKind::Gpu, temp[0].entity), std::string("A01 tray 01 GPU 0"));
+        auto power = mapOne(m, "DCGM_FI_DEV_POWER_USAGE", t4, 8.969);
+        QCOMPARE(power.size(), 1u);
+        // DCGM's blank sentinel (no reading) is outside the rule's valid range: dropped.
+        QVERIFY(mapOne(m, "DCGM_FI_DEV_MEMORY_TEMP", t4, 9223372036854775794.0).empty());
+        QCOMPARE(m.stats().invalid, 1u);
+        auto tx = mapOne(m, "DCGM_FI_PROF_NVLINK_TX_BYTES", {{"gpu", "2"}, {"hostname", "a01-n01"}},
+                         2.5e11);
+        QCOMPARE(tx.size(), 1u);
+        QCOMPARE(tx[0].channel, *model::findChannel("gpu.nvlink_tx"));
+        QCOMPARE(tx[0].value, 250.0f);
+        auto crc = mapOne(m, "DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL",
+                          {{"gpu", "2"}, {"nvlink", "4"}, {"hostname", "a01-n01"}}, 17);
+        QCOMPARE(crc.size(), 1u);
+        QCOMPARE(nameOf(model::EntityKind::NvlinkLink, crc[0].entity),
+                 std::string("A01 tray 01 GPU 2 <-> NVSwitch 5"));
+        QCOMPARE(crc[0].value, 17.0f);
+        // Total bandwidth is split over tx and rx on a GPU with no PROF fields.
+        auto total = mapOne(m, "DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL",
+                            {{"gpu", "3"}, {"hostname", "a01-n01"}}, 200000);
+        QCOMPARE(total.size(), 2u);
+        QVERIFY(std::fabs(total[0].value - 102.4f) < 1e-3f);
+    }
+
+    // Every field of dcgm-exporter's default and profiling counter sets lands on its channel,
+    // in the channel's unit.
+    void everyCounterFamily() {
+        importers::SeriesMapper m(dcgmRules(), *m_demo);
+        struct Case {
+            const char* metric;
+            double raw;
+            const char* channel;
+            float value;
+        };
+        const Case cases[] = {
+            {"DCGM_FI_DEV_FB_USED", 74166, "gpu.memory_used", 74166.0f / 1024},
+            {"DCGM_FI_DEV_FB_FREE", 188729, "gpu.memory_free", 188729.0f / 1024},
+            {"DCGM_FI_DEV_FB_RESERVED", 608, "gpu.memory_reserved", 608.0f / 1024},
+            {"DCGM_FI_DEV_FB_TOTAL", 15109, "gpu.memory_total", 15109.0f / 1024},
+            {"DCGM_FI_DEV_FB_USED_PERCENT", 0.25, "gpu.memory_used_percent", 25},
+            {"DCGM_FI_DEV_MEMORY_TEMP", 69, "gpu.memory_temperature", 69},
+            {"DCGM_FI_DEV_MEM_CLOCK", 1215, "gpu.memory_clock", 1215},
+            {"DCGM_FI_DEV_MEM_COPY_UTIL", 73, "gpu.memory_copy_utilization", 73},
+            {"DCGM_FI_DEV_XID_ERRORS", 79, "gpu.xid", 79},
+            {"DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS", 2, "gpu.remapped_rows_correctable", 2},
+            {"DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS", 1, "gpu.remapped_rows_uncorrectable", 1},
+            {"DCGM_FI_DEV_ROW_REMAP_PENDING", 1, "gpu.row_remap_pending", 1},
+            {"DCGM_FI_DEV_ROW_REMAP_FAILURE", 0, "gpu.row_remap_failure", 0},
+            {"DCGM_FI_DEV_ECC_SBE_VOL_TOTAL", 12, "gpu.ecc_single_bit", 12},
+            {"DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", 0, "gpu.ecc_double_bit", 0},
+            {"DCGM_FI_DEV_PCIE_REPLAY_COUNTER", 3, "gpu.pcie_replays", 3},
+            {"DCGM_FI_DEV_CLOCK_THROTTLE_REASONS", 0x44, "gpu.throttle_reasons", 0x44},
+            {"DCGM_FI_DEV_POWER_MGMT_LIMIT", 1800, "gpu.power_limit", 1800},
+            {"DCGM_FI_DEV_PSTATE", 0, "gpu.pstate", 0},
+            {"DCGM_FI_DEV_SLOWDOWN_TEMP", 93, "gpu.slowdown_temperature", 93},
+            {"DCGM_FI_PROF_GR_ENGINE_ACTIVE", 0.995687, "gpu.graphics_active", 99.5687f},
+            {"DCGM_FI_PROF_SM_ACTIVE", 0.5, "gpu.sm_active", 50},
+            {"DCGM_FI_PROF_SM_OCCUPANCY", 0.25, "gpu.sm_occupancy", 25},
+            {"DCGM_FI_PROF_PIPE_TENSOR_ACTIVE", 0.930433, "gpu.tensor_active", 93.0433f},
+            {"DCGM_FI_PROF_PIPE_FP64_ACTIVE", 0.01, "gpu.fp64_active", 1},
+            {"DCGM_FI_PROF_PIPE_FP32_ACTIVE", 0.02, "gpu.fp32_active", 2},
+            {"DCGM_FI_PROF_PIPE_FP16_ACTIVE", 0.03, "gpu.fp16_active", 3},
+            {"DCGM_FI_PROF_DRAM_ACTIVE", 0.800339, "gpu.dram_active", 80.0339f},
+            {"DCGM_FI_PROF_PCIE_TX_BYTES", 33011804, "gpu.pcie_tx", 0.033011804f},
+            {"DCGM_FI_PROF_PCIE_RX_BYTES", 97863601, "gpu.pcie_rx", 0.097863601f},
+            {"DCGM_FI_DEV_ENC_UTIL", 5, "gpu.encoder_utilization", 5},
+            {"DCGM_FI_DEV_DEC_UTIL", 7, "gpu.decoder_utilization", 7},
+        };
+        for (const Case& c : cases) {
+            const auto out = mapOne(m, c.metric, {{"gpu", "1"}, {"Hostname", "b02-n03"}}, c.raw);
+            QVERIFY2(out.size() == 1, c.metric);
+            QCOMPARE(model::kChannels[out[0].channel].name, std::string_view(c.channel));
+            QCOMPARE(nameOf(model::EntityKind::Gpu, out[0].entity),
+                     std::string("B02 tray 03 GPU 1"));
+            QVERIFY2(std::fabs(out[0].value - c.value) <= 1e-4f * std::max(1.0f, c.value),
+                     c.metric);
+        }
+        QCOMPARE(m.stats().unmapped, 0u);
+        // The newer name of the throttle reasons, and the enforced power limit over the
+        // configured one while both are reported.
+        auto events =
+            mapOne(m, "DCGM_FI_DEV_CLOCKS_EVENT_REASONS", {{"gpu", "2"}, {"Hostname", "b02-n03"}},
+                   0x4, kT0 + model::kNsPerSecond);
+        QCOMPARE(events.size(), 1u);
+        QCOMPARE(events[0].channel, model::ChannelId(ch::GpuThrottleReasons));
+        const std::initializer_list<Label> g3{{"gpu", "3"}, {"Hostname", "b02-n03"}};
+        QCOMPARE(mapOne(m, "DCGM_FI_DEV_ENFORCED_POWER_LIMIT", g3, 1500).size(), 1u);
+        QVERIFY(mapOne(m, "DCGM_FI_DEV_POWER_MGMT_LIMIT", g3, 1800, kT0 + 1).empty());
+        QCOMPARE(m.stats().fallbackSuppressed, 1u);
+        // A board without an HBM sensor reports 0, and an unknown P-state 32: neither is a value.
+        QVERIFY(mapOne(m, "DCGM_FI_DEV_MEMORY_TEMP", g3, 0).empty());
+        QVERIFY(mapOne(m, "DCGM_FI_DEV_PSTATE", g3, 32).empty());
+    }
+
+    // What is left out on purpose says why, and is not "unmapped".
+    void ignoredSeriesSayWhy() {
+        importers::SeriesMapper m(dcgmRules(), *m_demo);
+        // A MIG instance's series carry the parent's gpu and UUID plus GPU_I_ID: they must not
+        // overwrite the parent GPU's values.
+        const std::initializer_list<Label> mig{
+            {"gpu", "0"},          {"UUID", "GPU-34319582-d595-d1c7-d1d2-179bcfa61660"},
+            {"device", "nvidia0"}, {"GPU_I_PROFILE", "1g.5gb"},
+            {"GPU_I_ID", "13"},    {"Hostname", "a01-n01"}};
+        QVERIFY(mapOne(m, "DCGM_FI_PROF_GR_ENGINE_ACTIVE", mig, 0.99).empty());
+        QVERIFY(mapOne(m, "DCGM_FI_DEV_XID_ERRORS", mig, 0).empty());
+        QVERIFY(
+            mapOne(m, "DCGM_FI_DEV_FAN_SPEED", {{"gpu", "0"}, {"Hostname", "a01-n01"}}, 0).empty());
+        QVERIFY(mapOne(m, "DCGM_FI_DEV_COUNT", {{"Hostname", "a01-n01"}}, 1).empty());
+        const auto& s = m.stats();
+        QCOMPARE(s.ignored, 4u);
+        QCOMPARE(s.unmapped, 0u);
+        QCOMPARE(s.unresolved, 0u);
+        const auto top = m.topIgnored(10);
+        QCOMPARE(top.size(), 4u);
+        bool migSaid = false, fanSaid = false;
+        for (const auto& n : top) {
+            migSaid = migSaid || (n.name.starts_with("DCGM_FI_PROF_GR_ENGINE_ACTIVE: ") &&
+                                  n.name.find("MIG instance") != std::string::npos);
+            fanSaid = fanSaid || n.name.find("liquid-cooled") != std::string::npos;
+        }
+        QVERIFY(migSaid && fanSaid);
+        // The same GPU's own series still map.
+        QCOMPARE(
+            mapOne(m, "DCGM_FI_PROF_GR_ENGINE_ACTIVE", {{"gpu", "0"}, {"Hostname", "a01-n01"}}, 0.5)
+                .size(),
+            1u);
+        // An "ignore" rule names no channel, and says only why.
+        QVERIFY(!importers::parseMappingRules(
+            R"({"format": "floortwin-mapping/1", "rules": [{"metric": "x", "ignore": ""}]})"));
+        const auto extra = importers::parseMappingRules(
+            R"({"format": "floortwin-mapping/1", "rules": [{"metric": "x", "ignore": "why",)"
+            "\n"
+            R"( "channel": "gpu.power"}]})",
+            "r.json");
+        QVERIFY(!extra);
+        QCOMPARE(extra.error().line, 2);
+        QVERIFY2(extra.error().message.find("only metric, match and comment") != std::string::npos,
+                 extra.error().toString().c_str());
+    }
+
+    void gpuJobsFromLabels() {
+        // dcgm-exporter's Kubernetes labels (namespace, pod, container of the workload) and its
+        // Slurm label name each GPU's job; a change is reported once.
+        importers::SeriesMapper m(dcgmRules(), *m_demo);
+        const std::initializer_list<Label> pod{{"gpu", "0"},
+                                               {"Hostname", "a01-n01"},
+                                               {"container", "trainer"},
+                                               {"namespace", "llm-train"},
+                                               {"pod", "llama-ft-0"}};
+        QCOMPARE(mapOne(m, "DCGM_FI_DEV_GPU_TEMP", pod, 40).size(), 1u);
+        QCOMPARE(mapOne(m, "DCGM_FI_DEV_POWER_USAGE", pod, 300).size(), 1u);
+        auto jobs = m.takeGpuJobs();
+        QCOMPARE(jobs.size(), std::size_t{1}); // two series, one GPU, one job
+        QCOMPARE(nameOf(model::EntityKind::Gpu, jobs[0].first), std::string("A01 tray 01 GPU 0"));
+        QCOMPARE(jobs[0].second, std::string("llm-train/llama-ft-0"));
+        QVERIFY(m.takeGpuJobs().empty());
+        const std::initializer_list<Label> slurm{
+            {"gpu", "1"}, {"Hostname", "a01-n01"}, {"hpc_job", "4711"}};
+        QCOMPARE(mapOne(m, "DCGM_FI_DEV_GPU_TEMP", slurm, 41).size(), 1u);
+        jobs = m.takeGpuJobs();
+        QCOMPARE(jobs.size(), std::size_t{1});
+        QCOMPARE(jobs[0].second, std::string("4711"));
+        // The pod ends: the GPU's series come back without job labels (the sample itself is
+        // no newer than the last one of the GPU: dropped, but the series resolved).
+        (void)mapOne(m, "DCGM_FI_DEV_GPU_TEMP", {{"gpu", "0"}, {"Hostname", "a01-n01"}}, 35);
+        jobs = m.takeGpuJobs();
+        QCOMPARE(jobs.size(), std::size_t{1});
+        QVERIFY(jobs[0].second.empty());
+    }
+
+    // Through kube-prometheus, a GPU without a workload carries the exporter pod's own names:
+    // no job. Without honor_labels the workload's names come as exported_*, and win.
+    void theExportersOwnPodIsNoJob() {
+        importers::SeriesMapper m(dcgmRules(), *m_demo);
+        const std::initializer_list<Label> idle{{"gpu", "2"},
+                                                {"Hostname", "a01-n01"},
+                                                {"container", "nvidia-dcgm-exporter"},
+                                                {"namespace", "gpu-operator"},
+                                                {"pod", "nvidia-dcgm-exporter-wqqqn"},
+                                                {"instance", "10.0.172.246:9400"},
+                                                {"job", "nvidia-dcgm-exporter"}};
+        QCOMPARE(mapOne(m, "DCGM_FI_DEV_GPU_UTIL", idle, 0).size(), 1u);
+        auto jobs = m.takeGpuJobs();
+        QCOMPARE(jobs.size(), std::size_t{1});
+        QVERIFY2(jobs[0].second.empty(), jobs[0].second.c_str());
+        QCOMPARE(m.stats().exporterPodSeries, 1u);
+        // A pod named like the exporter but run by someone else's container is still the
+        // exporter's (its name is the DaemonSet's); a workload's pod is a job.
+        const std::initializer_list<Label> workload{{"gpu", "3"},
+                                                    {"Hostname", "a01-n01"},
+                                                    {"container", "main"},
+                                                    {"namespace", "dynamo-workload"},
+                                                    {"pod", "vllm-agg-0-vllmdecodeworker-dkb9q"},
+                                                    {"instance", "10.0.172.246:9400"}};
+        QCOMPARE(mapOne(m, "DCGM_FI_DEV_GPU_UTIL", workload, 91).size(), 1u);
+        jobs = m.takeGpuJobs();
+        QCOMPARE(jobs.size(), std::size_t{1});
+        QCOMPARE(jobs[0].second, std::string("dynamo-workload/vllm-agg-0-vllmdecodeworker-dkb9q"));
+        const std::initializer_list<Label> exported{{"gpu", "1"},
+                                                    {"Hostname", "a01-n01"},
+                                                    {"namespace", "gpu-operator"},
+                                                    {"pod", "nvidia-dcgm-exporter-g2fjs"},
+                                                    {"exported_namespace", "llm-train"},
+                                                    {"exported_pod", "llama-ft-3"},
+                                                    {"exported_container", "trainer"}};
+        QCOMPARE(mapOne(m, "DCGM_FI_DEV_GPU_UTIL", exported, 88).size(), 1u);
+        jobs = m.takeGpuJobs();
+        QCOMPARE(jobs.size(), std::size_t{1});
+        QCOMPARE(jobs[0].second, std::string("llm-train/llama-ft-3"));
+    }
+
+    void xidsAndThrottleReasonsInWords() {
+        QCOMPARE(model::describeXid(79),
+                 std::string("XID 79, GPU fell off the bus (hardware: drain the node)"));
+        QCOMPARE(model::xidInfo(13).kind, model::XidClass::Application);
+        QCOMPARE(model::xidInfo(119).kind, model::XidClass::Driver);
+        QCOMPARE(model::xidInfo(48).kind, model::XidClass::Hardware);
+        QCOMPARE(model::xidInfo(1234).kind, model::XidClass::Unlisted);
+        QCOMPARE(model::describeXid(1234), std::string("XID 1234 (not in the catalogue)"));
+        QCOMPARE(model::describeXid(0), std::string("no XID"));
+        QCOMPARE(model::describeThrottleReasons(0), std::string("none"));
+        QCOMPARE(model::describeThrottleReasons(0x44),
+                 std::string("hardware thermal slowdown, power cap"));
+        QCOMPARE(model::describeThrottleReasons(0x1), std::string("idle"));
+        QCOMPARE(model::describeThrottleReasons(0x1000), std::string("other reasons"));
+        using H = model::GpuHealth;
+        const auto health = [](model::GpuCounters c) { return model::gpuHealth(c); };
+        QCOMPARE(health({}), H::Healthy);
+        QCOMPARE(health({.xid = 13}), H::Healthy); // the job's own fault
+        QCOMPARE(health({.xid = 119}), H::Degraded);
+        QCOMPARE(health({.xid = 79}), H::Failing);
+        QCOMPARE(health({.remappedUncorrectable = 1}), H::Failing);
+        QCOMPARE(health({.rowRemapFailure = 1}), H::Failing);
+        QCOMPARE(health({.eccDoubleBit = 2}), H::Failing);
+        QCOMPARE(health({.rowRemapPending = 1}), H::Degraded);
+        QCOMPARE(health({.throttleReasons = 0x20}), H::Degraded); // thermal slowdown
+        QCOMPARE(health({.throttleReasons = 0x4}), H::Healthy);   // a power cap is a setting
+        QCOMPARE(health({.throttleReasons = 0x1}), H::Healthy);   // idle
+        QCOMPARE(health({.xid = 79, .lost = true}), H::Lost);
+        QCOMPARE(model::healthReason({.rowRemapPending = 1, .throttleReasons = 0x40}),
+                 std::string("a row remap waits for a GPU reset; throttled: hardware thermal "
+                             "slowdown"));
+    }
+
+    // The simulator with live counters: an XID is an event (and a hardware one an incident), the
+    // memory totals are made of what was reported, each GPU has a health once a second, and an
+    // unhealthy GPU raises its alarm; a GPU whose series stop while its host answers is lost.
+    void countersMakeHealthAlarmsAndEvents() {
+        model::SimConfig config;
+        config.telemetry = true;
+        config.settle = false;
+        model::SimModel sim(m_demo, config);
+        const model::EntityId xid = gpu("A03 tray 02 GPU 1"), hot = gpu("A03 tray 02 GPU 2"),
+                              mem = gpu("A03 tray 02 GPU 3"), gone = gpu("A03 tray 02 GPU 0");
+        // The GPU counters are not the demo's: before any measurement nothing lists them.
+        QVERIFY(!sim.state().measuredChannels.test(ch::GpuHealth));
+        auto send = [&](std::initializer_list<model::Sample> samples) {
+            model::SampleBatch b;
+            for (model::Sample s : samples) {
+                s.time = sim.state().time;
+                b.samples.push_back(s);
+            }
+            sim.apply(b);
+        };
+        auto runSeconds = [&](int seconds) {
+            for (int i = 0; i < seconds * 10; ++i)
+                sim.step();
+        };
+        send({{0, ch::GpuXid, xid, 0},
+              {0, ch::GpuThrottleReasons, hot, 0},
+              {0, ch::GpuTemperature, gone, 60},
+              {0, ch::GpuMemoryUsed, mem, 72.5f},
+              {0, ch::GpuMemoryFree, mem, 183.0f},
+              {0, ch::GpuMemoryReserved, mem, 0.5f}});
+        runSeconds(2);
+        const auto& s = sim.state();
+        for (const auto g : {xid, hot, mem, gone})
+            QCOMPARE(s.value(ch::GpuHealth, g), 0.0f);
+        QVERIFY(s.measuredChannels.test(ch::GpuHealth));
+        QCOMPARE(s.value(ch::GpuMemoryTotal, mem), 256.0f);
+        QVERIFY(std::fabs(s.value(ch::GpuMemoryUsedPercent, mem) - 100.0f * 72.5f / 255.5f) <
+                1e-3f);
+        QVERIFY(s.measuredChannels.test(ch::GpuMemoryTotal));
+        // XID 79 on one GPU, a thermal slowdown on another; the third GPU's series stop.
+        send({{0, ch::GpuXid, xid, 79},
+              {0, ch::GpuThrottleReasons, hot, 0x40},
+              {0, ch::GpuTemperature, mem, 50}});
+        runSeconds(2);
+        QCOMPARE(s.value(ch::GpuXidCount, xid), 1.0f);
+        QCOMPARE(s.value(ch::GpuHealth, xid), float(model::GpuHealth::Failing));
+        QCOMPARE(s.value(ch::GpuHealth, hot), float(model::GpuHealth::Degraded));
+        bool xidEvent = false;
+        for (const auto& e : *s.events)
+            xidEvent = xidEvent || (e.kind == model::EventKind::DeviceReport &&
+                                    e.severity == model::Severity::Critical &&
+                                    e.text == "A03 tray 02 GPU 1: XID 79, GPU fell off the bus "
+                                              "(hardware: drain the node)");
+        QVERIFY(xidEvent);
+        int failing = 0, degraded = 0;
+        for (const auto& a : s.alarms)
+            if (a.channel == ch::GpuHealth) {
+                QCOMPARE(a.kind, model::EntityKind::Gpu);
+                (a.severity == model::Severity::Critical ? failing : degraded)++;
+            }
+        QCOMPARE(failing, 1);
+        QCOMPARE(degraded, 1);
+        // The same XID again is the same report; another is a new one.
+        send({{0, ch::GpuXid, xid, 79}});
+        runSeconds(1);
+        QCOMPARE(s.value(ch::GpuXidCount, xid), 1.0f);
+        send({{0, ch::GpuXid, xid, 48}});
+        runSeconds(1);
+        QCOMPARE(s.value(ch::GpuXidCount, xid), 2.0f);
+        // An incident starts at the hardware XID, on that GPU.
+        QVERIFY(s.incidents);
+        bool incident = false;
+        for (const auto& inc : *s.incidents)
+            incident = incident || (inc.root == model::EntityRef{model::EntityKind::Gpu, xid} &&
+                                    inc.rootText.find("fell off the bus") != std::string::npos);
+        QVERIFY(incident);
+        // Keep the other GPUs of the tray answering while GPU 0's series stay away.
+        for (int i = 0; i < 4; ++i) {
+            send({{0, ch::GpuTemperature, mem, 50}, {0, ch::GpuThrottleReasons, hot, 0}});
+            runSeconds(10);
+        }
+        QCOMPARE(s.value(ch::GpuHealth, gone), float(model::GpuHealth::Lost));
+        QCOMPARE(s.value(ch::GpuHealth, hot), float(model::GpuHealth::Healthy));
+        bool lostEvent = false;
+        for (const auto& e : *s.events)
+            lostEvent = lostEvent || e.text.starts_with("A03 tray 02 GPU 0 is lost");
+        QVERIFY(lostEvent);
+    }
+
+    // The counters' columns are shared between the simulator and its snapshots until a
+    // measurement changes one: publishing a tick copies none of their values.
+    void countersAreSharedNotCopied() {
+        model::SimConfig config;
+        config.telemetry = true;
+        config.settle = false;
+        model::SimModel sim(m_demo, config);
+        model::Snapshot a, b;
+        sim.step();
+        sim.publishTo(a);
+        sim.step();
+        sim.publishTo(b);
+        for (model::ChannelId c = model::kFirstGpuCounter; c <= model::kLastGpuCounter; ++c)
+            QVERIFY2(a.channel(c).data() == b.channel(c).data(),
+                     std::string(model::kChannels[c].name).c_str());
+        model::SampleBatch batch;
+        batch.samples.push_back({sim.state().time, ch::GpuPcieTx, 5, 12.5f});
+        sim.apply(batch);
+        sim.step();
+        model::Snapshot c;
+        sim.publishTo(c);
+        QVERIFY(c.channel(ch::GpuPcieTx).data() != b.channel(ch::GpuPcieTx).data());
+        QCOMPARE(c.value(ch::GpuPcieTx, 5), 12.5f);
+        QCOMPARE(b.value(ch::GpuPcieTx, 5), 0.0f); // what was published stays as it was
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGpuTelemetry)
+#include "test_gpu_telemetry.moc"
