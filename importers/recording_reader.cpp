@@ -292,13 +292,20 @@ std::expected<void, Error> RecordingReader::readStream(std::size_t stream, model
     const std::size_t columns = column.size();
     const std::string what =
         stream < model::ch::Count ? std::string(model::kChannels[stream].name) : "measured ages";
+    // A GPU counter is recorded from its first measurement on: before it, 0 as in the
+    // simulator (and "no data" in the views, which see it unmeasured). Other streams without a
+    // chunk here are of an older build or a damaged file: NaN.
+    const float absent =
+        stream < model::ch::Count && model::isGpuCounter(static_cast<model::ChannelId>(stream))
+            ? 0.0f
+            : std::numeric_limits<float>::quiet_NaN();
     if (chunks.empty() || columns == 0) {
-        std::ranges::fill(column, std::numeric_limits<float>::quiet_NaN());
+        std::ranges::fill(column, absent);
         return {};
     }
     auto it = std::ranges::upper_bound(chunks, time, {}, &ChunkRef::t0);
     if (it == chunks.begin()) { // before this stream's first sample (a damaged or merged file)
-        std::ranges::fill(column, std::numeric_limits<float>::quiet_NaN());
+        std::ranges::fill(column, absent);
         return {};
     }
     const ChunkRef& chunk = *(it - 1);

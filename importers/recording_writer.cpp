@@ -137,8 +137,11 @@ RecordingWriter::create(const std::string& path, std::shared_ptr<const model::To
         return fail("cannot write the recording header");
     w->m_rows.resize(kStreamCount);
     w->m_openChunkRow.assign(kStreamCount, -1);
+    w->m_active.assign(kStreamCount, 1);
+    for (model::ChannelId c = model::kFirstGpuCounter; c <= model::kLastGpuCounter; ++c)
+        w->m_active[c] = 0;
     for (std::size_t c = 0; c < kStreamCount; ++c)
-        w->m_rows[c].reserve(kRowsPerChunk * w->columnsOf(c));
+        if (w->m_active[c]) w->m_rows[c].reserve(kRowsPerChunk * w->columnsOf(c));
     w->m_thread = std::thread([raw = w.get()] { raw->threadMain(); });
     return w;
 }
@@ -262,6 +265,12 @@ void RecordingWriter::append(const model::Snapshot& s) {
     if (m_rowCount == 0) m_chunkStart = s.time;
     for (model::ChannelId c = 0; c < model::ch::Count && c < s.values.size(); ++c) {
         const auto v = s.channel(c);
+        if (!m_active[c]) {
+            if (!s.measuredChannels.test(c)) continue;
+            // First measured: the chunk's earlier rows held 0 on every GPU.
+            m_active[c] = 1;
+            m_rows[c].assign(static_cast<std::size_t>(m_rowCount) * v.size(), 0.0f);
+        }
         m_rows[c].insert(m_rows[c].end(), v.begin(), v.end());
     }
     for (std::size_t k = 0; m_telemetry && k < model::kEntityKindCount; ++k) {
@@ -367,7 +376,7 @@ void RecordingWriter::flushChunk() {
     const bool complete = m_rowCount == kRowsPerChunk;
     for (std::size_t c = 0; c < kStreamCount; ++c) {
         const auto columns = static_cast<std::uint32_t>(columnsOf(c));
-        if (columns == 0) continue;
+        if (columns == 0 || !m_active[c]) continue;
         const auto blob = encodeSampleBlock(m_rows[c], m_rowCount, columns);
         if (complete) bytes += blob.size();
         if (m_openChunkRow[c] < 0) {

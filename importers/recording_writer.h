@@ -121,6 +121,10 @@ private:
     std::vector<std::vector<float>> m_rows; // per stream: rows * entities of the open chunk
     std::uint32_t m_rowCount = 0;
     std::vector<std::int64_t> m_openChunkRow; // per channel: rowid of the growing chunk, -1 none
+    // Per stream: written at all. A GPU counter's stream starts when a measurement first
+    // reaches it (until then it is 0 on every GPU, and a reader says so without a chunk): a
+    // recording of the demo, or of an exporter without the extra fields, carries none of them.
+    std::vector<std::uint8_t> m_active;
     model::TimeNs m_chunkStart = 0, m_lastTime = 0;
     std::uint64_t m_eventsWritten = 0, m_transitionsWritten = 0; // sequence numbers
     std::vector<model::Alarm> m_lastAlarms;

@@ -351,6 +351,8 @@ private slots:
                 model::SampleBatch b;
                 for (model::EntityId g = 72; g < 144; ++g)
                     b.samples.push_back({sim.time(), ch::GpuTemperature, g, 50.0f});
+                // A GPU counter first measured inside a chunk: recorded from there on.
+                if (tick == 5) b.samples.push_back({sim.time(), ch::GpuXid, 80, 79.0f});
                 sim.apply(b);
             }
             sim.step();
@@ -383,7 +385,27 @@ private slots:
             QVERIFY(out.measured(model::EntityKind::Rack, 1));
             QVERIFY(!out.measured(model::EntityKind::Rack, 0));
             QCOMPARE(out.rackStale(1), i >= 31);
+            for (model::ChannelId c = model::kFirstGpuCounter; c <= model::kLastGpuCounter; ++c)
+                QVERIFY2(out.values[c] == w.values[c], model::kChannels[c].name.data());
+            QCOMPARE(out.value(ch::GpuXid, 80), i >= 5 ? 79.0f : 0.0f);
         }
+        // The counters nothing measured take no room in the file.
+        sqlite3* db = nullptr;
+        QCOMPARE(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
+        const auto chunksOf = [&](model::ChannelId c) {
+            sqlite3_stmt* st = nullptr;
+            sqlite3_prepare_v2(db, "SELECT count(*) FROM chunks WHERE channel = ?", -1, &st,
+                               nullptr);
+            sqlite3_bind_int(st, 1, c);
+            sqlite3_step(st);
+            const int n = sqlite3_column_int(st, 0);
+            sqlite3_finalize(st);
+            return n;
+        };
+        QCOMPARE(chunksOf(ch::GpuPcieTx), 0);
+        QVERIFY(chunksOf(ch::GpuXid) > 0);
+        QVERIFY(chunksOf(ch::GpuTemperature) > 0);
+        sqlite3_close(db);
     }
 
     void everyEventIsRecordedPastTheLogsBound() {
