@@ -113,6 +113,16 @@ const std::vector<OptionSpec>& optionTable() {
          nullptr},
         {"--mapping", "FILE", kLive, "mapping rules (JSON) instead of the bundled presets",
          store<&Options::mapping>},
+        {"--check-source", "SOURCE", kLive,
+         "read one page of SOURCE (scrape=URL, or a saved exposition FILE)\nonto the floor and "
+         "print, per metric family, the channel it feeds,\nwhy it is ignored, or why its samples "
+         "were not placed (JSON)",
+         [](Options& o, const std::string& v) -> Result {
+             if (v.empty()) return std::string("--check-source needs scrape=URL or a FILE");
+             o.checkSource = v;
+             o.headless = true;
+             return std::nullopt;
+         }},
         {"--token-file", "FILE", kLive,
          "bearer token for the HTTP sources (Redfish: a session token, X-Auth-Token)",
          store<&Options::tokenFile>},

@@ -42,6 +42,7 @@ struct Options {
     std::vector<std::string>
         sources; // --source scrape=URL[,URL...] | prometheus=URL | mqtt=HOST[:PORT] | redfish=URL
     std::string mapping;      // --mapping FILE: rules instead of the bundled presets
+    std::string checkSource;  // --check-source SOURCE: what a source's series map to, as JSON
     std::string tokenFile;    // --token-file FILE: bearer token for Prometheus/exporters
     std::string user;         // --user NAME: Redfish session or Basic user
     std::string passwordFile; // --password-file FILE: that user's password

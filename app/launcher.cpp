@@ -1,5 +1,6 @@
 #include "launcher.h"
 
+#include "check_source.h"
 #include "floor_loading.h"
 #include "headless_run.h"
 #include "importers/floor_file.h"
@@ -133,6 +134,13 @@ int Launcher::run() {
     // Everything that can be wrong with the arguments is checked before any window exists, so
     // errors need no display.
     if (!o.writeFloor.empty()) return writeFloor();
+    if (!o.checkSource.empty()) {
+        QCoreApplication app(m_argc, m_argv);
+        auto report = checkSource(o);
+        if (!report) return fail(report.error(), 1);
+        std::cout << report->dump(2) << "\n";
+        return 0;
+    }
     if (!o.importFile.empty() || !o.importWindow.empty()) return runImport();
     if (!o.focusHold.empty()) {
         model::TimeNs hold = 0;

@@ -68,6 +68,10 @@ intervalOf(const Options& o, std::chrono::milliseconds fallback) {
 
 } // namespace
 
+std::expected<importers::HttpOptions, std::string> sourceHttpOptions(const Options& o) {
+    return httpOptions(o);
+}
+
 std::expected<importers::MappingRules, std::string> loadRules(const std::string& presetOrFile) {
     QFile preset(QString(":/mappings/%1.json").arg(QString::fromStdString(presetOrFile)));
     if (preset.open(QIODevice::ReadOnly)) {

@@ -4,6 +4,7 @@
 // core; their health as the HUD and headless summaries show it; and the offline imports (a
 // file, or a Prometheus time window) that turn telemetry into a recording. QtCore only.
 #include "command_line.h"
+#include "importers/http_client.h"
 #include "importers/live_source.h"
 #include "importers/mapping_rules.h"
 #include "importers/name_suggest.h"
@@ -20,6 +21,9 @@
 
 namespace ft::app {
 
+// The credentials and TLS settings every HTTP source gets (--token-file, --user with
+// --password-file, --ca-file, --insecure).
+std::expected<importers::HttpOptions, std::string> sourceHttpOptions(const Options& o);
 // "dcgm-exporter", "bms", "switch-ports": a bundled preset; anything else: a rules file.
 std::expected<importers::MappingRules, std::string> loadRules(const std::string& presetOrFile);
 // The rules a kind of source maps with: --mapping, or the presets for what it usually carries.

@@ -567,7 +567,10 @@ void PromqlSource::finished(std::size_t index, const HttpResult& r) {
             submitInBatches(m_submit, m_config.sourceId, m_scratch, m_config.maxBatchSamples);
         submitGpuJobs(m_submit, m_config.sourceId, m_mapper->takeGpuJobs());
         std::lock_guard lock(m_mutex);
-        if (a.unmapped > 0) m_unknownHosts = m_mapper->topUnknownHosts(10);
+        if (a.unmapped > 0) {
+            m_unknownHosts = m_mapper->topUnknownHosts(10);
+            m_health.unresolved = m_mapper->topUnresolved(10);
+        }
         m_health.samples += a.points;
         m_health.mapped += mapped;
         m_health.unmapped += a.unmapped;

@@ -257,7 +257,11 @@ void ScrapeSource::finished(std::size_t index, const HttpResult& r) {
     {
         std::lock_guard lock(m_mutex);
         SourceHealth& h = m_health[index];
-        if (after.unresolved != before.unresolved) m_unknownHosts = m_mapper->topUnknownHosts(10);
+        if (after.unresolved != before.unresolved) {
+            m_unknownHosts = m_mapper->topUnknownHosts(10);
+            // Why series were not placed (an unknown host, a GPU past its tray), for the HUD.
+            h.unresolved = m_mapper->topUnresolved(10);
+        }
         h.samples += sink.samples;
         h.mapped += mapped;
         h.unmapped += unmapped;

@@ -43,9 +43,14 @@ std::string_view labelValue(std::string_view metric, std::span<const prom::Label
 
 using Captures = std::array<std::optional<std::string_view>, kCaptureFieldCount>;
 
+// How a series' entity was found, for the mapping report.
+enum Key : std::uint8_t { kByOther, kByName, kByUuid, kByHostIndex };
+constexpr std::array<std::string_view, 4> kKeyNames{"labels", "name", "UUID", "host and index"};
+
 struct Resolved {
     EntityId entity = 0;
     bool toEnd = false; // measured at the link's 'to' end (a leaf port facing a NIC)
+    Key key = kByOther;
 };
 
 // Entity lookup for one rule's captures; a failure carries what to count it under.
@@ -58,7 +63,8 @@ public:
         const auto get = [&](F f) { return *c[static_cast<std::size_t>(f)]; };
         const std::string kindName(model::entityKindName(spec.kind));
         if (has(F::Name)) {
-            if (auto id = m_names.find(spec.kind, get(F::Name))) return Resolved{*id};
+            if (auto id = m_names.find(spec.kind, get(F::Name)))
+                return Resolved{*id, false, kByName};
             return std::unexpected(kindName + " '" + std::string(get(F::Name)) + "'");
         }
         auto index = [&](F f) -> std::expected<std::uint64_t, std::string> {
@@ -108,14 +114,19 @@ public:
                 if (!t) return std::unexpected(t.error());
                 auto g = index(F::Gpu);
                 if (!g) return std::unexpected(g.error());
-                if (*g >= gpusPerTray) return outOfRange(F::Gpu, gpusPerTray);
+                // One reason per host, whichever index: "host has more GPUs than its tray".
+                if (*g >= gpusPerTray)
+                    return std::unexpected(std::string(get(F::Host)) + ": more GPUs than its " +
+                                           "tray's " + std::to_string(gpusPerTray));
                 gpu = *t * gpusPerTray + *g;
             }
-            if (spec.kind == EntityKind::Gpu) return Resolved{static_cast<EntityId>(gpu)};
+            const Key key = byUuid ? kByUuid : kByHostIndex;
+            if (spec.kind == EntityKind::Gpu)
+                return Resolved{static_cast<EntityId>(gpu), false, key};
             auto l = index(F::Link);
             if (!l) return std::unexpected(l.error());
             if (*l >= switchTrays) return outOfRange(F::Link, switchTrays);
-            return Resolved{static_cast<EntityId>(gpu * switchTrays + *l)};
+            return Resolved{static_cast<EntityId>(gpu * switchTrays + *l), false, key};
         }
         case EntityKind::ComputeTray: {
             auto t = tray();
@@ -395,6 +406,7 @@ SeriesMapper::CacheEntry SeriesMapper::resolve(std::string_view metric,
                                                std::span<const prom::Label> labels) {
     EntityResolver resolver(m_topology, m_names);
     std::vector<Target> found;
+    std::optional<model::EntityKind> nameless; // a rule matched, the labels to place it did not
     std::array<std::string_view, LabelPattern::kMaxCaptures> caps;
 
     for (std::uint32_t r = 0; r < m_rules.rules.size(); ++r) {
@@ -447,8 +459,10 @@ SeriesMapper::CacheEntry SeriesMapper::resolve(std::string_view metric,
                         slot = caps[i];
             }
         }
-        if (!canName(rule.entity, values))
+        if (!canName(rule.entity, values)) {
+            nameless = rule.entity.kind;
             continue; // this rule is for series that carry other labels
+        }
 
         auto resolved = resolver.resolve(rule.entity, values);
         if (!resolved) {
@@ -462,11 +476,20 @@ SeriesMapper::CacheEntry SeriesMapper::resolve(std::string_view metric,
         }
         const model::ChannelId channel =
             resolved->toEnd && rule.toEndChannel ? *rule.toEndChannel : rule.channel;
-        found.push_back({r, slotFor(channel, resolved->entity), resolved->entity, channel});
+        found.push_back(
+            {r, slotFor(channel, resolved->entity), resolved->entity, channel, resolved->key});
         if (model::kChannels[channel].kind == model::EntityKind::Gpu)
             noteGpuJob(resolved->entity, labels);
         if (!rule.continueMatching || found.size() == UINT16_MAX) break;
     }
+    if (found.empty() && nameless)
+        // A rule knows the metric, but the series lacks the labels that say where it belongs.
+        return {0,
+                {},
+                EntryKind::Unresolved,
+                0,
+                counterIndex(m_unresolvedNames, "no labels that name its " +
+                                                    std::string(model::entityKindName(*nameless)))};
     if (found.empty())
         return {0, {}, EntryKind::Unmapped, 0, counterIndex(m_unmappedNames, metric)};
     const auto more = static_cast<std::uint32_t>(m_targets.size());
@@ -503,6 +526,18 @@ std::size_t SeriesMapper::map(std::string_view metric, std::span<const prom::Lab
     }
     m_next = at + 1;
     const CacheEntry* entry = &m_entries[at];
+    if (m_reporting) {
+        const std::uint64_t invalidBefore = m_stats.invalid;
+        const std::size_t produced = mapEntry(*entry, value, time, out);
+        report(metric, *entry, produced, m_stats.invalid - invalidBefore);
+        return produced;
+    }
+    return mapEntry(*entry, value, time, out);
+}
+
+std::size_t SeriesMapper::mapEntry(const CacheEntry& e, double value, model::TimeNs time,
+                                   std::vector<model::Sample>& out) {
+    const CacheEntry* entry = &e;
     if (entry->kind == EntryKind::Unmapped) {
         ++m_stats.unmapped;
         ++m_unmappedNames.counts[entry->index].count;
@@ -525,6 +560,43 @@ std::size_t SeriesMapper::map(std::string_view metric, std::span<const prom::Lab
         applyTarget(m_targets[entry->index + i], value, time, out, produced);
     m_stats.mapped += produced;
     return produced;
+}
+
+void SeriesMapper::report(std::string_view metric, const CacheEntry& entry, std::size_t produced,
+                          std::uint64_t invalid) {
+    auto it = m_families.find(metric);
+    if (it == m_families.end()) it = m_families.emplace(std::string(metric), FamilyReport{}).first;
+    FamilyReport& f = it->second;
+    ++f.samples;
+    switch (entry.kind) {
+    case EntryKind::Ignored: {
+        ++f.ignored;
+        const std::string& name = m_ignoredNames.counts[entry.index].name;
+        f.ignoredWhy = name.substr(std::min(name.size(), metric.size() + 2));
+        return;
+    }
+    case EntryKind::Unmapped:
+        ++f.noRule;
+        return;
+    case EntryKind::Unresolved:
+        ++f.notPlaced[m_unresolvedNames.counts[entry.index].name];
+        return;
+    case EntryKind::Mapped:
+        break;
+    }
+    if (invalid > 0) {
+        f.invalid += invalid;
+        f.notPlaced["outside the rule's valid range (a blank or unsupported reading)"] += invalid;
+    }
+    if (produced > 0)
+        ++f.placed;
+    else if (invalid == 0)
+        ++f.notPlaced["held back (a rate's first sample, a fallback while its primary speaks, "
+                      "or not newer than the last)"];
+    f.channels.insert(entry.first.channel);
+    for (std::uint32_t i = 0; i + 1 < entry.targetCount; ++i)
+        f.channels.insert(m_targets[entry.index + i].channel);
+    if (produced > 0) ++f.placedBy[std::string(kKeyNames[entry.first.key])];
 }
 
 void SeriesMapper::applyTarget(const Target& t, double value, model::TimeNs time,

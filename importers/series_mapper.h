@@ -22,6 +22,8 @@
 
 #include <cstdint>
 #include <limits>
+#include <map>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -45,6 +47,20 @@ struct MapperStats {
     // Distinct GPU series whose namespace/pod labels were the exporter's own pod (kube-prometheus
     // puts them on every GPU without a workload): not taken for a job.
     std::uint64_t exporterPodSeries = 0;
+};
+
+// What one metric family came to (SeriesMapper::keepFamilyReport): for --check-source and the
+// Sources panel.
+struct FamilyReport {
+    std::uint64_t samples = 0;
+    std::uint64_t placed = 0;  // mapped onto an entity of the floor
+    std::uint64_t ignored = 0; // left out on purpose: ignoredWhy says why
+    std::uint64_t invalid = 0; // NaN or outside the rule's valid range
+    std::uint64_t noRule = 0;  // no rule for it
+    std::string ignoredWhy;
+    std::set<model::ChannelId> channels;
+    std::map<std::string, std::uint64_t> placedBy;  // "UUID", "host and index", "name", ...
+    std::map<std::string, std::uint64_t> notPlaced; // reason -> samples
 };
 
 class SeriesMapper {
@@ -84,6 +100,12 @@ public:
     // operator fixes in the inventory (or the exporter's labels) first.
     std::vector<NameCount> topUnknownHosts(std::size_t n) const { return top(m_unknownHosts, n); }
 
+    // Per metric family, what its samples came to (off by default: a map lookup per sample).
+    void keepFamilyReport(bool on) { m_reporting = on; }
+    const std::map<std::string, FamilyReport, std::less<>>& familyReport() const {
+        return m_families;
+    }
+
     const MappingRules& rules() const { return m_rules; }
     // Forget every resolved series (they resolve again on next sight); times and counters stay.
     void clearCache();
@@ -94,6 +116,7 @@ private:
         std::uint32_t slot; // into m_states
         model::EntityId entity;
         model::ChannelId channel;
+        std::uint8_t key = 0; // how the entity was found (series_mapper.cpp: kKeyNames)
     };
     enum class EntryKind : std::uint8_t { Mapped, Unmapped, Unresolved, Ignored };
     // One series' answer: a steady scrape touches one entry (with its first target inline) and
@@ -130,6 +153,8 @@ private:
         std::uint32_t entry = 0;
     };
     IndexSlot& indexSlot(std::uint64_t key);
+    std::size_t mapEntry(const CacheEntry& entry, double value, model::TimeNs time,
+                         std::vector<model::Sample>& out);
     void applyTarget(const Target& t, double value, model::TimeNs time,
                      std::vector<model::Sample>& out, std::size_t& produced);
     std::uint32_t slotFor(model::ChannelId channel, model::EntityId entity);
@@ -154,6 +179,10 @@ private:
     NameCounter m_unknownHosts;
     NameCounter m_ignoredNames;
     MapperStats m_stats;
+    bool m_reporting = false;
+    std::map<std::string, FamilyReport, std::less<>> m_families;
+    void report(std::string_view metric, const CacheEntry& entry, std::size_t produced,
+                std::uint64_t invalid);
 };
 
 } // namespace ft::importers

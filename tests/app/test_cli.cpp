@@ -1,4 +1,5 @@
 // The command-line contract from DESIGN.md, exercised on the real binary.
+#include "support/floortwin_run.h"
 #include "support/loopback_server.h"
 #include "support/requirement.h"
 #include "support/test_paths.h"
@@ -19,33 +20,10 @@
 #include <unistd.h>
 #include <vector>
 
+using ft::testing::floortwin;
+using ft::testing::Run;
+
 namespace {
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-};
-
-// A run that has not finished in this long is stopped and fails its test, saying so. Long
-// enough for the AddressSanitizer build (-O1, every allocation checked) sharing two cores with
-// another suite: rendering the demo's video takes tens of seconds there.
-constexpr int kRunLimitMs = 600000;
-
-Run floortwin(const QStringList& args) {
-    QProcess p;
-    p.setProgram(FT_BINARY_PATH("/bin/floortwin"));
-    p.setArguments(args);
-    p.start();
-    if (!p.waitForFinished(kRunLimitMs)) {
-        p.kill();
-        p.waitForFinished();
-        return {-1,
-                {},
-                QByteArray("floortwin ") + args.join(' ').toUtf8() + " did not finish within " +
-                    QByteArray::number(kRunLimitMs / 1000) + " s (stopped)"};
-    }
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
-}
 // The number of video frames an MP4 holds: the sample count of its sample-size box ('stsz').
 long long mp4FrameCount(const QString& path) {
     QFile f(path);

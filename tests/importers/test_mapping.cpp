@@ -239,18 +239,24 @@ private slots:
             mapOne(m, "DCGM_FI_DEV_FB_USED", {{"hostname", "a01-n01"}, {"gpu", "1"}}, 1, t);
             mapOne(m, "DCGM_FI_DEV_XID_ERRORS", {{"hostname", "a01-n01"}, {"gpu", "0"}}, 0, t);
             mapOne(m, "DCGM_FI_DEV_GPU_TEMP", {{"hostname", "a01-n01"}, {"gpu", "0"}}, 60, t);
-            // Matches the metric but lacks the gpu label: the rule does not apply, so unmapped.
+            // Matches the metric but lacks the gpu label: a rule knows it, but nothing says
+            // which GPU it is (unresolved, with that reason).
             mapOne(m, "DCGM_FI_DEV_GPU_TEMP", {{"hostname", "a01-n01"}}, 60, t);
         }
         QCOMPARE(m.stats().mapped, 3u);
-        QCOMPARE(m.stats().unmapped, 12u);
+        QCOMPARE(m.stats().unmapped, 9u);
+        QCOMPARE(m.stats().unresolved, 3u);
         QCOMPARE(m.stats().series, 5u); // every later scrape was a cache hit
         const auto top = m.topUnmapped(2);
         QCOMPARE(top.size(), 2u);
         QCOMPARE(top[0].name, std::string("DCGM_FI_DEV_FB_USED"));
         QCOMPARE(top[0].count, 6u);
-        QCOMPARE(top[1].name, std::string("DCGM_FI_DEV_GPU_TEMP"));
+        QCOMPARE(top[1].name, std::string("DCGM_FI_DEV_XID_ERRORS"));
         QCOMPARE(top[1].count, 3u);
+        const auto why = m.topUnresolved(1);
+        QCOMPARE(why.size(), 1u);
+        QCOMPARE(why[0].name, std::string("no labels that name its gpu"));
+        QCOMPARE(why[0].count, 3u);
     }
 
     void unresolvedHosts() {
@@ -273,8 +279,8 @@ private slots:
         QCOMPARE(top.size(), 3u);
         QCOMPARE(top[0].name, std::string("424773df46e0"));
         QCOMPARE(top[0].count, 4u);
-        QVERIFY(top[1].name.find("gpu 7") != std::string::npos ||
-                top[2].name.find("gpu 7") != std::string::npos);
+        QVERIFY(top[1].name == "a01-n01: more GPUs than its tray's 4" ||
+                top[2].name == "a01-n01: more GPUs than its tray's 4");
         // Unknown hosts by name (a GPU index past the tray is not an unknown host).
         const auto hosts = m.topUnknownHosts(10);
         QCOMPARE(hosts.size(), 2u);

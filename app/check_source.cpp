@@ -1,0 +1,132 @@
+#include "check_source.h"
+
+#include "floor_loading.h"
+#include "importers/http_client.h"
+#include "importers/name_suggest.h"
+#include "importers/prometheus_text.h"
+#include "importers/series_mapper.h"
+#include "live_sources.h"
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
+namespace ft::app {
+
+using nlohmann::json;
+
+namespace {
+
+class ReportSink final : public importers::prom::SampleSink {
+public:
+    ReportSink(importers::SeriesMapper& mapper, model::TimeNs at) : m_mapper(mapper), m_at(at) {}
+    void sample(const importers::prom::Sample& s) override {
+        ++samples;
+        m_out.clear();
+        m_mapper.map(s, m_at, m_out);
+    }
+    void error(const importers::prom::ParseError& e) override {
+        if (badLines++ < 10)
+            problems.push_back("line " + std::to_string(e.line) + ":" + std::to_string(e.column) +
+                               ": " + e.message);
+    }
+    std::uint64_t samples = 0, badLines = 0;
+    std::vector<std::string> problems;
+
+private:
+    importers::SeriesMapper& m_mapper;
+    model::TimeNs m_at;
+    std::vector<model::Sample> m_out;
+};
+
+// The page's text: one GET of scrape=URL, or a file.
+std::expected<std::string, std::string> readPage(const Options& o) {
+    const std::string& source = o.checkSource;
+    if (source.starts_with("scrape=")) {
+        const std::string url = source.substr(7);
+        if (url.find(',') != std::string::npos)
+            return std::unexpected("--check-source scrape=: one URL at a time");
+        auto http = sourceHttpOptions(o);
+        if (!http) return std::unexpected(http.error());
+        const importers::HttpResult r = importers::requestBlocking(url, *http);
+        if (!r.ok()) return std::unexpected(url + ": " + r.describeFailure());
+        return r.body;
+    }
+    if (source.find('=') != std::string::npos && source.find('/') > source.find('='))
+        return std::unexpected("--check-source '" + source +
+                               "': expected scrape=URL or the path of a saved exposition page");
+    std::ifstream in(source, std::ios::binary);
+    if (!in) return std::unexpected(source + ": cannot read the file");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+} // namespace
+
+std::expected<json, std::string> checkSource(const Options& o) {
+    auto topology = loadTopology(o.floor, o.inventory, {o.tokenFile, o.caFile, o.insecure});
+    if (!topology) return std::unexpected(topology.error());
+    auto rules = rulesFor(o, "scrape");
+    if (!rules) return std::unexpected(rules.error());
+    auto page = readPage(o);
+    if (!page) return std::unexpected(page.error());
+
+    const std::string rulesName = rules->name;
+    importers::SeriesMapper mapper(std::move(*rules), **topology);
+    mapper.keepFamilyReport(true);
+    const auto now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                         std::chrono::system_clock::now().time_since_epoch())
+                         .count();
+    ReportSink sink(mapper, now);
+    importers::prom::parse(*page, sink);
+
+    json families = json::array();
+    std::uint64_t placed = 0, ignored = 0, notPlaced = 0;
+    for (const auto& [name, f] : mapper.familyReport()) {
+        json one = {{"family", name}, {"samples", f.samples}};
+        if (f.ignored > 0) {
+            one["ignored"] = f.ignoredWhy;
+            ignored += f.ignored;
+        }
+        if (f.noRule > 0) one["no_rule"] = f.noRule;
+        if (!f.channels.empty()) {
+            json channels = json::array();
+            for (const auto c : f.channels)
+                channels.push_back(std::string(model::kChannels[c].name));
+            one["channels"] = channels;
+            one["placed"] = f.placed;
+            one["placed_by"] = f.placedBy;
+        }
+        if (!f.notPlaced.empty()) one["not_placed"] = f.notPlaced;
+        placed += f.placed;
+        notPlaced += f.samples - f.placed - f.ignored;
+        families.push_back(std::move(one));
+    }
+    // Why samples were not placed, across families, with the floor's nearest host names for
+    // the hosts it does not know.
+    importers::HostSuggester suggester(**topology);
+    json unknownHosts = json::array();
+    for (const auto& h : mapper.topUnknownHosts(20))
+        unknownHosts.push_back(
+            {{"host", h.name}, {"samples", h.count}, {"suggestions", suggester.suggest(h.name)}});
+    json reasons = json::array();
+    for (const auto& r : mapper.topUnresolved(20))
+        reasons.push_back({{"reason", r.name}, {"samples", r.count}});
+    const auto& stats = mapper.stats();
+    json report = {{"source", o.checkSource},
+                   {"mapping", rulesName},
+                   {"samples", sink.samples},
+                   {"placed", placed},
+                   {"ignored", ignored},
+                   {"not_placed", notPlaced},
+                   {"bad_lines", sink.badLines},
+                   {"families", families},
+                   {"not_placed_reasons", reasons},
+                   {"unknown_hosts", unknownHosts},
+                   {"exporter_pod_series", stats.exporterPodSeries}};
+    if (!sink.problems.empty()) report["problems"] = sink.problems;
+    return report;
+}
+
+} // namespace ft::app
