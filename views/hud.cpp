@@ -28,7 +28,8 @@ using hud::kMuted;
 using hud::kPanel;
 using hud::kWarning;
 
-void drawSourcePanel(const ImGuiOverlay& ov, const HudInput& in) {
+// Returns the panel's bottom-right corner (the alarm panel keeps clear of it).
+ImVec2 drawSourcePanel(const ImGuiOverlay& ov, const HudInput& in) {
     const auto& s = *in.snapshot;
     const auto& sum = *in.summary;
     ImGui::SetNextWindowPos(ImVec2(16, 16));
@@ -140,7 +141,10 @@ void drawSourcePanel(const ImGuiOverlay& ov, const HudInput& in) {
 
         ImGui::PopFont();
     }
+    const ImVec2 corner(ImGui::GetWindowPos().x + ImGui::GetWindowSize().x,
+                        ImGui::GetWindowPos().y + ImGui::GetWindowSize().y);
     ImGui::End();
+    return corner;
 }
 
 void drawStaleBadges(const ImGuiOverlay& ov, const HudInput& in) {
@@ -206,9 +210,15 @@ void drawOpenIncidents(const HudInput& in) {
     }
 }
 
-float drawAlarmPanel(const ImGuiOverlay& ov, const HudInput& in) {
+float drawAlarmPanel(const ImGuiOverlay& ov, const HudInput& in, ImVec2 sourceCorner) {
     const auto& alarms = in.snapshot->alarms;
-    ImGui::SetNextWindowPos(ImVec2(in.width - 16, 16), 0, ImVec2(1, 0));
+    // Top right; below the source panel where the view is too narrow for both side by side
+    // (its width from the last frame: the panel's own size is known only once drawn).
+    float top = 16;
+    if (const ImGuiWindow* last = ImGui::FindWindowByName("##alarms");
+        last && in.width - 16 - last->Size.x < sourceCorner.x + 8)
+        top = sourceCorner.y + 8;
+    ImGui::SetNextWindowPos(ImVec2(in.width - 16, top), 0, ImVec2(1, 0));
     ImGui::Begin("##alarms", nullptr, kPanel);
     const auto& sum = *in.summary;
     if (in.focus) {
@@ -526,10 +536,10 @@ void drawHud(const ImGuiOverlay& overlay, const HudInput& given) {
             IM_COL32(0, 0, 0, static_cast<int>(std::clamp(in.dimScene, 0.0f, 1.0f) * 255)));
     if (!in.labels) in.labels = &labels;
     drawRowSigns(overlay, in);
-    drawSourcePanel(overlay, in);
+    const ImVec2 sourceCorner = drawSourcePanel(overlay, in);
     drawStaleBadges(overlay, in);
     HudColumns columns;
-    columns.rightTop = drawAlarmPanel(overlay, in);
+    columns.rightTop = drawAlarmPanel(overlay, in, sourceCorner);
     columns.leftBottom = in.height - 16;
     if (in.layers)
         for (const auto& layer : *in.layers)

@@ -112,7 +112,8 @@ void InspectorPanel::addChannels(QTreeWidgetItem* section, EntityRef ref,
             section,
             {QString::fromUtf8(info.description.data(), static_cast<int>(info.description.size())),
              value});
-        if (!versus.isEmpty()) item->setToolTip(1, versus);
+        // The whole value where the column cuts it (an XID's meaning, throttle reasons).
+        item->setToolTip(1, versus.isEmpty() ? value : value + "\n" + versus);
         if (coverage != Coverage::Measured) {
             // Not a fresh measurement: grey, and say why.
             item->setForeground(1, QColor(150, 156, 168));
@@ -411,10 +412,10 @@ void InspectorPanel::refresh() {
                                               v(model::ch::GpuThrottleReasons),
                                               v(model::ch::GpuHealth) >=
                                                   static_cast<float>(model::GpuHealth::Lost)};
-            const std::string why = model::healthReason(counters);
             addIdentity(tr("Health"),
-                        qs(formatValue(v(model::ch::GpuHealth), model::ch::GpuHealth) +
-                           (why.empty() ? "" : ": " + why)));
+                        qs(formatValue(v(model::ch::GpuHealth), model::ch::GpuHealth)));
+            if (const std::string why = model::healthReason(counters); !why.empty())
+                addIdentity(tr("Why"), qs(why));
         }
         QStringList rails;
         const int nicsPerTray = rk.gpusPerTray * rk.nicsPerGpu;
