@@ -213,10 +213,12 @@ void drawOpenIncidents(const HudInput& in) {
 float drawAlarmPanel(const ImGuiOverlay& ov, const HudInput& in, ImVec2 sourceCorner) {
     const auto& alarms = in.snapshot->alarms;
     // Top right; below the source panel where the view is too narrow for both side by side
-    // (its width from the last frame: the panel's own size is known only once drawn).
+    // and tall enough to keep the lower panels clear (its size from the last frame: a panel's
+    // own size is known only once drawn).
     float top = 16;
     if (const ImGuiWindow* last = ImGui::FindWindowByName("##alarms");
-        last && in.width - 16 - last->Size.x < sourceCorner.x + 8)
+        last && in.width - 16 - last->Size.x < sourceCorner.x + 8 &&
+        sourceCorner.y + 8 + last->Size.y <= 0.6f * in.height)
         top = sourceCorner.y + 8;
     ImGui::SetNextWindowPos(ImVec2(in.width - 16, top), 0, ImVec2(1, 0));
     ImGui::Begin("##alarms", nullptr, kPanel);
