@@ -5,6 +5,7 @@
 #include "model/lifecycle.h"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -109,9 +110,21 @@ json snapshotToJson(const model::Topology& t, const model::Snapshot& snap,
         json channels = json::object();
         for (std::size_t c = 0; c < model::kChannels.size(); ++c)
             if (model::kChannels[c].kind == kind) {
-                const auto v = snap.channel(c);
-                channels[std::string(model::kChannels[c].name)] =
-                    std::vector<float>(v.begin(), v.end());
+                const auto id = static_cast<model::ChannelId>(c);
+                const auto v = snap.channel(id);
+                if (!snap.telemetry) {
+                    channels[std::string(model::kChannels[c].name)] =
+                        std::vector<float>(v.begin(), v.end());
+                    continue;
+                }
+                // Telemetry: what was not measured is null, never the model's value.
+                json values = json::array();
+                for (model::EntityId e = 0; e < v.size(); ++e)
+                    if (snap.measured(id, e) && std::isfinite(v[e]))
+                        values.push_back(v[e]);
+                    else
+                        values.push_back(nullptr);
+                channels[std::string(model::kChannels[c].name)] = std::move(values);
             }
         if (!channels.empty()) entry["channels"] = channels;
         if (baseline && !channels.empty()) {

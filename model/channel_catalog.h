@@ -174,6 +174,8 @@ enum : ChannelId {
     // Derived from the counters above by the simulator (telemetry only): 0 healthy, 1 degraded,
     // 2 failing, 3 lost (model/gpu_health.h).
     GpuHealth,
+    // Telemetry: how many of the rack's GPUs its GPU figures are made of (measured, not stale).
+    RackGpusMeasured,
     Count
 };
 } // namespace ch
@@ -429,8 +431,11 @@ inline constexpr std::array<ChannelInfo, ch::Count> kChannels{{
     {"gpu.encoder_utilization", "%", EntityKind::Gpu, 0, 100, 0, 100, "Video encoder"},
     {"gpu.decoder_utilization", "%", EntityKind::Gpu, 0, 100, 0, 100, "Video decoder"},
     {"gpu.health", "", EntityKind::Gpu, 0, 0, 0, 3, "GPU health"},
+    {"rack.gpus_measured", "GPUs", EntityKind::Rack, 0, 1e6, 0, 72,
+     "GPUs the rack's GPU figures are made of"},
 }};
-static_assert(kChannels.back().name == "gpu.health", "kChannels and ch:: list the same channels");
+static_assert(kChannels.back().name == "rack.gpus_measured",
+              "kChannels and ch:: list the same channels");
 
 // The GPU counters only a GPU's own telemetry gives, and the health derived from them: the
 // simulator does not model them, so the demo shows none of them (they stay 0 there) and a live
@@ -440,6 +445,11 @@ inline constexpr ChannelId kFirstGpuCounter = ch::GpuMemoryUsed;
 inline constexpr ChannelId kLastGpuCounter = ch::GpuHealth;
 constexpr bool isGpuCounter(ChannelId c) {
     return c >= kFirstGpuCounter && c <= kLastGpuCounter;
+}
+// Channels that only telemetry gives a meaning: the views list them only for live or recorded
+// measurements.
+constexpr bool telemetryOnly(ChannelId c) {
+    return isGpuCounter(c) || c == ch::RackGpusMeasured;
 }
 
 // Every channel id, for loops over the catalog (a ChannelId counter compared with a size_t

@@ -169,11 +169,8 @@ void SimModel::markChannelMeasured(ChannelId c) {
     case ch::GpuUtilization:
         m.set(ch::RackGpuUtilization);
         break;
-    case ch::GpuPower:
-    case ch::CpuPower:
-        m.set(ch::TrayPower);
-        m.set(ch::RackPower);
-        break;
+    // A GPU's or CPU's power is not its tray's or rack's (the rest of the tray, the switch
+    // trays, the fans stay unmeasured): the HUD sums the measured GPUs' power on its own.
     case ch::TrayPower:
     case ch::SwitchTrayPower:
         m.set(ch::RackPower);
@@ -195,8 +192,12 @@ void SimModel::markChannelMeasured(ChannelId c) {
     default:
         break;
     }
-    // A GPU that reports anything has a health: lost when its series stop.
-    if (kChannels[c].kind == EntityKind::Gpu) m.set(ch::GpuHealth);
+    // A GPU that reports anything has a health (lost when its series stop), and counts in its
+    // rack's measured GPUs.
+    if (kChannels[c].kind == EntityKind::Gpu) {
+        m.set(ch::GpuHealth);
+        m.set(ch::RackGpusMeasured);
+    }
 }
 
 void SimModel::apply(const SampleBatch& batch) {
@@ -529,23 +530,31 @@ void SimModel::stepRackTotals() {
         auto [util, tSum, tMax] = m_rackGpuSums[r];
         util /= static_cast<float>(gpr);
         auto tCount = static_cast<float>(gpr);
-        if (m_state.telemetry && !m_heldUntil[ch::GpuTemperature].empty()) {
-            // The rack's hottest GPU is the hottest measured one, never a modelled guess.
-            float mMax = 0, mSum = 0;
-            int n = 0;
+        if (m_state.telemetry) {
+            // Telemetry: the rack's GPU figures are made of its measured GPUs only, never a
+            // modelled guess (rack.gpus_measured says how many); of none, they are no data.
+            float mMax = 0, mSum = 0, mUtil = 0;
+            int nTemp = 0, nUtil = 0, fresh = 0;
+            const auto& gpuAt = m_state.measuredAt[static_cast<std::size_t>(EntityKind::Gpu)];
             for (int i = 0; i < gpr; ++i) {
                 const auto g = static_cast<EntityId>(r * gpr + i);
+                fresh += gpuAt[g] > 0 && m_state.time - gpuAt[g] <= m_state.staleAfter ? 1 : 0;
+                if (held(ch::GpuUtilization, g)) {
+                    mUtil += v[ch::GpuUtilization][g];
+                    ++nUtil;
+                }
                 if (!held(ch::GpuTemperature, g)) continue;
                 mMax = std::max(mMax, v[ch::GpuTemperature][g]);
                 mSum += v[ch::GpuTemperature][g];
-                ++n;
+                ++nTemp;
             }
-            m_rackGpuTempMeasured[r] = n > 0 ? 1 : 0;
-            if (n > 0) {
-                tMax = mMax;
-                tSum = mSum;
-                tCount = static_cast<float>(n);
-            }
+            m_rackGpuTempMeasured[r] = nTemp > 0 ? 1 : 0;
+            constexpr float kNone = std::numeric_limits<float>::quiet_NaN();
+            tMax = nTemp > 0 ? mMax : kNone;
+            tSum = nTemp > 0 ? mSum : kNone;
+            tCount = static_cast<float>(std::max(nTemp, 1));
+            util = nUtil > 0 ? mUtil / static_cast<float>(nUtil) : kNone;
+            v[ch::RackGpusMeasured][r] = static_cast<float>(fresh);
         }
         for (int s = 0; s < rk.switchTrays; ++s) {
             const std::size_t sw = r * rk.switchTrays + s;

@@ -8,6 +8,7 @@
 #include "color_scale.h"
 #include "model/snapshot.h"
 
+#include <cmath>
 #include <cstdint>
 
 namespace ft::views {
@@ -34,13 +35,17 @@ inline Coverage coverageOf(const model::Snapshot& s, model::ChannelId channel, m
     if (!s.telemetry) return Coverage::Measured;
     if (channel >= model::ch::Count || !s.measuredChannels.test(channel))
         return fillModelled ? Coverage::Modelled : Coverage::NoData;
+    // A total of nothing measured (a rack none of whose GPUs reported it) has no value at all:
+    // no modelled stand-in either.
+    if (const auto values = s.channel(channel); e < values.size() && !std::isfinite(values[e]))
+        return Coverage::NoData;
     return coverageOf(s, model::kChannels[channel].kind, e, fillModelled);
 }
 
 // Whether the views list a channel at all: a GPU's own counters only where telemetry reported
 // them somewhere on the floor (the simulator does not model them: the demo lists none).
 inline bool listed(const model::Snapshot& s, model::ChannelId channel) {
-    return !model::isGpuCounter(channel) || (s.telemetry && s.measuredChannels.test(channel));
+    return !model::telemetryOnly(channel) || (s.telemetry && s.measuredChannels.test(channel));
 }
 
 // "No data": two close neutral greys, alternated by the hatch.

@@ -42,6 +42,8 @@ InspectorPanel::InspectorPanel(FloorView* view, QWidget* parent) : QWidget(paren
     m_tree->header()->setSectionResizeMode(0, QHeaderView::Interactive);
     m_tree->header()->setStretchLastSection(true);
     m_tree->setColumnWidth(0, 230);
+    // Values carry their unit and, with telemetry, their coverage ("67.0 °C (8/72)").
+    m_tree->setColumnWidth(1, 150);
     m_tree->setTextElideMode(Qt::ElideMiddle);
     m_tree->setRootIsDecorated(true);
     m_tree->setAlternatingRowColors(true);
@@ -107,6 +109,16 @@ void InspectorPanel::addChannels(QTreeWidgetItem* section, EntityRef ref,
                                    .arg(qs(formatValue(v - b, c)));
             versus = tr("B (the baseline): %1")
                          .arg(qs(formatCoveredValue(*base, c, ref.id, m_view->fillModelled())));
+        }
+        if (snap.telemetry && ref.kind == EntityKind::Rack && coverage == Coverage::Measured &&
+            (c == model::ch::RackGpuUtilization || c == model::ch::RackGpuTempMax ||
+             c == model::ch::RackGpuTempMean)) {
+            // Made of the measured GPUs only: of how many (the tooltip says it in words).
+            const auto& rk = m_view->topology().spec().rack;
+            const int of = rk.computeTrays * rk.gpusPerTray,
+                      measured = static_cast<int>(snap.value(model::ch::RackGpusMeasured, ref.id));
+            value += tr(" (%1/%2)").arg(measured).arg(of);
+            versus = tr("made of the %1 measured GPUs of the rack's %2").arg(measured).arg(of);
         }
         auto* item = new QTreeWidgetItem(
             section,

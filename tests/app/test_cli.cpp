@@ -148,6 +148,17 @@ private slots:
             QCOMPARE(gpus, 144);
             QCOMPARE(racks, 2);
             QVERIFY(!rackAges[0].is_null() && !rackAges[1].is_null() && rackAges[2].is_null());
+            // Values only where measured: the hottest GPU of A01 and A02 (made of their
+            // measured GPUs, all 72 of each), nothing for the others, and no rack power (the
+            // page has GPU temperatures only) however plausible the model's would be.
+            const auto& racksOut = snap["entities"]["rack"]["channels"];
+            QCOMPARE(racksOut["rack.gpu_temperature_max"][0].get<double>(), 51.0);
+            QCOMPARE(racksOut["rack.gpu_temperature_max"][1].get<double>(), 52.0);
+            QCOMPARE(racksOut["rack.gpus_measured"][1].get<double>(), 72.0);
+            QVERIFY(racksOut["rack.gpu_temperature_max"][2].is_null());
+            for (const auto& kw : racksOut["rack.power"])
+                QVERIFY(kw.is_null());
+            QVERIFY(snap["entities"]["gpu"]["channels"]["gpu.power"][0].is_null());
         }
         const auto j = nlohmann::json::parse(r.out.toStdString());
         const auto& src = j["sources"][0];

@@ -398,6 +398,42 @@ private slots:
         QVERIFY(lostEvent);
     }
 
+    // A rack's GPU figures are made of its measured GPUs only, and say of how many; a rack
+    // none of whose GPUs reported has none (not the model's); a GPU's power is no rack power.
+    void rackFiguresAreMadeOfMeasuredGpusOnly() {
+        model::SimConfig config;
+        config.telemetry = true;
+        config.settle = false;
+        model::SimModel sim(m_demo, config);
+        const auto a03 = *m_demo->find(model::EntityKind::Rack, "A03");
+        const auto a01 = *m_demo->find(model::EntityKind::Rack, "A01");
+        model::SampleBatch b;
+        const auto t = sim.state().time;
+        b.samples = {{t, ch::GpuUtilization, gpu("A03 tray 02 GPU 1"), 20.0f},
+                     {t, ch::GpuUtilization, gpu("A03 tray 05 GPU 0"), 60.0f},
+                     {t, ch::GpuTemperature, gpu("A03 tray 02 GPU 1"), 48.0f},
+                     {t, ch::GpuTemperature, gpu("A03 tray 05 GPU 0"), 66.0f},
+                     {t, ch::GpuPower, gpu("A03 tray 05 GPU 0"), 700.0f}};
+        sim.apply(b);
+        for (int i = 0; i < 10; ++i)
+            sim.step();
+        const auto& s = sim.state();
+        QCOMPARE(s.value(ch::RackGpuUtilization, a03), 40.0f);
+        QCOMPARE(s.value(ch::RackGpuTempMax, a03), 66.0f);
+        QCOMPARE(s.value(ch::RackGpuTempMean, a03), 57.0f);
+        QCOMPARE(s.value(ch::RackGpusMeasured, a03), 2.0f);
+        QVERIFY(std::isnan(s.value(ch::RackGpuUtilization, a01)));
+        QVERIFY(std::isnan(s.value(ch::RackGpuTempMax, a01)));
+        QCOMPARE(s.value(ch::RackGpusMeasured, a01), 0.0f);
+        QVERIFY(s.measured(ch::RackGpuUtilization, a03));
+        QVERIFY(!s.measuredChannels.test(ch::RackPower));
+        QVERIFY(!s.measuredChannels.test(ch::TrayPower));
+        QVERIFY(!s.measured(ch::RackPower, a03));
+        // The rack's trip protection sees no temperature it was not given: nothing trips.
+        for (const auto& a : s.alarms)
+            QVERIFY(a.entity != a01 || a.kind != model::EntityKind::Rack);
+    }
+
     // The counters' columns are shared between the simulator and its snapshots until a
     // measurement changes one: publishing a tick copies none of their values.
     void countersAreSharedNotCopied() {
