@@ -34,6 +34,24 @@ json describeFloor(const model::Topology& t) {
     j["compute_trays"] = n(EntityKind::ComputeTray);
     j["hosts"] = t.hostCount();
     {
+        // "compute_trays" and "gpus" above are the racks' slots. What is there: the trays the
+        // floor file says are installed and, on an inventory floor, the hosts it lists.
+        const auto gpusPerTray = static_cast<std::size_t>(s.rack.gpusPerTray);
+        std::size_t installed = 0, known = 0;
+        for (model::EntityId tray = 0; tray < n(EntityKind::ComputeTray); ++tray) {
+            installed += t.trayInstalled(tray) ? 1 : 0;
+            known += !t.hostName(tray).empty() ? 1 : 0;
+        }
+        j["counts"] = {{"compute_trays",
+                        {{"slots", n(EntityKind::ComputeTray)},
+                         {"installed", installed},
+                         {"known_hosts", s.hosts.empty() ? installed : known}}},
+                       {"gpus",
+                        {{"slots", n(EntityKind::Gpu)},
+                         {"installed", installed * gpusPerTray},
+                         {"known", (s.hosts.empty() ? installed : known) * gpusPerTray}}}};
+    }
+    {
         std::size_t uuids = 0;
         for (const auto& u : t.gpus.uuid)
             uuids += u.empty() ? 0 : 1;

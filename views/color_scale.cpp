@@ -67,7 +67,21 @@ std::optional<Rgb> ColorScale::safe(float t) {
 }
 
 ColorScale::ColorScale(model::ChannelId channel)
-    : m_min(model::kChannels[channel].scaleMin), m_max(model::kChannels[channel].scaleMax) {}
+    : m_min(model::kChannels[channel].scaleMin), m_max(model::kChannels[channel].scaleMax),
+      m_health(channel == model::ch::GpuHealth) {}
+
+Rgb ColorScale::healthColor(int health) {
+    switch (health) {
+    case 0:
+        return {70, 190, 110};
+    case 1:
+        return {250, 185, 60};
+    case 2:
+        return {230, 60, 50};
+    default:
+        return {170, 90, 230};
+    }
+}
 
 Rgb ColorScale::palette(float t) {
     // Turbo colormap, polynomial approximation (Mikhailov 2019): perceptually ordered from dark
@@ -89,6 +103,7 @@ Rgb ColorScale::palette(float t) {
 
 Rgb ColorScale::map(float value) const {
     if (!std::isfinite(value)) return {90, 90, 90};
+    if (m_health) return healthColor(static_cast<int>(std::lround(value)));
     return palette((value - m_min) / (m_max - m_min));
 }
 

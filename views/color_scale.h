@@ -33,6 +33,11 @@ public:
     ColorScale(float min, float max) : m_min(min), m_max(max) {}
 
     Rgb map(float value) const;
+    // A scale of states rather than amounts (a GPU's health): each value its own colour.
+    bool categorical() const { return m_health; }
+    // GPU health: healthy green, degraded amber, failing red, lost violet (whatever the palette:
+    // states read as states, and the colour-vision-safe palettes keep them apart by lightness).
+    static Rgb healthColor(int health);
     float min() const { return m_min; }
     float max() const { return m_max; }
     // Colour at a position 0..1 along the scale.
@@ -40,6 +45,7 @@ public:
 
 private:
     float m_min = 0, m_max = 1;
+    bool m_health = false;
 };
 
 } // namespace ft::views

@@ -73,7 +73,7 @@ ImVec2 drawSourcePanel(const ImGuiOverlay& ov, const HudInput& in) {
         // Telemetry: coverage first, then totals over what was measured.
         const bool none = sum.gpusMeasured == 0;
         ImGui::Text("%zu of %zu racks measured   %zu of %zu GPUs", sum.racksMeasured,
-                    t.count(EntityKind::Rack), sum.gpusMeasured, t.count(EntityKind::Gpu));
+                    t.count(EntityKind::Rack), sum.gpusMeasured, sum.gpusKnown);
         if (sum.racksStale > 0)
             ImGui::TextColored(kCritical, "%zu of %zu racks STALE (no data for %.0f s)",
                                sum.racksStale, sum.racksMeasured, model::toSeconds(s.staleAfter));
@@ -451,6 +451,14 @@ void drawTooltip(const HudInput& in) {
 FloorSummary summarize(const model::Topology& t, const model::Snapshot& s) {
     FloorSummary sum;
     sum.telemetry = s.telemetry;
+    {
+        const auto& spec = t.spec();
+        std::size_t trays = spec.hosts.size();
+        if (spec.hosts.empty())
+            for (const auto installed : t.racks.traysInstalled)
+                trays += installed;
+        sum.gpusKnown = trays * static_cast<std::size_t>(spec.rack.gpusPerTray);
+    }
     const auto temps = s.channel(model::ch::GpuTemperature);
     const auto util = s.channel(model::ch::GpuUtilization);
     const auto power = s.channel(model::ch::GpuPower);

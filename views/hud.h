@@ -30,6 +30,9 @@ struct FloorSummary {
     model::EntityId hottestGpu = 0;
     float meanGpuUtilization = 0;
     std::size_t gpusMeasured = 0, racksMeasured = 0, racksStale = 0;
+    // The GPUs the floor knows are there: its inventory's hosts, or the installed trays' GPUs
+    // (a rack's slots that hold nothing are not GPUs that went unmeasured).
+    std::size_t gpusKnown = 0;
     std::size_t criticalAlarms = 0;
     std::size_t warningAlarms = 0;
 };

@@ -180,7 +180,14 @@ void RackLayer::fillRows(EntityId rack, int rowBegin, int rowEnd, Rgb color, Cov
 void RackLayer::setMetric(model::ChannelId channel) {
     m_metric = channel;
     m_scale = ColorScale(channel);
-    m_aggregateMax = model::kChannels[channel].name.find("temperature") != std::string_view::npos;
+    // A rack shows its hottest GPU, its worst health, its most errors: the one to look at.
+    using namespace model::ch;
+    m_aggregateMax = model::kChannels[channel].name.find("temperature") != std::string_view::npos ||
+                     channel == GpuHealth || channel == GpuXidCount ||
+                     channel == GpuRemappedRowsCorrectable ||
+                     channel == GpuRemappedRowsUncorrectable || channel == GpuRowRemapPending ||
+                     channel == GpuRowRemapFailure || channel == GpuEccDoubleBit ||
+                     channel == GpuEccSingleBit || channel == GpuPcieReplays;
 }
 
 void RackLayer::applyVisibility(bool visible) {
@@ -528,6 +535,12 @@ void RackLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumns& 
         ImGui::End();
         return;
     }
+    if (scale.categorical()) {
+        drawHealthLegend(in);
+        columns.leftBottom -= ImGui::GetWindowHeight() + 8;
+        ImGui::End();
+        return;
+    }
     ImGui::Text("%s (%s)", std::string(info.description).c_str(), std::string(info.unit).c_str());
     ImGui::TextColored(hud::kMuted, "rack tops: %s per rack · fronts: per %s",
                        m_aggregateMax ? "max" : "mean",
@@ -579,6 +592,31 @@ void RackLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumns& 
     ImGui::PopFont();
     columns.leftBottom -= ImGui::GetWindowHeight() + 8;
     ImGui::End();
+}
+
+void RackLayer::drawHealthLegend(const HudInput& in) const {
+    ImGui::TextUnformatted("GPU health, from each GPU's own counters");
+    ImGui::TextColored(hud::kMuted, "rack tops: worst GPU · fronts: per GPU");
+    const float sw = ImGui::GetTextLineHeight();
+    const char* const kStates[] = {"healthy", "degraded", "failing", "lost"};
+    for (int h = 0; h < 4; ++h) {
+        if (h > 0) ImGui::SameLine(0, 18);
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + sw, p.y + sw),
+                                                  hud::toImColor(ColorScale::healthColor(h)));
+        ImGui::Dummy(ImVec2(sw, sw));
+        ImGui::SameLine(0, 6);
+        ImGui::TextUnformatted(kStates[h]);
+    }
+    if (in.snapshot && in.snapshot->telemetry) {
+        const Rgb mid = ColorScale::healthColor(0);
+        hud::coverageSwatch(Coverage::NoData, mid, sw, "no data (never measured)");
+        ImGui::SameLine(0, 18);
+        hud::coverageSwatch(Coverage::Stale, mid, sw, "stale");
+    } else {
+        ImGui::TextColored(hud::kMuted, "the simulator models no GPU counters: live or recorded "
+                                        "telemetry only");
+    }
 }
 
 void RackLayer::drawDifferenceLegend(const ImGuiOverlay& ov, float barW, float barH) const {

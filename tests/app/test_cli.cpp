@@ -473,6 +473,11 @@ private slots:
         QCOMPARE(desc["racks"].get<int>(), 8);
         QCOMPARE(desc["hosts"].get<int>(), 44);
         QCOMPARE(desc["racks_not_in_production"].get<int>(), 3);
+        // Slots apart from what is there: 8 racks of 18 tray slots, 44 hosts listed.
+        QCOMPARE(desc["counts"]["compute_trays"]["slots"].get<int>(), 8 * 18);
+        QCOMPARE(desc["counts"]["compute_trays"]["known_hosts"].get<int>(), 44);
+        QCOMPARE(desc["counts"]["gpus"]["slots"].get<int>(), 8 * 18 * 4);
+        QCOMPARE(desc["counts"]["gpus"]["known"].get<int>(), 44 * 4);
         // A failure half-way writes nothing, and says where it stopped.
         failHalfWay = true;
         const QString partial = dir.filePath("partial.json");

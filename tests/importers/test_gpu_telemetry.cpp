@@ -8,6 +8,7 @@
 #include "model/gpu_health.h"
 #include "model/incident_tracker.h"
 #include "model/sim_model.h"
+#include "support/map_one.h"
 #include "support/test_floors.h"
 #include "support/test_paths.h"
 
@@ -21,15 +22,8 @@ namespace ch = model::ch;
 
 namespace {
 
-constexpr model::TimeNs kT0 = 1'796'020'421 * model::kNsPerSecond;
-
-std::vector<model::Sample> mapOne(importers::SeriesMapper& m, std::string_view metric,
-                                  std::initializer_list<Label> labels, double value,
-                                  model::TimeNs time = kT0) {
-    std::vector<model::Sample> out;
-    m.map(metric, std::span(labels.begin(), labels.size()), value, time, out);
-    return out;
-}
+constexpr model::TimeNs kT0 = ft::testing::kMapTime;
+using ft::testing::mapOne;
 
 importers::MappingRules dcgmRules() {
     auto rules =

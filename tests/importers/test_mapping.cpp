@@ -6,6 +6,7 @@
 #include "importers/mapping_rules.h"
 #include "importers/name_suggest.h"
 #include "importers/series_mapper.h"
+#include "support/map_one.h"
 #include "support/test_floors.h"
 #include "support/test_paths.h"
 
@@ -19,7 +20,8 @@ using importers::prom::Label;
 
 namespace {
 
-constexpr model::TimeNs kT0 = 1'796'020'421 * model::kNsPerSecond;
+constexpr model::TimeNs kT0 = ft::testing::kMapTime;
+using ft::testing::mapOne;
 constexpr model::TimeNs kSecond = model::kNsPerSecond;
 
 importers::MappingRules rulesOf(const std::string& json) {
@@ -40,14 +42,6 @@ file(const std::string& rules,
      const std::string& defaults = R"({"host": ["Hostname", "hostname"], "gpu": ["gpu"]})") {
     return R"({"format": "floortwin-mapping/1", "defaults": )" + defaults + R"(, "rules": [)" +
            rules + "]}";
-}
-
-std::vector<model::Sample> mapOne(importers::SeriesMapper& m, std::string_view metric,
-                                  std::initializer_list<Label> labels, double value,
-                                  model::TimeNs time = kT0) {
-    std::vector<model::Sample> out;
-    m.map(metric, std::span(labels.begin(), labels.size()), value, time, out);
-    return out;
 }
 
 } // namespace
