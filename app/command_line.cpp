@@ -111,6 +111,14 @@ const std::vector<OptionSpec>& optionTable() {
          "Redfish services of CDUs, power shelves, PDUs and busways\n(host -> "
          "https://host/redfish/v1; --source may be given several times)",
          nullptr},
+        {"--source", "slurm=commands|URL|FILE,FILE", kLive,
+         "the workload scheduler: each node's state, reason and jobs\n(commands: sinfo and squeue "
+         "--json from PATH, or commands:DIR;\nURL: slurmrestd; FILEs: their saved answers)",
+         nullptr},
+        {"--follow-scheduler", "", kLive,
+         "a rack with a node the scheduler drained, downed or failed goes\nto troubleshooting, "
+         "and back to production once every node is back",
+         flag<&Options::followScheduler>},
         {"--mapping", "FILE", kLive, "mapping rules (JSON) instead of the bundled presets",
          store<&Options::mapping>},
         {"--check-source", "SOURCE", kLive,
@@ -407,10 +415,12 @@ std::expected<Options, std::string> parseCommandLine(const std::vector<std::stri
 std::expected<SourceSpec, std::string> parseSourceSpec(const std::string& text) {
     const auto eq = text.find('=');
     const std::string kind = eq == std::string::npos ? std::string() : text.substr(0, eq);
-    if (kind != "scrape" && kind != "prometheus" && kind != "mqtt" && kind != "redfish")
+    if (kind != "scrape" && kind != "prometheus" && kind != "mqtt" && kind != "redfish" &&
+        kind != "slurm")
         return std::unexpected("--source '" + text +
                                "': expected scrape=URL[,URL...], prometheus=URL, "
-                               "mqtt=HOST[:PORT] or redfish=URL[,URL...]");
+                               "mqtt=HOST[:PORT], redfish=URL[,URL...] or "
+                               "slurm=commands|URL|FILE,FILE");
     if (eq + 1 >= text.size()) return std::unexpected("--source " + kind + "= needs a target");
     return SourceSpec{kind, text.substr(eq + 1)};
 }

@@ -196,17 +196,17 @@ json snapshotToJson(const model::Topology& t, const model::Snapshot& snap,
     json events = json::array();
     if (snap.events)
         for (const auto& e : *snap.events)
-            events.push_back(
-                {{"time", isoTime(e.time)},
-                 {"kind", e.kind == model::EventKind::ScenarioInjection ? "scenario"
-                          : e.kind == model::EventKind::Protection      ? "protection"
-                          : e.kind == model::EventKind::AlarmRaised     ? "alarm_raised"
-                          : e.kind == model::EventKind::Lifecycle       ? "lifecycle"
-                          : e.kind == model::EventKind::DeviceReport    ? "device_report"
-                                                                        : "alarm_cleared"},
-                 {"entity_kind", model::entityKindName(e.entity.kind)},
-                 {"entity", e.entity.id},
-                 {"text", e.text}});
+            events.push_back({{"time", isoTime(e.time)},
+                              {"kind", e.kind == model::EventKind::ScenarioInjection ? "scenario"
+                                       : e.kind == model::EventKind::Protection      ? "protection"
+                                       : e.kind == model::EventKind::AlarmRaised  ? "alarm_raised"
+                                       : e.kind == model::EventKind::Lifecycle    ? "lifecycle"
+                                       : e.kind == model::EventKind::DeviceReport ? "device_report"
+                                       : e.kind == model::EventKind::Scheduler    ? "scheduler"
+                                                                               : "alarm_cleared"},
+                              {"entity_kind", model::entityKindName(e.entity.kind)},
+                              {"entity", e.entity.id},
+                              {"text", e.text}});
     j["events"] = events;
     j["scenario"] = snap.scenario;
     json transitions = json::array();

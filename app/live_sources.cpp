@@ -7,6 +7,7 @@
 #include "importers/redfish_source.h"
 #include "importers/scrape_source.h"
 #include "importers/secrets.h"
+#include "importers/slurm_source.h"
 
 #include <QFile>
 #include <algorithm>
@@ -122,6 +123,21 @@ makeLiveSources(const Options& o, const std::shared_ptr<const model::Topology>& 
                     ": credentials in the URL are not taken (every user of this machine can read "
                     "a command line); use --user and --password-file, or --token-file");
             at = comma + 1;
+        }
+        if (spec->kind == "slurm") {
+            auto config = importers::parseSlurmSpec(spec->target);
+            if (!config) return std::unexpected("--source " + config.error());
+            auto interval = intervalOf(o, std::chrono::milliseconds(10000));
+            if (!interval) return std::unexpected(interval.error());
+            config->interval = *interval;
+            config->http = *http; // the token goes as slurmrestd's own header
+            config->user = http->basicUser;
+            config->http.basicUser.clear();
+            config->http.basicPassword.clear();
+            config->sourceId = id++;
+            sources.push_back(
+                std::make_unique<importers::SlurmSource>(std::move(*config), topology, submit));
+            continue;
         }
         auto rules = rulesFor(o, spec->kind);
         if (!rules) return std::unexpected(rules.error());

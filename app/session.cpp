@@ -5,6 +5,7 @@
 #include "importers/scenario_file.h"
 #include "live_sources.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstdio>
@@ -33,11 +34,17 @@ makeSimSession(const Options& o, bool realtimeStart, bool blockingRecorder,
     model::SimConfig config;
     config.seed = o.seed;
     const bool live = !o.sources.empty();
+    if (o.followScheduler && std::ranges::none_of(o.sources, [](const std::string& s) {
+            return s.starts_with("slurm=");
+        }))
+        return std::unexpected(std::string("--follow-scheduler needs a scheduler: --source "
+                                           "slurm=commands, slurm=URL or slurm=FILE,FILE"));
     if (live) {
         // Live telemetry: the twin runs on the wall clock, keeps each measured value until the
         // next one arrives, and calls a rack stale when its data stops.
         realtimeStart = true;
         config.telemetry = true;
+        config.followScheduler = o.followScheduler;
         config.measurementHold = static_cast<model::TimeNs>(24) * 3600 * model::kNsPerSecond;
         config.staleAfter = 15 * model::kNsPerSecond;
         if (!o.staleAfter.empty() &&

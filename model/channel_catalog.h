@@ -176,6 +176,9 @@ enum : ChannelId {
     GpuHealth,
     // Telemetry: how many of the rack's GPUs its GPU figures are made of (measured, not stale).
     RackGpusMeasured,
+    // What the workload scheduler says of the node on the tray (model/scheduler_state.h):
+    // telemetry only, from a Slurm source.
+    ComputeTraySchedulerState,
     Count
 };
 } // namespace ch
@@ -433,8 +436,10 @@ inline constexpr std::array<ChannelInfo, ch::Count> kChannels{{
     {"gpu.health", "", EntityKind::Gpu, 0, 0, 0, 3, "GPU health"},
     {"rack.gpus_measured", "GPUs", EntityKind::Rack, 0, 1e6, 0, 72,
      "GPUs the rack's GPU figures are made of"},
+    {"compute_tray.scheduler_state", "", EntityKind::ComputeTray, 0, 1, 0, 6,
+     "Scheduler's node state"},
 }};
-static_assert(kChannels.back().name == "rack.gpus_measured",
+static_assert(kChannels.back().name == "compute_tray.scheduler_state",
               "kChannels and ch:: list the same channels");
 
 // The GPU counters only a GPU's own telemetry gives, and the health derived from them: the
@@ -449,7 +454,7 @@ constexpr bool isGpuCounter(ChannelId c) {
 // Channels that only telemetry gives a meaning: the views list them only for live or recorded
 // measurements.
 constexpr bool telemetryOnly(ChannelId c) {
-    return isGpuCounter(c) || c == ch::RackGpusMeasured;
+    return isGpuCounter(c) || c == ch::RackGpusMeasured || c == ch::ComputeTraySchedulerState;
 }
 
 // Every channel id, for loops over the catalog (a ChannelId counter compared with a size_t

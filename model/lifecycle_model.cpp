@@ -103,6 +103,33 @@ void LifecycleModel::fail(EntityId rack, TimeNs now, const std::string& reason,
     enter(rack, S::Troubleshooting, now, reason, true, events);
 }
 
+void LifecycleModel::followScheduler(EntityId rack, bool out, bool maintenance,
+                                     const std::string& why, TimeNs now,
+                                     std::vector<Event>& events) {
+    RackRun& run = m_rack[rack];
+    const RackLifecycle st = m_machine.state(rack);
+    if (out || maintenance) {
+        if (st == S::Production) {
+            run.heldByScheduler = true;
+            if (out)
+                fail(rack, now, "scheduler: " + why, events);
+            else
+                enter(rack, S::Maintenance, now, "scheduler: " + why, false, events);
+        } else if (run.heldByScheduler && out && st == S::Maintenance) {
+            enter(rack, S::Revalidation, now, "scheduler: " + why, false, events);
+            fail(rack, now, "scheduler: " + why, events);
+        }
+        return;
+    }
+    if (!run.heldByScheduler) return;
+    run.heldByScheduler = false;
+    const std::string back = "scheduler: " + why;
+    if (st == S::Troubleshooting || st == S::Maintenance)
+        enter(rack, S::Revalidation, now, back, false, events);
+    for (const S gate : {S::RackValidation, S::MultiRackValidation, S::Production})
+        if (m_machine.state(rack) != S::Production) enter(rack, gate, now, back, false, events);
+}
+
 void LifecycleModel::apply(const ScenarioEvent& ev, TimeNs now, std::vector<Event>& events) {
     std::vector<EntityId> racks = ev.targets;
     if (racks.empty() && ev.target) racks.push_back(ev.target->id);
@@ -313,7 +340,7 @@ void LifecycleModel::step(Snapshot& s, float dt, std::vector<Event>& events) {
             if (frac >= 1.0) enter(r, S::Production, now, "all gates passed", false, events);
             continue;
         }
-        if (frac < 1.0) continue;
+        if (frac < 1.0 || run.heldByScheduler) continue;
         switch (st) {
         case S::HardwareDetection:
             enter(r, S::FirmwareUpdate, now, "72 GPUs, 36 CPUs, 9 switch trays found", false,

@@ -24,6 +24,16 @@ public:
     void step(Snapshot& state, float dt, std::vector<Event>& events);
 
     RackLifecycle state(EntityId rack) const { return m_machine.state(rack); }
+
+    // The workload scheduler's word on a rack, when the floor follows it: `out` = some node
+    // drained, down or failed, `maintenance` = some node held for maintenance; `why` names
+    // them. A rack in production leaves for troubleshooting (or maintenance) and stays there,
+    // whatever its stage timer says, while the scheduler keeps a node out. Once every node is
+    // back it returns to production through the gates at once: the scheduler put the nodes
+    // back in service, so the site's own checks passed them.
+    void followScheduler(EntityId rack, bool out, bool maintenance, const std::string& why,
+                         TimeNs now, std::vector<Event>& events);
+    bool heldByScheduler(EntityId rack) const { return m_rack[rack].heldByScheduler; }
     LifecycleMachine& machine() { return m_machine; }
     // Non-const: refreshes the shared history copy when transitions happened.
     const LifecycleMachine& machine() const { return m_machine; }
@@ -63,6 +73,7 @@ private:
         double measuredSeconds = 0;
         std::uint32_t flaps = 0;
         bool lastFlapping = false;
+        bool heldByScheduler = false; // out of production because the scheduler says so
     };
     double stageDuration(RackLifecycle s);
     void enter(EntityId rack, RackLifecycle to, TimeNs now, const std::string& reason, bool failure,

@@ -16,12 +16,28 @@ struct Sample {
     float value = 0;
 };
 
+// What the workload scheduler says of a node beyond its state (a sample of
+// compute_tray.scheduler_state carries that): its name there, the state and the reason in
+// words, and the jobs on it.
+struct NodeNote {
+    EntityId tray = 0;
+    std::string node;   // "a01-n03"
+    std::string state;  // "idle + drain", as the scheduler words it
+    std::string reason; // "XID 79 on GPU 2 (root, 2026-12-07 03:22)"; "" = none
+    std::string jobs;   // "1234 train-llm (alice, gpu, since 03:22)"; "" = none
+    bool operator==(const NodeNote&) const = default;
+};
+
 struct SampleBatch {
     std::uint16_t source = 0;
     std::vector<Sample> samples;
     // The job each GPU now runs, from the telemetry's labels (dcgm-exporter's namespace/pod on
     // Kubernetes, hpc_job on Slurm); "" when its series carry none. Only changes.
     std::vector<std::pair<EntityId, std::string>> gpuJobs;
+    // The jobs above come from the scheduler: from then on they are the floor's jobs, and the
+    // labels of other sources no longer name any.
+    bool schedulerJobs = false;
+    std::vector<NodeNote> nodeNotes; // only changes
 };
 
 } // namespace ft::model

@@ -201,7 +201,10 @@ void SimModel::markChannelMeasured(ChannelId c) {
 }
 
 void SimModel::apply(const SampleBatch& batch) {
-    if (!batch.gpuJobs.empty()) {
+    // The scheduler's jobs are the floor's jobs: once it speaks, labels name none.
+    m_jobsFromScheduler = m_jobsFromScheduler || batch.schedulerJobs;
+    if (!batch.nodeNotes.empty()) applyNodeNotes(batch.nodeNotes);
+    if (!batch.gpuJobs.empty() && (batch.schedulerJobs || !m_jobsFromScheduler)) {
         if (m_gpuJobLabel.empty()) m_gpuJobLabel.resize(m_topology->count(EntityKind::Gpu));
         for (const auto& [gpu, job] : batch.gpuJobs)
             if (gpu < m_gpuJobLabel.size()) m_gpuJobLabel[gpu] = job;
@@ -209,6 +212,7 @@ void SimModel::apply(const SampleBatch& batch) {
     }
     for (const Sample& s : batch.samples) {
         if (s.channel >= ch::Count) continue;
+        const bool measuredBefore = m_state.telemetry && everMeasured(s.channel, s.entity);
         if (m_state.telemetry) {
             noteMeasured(kChannels[s.channel].kind, s.entity,
                          std::min(s.time, m_state.time + m_config.step));
@@ -230,6 +234,8 @@ void SimModel::apply(const SampleBatch& batch) {
         if (holds.empty()) holds.assign(values.size(), 0);
         holds[s.entity] = std::max(s.time, m_state.time) + m_config.measurementHold;
         if (isGpuCounter(s.channel)) applyGpuCounter(s, before);
+        if (s.channel == ch::ComputeTraySchedulerState)
+            applySchedulerState(s, before, measuredBefore);
     }
 }
 
@@ -268,6 +274,7 @@ void SimModel::step() {
     lap(Stage::Power);
     m_storage.step(m_state, dt, m_trayRead, m_trayCheckpoint, m_trayJobStarted);
     lap(Stage::Storage);
+    stepSchedulerLifecycle();
     m_lifecycle.step(m_state, dt, m_newEvents);
     lap(Stage::Lifecycle);
     m_thermal.step(m_state, holds(), dt, m_newEvents);
@@ -715,6 +722,7 @@ void SimModel::copyState(Snapshot& out, bool shareRenewed) const {
     out.scenario = m_state.scenario;
     out.lifecycleHistory = m_state.lifecycleHistory;
     out.rackJobs = m_state.rackJobs;
+    out.nodeNotes = m_state.nodeNotes;
 }
 
 void SimModel::publishRackJobs(std::vector<std::string> names) {

@@ -43,6 +43,10 @@ struct SimConfig {
     // The values come from telemetry (live, or an import of measured data): track per entity
     // when it was last measured, and raise alarms only from measured values.
     bool telemetry = false;
+    // The racks' lifecycle follows the workload scheduler: a rack with a node drained, down or
+    // failed goes to troubleshooting (one held for maintenance to maintenance) and stays there
+    // until every node is back in service.
+    bool followScheduler = false;
 };
 
 class SimModel {
@@ -155,6 +159,14 @@ private:
         return e < m_heldUntil[c].size() && m_heldUntil[c][e] > 0;
     }
     void stepGpuHealth();
+    // What the scheduler says of the nodes (sim_scheduler.cpp): each node's state change as an
+    // event, its words for the inspector, and the racks' lifecycle when the floor follows it.
+    void applyNodeNotes(const std::vector<NodeNote>& notes);
+    void applySchedulerState(const Sample& s, float before, bool measuredBefore);
+    void stepSchedulerLifecycle();
+    std::vector<NodeNote> m_nodeNotes;          // by compute tray, once a scheduler reports
+    std::vector<std::uint8_t> m_schedulerDirty; // racks whose nodes changed state
+    bool m_jobsFromScheduler = false;
     std::vector<Event> m_appliedEvents; // raised by apply(), published with the next tick
     void noteMeasured(EntityKind kind, EntityId entity, TimeNs at);
     void markChannelMeasured(ChannelId channel);

@@ -13,7 +13,7 @@ namespace {
 constexpr std::array<char, 4> kMagic{'F', 'T', 'K', 'F'};
 // Bump when a kept member is added, removed or changes type (the sizes below catch most such
 // changes too, but not all).
-constexpr std::uint32_t kStateVersion = 3; // 3: the GPU counters and their alarms
+constexpr std::uint32_t kStateVersion = 4; // 4: the scheduler's node states
 
 // What the bytes' layout depends on: a keyframe of a build whose classes differ is refused.
 constexpr std::uint64_t layoutFingerprint() {

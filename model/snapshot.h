@@ -49,6 +49,7 @@ struct Alarm {
 
 struct LifecycleTransition; // lifecycle.h
 class IncidentList;         // incident_tracker.h
+struct NodeNote;            // sample.h
 
 // Something that happened, for event lists and timelines.
 enum class EventKind : std::uint8_t {
@@ -57,7 +58,8 @@ enum class EventKind : std::uint8_t {
     AlarmRaised,
     AlarmCleared,
     Lifecycle,
-    DeviceReport // what a device reported about itself (a GPU's XID)
+    DeviceReport, // what a device reported about itself (a GPU's XID)
+    Scheduler     // what the workload scheduler says of a node (drained, down, back)
 };
 
 struct Event {
@@ -138,6 +140,9 @@ struct Snapshot {
     // label on its GPUs), shared until one changes; null where nobody knows (a recording made
     // before jobs were kept).
     std::shared_ptr<const std::vector<std::string>> rackJobs;
+    // What the scheduler says of each compute tray's node (by tray; null where no scheduler
+    // source runs), shared until one changes. Replays have the state channel and the events.
+    std::shared_ptr<const std::vector<NodeNote>> nodeNotes;
     // Every lifecycle transition so far with its reason, shared until the next one.
     std::shared_ptr<const LifecycleLog> lifecycleHistory;
 

@@ -12,6 +12,7 @@ packages=(
   xvfb xauth libgl1-mesa-dri
   prometheus victoria-metrics mosquitto openssl clang libclang-rt-dev clang-format clang-tidy-16
   clang-16 libclang-rt-16-dev ccache python3
+  slurmctld slurmd slurm-client munge
 )
 
 missing=()

@@ -44,6 +44,8 @@ QColor eventColor(const model::Event& e) {
         return e.severity == model::Severity::Critical  ? QColor(255, 80, 200)
                : e.severity == model::Severity::Warning ? QColor(240, 150, 230)
                                                         : QColor(180, 160, 200);
+    case model::EventKind::Scheduler:
+        return e.severity == model::Severity::Info ? QColor(150, 200, 230) : QColor(250, 140, 60);
     }
     return Qt::white;
 }
