@@ -5,6 +5,8 @@
 #include "importers/name_suggest.h"
 #include "importers/prometheus_text.h"
 #include "importers/series_mapper.h"
+#include "importers/slurm_floor.h"
+#include "importers/slurm_source.h"
 #include "live_sources.h"
 
 #include <chrono>
@@ -64,9 +66,77 @@ std::expected<std::string, std::string> readPage(const Options& o) {
 
 } // namespace
 
+namespace {
+
+// slurm=...: one read of the scheduler placed on the floor: each node's state and where it went,
+// the nodes the floor lacks (with its nearest host names), the jobs running and where.
+std::expected<json, std::string> checkSlurm(const Options& o, const model::Topology& topology) {
+    auto config = importers::parseSlurmSpec(o.checkSource);
+    if (!config) return std::unexpected("--check-source " + config.error());
+    auto http = sourceHttpOptions(o);
+    if (!http) return std::unexpected(http.error());
+    config->http = *http;
+    config->user = http->basicUser;
+    config->http.basicUser.clear();
+    config->http.basicPassword.clear();
+    std::string version;
+    const importers::SlurmRead read = importers::readSlurmOnce(*config, nullptr, &version);
+    if (!read.error.empty()) return std::unexpected(read.error);
+    auto nodes = importers::parseSlurmJson(read.nodesBody, "nodes (" + read.where + ")");
+    if (!nodes) return std::unexpected(nodes.error());
+    auto jobs = importers::parseSlurmJson(read.jobsBody, "jobs (" + read.where + ")");
+    if (!jobs) return std::unexpected(jobs.error());
+    importers::EntityNameIndex index(topology);
+    const importers::SlurmPlacement placed = importers::placeSlurm(*nodes, *jobs, index, 0);
+    json byState = json::object();
+    for (int s = 0; s < model::kSchedulerStates; ++s)
+        if (placed.byState[static_cast<std::size_t>(s)] > 0)
+            byState[std::string(model::kSchedulerStateNames[static_cast<std::size_t>(s)])] =
+                placed.byState[static_cast<std::size_t>(s)];
+    json out = json::array();
+    for (const auto& n : placed.notes) {
+        json one = {{"node", n.node},
+                    {"tray", topology.name(model::EntityKind::ComputeTray, n.tray)},
+                    {"host", topology.hostName(n.tray)},
+                    {"state", n.state}};
+        if (!n.reason.empty()) one["reason"] = n.reason;
+        if (!n.jobs.empty()) one["jobs"] = n.jobs;
+        out.push_back(std::move(one));
+    }
+    importers::HostSuggester suggester(topology);
+    json unknown = json::array();
+    for (const auto& n : placed.unknownNodes)
+        unknown.push_back({{"node", n.name}, {"suggestions", suggester.suggest(n.name)}});
+    json warnings = nodes->warnings;
+    for (const auto& w : jobs->warnings)
+        warnings.push_back(w);
+    json report = {{"source", o.checkSource},
+                   {"read", read.where},
+                   {"slurm", nodes->release.empty() ? jobs->release : nodes->release},
+                   {"api", nodes->plugin},
+                   {"nodes", placed.nodes},
+                   {"placed", placed.placed},
+                   {"states", byState},
+                   {"running_jobs", placed.runningJobs},
+                   {"jobs_placed", placed.jobsPlaced},
+                   {"placed_nodes", out},
+                   {"unknown_nodes", unknown}};
+    if (!warnings.empty()) report["warnings"] = warnings;
+    if (!nodes->errors.empty() || !jobs->errors.empty()) {
+        json errors = nodes->errors;
+        for (const auto& e : jobs->errors)
+            errors.push_back(e);
+        report["errors"] = errors;
+    }
+    return report;
+}
+
+} // namespace
+
 std::expected<json, std::string> checkSource(const Options& o) {
     auto topology = loadTopology(o.floor, o.inventory, {o.tokenFile, o.caFile, o.insecure});
     if (!topology) return std::unexpected(topology.error());
+    if (o.checkSource.starts_with("slurm=")) return checkSlurm(o, **topology);
     auto rules = rulesFor(o, "scrape");
     if (!rules) return std::unexpected(rules.error());
     auto page = readPage(o);

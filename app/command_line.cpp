@@ -124,9 +124,11 @@ const std::vector<OptionSpec>& optionTable() {
         {"--check-source", "SOURCE", kLive,
          "read one page of SOURCE (scrape=URL, or a saved exposition FILE)\nonto the floor and "
          "print, per metric family, the channel it feeds,\nwhy it is ignored, or why its samples "
-         "were not placed (JSON)",
+         "were not placed (JSON);\nslurm=...: each node's state and place, nodes the floor "
+         "lacks",
          [](Options& o, const std::string& v) -> Result {
-             if (v.empty()) return std::string("--check-source needs scrape=URL or a FILE");
+             if (v.empty())
+                 return std::string("--check-source needs scrape=URL, slurm=... or a FILE");
              o.checkSource = v;
              o.headless = true;
              return std::nullopt;

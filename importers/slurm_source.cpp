@@ -42,8 +42,9 @@ runCommand(const std::string& program, const QStringList& args, std::chrono::mil
     }
     std::string out = p.readAllStandardOutput().toStdString();
     if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
+        // The last line says most ("fatal: Could not establish a configuration source").
         std::string err = p.readAllStandardError().trimmed().toStdString();
-        if (const auto nl = err.find('\n'); nl != std::string::npos) err.resize(nl);
+        if (const auto nl = err.rfind('\n'); nl != std::string::npos) err.erase(0, nl + 1);
         // squeue and sinfo print their error envelope as JSON on stdout too: keep its words.
         if (err.empty())
             if (auto answer = parseSlurmJson(out, line); answer && !answer->errors.empty())

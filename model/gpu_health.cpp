@@ -109,17 +109,8 @@ std::string describeThrottleReasons(std::uint32_t mask) {
 }
 
 std::string_view healthName(GpuHealth h) {
-    switch (h) {
-    case GpuHealth::Healthy:
-        return "healthy";
-    case GpuHealth::Degraded:
-        return "degraded";
-    case GpuHealth::Failing:
-        return "failing";
-    case GpuHealth::Lost:
-        return "lost";
-    }
-    return "unknown";
+    const auto i = static_cast<std::size_t>(h);
+    return i < kGpuHealthNames.size() ? kGpuHealthNames[i] : "unknown";
 }
 
 namespace {

@@ -6,6 +6,7 @@
 // an *application* XID is cured by restarting the job, a *driver* XID by resetting the GPU or
 // reloading the driver, and a *hardware* XID means the node must be drained for service. The
 // descriptions are ours, short enough for an inspector row.
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -48,6 +49,8 @@ inline constexpr std::uint32_t kDegrading = kHwSlowdown | kSwThermal | kHwTherma
 std::string describeThrottleReasons(std::uint32_t mask);
 
 enum class GpuHealth : std::uint8_t { Healthy = 0, Degraded = 1, Failing = 2, Lost = 3 };
+inline constexpr std::array<std::string_view, 4> kGpuHealthNames{"healthy", "degraded", "failing",
+                                                                 "lost"};
 std::string_view healthName(GpuHealth h);
 
 // One GPU's counters as measured (NaN or 0 where a counter was never reported).

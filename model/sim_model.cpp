@@ -24,9 +24,12 @@ SimModel::SimModel(std::shared_ptr<const Topology> topology, SimConfig config, S
     for (EntityId r = 0; r < m_state.rackLifecycle.size(); ++r)
         m_state.rackLifecycle[r] = static_cast<RackLifecycle>(t.racks.initialLifecycle[r]);
     m_state.telemetry = config.telemetry;
-    if (config.telemetry)
+    if (config.telemetry) {
         for (std::size_t k = 0; k < kEntityKindCount; ++k)
             m_state.measuredAt[k].assign(t.count(static_cast<EntityKind>(k)), 0);
+        // A tray measured by its exporters but not a node of the scheduler has no state there.
+        std::ranges::fill(m_state.values[ch::ComputeTraySchedulerState], NAN);
+    }
     m_state.staleAfter = config.staleAfter;
     for (EntityId r = 0; r < m_state.rackLifecycle.size(); ++r) {
         const bool production = m_state.rackLifecycle[r] == RackLifecycle::Production;

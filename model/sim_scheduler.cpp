@@ -7,12 +7,14 @@
 #include "sim_model.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ft::model {
 
 namespace {
 
 SchedulerState stateOf(float value) {
+    if (!std::isfinite(value)) return SchedulerState::Idle; // not reported: nothing to leave
     return static_cast<SchedulerState>(
         std::clamp(static_cast<int>(value), 0, kSchedulerStates - 1));
 }

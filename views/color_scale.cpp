@@ -1,5 +1,8 @@
 #include "color_scale.h"
 
+#include "model/gpu_health.h"
+#include "model/scheduler_state.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -68,7 +71,38 @@ std::optional<Rgb> ColorScale::safe(float t) {
 
 ColorScale::ColorScale(model::ChannelId channel)
     : m_min(model::kChannels[channel].scaleMin), m_max(model::kChannels[channel].scaleMax),
-      m_health(channel == model::ch::GpuHealth) {}
+      m_states(channel == model::ch::GpuHealth                   ? States::Health
+               : channel == model::ch::ComputeTraySchedulerState ? States::Scheduler
+                                                                 : States::None) {}
+
+Rgb ColorScale::stateColor(model::ChannelId channel, int value) {
+    return channel == model::ch::ComputeTraySchedulerState ? schedulerColor(value)
+                                                           : healthColor(value);
+}
+
+std::span<const std::string_view> ColorScale::stateNames(model::ChannelId channel) {
+    if (channel == model::ch::ComputeTraySchedulerState) return model::kSchedulerStateNames;
+    return model::kGpuHealthNames;
+}
+
+Rgb ColorScale::schedulerColor(int state) {
+    switch (state) {
+    case 0:
+        return {120, 135, 155};
+    case 1:
+        return {70, 190, 110};
+    case 2:
+        return {80, 150, 240};
+    case 3:
+        return {250, 200, 70};
+    case 4:
+        return {245, 130, 45};
+    case 5:
+        return {230, 60, 50};
+    default:
+        return {170, 90, 230};
+    }
+}
 
 Rgb ColorScale::healthColor(int health) {
     switch (health) {
@@ -103,7 +137,8 @@ Rgb ColorScale::palette(float t) {
 
 Rgb ColorScale::map(float value) const {
     if (!std::isfinite(value)) return {90, 90, 90};
-    if (m_health) return healthColor(static_cast<int>(std::lround(value)));
+    if (m_states == States::Health) return healthColor(static_cast<int>(std::lround(value)));
+    if (m_states == States::Scheduler) return schedulerColor(static_cast<int>(std::lround(value)));
     return palette((value - m_min) / (m_max - m_min));
 }
 

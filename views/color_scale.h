@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string_view>
 
 namespace ft::views {
@@ -33,11 +34,18 @@ public:
     ColorScale(float min, float max) : m_min(min), m_max(max) {}
 
     Rgb map(float value) const;
-    // A scale of states rather than amounts (a GPU's health): each value its own colour.
-    bool categorical() const { return m_health; }
+    // A scale of states rather than amounts (a GPU's health, a node's scheduler state): each
+    // value its own colour.
+    bool categorical() const { return m_states != States::None; }
+    // The colour of state `value` of a categorical channel, and the states' names in order.
+    static Rgb stateColor(model::ChannelId channel, int value);
+    static std::span<const std::string_view> stateNames(model::ChannelId channel);
     // GPU health: healthy green, degraded amber, failing red, lost violet (whatever the palette:
     // states read as states, and the colour-vision-safe palettes keep them apart by lightness).
     static Rgb healthColor(int health);
+    // The scheduler's node states: idle slate, busy green, maintenance blue, draining amber,
+    // drained orange, down red, failed violet.
+    static Rgb schedulerColor(int state);
     float min() const { return m_min; }
     float max() const { return m_max; }
     // Colour at a position 0..1 along the scale.
@@ -45,7 +53,8 @@ public:
 
 private:
     float m_min = 0, m_max = 1;
-    bool m_health = false;
+    enum class States : std::uint8_t { None, Health, Scheduler };
+    States m_states = States::None;
 };
 
 } // namespace ft::views

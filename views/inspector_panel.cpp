@@ -5,6 +5,7 @@
 #include "hud.h"
 #include "model/gpu_health.h"
 #include "model/lifecycle.h"
+#include "scheduler_rows.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -367,6 +368,8 @@ void InspectorPanel::refresh() {
                         break;
                     }
         }
+        for (const auto& [label, text] : schedulerRows(*snap, t, *sel))
+            addIdentity(tr(label.c_str()), qs(text));
         addIdentity(tr("Hosts"), qs(t.hostName(r * rk.computeTrays)) + " … " +
                                      qs(t.hostName((r + 1) * rk.computeTrays - 1)));
         for (int i = 0; i < rk.computeTrays; ++i) {
@@ -385,6 +388,8 @@ void InspectorPanel::refresh() {
         addIdentity(
             tr("Slot"),
             tr("tray %1 of %2").arg(t.computeTrays.indexInRack[tray] + 1).arg(rk.computeTrays));
+        for (const auto& [label, text] : schedulerRows(*snap, t, *sel))
+            addIdentity(tr(label.c_str()), qs(text));
         addLink(related, tr("Rack %1").arg(qs(t.racks.name[t.computeTrays.rack[tray]])),
                 {EntityKind::Rack, t.computeTrays.rack[tray]});
         for (int g = 0; g < rk.gpusPerTray; ++g) {

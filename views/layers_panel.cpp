@@ -35,10 +35,15 @@ LayersPanel::LayersPanel(FloorView* view, model::Transport* transport, QWidget* 
     m_metric = new QComboBox(colour);
     for (const model::ChannelId c : model::allChannels()) {
         const auto& info = model::kChannels[c];
+        // States (health, lifecycle, the scheduler's word) have no unit to show.
+        const QString unit =
+            info.unit.empty()
+                ? QString()
+                : " (" + QString::fromUtf8(info.unit.data(), static_cast<int>(info.unit.size())) +
+                      ")";
         m_metric->addItem(
             QString::fromUtf8(info.description.data(), static_cast<int>(info.description.size())) +
-                " (" + QString::fromUtf8(info.unit.data(), static_cast<int>(info.unit.size())) +
-                ")",
+                unit,
             c);
         m_metric->setItemData(
             m_metric->count() - 1,

@@ -183,8 +183,8 @@ void RackLayer::setMetric(model::ChannelId channel) {
     // A rack shows its hottest GPU, its worst health, its most errors: the one to look at.
     using namespace model::ch;
     m_aggregateMax = model::kChannels[channel].name.find("temperature") != std::string_view::npos ||
-                     channel == GpuHealth || channel == GpuXidCount ||
-                     channel == GpuRemappedRowsCorrectable ||
+                     channel == GpuHealth || channel == ComputeTraySchedulerState ||
+                     channel == GpuXidCount || channel == GpuRemappedRowsCorrectable ||
                      channel == GpuRemappedRowsUncorrectable || channel == GpuRowRemapPending ||
                      channel == GpuRowRemapFailure || channel == GpuEccDoubleBit ||
                      channel == GpuEccSingleBit || channel == GpuPcieReplays;
@@ -536,7 +536,7 @@ void RackLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumns& 
         return;
     }
     if (scale.categorical()) {
-        drawHealthLegend(in);
+        drawStateLegend(in, barW);
         columns.leftBottom -= ImGui::GetWindowHeight() + 8;
         ImGui::End();
         return;
@@ -594,28 +594,42 @@ void RackLayer::drawHud(const ImGuiOverlay& ov, const HudInput& in, HudColumns& 
     ImGui::End();
 }
 
-void RackLayer::drawHealthLegend(const HudInput& in) const {
-    ImGui::TextUnformatted("GPU health, from each GPU's own counters");
-    ImGui::TextColored(hud::kMuted, "rack tops: worst GPU · fronts: per GPU");
+void RackLayer::drawStateLegend(const HudInput& in, float width) const {
+    const bool scheduler = m_metric == model::ch::ComputeTraySchedulerState;
+    ImGui::TextUnformatted(scheduler ? "Scheduler's node state, as Slurm reports it"
+                                     : "GPU health, from each GPU's own counters");
+    ImGui::TextColored(hud::kMuted, scheduler ? "rack tops: worst node · fronts: per tray"
+                                              : "rack tops: worst GPU · fronts: per GPU");
     const float sw = ImGui::GetTextLineHeight();
-    const char* const kStates[] = {"healthy", "degraded", "failing", "lost"};
-    for (int h = 0; h < 4; ++h) {
-        if (h > 0) ImGui::SameLine(0, 18);
+    const auto names = ColorScale::stateNames(m_metric);
+    const float lineStart = ImGui::GetCursorScreenPos().x;
+    float lineEnd = lineStart;
+    for (std::size_t h = 0; h < names.size(); ++h) {
+        // As many to a line as the legend's width takes: it stays as narrow as the scale bars.
+        const float itemW =
+            sw + 6 + ImGui::CalcTextSize(names[h].data(), names[h].data() + names[h].size()).x;
+        if (h > 0 && lineEnd + 18 + itemW - lineStart <= width) ImGui::SameLine(0, 18);
         const ImVec2 p = ImGui::GetCursorScreenPos();
-        ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + sw, p.y + sw),
-                                                  hud::toImColor(ColorScale::healthColor(h)));
+        ImGui::GetWindowDrawList()->AddRectFilled(
+            p, ImVec2(p.x + sw, p.y + sw),
+            hud::toImColor(ColorScale::stateColor(m_metric, static_cast<int>(h))));
         ImGui::Dummy(ImVec2(sw, sw));
         ImGui::SameLine(0, 6);
-        ImGui::TextUnformatted(kStates[h]);
+        ImGui::TextUnformatted(names[h].data(), names[h].data() + names[h].size());
+        lineEnd = ImGui::GetItemRectMax().x;
     }
     if (in.snapshot && in.snapshot->telemetry) {
-        const Rgb mid = ColorScale::healthColor(0);
-        hud::coverageSwatch(Coverage::NoData, mid, sw, "no data (never measured)");
+        const Rgb mid = ColorScale::stateColor(m_metric, 0);
+        hud::coverageSwatch(Coverage::NoData, mid, sw,
+                            scheduler ? "no data (not a node the scheduler has)"
+                                      : "no data (never measured)");
         ImGui::SameLine(0, 18);
         hud::coverageSwatch(Coverage::Stale, mid, sw, "stale");
     } else {
-        ImGui::TextColored(hud::kMuted, "the simulator models no GPU counters: live or recorded "
-                                        "telemetry only");
+        ImGui::TextColored(hud::kMuted, scheduler ? "the simulator models no scheduler: a Slurm "
+                                                    "source (--source slurm=...) or its recording"
+                                                  : "the simulator models no GPU counters: live or "
+                                                    "recorded telemetry only");
     }
 }
 

@@ -59,7 +59,8 @@ private:
     // The far view of a big floor: row tiles (worst value, racks over the limit) and the worst
     // racks by name.
     void drawOverview(const ImGuiOverlay& overlay, const HudInput& in) const;
-    void drawHealthLegend(const HudInput& in) const;
+    // A categorical channel's states, wrapped to `width` pixels.
+    void drawStateLegend(const HudInput& in, float width) const;
     void drawDifferenceLegend(const ImGuiOverlay& overlay, float barW, float barH) const;
     void applyVisibility(bool visible) override;
     void buildGeometry();

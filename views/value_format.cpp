@@ -3,6 +3,7 @@
 #include "coverage.h"
 #include "model/gpu_health.h"
 #include "model/lifecycle.h"
+#include "model/scheduler_state.h"
 
 #include <algorithm>
 #include <cmath>
@@ -66,6 +67,9 @@ std::string formatValue(float value, model::ChannelId channel) {
                        ? std::string(model::kLifecycleTitles[v])
                        : "?";
         }
+        if (channel == model::ch::ComputeTraySchedulerState)
+            return std::string(model::schedulerStateName(static_cast<model::SchedulerState>(
+                std::clamp(static_cast<int>(value), 0, model::kSchedulerStates - 1))));
         if (channel == model::ch::GpuHealth)
             return std::string(model::healthName(
                 static_cast<model::GpuHealth>(std::clamp(static_cast<int>(value), 0, 3))));

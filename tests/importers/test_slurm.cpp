@@ -15,6 +15,7 @@
 #include "support/requirement.h"
 #include "support/slurm_fixture.h"
 #include "support/test_paths.h"
+#include "views/scheduler_rows.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -347,6 +348,19 @@ private slots:
         QVERIFY(snap->nodeNotes);
         QCOMPARE((*snap->nodeNotes)[t1].reason,
                  std::string("XID 79 on GPU 2 (root, 2026-12-07 03:22 UTC)"));
+        // What the inspector lists for the node and for its rack.
+        const auto trayRows =
+            views::schedulerRows(*snap, *floor, {model::EntityKind::ComputeTray, t1});
+        QCOMPARE(trayRows, (views::Rows{{"Scheduler", "drained"},
+                                        {"Reason", "XID 79 on GPU 2 (root, 2026-12-07 03:22 UTC)"},
+                                        {"Jobs", "none"}}));
+        const auto rackRows = views::schedulerRows(*snap, *floor, {model::EntityKind::Rack, 0});
+        QCOMPARE(rackRows,
+                 (views::Rows{{"Scheduler", "1 drained, 1 busy (of 2 nodes)"},
+                              {"Out of service",
+                               "a01-n02 drained: XID 79 on GPU 2 (root, 2026-12-07 03:22 UTC)"}}));
+        // A tray no scheduler reported says nothing of it.
+        QVERIFY(views::schedulerRows(*snap, *floor, {model::EntityKind::Rack, 1}).empty());
         bool event = false, transition = false;
         for (const auto& e : snap->events->since(0)) {
             event = event || (e.kind == model::EventKind::Scheduler &&
@@ -376,6 +390,45 @@ private slots:
                     e.text.find("back in service") != std::string::npos;
         QCOMPARE(back, 1);
         QVERIFY(sim.state().time > t);
+    }
+
+    // --check-source slurm=...: what each node became on the floor, and what the floor lacks.
+    void checkSource() {
+        QTemporaryDir dir;
+        QFile inv(dir.filePath("hosts.csv"));
+        QVERIFY(inv.open(QIODevice::WriteOnly));
+        inv.write("Host Name,Rack Name,Row,Tray,Hall,Site,Status\n"
+                  "b01-n01,B01,R1,1,H1,s1,active\nb01-n02,B01,R1,2,H1,s1,active\n"
+                  "z98-n01,Z98,R1,1,H1,s1,active\n");
+        inv.close();
+        const auto run =
+            testing::floortwin({"--inventory", inv.fileName(), "--check-source",
+                                "slurm=" + QString(FT_TEST_DATA_PATH("/slurm/sinfo-v0.0.40.json")) +
+                                    "," + FT_TEST_DATA_PATH("/slurm/squeue-v0.0.40.json")});
+        QVERIFY2(run.code == 0, run.err.constData());
+        const QJsonObject r = QJsonDocument::fromJson(run.out).object();
+        QCOMPARE(r["slurm"].toString(), QStringLiteral("24.05.3"));
+        QCOMPARE(r["nodes"].toInt(), 6);
+        QCOMPARE(r["placed"].toInt(), 2);
+        QCOMPARE(r["running_jobs"].toInt(), 2);
+        QCOMPARE(r["jobs_placed"].toInt(), 2);
+        QCOMPARE(r["states"].toObject()["drained"].toInt(), 1);
+        QCOMPARE(r["states"].toObject()["busy"].toInt(), 1);
+        const QJsonArray placed = r["placed_nodes"].toArray();
+        QCOMPARE(placed[0].toObject()["node"].toString(), QStringLiteral("b01-n01"));
+        QCOMPARE(placed[0].toObject()["state"].toString(), QStringLiteral("idle + drained"));
+        QVERIFY(placed[0].toObject()["reason"].toString().startsWith("Kill task failed (slurm, "));
+        QVERIFY(placed[1].toObject()["jobs"].toString().startsWith("88121 pretrain-70b (alice)"));
+        const QJsonArray unknown = r["unknown_nodes"].toArray();
+        QCOMPARE(unknown.size(), 4);
+        QCOMPARE(unknown[3].toObject()["node"].toString(), QStringLiteral("z99-n01"));
+        QCOMPARE(unknown[3].toObject()["suggestions"].toArray()[0].toString(),
+                 QStringLiteral("z98-n01"));
+        // A file that is not there says so, and what the spec takes.
+        const auto missing = testing::floortwin(
+            {"--inventory", inv.fileName(), "--check-source", "slurm=nope.json"});
+        QVERIFY(missing.code != 0);
+        QVERIFY2(missing.err.contains("slurm=nope.json: no such file"), missing.err.constData());
     }
 
     // Slurm 21.08 (OpenAPI v0.0.37) from a real exporter's fixtures: old shapes, a flag with a
