@@ -180,6 +180,9 @@ std::expected<json, std::string> checkSource(const Options& o) {
     for (const auto& h : mapper.topUnknownHosts(20))
         unknownHosts.push_back(
             {{"host", h.name}, {"samples", h.count}, {"suggestions", suggester.suggest(h.name)}});
+    json moved = json::array();
+    for (const auto& g : mapper.topMovedGpus(20))
+        moved.push_back(g.name);
     json reasons = json::array();
     for (const auto& r : mapper.topUnresolved(20))
         reasons.push_back({{"reason", r.name}, {"samples", r.count}});
@@ -194,6 +197,7 @@ std::expected<json, std::string> checkSource(const Options& o) {
                    {"families", families},
                    {"not_placed_reasons", reasons},
                    {"unknown_hosts", unknownHosts},
+                   {"moved_gpus", moved},
                    {"exporter_pod_series", stats.exporterPodSeries}};
     if (!sink.problems.empty()) report["problems"] = sink.problems;
     return report;

@@ -2,6 +2,7 @@
 
 #include "json_document.h"
 #include "model/lifecycle.h"
+#include "pci_address.h"
 
 #include <charconv>
 #include <cmath>
@@ -269,6 +270,23 @@ std::expected<model::FloorSpec, Error> parseFloorFile(std::string_view text,
                          rk.computeTrays));
     FT_TRY(rack->integer("switch_trays", rk.switchTrays, 1, 32));
     FT_TRY(rack->integer("gpus_per_tray", rk.gpusPerTray, 1, 16));
+    if (rack->get("gpu_pci")) {
+        FT_TRY(rack->textList("gpu_pci", rk.gpuPci));
+        const JsonValue& list = *rack->get("gpu_pci");
+        for (const auto& item : list.array)
+            if (!parsePciAddress(item.string))
+                return std::unexpected(Error{"expected a PCI address such as \"0008:01\" or "
+                                             "\"00000008:01:00.0\", got \"" +
+                                                 item.string + "\"",
+                                             file, item.line, item.column, "gpu_pci"});
+        if (static_cast<int>(rk.gpuPci.size()) != rk.gpusPerTray)
+            return std::unexpected(Error{"expected one PCI address per GPU of a tray (" +
+                                             std::to_string(rk.gpusPerTray) + "), got " +
+                                             std::to_string(rk.gpuPci.size()),
+                                         file, list.line, list.column, "gpu_pci"});
+    } else if (static_cast<int>(rk.gpuPci.size()) != rk.gpusPerTray) {
+        rk.gpuPci.clear(); // the default table is the NVL72 tray's: another tray places by index
+    }
     FT_TRY(rack->integer("cpus_per_tray", rk.cpusPerTray, 0, 16));
     FT_TRY(rack->integer("dpus_per_tray", rk.dpusPerTray, 0, 8));
     FT_TRY(rack->integer("nics_per_gpu", rk.nicsPerGpu, 1, 8));
@@ -513,6 +531,7 @@ std::string floorSpecToJson(const model::FloorSpec& s) {
                  {"width_m", k.widthM},
                  {"depth_m", k.depthM},
                  {"height_m", k.heightM}};
+    if (!k.gpuPci.empty()) j["rack"]["gpu_pci"] = k.gpuPci;
     j["fabric"] = {{"planes", s.fabric.planes},
                    {"switch_radix", s.fabric.switchRadix},
                    {"port_gbps", s.fabric.portGbps}};

@@ -87,12 +87,13 @@ enum class CaptureField : std::uint8_t {
     Uuid, // a GPU's UUID (dcgm-exporter's UUID label), looked up in the floor's host table
     Bmc,  // a management address: the rack whose controller or host BMC it is
     Shelf,
-    Psu
+    Psu,
+    Pci // a GPU's PCI address (dcgm-exporter's pci_bus_id), through the tray model's table
 };
-inline constexpr std::size_t kCaptureFieldCount = 15;
+inline constexpr std::size_t kCaptureFieldCount = 16;
 inline constexpr std::array<std::string_view, kCaptureFieldCount> kCaptureFieldNames{
     "name", "host", "gpu",  "link", "nic", "rack",  "leaf", "rail",
-    "port", "cdu",  "pump", "uuid", "bmc", "shelf", "psu"};
+    "port", "cdu",  "pump", "uuid", "bmc", "shelf", "psu",  "pci"};
 std::optional<CaptureField> captureFieldFromName(std::string_view name);
 
 // Where a capture field's value comes from: the whole value of a label, or a pattern over it

@@ -563,6 +563,8 @@ void PromqlSource::finished(std::size_t index, const HttpResult& r) {
         m_scratch.clear();
         const MappedAnswer a = mapResult(*result, query, *m_mapper, m_rackKeys, m_scratch);
         const std::uint64_t mapped = m_scratch.size();
+        for (const auto& placed : m_mapper->takePlacements(r.receivedAt))
+            m_scratch.push_back(placed);
         const std::uint64_t dropped =
             submitInBatches(m_submit, m_config.sourceId, m_scratch, m_config.maxBatchSamples);
         submitGpuJobs(m_submit, m_config.sourceId, m_mapper->takeGpuJobs());
@@ -571,6 +573,9 @@ void PromqlSource::finished(std::size_t index, const HttpResult& r) {
             m_unknownHosts = m_mapper->topUnknownHosts(10);
             m_health.unresolved = m_mapper->topUnresolved(10);
         }
+        m_health.conditions.clear();
+        for (const auto& moved : m_mapper->topMovedGpus(10))
+            m_health.conditions.push_back("GPU moved? " + moved.name);
         m_health.samples += a.points;
         m_health.mapped += mapped;
         m_health.unmapped += a.unmapped;

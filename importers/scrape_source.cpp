@@ -246,6 +246,8 @@ void ScrapeSource::finished(std::size_t index, const HttpResult& r) {
     prom::parse(body, sink, format, prom::Scope::Exposition);
     const MapperStats& after = m_mapper->stats();
     const std::uint64_t mapped = m_scratch.size();
+    for (const auto& placed : m_mapper->takePlacements(r.receivedAt))
+        m_scratch.push_back(placed);
     const std::uint64_t unmapped = (after.unmapped - before.unmapped) +
                                    (after.unresolved - before.unresolved) +
                                    (after.invalid - before.invalid);
@@ -262,6 +264,10 @@ void ScrapeSource::finished(std::size_t index, const HttpResult& r) {
             // Why series were not placed (an unknown host, a GPU past its tray), for the HUD.
             h.unresolved = m_mapper->topUnresolved(10);
         }
+        // GPUs the inventory has on another host than the exporter says: moved, or stale.
+        h.conditions.clear();
+        for (const auto& moved : m_mapper->topMovedGpus(10))
+            h.conditions.push_back("GPU moved? " + moved.name);
         h.samples += sink.samples;
         h.mapped += mapped;
         h.unmapped += unmapped;

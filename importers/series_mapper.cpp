@@ -1,5 +1,7 @@
 #include "series_mapper.h"
 
+#include "pci_address.h"
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -44,14 +46,31 @@ std::string_view labelValue(std::string_view metric, std::span<const prom::Label
 using Captures = std::array<std::optional<std::string_view>, kCaptureFieldCount>;
 
 // How a series' entity was found, for the mapping report.
-enum Key : std::uint8_t { kByOther, kByName, kByUuid, kByHostIndex };
-constexpr std::array<std::string_view, 4> kKeyNames{"labels", "name", "UUID", "host and index"};
+enum Key : std::uint8_t { kByOther, kByName, kByUuid, kByHostIndex, kByPci };
+constexpr std::array<std::string_view, 5> kKeyNames{"labels", "name", "UUID", "host and index",
+                                                    "host and PCI address"};
 
 struct Resolved {
     EntityId entity = 0;
     bool toEnd = false; // measured at the link's 'to' end (a leaf port facing a NIC)
     Key key = kByOther;
+    // Placed by its UUID on another host than the one its labels name: "UUID: the inventory's
+    // HOST, the telemetry's HOST" (a GPU moved, or the inventory is behind).
+    std::string moved;
 };
+
+// "10.0.172.246", "[fd00::1]", "fd00::1": an address, which a pod's `instance` is, not a host.
+bool isAddress(std::string_view host) {
+    if (host.starts_with('[') || std::ranges::count(host, ':') >= 2) return true;
+    int dots = 0;
+    for (const char c : host) {
+        if (c == '.')
+            ++dots;
+        else if (c < '0' || c > '9')
+            return false;
+    }
+    return dots == 3;
+}
 
 // Entity lookup for one rule's captures; a failure carries what to count it under.
 class EntityResolver {
@@ -81,6 +100,10 @@ public:
         };
         auto tray = [&]() -> std::expected<EntityId, std::string> {
             if (auto t = m_names.trayOfHost(get(F::Host))) return *t;
+            if (isAddress(get(F::Host)))
+                return std::unexpected(std::string(get(F::Host)) +
+                                       ": an address, not a host name (a pod's instance: the "
+                                       "series need a Hostname label)");
             return std::unexpected(std::string(get(F::Host)));
         };
         const auto& rk = m_t.spec().rack;
@@ -104,25 +127,50 @@ public:
             std::optional<std::uint64_t> byUuid;
             if (has(F::Uuid))
                 if (auto g = m_names.gpuOfUuid(get(F::Uuid))) byUuid = *g;
-            if (!byUuid && !(has(F::Host) && has(F::Gpu)))
-                return std::unexpected("GPU UUID " + std::string(get(F::Uuid)));
+            const bool byHost = has(F::Host) && (has(F::Gpu) || has(F::Pci));
+            if (!byUuid && !byHost) return std::unexpected("GPU UUID " + std::string(get(F::Uuid)));
             std::uint64_t gpu = 0;
+            Key key = kByUuid;
+            std::string moved;
             if (byUuid) {
                 gpu = *byUuid;
+                // The inventory has the UUID on one host, the telemetry on another.
+                if (has(F::Host))
+                    if (const auto t = m_names.trayOfHost(get(F::Host));
+                        t && *t != gpu / gpusPerTray)
+                        moved = std::string(get(F::Uuid)) + ": the inventory's " +
+                                m_t.hostName(static_cast<EntityId>(gpu / gpusPerTray)) +
+                                ", the telemetry's " + std::string(get(F::Host));
             } else {
                 auto t = tray();
                 if (!t) return std::unexpected(t.error());
-                auto g = index(F::Gpu);
-                if (!g) return std::unexpected(g.error());
-                // One reason per host, whichever index: "host has more GPUs than its tray".
-                if (*g >= gpusPerTray)
-                    return std::unexpected(std::string(get(F::Host)) + ": more GPUs than its " +
-                                           "tray's " + std::to_string(gpusPerTray));
-                gpu = *t * gpusPerTray + *g;
+                // The module's PCI address, through the tray model's table, names it surely;
+                // the index follows enumeration.
+                std::optional<std::uint64_t> module;
+                if (has(F::Pci))
+                    if (const auto bus = parsePciAddress(get(F::Pci)))
+                        if (const auto m = moduleOfPci(*bus)) module = *m;
+                if (module) {
+                    gpu = *t * gpusPerTray + *module;
+                    key = kByPci;
+                } else {
+                    if (!has(F::Gpu))
+                        return std::unexpected(std::string(get(F::Host)) + ": PCI address " +
+                                               std::string(get(F::Pci)) +
+                                               " is no GPU module of its tray");
+                    auto g = index(F::Gpu);
+                    if (!g) return std::unexpected(g.error());
+                    // One reason per host, whichever index: "host has more GPUs than its tray".
+                    if (*g >= gpusPerTray)
+                        return std::unexpected(std::string(get(F::Host)) +
+                                               ": more GPUs than its tray's " +
+                                               std::to_string(gpusPerTray));
+                    gpu = *t * gpusPerTray + *g;
+                    key = kByHostIndex;
+                }
             }
-            const Key key = byUuid ? kByUuid : kByHostIndex;
             if (spec.kind == EntityKind::Gpu)
-                return Resolved{static_cast<EntityId>(gpu), false, key};
+                return Resolved{static_cast<EntityId>(gpu), false, key, std::move(moved)};
             auto l = index(F::Link);
             if (!l) return std::unexpected(l.error());
             if (*l >= switchTrays) return outOfRange(F::Link, switchTrays);
@@ -269,8 +317,21 @@ private:
         return notCabled();
     }
 
+    // The module at `bus` on the tray model, from its table (model::RackModelSpec::gpuPci).
+    std::optional<std::uint64_t> moduleOfPci(PciBus bus) {
+        if (!m_pci) {
+            m_pci.emplace();
+            for (const auto& text : m_t.spec().rack.gpuPci)
+                m_pci->push_back(parsePciAddress(text).value_or(PciBus{~0u, ~0u}));
+        }
+        for (std::size_t m = 0; m < m_pci->size(); ++m)
+            if ((*m_pci)[m] == bus) return m;
+        return std::nullopt;
+    }
+
     const model::Topology& m_t;
     EntityNameIndex& m_names;
+    std::optional<std::vector<PciBus>> m_pci;
 };
 
 bool canName(const EntitySpec& spec, const Captures& c) {
@@ -278,9 +339,9 @@ bool canName(const EntitySpec& spec, const Captures& c) {
     if (has(F::Name)) return true;
     switch (spec.kind) {
     case EntityKind::Gpu:
-        return (has(F::Host) && has(F::Gpu)) || has(F::Uuid);
+        return (has(F::Host) && (has(F::Gpu) || has(F::Pci))) || has(F::Uuid);
     case EntityKind::NvlinkLink:
-        return ((has(F::Host) && has(F::Gpu)) || has(F::Uuid)) && has(F::Link);
+        return ((has(F::Host) && (has(F::Gpu) || has(F::Pci))) || has(F::Uuid)) && has(F::Link);
     case EntityKind::ComputeTray:
         return has(F::Host);
     case EntityKind::Nic:
@@ -367,6 +428,25 @@ bool exporterPod(std::string_view pod, std::string_view container) {
 }
 
 } // namespace
+
+void SeriesMapper::notePlacement(model::EntityId gpu, std::uint8_t key) {
+    // gpu.placed_by: 1 UUID, 2 host and PCI address, 3 host and index.
+    const std::uint8_t code = key == kByUuid ? 1 : key == kByPci ? 2 : key == kByHostIndex ? 3 : 0;
+    if (code == 0) return;
+    if (m_gpuPlacedBy.size() <= gpu) m_gpuPlacedBy.resize(m_topology.count(model::EntityKind::Gpu));
+    if (gpu >= m_gpuPlacedBy.size() || m_gpuPlacedBy[gpu] == code) return;
+    m_gpuPlacedBy[gpu] = code;
+    m_placementChanges.push_back(gpu);
+}
+
+std::vector<model::Sample> SeriesMapper::takePlacements(model::TimeNs time) {
+    std::vector<model::Sample> out;
+    out.reserve(m_placementChanges.size());
+    for (const model::EntityId gpu : m_placementChanges)
+        out.push_back({time, model::ch::GpuPlacedBy, gpu, static_cast<float>(m_gpuPlacedBy[gpu])});
+    m_placementChanges.clear();
+    return out;
+}
 
 void SeriesMapper::noteGpuJob(model::EntityId gpu, std::span<const prom::Label> labels) {
     // Without honor_labels the workload's names come as exported_*, and namespace/pod are the
@@ -478,8 +558,12 @@ SeriesMapper::CacheEntry SeriesMapper::resolve(std::string_view metric,
             resolved->toEnd && rule.toEndChannel ? *rule.toEndChannel : rule.channel;
         found.push_back(
             {r, slotFor(channel, resolved->entity), resolved->entity, channel, resolved->key});
-        if (model::kChannels[channel].kind == model::EntityKind::Gpu)
+        if (model::kChannels[channel].kind == model::EntityKind::Gpu) {
             noteGpuJob(resolved->entity, labels);
+            notePlacement(resolved->entity, resolved->key);
+        }
+        if (!resolved->moved.empty())
+            ++m_movedGpus.counts[counterIndex(m_movedGpus, resolved->moved)].count;
         if (!rule.continueMatching || found.size() == UINT16_MAX) break;
     }
     if (found.empty() && nameless)

@@ -91,6 +91,12 @@ public:
     std::vector<std::pair<model::EntityId, std::string>> takeGpuJobs() {
         return std::exchange(m_jobChanges, {});
     }
+    // How each GPU was placed, as gpu.placed_by samples at `time`, for the GPUs whose key
+    // changed since the last call (a series placed by another key than before).
+    std::vector<model::Sample> takePlacements(model::TimeNs time);
+    // GPUs placed by UUID on another host than their labels name: "UUID: the inventory's HOST,
+    // the telemetry's HOST", with how many of their series said so.
+    std::vector<NameCount> topMovedGpus(std::size_t n) const { return top(m_movedGpus, n); }
     // Most frequent first.
     std::vector<NameCount> topUnmapped(std::size_t n) const { return top(m_unmappedNames, n); }
     std::vector<NameCount> topUnresolved(std::size_t n) const { return top(m_unresolvedNames, n); }
@@ -145,6 +151,9 @@ private:
 
     CacheEntry resolve(std::string_view metric, std::span<const prom::Label> labels);
     void noteGpuJob(model::EntityId gpu, std::span<const prom::Label> labels);
+    void notePlacement(model::EntityId gpu, std::uint8_t key);
+    std::vector<std::uint8_t> m_gpuPlacedBy; // by GPU: gpu.placed_by's code, 0 = not yet
+    std::vector<model::EntityId> m_placementChanges;
     std::unordered_map<model::EntityId, std::string> m_gpuJob;
     std::vector<std::pair<model::EntityId, std::string>> m_jobChanges;
     // The index slot for `key`: its entry, or the empty slot where it goes.
@@ -178,6 +187,7 @@ private:
     NameCounter m_unresolvedNames;
     NameCounter m_unknownHosts;
     NameCounter m_ignoredNames;
+    NameCounter m_movedGpus; // counted once per series
     MapperStats m_stats;
     bool m_reporting = false;
     std::map<std::string, FamilyReport, std::less<>> m_families;

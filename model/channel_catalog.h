@@ -179,6 +179,9 @@ enum : ChannelId {
     // What the workload scheduler says of the node on the tray (model/scheduler_state.h):
     // telemetry only, from a Slurm source.
     ComputeTraySchedulerState,
+    // Telemetry: what placed the GPU's series on it: 1 its UUID (the inventory's), 2 its host
+    // and PCI address (the tray model's table), 3 its host and index.
+    GpuPlacedBy,
     Count
 };
 } // namespace ch
@@ -438,8 +441,9 @@ inline constexpr std::array<ChannelInfo, ch::Count> kChannels{{
      "GPUs the rack's GPU figures are made of"},
     {"compute_tray.scheduler_state", "", EntityKind::ComputeTray, 0, 1, 0, 6,
      "Scheduler's node state"},
+    {"gpu.placed_by", "", EntityKind::Gpu, 1, 2, 0, 3, "Placed on the floor by"},
 }};
-static_assert(kChannels.back().name == "compute_tray.scheduler_state",
+static_assert(kChannels.back().name == "gpu.placed_by",
               "kChannels and ch:: list the same channels");
 
 // The GPU counters only a GPU's own telemetry gives, and the health derived from them: the
@@ -454,7 +458,8 @@ constexpr bool isGpuCounter(ChannelId c) {
 // Channels that only telemetry gives a meaning: the views list them only for live or recorded
 // measurements.
 constexpr bool telemetryOnly(ChannelId c) {
-    return isGpuCounter(c) || c == ch::RackGpusMeasured || c == ch::ComputeTraySchedulerState;
+    return isGpuCounter(c) || c == ch::RackGpusMeasured || c == ch::ComputeTraySchedulerState ||
+           c == ch::GpuPlacedBy;
 }
 
 // Every channel id, for loops over the catalog (a ChannelId counter compared with a size_t

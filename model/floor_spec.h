@@ -53,6 +53,12 @@ struct RackModelSpec {
     int computeTraysAboveSwitches = 10; // layout top to bottom: 10 compute, 9 switch, 8 compute
     int switchTrays = 9;
     int gpusPerTray = 4;
+    // Where each GPU module of a compute tray sits on PCI, module 0 first, as "domain:bus" the
+    // way the host reports it (nvidia-smi, dcgm-exporter's pci_bus_id "00000008:01:00.0"). The
+    // GPU index a host gives follows PCI enumeration (and a container's subset renumbers it);
+    // the address is the module's own. Default: GB200/Vera Rubin NVL72 compute trays, whose two
+    // superchips put their GPUs on PCI domains 8, 9, 0x18 and 0x19. Empty: place by index.
+    std::vector<std::string> gpuPci{"0008:01", "0009:01", "0018:01", "0019:01"};
     int cpusPerTray = 2;
     int dpusPerTray = 1;
     int nicsPerGpu = 2;

@@ -67,6 +67,13 @@ std::string formatValue(float value, model::ChannelId channel) {
                        ? std::string(model::kLifecycleTitles[v])
                        : "?";
         }
+        if (channel == model::ch::GpuPlacedBy) {
+            const int v = static_cast<int>(value);
+            return v == 1   ? "its UUID"
+                   : v == 2 ? "host and PCI address"
+                   : v == 3 ? "host and GPU index"
+                            : "?";
+        }
         if (channel == model::ch::ComputeTraySchedulerState)
             return std::string(model::schedulerStateName(static_cast<model::SchedulerState>(
                 std::clamp(static_cast<int>(value), 0, model::kSchedulerStates - 1))));

@@ -3,7 +3,10 @@
 // and why (MIG instances, fans, device counts), job labels (and the exporter's own pod, which is
 // none), and what the simulator makes of the counters: XID events, memory totals, each GPU's
 // health, its alarm and the incident an XID starts.
+#include "importers/floor_file.h"
+#include "importers/inventory_csv.h"
 #include "importers/mapping_rules.h"
+#include "importers/pci_address.h"
 #include "importers/series_mapper.h"
 #include "model/gpu_health.h"
 #include "model/incident_tracker.h"
@@ -231,6 +234,107 @@ private slots:
 
     // Through kube-prometheus, a GPU without a workload carries the exporter pod's own names:
     // no job. Without honor_labels the workload's names come as exported_*, and win.
+    // A GPU's true identity: its UUID where the inventory has it (a GPU seen on another host is
+    // reported), else its module's PCI address through the tray model's table, and only last
+    // its index; a pod's IP address is no host.
+    void trueIdentity() {
+        QCOMPARE(importers::parsePciAddress("00000018:01:00.0"), (importers::PciBus{0x18, 1}));
+        QCOMPARE(importers::parsePciAddress("0009:01"), (importers::PciBus{9, 1}));
+        QCOMPARE(importers::parsePciAddress("3b:00.0"), (importers::PciBus{0, 0x3b}));
+        for (const char* bad : {"", "1", "zz:00.0", "0008:01:00.x", "000000008:01:00.0"})
+            QVERIFY2(!importers::parsePciAddress(bad), bad);
+
+        const auto inv = importers::parseInventoryCsv(
+            "Host Name,Rack Name,Row,Tray,GPU UUIDs\n"
+            "a01-n01,A01,R1,1,GPU-aaaa-0;GPU-aaaa-1;GPU-aaaa-2;GPU-aaaa-3\n"
+            "a01-n02,A01,R1,2,\n",
+            "hosts.csv");
+        QVERIFY2(inv, inv ? "" : inv.error().toString().c_str());
+        auto built = model::Topology::build(inv->spec);
+        QVERIFY(built);
+        const model::Topology& t = *built;
+        const auto gpt = static_cast<model::EntityId>(t.spec().rack.gpusPerTray);
+        const model::EntityId n1 = 0, n2 = 1;
+        QCOMPARE(t.hostName(n2), std::string("a01-n02"));
+        importers::SeriesMapper m(dcgmRules(), t);
+        m.keepFamilyReport(true);
+        // A container that sees one GPU calls it gpu 0; its PCI address is module 2's.
+        auto out =
+            mapOne(m, "DCGM_FI_DEV_GPU_TEMP",
+                   {{"gpu", "0"}, {"pci_bus_id", "00000018:01:00.0"}, {"Hostname", "a01-n02"}}, 50);
+        QCOMPARE(out.size(), 1u);
+        QCOMPARE(out[0].entity, n2 * gpt + 2);
+        // A cloud VM's address is in no NVL72 tray's table: the index places it.
+        out = mapOne(m, "DCGM_FI_DEV_POWER_USAGE",
+                     {{"gpu", "1"}, {"pci_bus_id", "00000000:53:00.0"}, {"Hostname", "a01-n02"}},
+                     500);
+        QCOMPARE(out.size(), 1u);
+        QCOMPARE(out[0].entity, n2 * gpt + 1);
+        // Neither: an unplaced sample with the reason.
+        QVERIFY(mapOne(m, "DCGM_FI_DEV_GPU_UTIL",
+                       {{"pci_bus_id", "00000000:53:00.0"}, {"Hostname", "a01-n02"}}, 5)
+                    .empty());
+        // The inventory's UUID wins over the labels' host, and the move is reported.
+        out = mapOne(m, "DCGM_FI_DEV_GPU_TEMP",
+                     {{"gpu", "3"}, {"UUID", "GPU-AAAA-3"}, {"Hostname", "a01-n02"}}, 61);
+        QCOMPARE(out.size(), 1u);
+        QCOMPARE(out[0].entity, n1 * gpt + 3);
+        const auto moved = m.topMovedGpus(5);
+        QCOMPARE(moved.size(), std::size_t(1));
+        QCOMPARE(moved[0].name,
+                 std::string("GPU-AAAA-3: the inventory's a01-n01, the telemetry's a01-n02"));
+        // What placed each GPU, once per change, as gpu.placed_by samples.
+        const auto placed = m.takePlacements(7);
+        QCOMPARE(placed.size(), std::size_t(3));
+        auto code = [&](model::EntityId gpu) {
+            for (const auto& s : placed)
+                if (s.entity == gpu) return s.value;
+            return -1.0f;
+        };
+        QCOMPARE(code(n2 * gpt + 2), 2.0f); // PCI address
+        QCOMPARE(code(n2 * gpt + 1), 3.0f); // index
+        QCOMPARE(code(n1 * gpt + 3), 1.0f); // UUID
+        QCOMPARE(placed[0].channel, model::ch::GpuPlacedBy);
+        QVERIFY(m.takePlacements(8).empty());
+        const auto& report = m.familyReport();
+        QCOMPARE(report.at("DCGM_FI_DEV_GPU_TEMP").placedBy.at("host and PCI address"),
+                 std::uint64_t(1));
+        QCOMPARE(report.at("DCGM_FI_DEV_GPU_UTIL")
+                     .notPlaced.at("a01-n02: PCI address 00000000:53:00.0 is no GPU module of its "
+                                   "tray"),
+                 std::uint64_t(1));
+        // kube-prometheus without a Hostname: the instance is the exporter pod's address.
+        QVERIFY(
+            mapOne(m, "DCGM_FI_DEV_GPU_TEMP", {{"gpu", "0"}, {"instance", "10.0.172.246:9400"}}, 40)
+                .empty());
+        bool podIp = false;
+        for (const auto& r : m.topUnresolved(10))
+            podIp = podIp || r.name == "10.0.172.246: an address, not a host name (a pod's "
+                                       "instance: the series need a Hostname label)";
+        QVERIFY(podIp);
+
+        // A floor file's own table: one address per GPU, each an address.
+        const char* kFloor =
+            "{\"rows\": 1, \"racks_per_row\": 1,\n"
+            "  \"rack\": {\"gpus_per_tray\": 2, \"gpu_pci\": [\"0008:01\", \"nonsense\"]}}";
+        auto bad = importers::parseFloorFile(kFloor, "f.json");
+        QVERIFY(!bad);
+        QCOMPARE(bad.error().line, 2);
+        QVERIFY2(bad.error().message.find("got \"nonsense\"") != std::string::npos,
+                 bad.error().toString().c_str());
+        bad = importers::parseFloorFile(
+            "{\"rows\": 1, \"racks_per_row\": 1, \"rack\": {\"gpu_pci\": [\"0008:01\"]}}",
+            "f.json");
+        QVERIFY(!bad);
+        QVERIFY2(bad.error().message.find("one PCI address per GPU of a tray (4), got 1") !=
+                     std::string::npos,
+                 bad.error().toString().c_str());
+        const auto eight = importers::parseFloorFile(
+            "{\"rows\": 1, \"racks_per_row\": 1, \"rack\": {\"gpus_per_tray\": 8}}", "f.json");
+        QVERIFY(eight);
+        QVERIFY(eight->rack.gpuPci.empty()); // the NVL72 table is no 8-GPU tray's
+    }
+
     void theExportersOwnPodIsNoJob() {
         importers::SeriesMapper m(dcgmRules(), *m_demo);
         const std::initializer_list<Label> idle{{"gpu", "2"},
