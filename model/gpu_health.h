@@ -48,6 +48,11 @@ inline constexpr std::uint32_t kDegrading = kHwSlowdown | kSwThermal | kHwTherma
 // "thermal slowdown, power cap"; "none" for 0.
 std::string describeThrottleReasons(std::uint32_t mask);
 
+// A GPU whose clocks its own temperature holds down (software or hardware thermal slowdown)
+// while the coolant is fine says its cold plate does not take the heat away: the words its
+// event starts with, so the incident tracker files it under cooling.
+inline constexpr std::string_view kColdPlateReport = "cold plate: ";
+
 enum class GpuHealth : std::uint8_t { Healthy = 0, Degraded = 1, Failing = 2, Lost = 3 };
 inline constexpr std::array<std::string_view, 4> kGpuHealthNames{"healthy", "degraded", "failing",
                                                                  "lost"};

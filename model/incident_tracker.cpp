@@ -1,3 +1,4 @@
+#include "gpu_health.h"
 #include "incident_tracker_parts.h"
 
 #include <algorithm>
@@ -180,6 +181,13 @@ IncidentTracker::Open* IncidentTracker::covering(EntityRef ref) {
     return nullptr;
 }
 
+CauseDomain IncidentTracker::domainOf(const Event& e) {
+    // A GPU that its own heat slows (gpu_health.h) speaks for its cold plate.
+    if (e.kind == EventKind::DeviceReport && e.text.starts_with(kColdPlateReport))
+        return CauseDomain::Cooling;
+    return domainOfKind(e.entity.kind);
+}
+
 void IncidentTracker::startIncident(const Event& e, const char* kind, TimeNs now) {
     Incident inc;
     inc.id = static_cast<std::uint32_t>(m_incidents.size() + 1);
@@ -187,7 +195,7 @@ void IncidentTracker::startIncident(const Event& e, const char* kind, TimeNs now
     inc.root = e.entity;
     inc.rootKind = kind;
     inc.rootText = e.text;
-    inc.domain = domainOfKind(e.entity.kind);
+    inc.domain = domainOf(e);
     m_incidents.push_back(std::move(inc));
     Open o;
     o.index = m_incidents.size() - 1;
@@ -287,11 +295,16 @@ void IncidentTracker::observe(const Snapshot& s, std::span<const Event> newEvent
             }
             continue;
         }
-        const CauseDomain d = domainOfKind(e.entity.kind);
+        const CauseDomain d = domainOf(e);
         if (o)
             addEventStep(*o, e, d == CauseDomain::Unknown ? m_incidents[o->index].domain : d);
-        else if (e.kind == EventKind::ScenarioInjection || e.severity == Severity::Critical)
-            startIncident(e, e.kind == EventKind::ScenarioInjection ? "scenario" : "protection",
+        else if (e.kind == EventKind::ScenarioInjection || e.severity == Severity::Critical ||
+                 d == CauseDomain::Cooling)
+            startIncident(e,
+                          e.kind == EventKind::ScenarioInjection ? "scenario"
+                          : e.kind == EventKind::DeviceReport    ? "device"
+                          : e.kind == EventKind::Scheduler       ? "scheduler"
+                                                                 : "protection",
                           now);
     }
     // Alarms: each joins the incident that covers it, or is the root of a new one.

@@ -137,6 +137,7 @@ private:
     struct Rule;
     struct Open; // per open incident: footprint and per-rule progress
     void startIncident(const Event& e, const char* kind, TimeNs now);
+    static CauseDomain domainOf(const Event& e);
     void addEventStep(Open& o, const Event& e, CauseDomain domain);
     Open* covering(EntityRef ref);
     void footprintOf(EntityRef ref, std::vector<std::uint8_t>& racks, bool& floorWide) const;

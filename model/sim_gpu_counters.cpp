@@ -92,6 +92,23 @@ void SimModel::stepGpuHealth() {
                                    EntityRef{EntityKind::Gpu, g}, Severity::Critical,
                                    t.name(EntityKind::Gpu, g) + " is " +
                                        std::string(healthName(now)) + ": " + healthReason(c)});
+        // Thermal slowdown is the cold plate's doing: a cause of its own, and its end a recovery.
+        const auto mask = [](float m) {
+            return std::isfinite(m) && m > 0 ? static_cast<std::uint32_t>(m) : 0u;
+        };
+        constexpr std::uint32_t kThermal = throttle::kSwThermal | throttle::kHwThermal;
+        const bool hot = now == GpuHealth::Degraded && (mask(c.throttleReasons) & kThermal) != 0;
+        if (hot && was == GpuHealth::Healthy)
+            m_newEvents.push_back({m_state.time, EventKind::DeviceReport,
+                                   EntityRef{EntityKind::Gpu, g}, Severity::Warning,
+                                   std::string(kColdPlateReport) + t.name(EntityKind::Gpu, g) +
+                                       " holds its clocks down (" +
+                                       describeThrottleReasons(mask(c.throttleReasons) & kThermal) +
+                                       ")"});
+        else if (now == GpuHealth::Healthy && was == GpuHealth::Degraded)
+            m_newEvents.push_back({m_state.time, EventKind::DeviceReport,
+                                   EntityRef{EntityKind::Gpu, g}, Severity::Info,
+                                   t.name(EntityKind::Gpu, g) + " is healthy again"});
     }
 }
 

@@ -416,7 +416,8 @@ private slots:
         config.settle = false;
         model::SimModel sim(m_demo, config);
         const model::EntityId xid = gpu("A03 tray 02 GPU 1"), hot = gpu("A03 tray 02 GPU 2"),
-                              mem = gpu("A03 tray 02 GPU 3"), gone = gpu("A03 tray 02 GPU 0");
+                              mem = gpu("A03 tray 02 GPU 3"), gone = gpu("A03 tray 02 GPU 0"),
+                              plate = gpu("A05 tray 07 GPU 2");
         // The GPU counters are not the demo's: before any measurement nothing lists them.
         QVERIFY(!sim.state().measuredChannels.test(ch::GpuHealth));
         auto send = [&](std::initializer_list<model::Sample> samples) {
@@ -433,6 +434,7 @@ private slots:
         };
         send({{0, ch::GpuXid, xid, 0},
               {0, ch::GpuThrottleReasons, hot, 0},
+              {0, ch::GpuThrottleReasons, plate, 0},
               {0, ch::GpuTemperature, gone, 60},
               {0, ch::GpuMemoryUsed, mem, 72.5f},
               {0, ch::GpuMemoryFree, mem, 183.0f},
@@ -483,6 +485,17 @@ private slots:
             incident = incident || (inc.root == model::EntityRef{model::EntityKind::Gpu, xid} &&
                                     inc.rootText.find("fell off the bus") != std::string::npos);
         QVERIFY(incident);
+        // A GPU its own heat slows, with nothing else wrong: its cold plate is a cooling cause.
+        send({{0, ch::GpuThrottleReasons, plate, 0x20 | 0x4}});
+        runSeconds(2);
+        bool coldPlate = false;
+        for (const auto& inc : *s.incidents)
+            coldPlate =
+                coldPlate || (inc.root == model::EntityRef{model::EntityKind::Gpu, plate} &&
+                              inc.domain == model::CauseDomain::Cooling &&
+                              inc.rootText == "cold plate: A05 tray 07 GPU 2 holds its clocks down "
+                                              "(thermal slowdown)");
+        QVERIFY(coldPlate);
         // Keep the other GPUs of the tray answering while GPU 0's series stay away.
         for (int i = 0; i < 4; ++i) {
             send({{0, ch::GpuTemperature, mem, 50}, {0, ch::GpuThrottleReasons, hot, 0}});
@@ -490,6 +503,11 @@ private slots:
         }
         QCOMPARE(s.value(ch::GpuHealth, gone), float(model::GpuHealth::Lost));
         QCOMPARE(s.value(ch::GpuHealth, hot), float(model::GpuHealth::Healthy));
+        bool healthyAgain = false;
+        for (const auto& e : *s.events)
+            healthyAgain = healthyAgain || (e.severity == model::Severity::Info &&
+                                            e.text == "A03 tray 02 GPU 2 is healthy again");
+        QVERIFY(healthyAgain);
         bool lostEvent = false;
         for (const auto& e : *s.events)
             lostEvent = lostEvent || e.text.starts_with("A03 tray 02 GPU 0 is lost");
