@@ -233,6 +233,31 @@ json unmappedHostsJson(const std::vector<importers::NameCount>& hosts,
     return out;
 }
 
+namespace {
+
+std::string joined(const std::vector<importers::NameCount>& list, const char* between) {
+    std::string out;
+    for (const auto& n : list)
+        out += (out.empty() ? "" : between) + n.name + " " + std::to_string(n.count);
+    return out;
+}
+
+views::FamilyStatus familyStatus(const importers::FamilyMapping& f) {
+    views::FamilyStatus s;
+    s.family = f.family;
+    s.series = f.series;
+    s.placed = f.placed;
+    s.ignored = f.ignored;
+    s.noRule = f.noRule;
+    for (const auto& c : f.channels)
+        s.channels += (s.channels.empty() ? "" : ", ") + c;
+    s.placedBy = joined(f.placedBy, ", ");
+    s.why = f.ignored > 0 ? f.ignoredWhy : joined(f.notPlaced, "; ");
+    return s;
+}
+
+} // namespace
+
 std::vector<views::SourceStatus>
 sourceStatus(const std::vector<std::unique_ptr<importers::LiveSource>>& sources,
              importers::HostSuggester* suggester) {
@@ -269,11 +294,14 @@ sourceStatus(const std::vector<std::unique_ptr<importers::LiveSource>>& sources,
                 s.unresolved.emplace_back(u.name, u.count);
             out.push_back(std::move(s));
         }
-        if (out.size() > first)
+        if (out.size() > first) {
             for (const auto& h : source->unknownHosts())
                 out[first].unknownHosts.push_back(
                     {h.name, h.count,
                      suggester ? suggester->suggest(h.name) : std::vector<std::string>{}});
+            for (const auto& f : source->mappingReport())
+                out[first].families.push_back(familyStatus(f));
+        }
     }
     return out;
 }
@@ -307,8 +335,22 @@ json sourcesJson(const std::vector<std::unique_ptr<importers::LiveSource>>& sour
             }
             out.push_back(std::move(one));
         }
-        if (out.size() > first)
+        if (out.size() > first) {
             out[first]["unmapped_hosts"] = unmappedHostsJson(source->unknownHosts(), suggester);
+            // The mapping report, per family over the series seen (as the Sources panel has it).
+            json families = json::array();
+            for (const auto& f : source->mappingReport()) {
+                const views::FamilyStatus st = familyStatus(f);
+                json one = {{"family", st.family}, {"series", st.series}, {"placed", st.placed}};
+                if (!st.channels.empty()) one["channels"] = st.channels;
+                if (!st.placedBy.empty()) one["placed_by"] = st.placedBy;
+                if (f.ignored > 0) one["ignored"] = st.why;
+                if (f.noRule > 0) one["no_rule"] = f.noRule;
+                if (!f.notPlaced.empty()) one["not_placed"] = joined(f.notPlaced, "; ");
+                families.push_back(std::move(one));
+            }
+            if (!families.empty()) out[first]["families"] = std::move(families);
+        }
     }
     return out;
 }

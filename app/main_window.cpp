@@ -98,6 +98,11 @@ MainWindow::MainWindow(Session& session, QWidget* parent, bool restoreLayout)
     tabifyDockWidget(fabricDock, powerDock);
     m_sources = new views::SourcesPanel(m_view);
     auto* sourcesDock = dock(tr("Sources"), "sourcesDock", m_sources, Qt::RightDockWidgetArea);
+    connect(m_view, &views::FloorView::sourcesRequested, this, [this, sourcesDock] {
+        sourcesDock->show();
+        sourcesDock->raise();
+        m_sources->showMapping();
+    });
     tabifyDockWidget(powerDock, sourcesDock);
     m_incidents = new views::IncidentsPanel(m_view);
     auto* incidentsDock =

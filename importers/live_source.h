@@ -75,6 +75,17 @@ inline std::string trimBlanks(std::string_view s) {
     return std::string(s);
 }
 
+// What one metric family of a source came to, over the series seen so far: the Sources panel's
+// mapping report (--check-source gives the same for one page).
+struct FamilyMapping {
+    std::string family;
+    std::uint64_t series = 0, placed = 0, ignored = 0, noRule = 0;
+    std::string ignoredWhy;
+    std::vector<std::string> channels; // the channels it feeds
+    std::vector<NameCount> placedBy;   // "UUID", "host and index", ... with series
+    std::vector<NameCount> notPlaced;  // reason with series
+};
+
 class LiveSource {
 public:
     virtual ~LiveSource() = default;
@@ -83,6 +94,9 @@ public:
     virtual std::vector<SourceHealth> health() const = 0; // one per target
     // Host names in the telemetry that the floor does not know, most samples first (top 10).
     virtual std::vector<NameCount> unknownHosts() const { return {}; }
+    // Per metric family, what its series came to (sources that map series; refreshed every
+    // few seconds).
+    virtual std::vector<FamilyMapping> mappingReport() const { return {}; }
 };
 
 // Where a source's batches go; false means the batch was refused (and is counted as dropped).

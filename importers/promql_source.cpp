@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ranges>
 #include <regex>
 #include <thread>
@@ -479,6 +480,11 @@ void PromqlSource::stop() {
     m_loop.stop([this] { teardownOnThread(); });
 }
 
+std::vector<FamilyMapping> PromqlSource::mappingReport() const {
+    std::lock_guard lock(m_mutex);
+    return m_mapping;
+}
+
 std::vector<NameCount> PromqlSource::unknownHosts() const {
     std::lock_guard lock(m_mutex);
     return m_unknownHosts;
@@ -568,7 +574,15 @@ void PromqlSource::finished(std::size_t index, const HttpResult& r) {
         const std::uint64_t dropped =
             submitInBatches(m_submit, m_config.sourceId, m_scratch, m_config.maxBatchSamples);
         submitGpuJobs(m_submit, m_config.sourceId, m_mapper->takeGpuJobs());
+        // The mapping report, every few seconds (a walk over the series seen).
+        std::optional<std::vector<FamilyMapping>> mapping;
+        if (const auto t = std::chrono::steady_clock::now();
+            t - m_mappingAt > std::chrono::seconds(5)) {
+            m_mappingAt = t;
+            mapping = m_mapper->familyMappings();
+        }
         std::lock_guard lock(m_mutex);
+        if (mapping) m_mapping = std::move(*mapping);
         if (a.unmapped > 0) {
             m_unknownHosts = m_mapper->topUnknownHosts(10);
             m_health.unresolved = m_mapper->topUnresolved(10);

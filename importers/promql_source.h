@@ -112,6 +112,7 @@ public:
     // One entry: the server. targetsUp/targetsTotal count the queries that answered last round.
     std::vector<SourceHealth> health() const override;
     std::vector<NameCount> unknownHosts() const override;
+    std::vector<FamilyMapping> mappingReport() const override;
 
 private:
     void setupOnThread();
@@ -140,7 +141,9 @@ private:
     std::chrono::steady_clock::time_point m_roundStarted;
     std::vector<model::Sample> m_scratch;
 
+    std::chrono::steady_clock::time_point m_mappingAt{}; // loop thread
     mutable std::mutex m_mutex;
+    std::vector<FamilyMapping> m_mapping; // guarded by m_mutex
 
     std::vector<NameCount> m_unknownHosts; // guarded by m_mutex
     SourceHealth m_health;

@@ -8,6 +8,7 @@
 #include <QUrl>
 #include <algorithm>
 #include <charconv>
+#include <optional>
 
 namespace ft::importers {
 
@@ -149,6 +150,11 @@ void ScrapeSource::stop() {
     m_loop.stop([this] { teardownOnThread(); });
 }
 
+std::vector<FamilyMapping> ScrapeSource::mappingReport() const {
+    std::lock_guard lock(m_mutex);
+    return m_mapping;
+}
+
 std::vector<NameCount> ScrapeSource::unknownHosts() const {
     std::lock_guard lock(m_mutex);
     return m_unknownHosts;
@@ -255,9 +261,17 @@ void ScrapeSource::finished(std::size_t index, const HttpResult& r) {
     const std::uint64_t dropped =
         submitInBatches(m_submit, m_config.sourceId, m_scratch, m_config.maxBatchSamples);
     submitGpuJobs(m_submit, m_config.sourceId, m_mapper->takeGpuJobs());
+    // The mapping report, every few seconds (a walk over the series seen).
+    std::optional<std::vector<FamilyMapping>> mapping;
+    if (const auto t = std::chrono::steady_clock::now();
+        t - m_mappingAt > std::chrono::seconds(5)) {
+        m_mappingAt = t;
+        mapping = m_mapper->familyMappings();
+    }
 
     {
         std::lock_guard lock(m_mutex);
+        if (mapping) m_mapping = std::move(*mapping);
         SourceHealth& h = m_health[index];
         if (after.unresolved != before.unresolved) {
             m_unknownHosts = m_mapper->topUnknownHosts(10);

@@ -57,6 +57,7 @@ public:
     void stop() override;
     std::vector<SourceHealth> health() const override;
     std::vector<NameCount> unknownHosts() const override;
+    std::vector<FamilyMapping> mappingReport() const override;
 
 private:
     // Loop-thread state of one target; its health lives in m_health (guarded by m_mutex).
@@ -86,7 +87,9 @@ private:
     std::vector<Target> m_targets;        // loop thread (url fixed at construction)
     std::vector<model::Sample> m_scratch; // loop thread
 
+    std::chrono::steady_clock::time_point m_mappingAt{}; // loop thread
     mutable std::mutex m_mutex;
+    std::vector<FamilyMapping> m_mapping; // guarded by m_mutex
 
     std::vector<NameCount> m_unknownHosts; // guarded by m_mutex
     std::vector<SourceHealth> m_health;

@@ -595,6 +595,7 @@ std::size_t SeriesMapper::map(std::string_view metric, std::span<const prom::Lab
             }
             CacheEntry resolved = resolve(metric, labels); // may not touch the cache
             resolved.key = key;
+            resolved.family = counterIndex(m_familyNames, metric);
             *slot = {key, static_cast<std::uint32_t>(m_entries.size())};
             m_entries.push_back(resolved);
             m_stats.series = m_entries.size();
@@ -644,6 +645,58 @@ std::size_t SeriesMapper::mapEntry(const CacheEntry& e, double value, model::Tim
         applyTarget(m_targets[entry->index + i], value, time, out, produced);
     m_stats.mapped += produced;
     return produced;
+}
+
+std::map<std::string, FamilyReport, std::less<>> SeriesMapper::seriesReport() const {
+    std::map<std::string, FamilyReport, std::less<>> out;
+    for (const CacheEntry& e : m_entries) {
+        const std::string& metric = m_familyNames.counts[e.family].name;
+        FamilyReport& f = out[metric];
+        ++f.samples;
+        switch (e.kind) {
+        case EntryKind::Ignored: {
+            ++f.ignored;
+            const std::string& name = m_ignoredNames.counts[e.index].name;
+            f.ignoredWhy = name.substr(std::min(name.size(), metric.size() + 2));
+            continue;
+        }
+        case EntryKind::Unmapped:
+            ++f.noRule;
+            continue;
+        case EntryKind::Unresolved:
+            ++f.notPlaced[m_unresolvedNames.counts[e.index].name];
+            continue;
+        case EntryKind::Mapped:
+            break;
+        }
+        ++f.placed;
+        f.channels.insert(e.first.channel);
+        for (std::uint32_t i = 0; i + 1 < e.targetCount; ++i)
+            f.channels.insert(m_targets[e.index + i].channel);
+        ++f.placedBy[std::string(kKeyNames[e.first.key])];
+    }
+    return out;
+}
+
+std::vector<FamilyMapping> SeriesMapper::familyMappings() const {
+    std::vector<FamilyMapping> out;
+    for (const auto& [name, f] : seriesReport()) {
+        FamilyMapping m;
+        m.family = name;
+        m.series = f.samples;
+        m.placed = f.placed;
+        m.ignored = f.ignored;
+        m.noRule = f.noRule;
+        m.ignoredWhy = f.ignoredWhy;
+        for (const auto c : f.channels)
+            m.channels.emplace_back(model::kChannels[c].name);
+        for (const auto& [key, n] : f.placedBy)
+            m.placedBy.push_back({key, n});
+        for (const auto& [why, n] : f.notPlaced)
+            m.notPlaced.push_back({why, n});
+        out.push_back(std::move(m));
+    }
+    return out;
 }
 
 void SeriesMapper::report(std::string_view metric, const CacheEntry& entry, std::size_t produced,

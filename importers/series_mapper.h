@@ -15,6 +15,7 @@
 //
 // Owned by one source and called on that source's thread only; the topology must outlive it.
 #include "entity_name_index.h"
+#include "live_source.h"
 #include "mapping_rules.h"
 #include "model/sample.h"
 #include "name_count.h"
@@ -111,6 +112,12 @@ public:
     const std::map<std::string, FamilyReport, std::less<>>& familyReport() const {
         return m_families;
     }
+    // The same per family from the series seen (since the last clearCache), counting series
+    // rather than samples: free while mapping, a walk over the series when asked (the Sources
+    // panel's mapping report for a live source).
+    std::map<std::string, FamilyReport, std::less<>> seriesReport() const;
+    // seriesReport() in the words of the live sources' health (live_source.h).
+    std::vector<FamilyMapping> familyMappings() const;
 
     const MappingRules& rules() const { return m_rules; }
     // Forget every resolved series (they resolve again on next sight); times and counters stay.
@@ -135,6 +142,7 @@ private:
         std::uint32_t index =
             0; // more targets (m_targets) or the name counter (Unmapped, Unresolved)
         std::uint32_t unknownHost = kNoName; // Unresolved for an unknown host: its counter
+        std::uint32_t family = 0;            // its metric's name, in m_familyNames
     };
     static constexpr std::uint32_t kNoName = ~std::uint32_t{0};
     struct SeriesState {
@@ -187,7 +195,8 @@ private:
     NameCounter m_unresolvedNames;
     NameCounter m_unknownHosts;
     NameCounter m_ignoredNames;
-    NameCounter m_movedGpus; // counted once per series
+    NameCounter m_movedGpus;   // counted once per series
+    NameCounter m_familyNames; // metric names of the cached series (counts unused)
     MapperStats m_stats;
     bool m_reporting = false;
     std::map<std::string, FamilyReport, std::less<>> m_families;

@@ -315,6 +315,7 @@ void FloorView::paintGL() {
         in.caption = m_caption;
         in.focus = m_focus;
         in.panels = &m_panels;
+        in.sourcesArea = &m_sourcesArea;
         in.hover = m_hover;
         in.selection = m_selection;
         in.width = static_cast<float>(width());

@@ -169,6 +169,8 @@ public:
     const std::optional<HudFocus>& focus() const { return m_focus; }
     // The HUD's panels as drawn in the last frame (logical pixels), for framing beside them.
     const std::vector<ScreenRect>& hudPanels() const { return m_panels; }
+    // Where the HUD drew the live sources' lines last (a click there: sourcesRequested()).
+    const ScreenRect& sourcesArea() const { return m_sourcesArea; }
 
     void resetCamera();
     void topView();
@@ -193,6 +195,8 @@ signals:
     void snapshotChanged();
     void firstFrame();
     void fillModelledChanged(bool fill);
+    // The live sources' lines in the HUD were clicked: show their mapping report.
+    void sourcesRequested();
     // Someone used the mouse or keyboard on the view (a tour pauses for them).
     void userInteracted();
     // A frame was drawn; what it cost (ms, finished when frame figures are shown).
@@ -309,6 +313,7 @@ private:
     std::string m_caption;
     std::optional<HudFocus> m_focus;
     std::vector<ScreenRect> m_panels;
+    ScreenRect m_sourcesArea; // the HUD's source lines, as last drawn
     QPoint m_pressPos, m_lastPos;
     Qt::MouseButton m_dragButton = Qt::NoButton;
     bool m_dragged = false;

@@ -230,6 +230,13 @@ void FloorView::mouseMoveEvent(QMouseEvent* e) {
 }
 
 void FloorView::mouseReleaseEvent(QMouseEvent* e) {
+    const auto x = static_cast<float>(e->position().x()), y = static_cast<float>(e->position().y());
+    if (!m_dragged && e->button() == Qt::LeftButton && m_sourcesArea.x0 <= x &&
+        x < m_sourcesArea.x1 && m_sourcesArea.y0 <= y && y < m_sourcesArea.y1) {
+        m_dragButton = Qt::NoButton;
+        emit sourcesRequested();
+        return;
+    }
     if (!m_dragged && e->button() == Qt::LeftButton) {
         const auto hit = pickAt(e->position().x(), e->position().y());
         setSelection(hit ? std::optional(hit->entity) : std::nullopt);

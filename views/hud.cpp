@@ -98,10 +98,12 @@ ImVec2 drawSourcePanel(const ImGuiOverlay& ov, const HudInput& in) {
                            in.fillModelled ? "unmeasured: model values, hatched"
                                            : "unmeasured: no data (grey, hatched)");
     }
+    if (in.sourcesArea) *in.sourcesArea = {};
     if (!in.sources.empty()) {
         // Each live source with its health: an operator must see at once which feed is dead.
         ImGui::Separator();
         ImGui::PushFont(ov.smallFont());
+        const float sourcesTop = ImGui::GetCursorScreenPos().y;
         for (const auto& src : in.sources) {
             const ImVec4 c = src.level == 0 ? kGood : src.level == 1 ? kWarning : kCritical;
             ImGui::TextColored(c, "%s %s",
@@ -138,6 +140,13 @@ ImVec2 drawSourcePanel(const ImGuiOverlay& ov, const HudInput& in) {
                 ImGui::TextColored(kWarning, "   %zu equipment not on this floor, e.g. %s",
                                    src.unresolved.size(), src.unresolved.front().first.c_str());
         }
+        // Where the unmapped come from: a click on these lines opens the mapping report.
+        if (!in.wall)
+            ImGui::TextColored(kMuted, "   click for what each metric family became (Sources)");
+        if (in.sourcesArea)
+            *in.sourcesArea = {ImGui::GetWindowPos().x, sourcesTop,
+                               ImGui::GetWindowPos().x + ImGui::GetWindowSize().x,
+                               ImGui::GetCursorScreenPos().y};
 
         ImGui::PopFont();
     }

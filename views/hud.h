@@ -80,6 +80,9 @@ struct HudInput {
     // The incidents as of this snapshot (the sim's own, or a replay's worked out from it).
     const model::IncidentList* incidents = nullptr;
     std::vector<ScreenRect>* panels = nullptr; // out: every panel drawn this frame
+    // out: where the live sources' lines are (a click there opens their mapping report); empty
+    // when none are drawn.
+    ScreenRect* sourcesArea = nullptr;
     // Display theme: the scene dimmed by this much (a dark NOC), panels this opaque.
     float dimScene = 0;
     float panelAlpha = 0.82f;

@@ -17,6 +17,17 @@ struct UnknownHostHint {
     bool operator==(const UnknownHostHint&) const = default;
 };
 
+// What one metric family of the source came to (per series): the channels it feeds and by
+// which key its series were placed, why it is ignored, or why series were not placed.
+struct FamilyStatus {
+    std::string family;
+    std::uint64_t series = 0, placed = 0, ignored = 0, noRule = 0;
+    std::string channels; // "gpu.temperature, gpu.memory_temperature"
+    std::string placedBy; // "UUID 144, host and index 8"
+    std::string why;      // ignored: why; else the not-placed reasons with their series
+    bool operator==(const FamilyStatus&) const = default;
+};
+
 struct SourceStatus {
     std::string name;   // "scrape 127.0.0.1:9400", "prometheus", "mqtt broker:1883"
     int level = 0;      // 0 up, 1 degraded or connecting, 2 down
@@ -29,6 +40,7 @@ struct SourceStatus {
     // Lines used as written that break the format's specification, and the latest in words.
     std::uint64_t formatWarnings = 0;
     std::string lastFormatWarning;
+    std::vector<FamilyStatus> families; // the mapping report, on a source's first target only
     bool operator==(const SourceStatus&) const = default;
 };
 

@@ -6,6 +6,7 @@
 #include <QLabel>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace ft::views {
 
@@ -76,6 +77,13 @@ void SourcesPanel::refresh() {
 
     // Sources and what they could not place.
     const auto sources = m_view->sourceStatuses();
+    // Keep what the operator opened or closed across the refresh.
+    for (int i = 0; i < m_tree->topLevelItemCount(); ++i) {
+        QTreeWidgetItem* source = m_tree->topLevelItem(i);
+        for (int c = 0; c < source->childCount(); ++c)
+            if (source->child(c)->text(0).startsWith(tr("mapping:")))
+                m_mappingOpen[source->text(0)] = source->child(c)->isExpanded();
+    }
     m_tree->clear();
     if (sources.empty()) {
         new QTreeWidgetItem(
@@ -128,7 +136,86 @@ void SourcesPanel::refresh() {
                                 "used as written.\n%1")
                                  .arg(qs(s.lastFormatWarning)));
         }
+        addMapping(item, s);
         item->setExpanded(true);
+    }
+}
+
+void SourcesPanel::addMapping(QTreeWidgetItem* source, const SourceStatus& s) {
+    if (s.families.empty()) return;
+    // The mapping report: what each metric family came to, over the series seen so far.
+    std::uint64_t placed = 0, ignored = 0, notPlaced = 0, noRule = 0;
+    for (const auto& f : s.families) {
+        placed += f.placed;
+        ignored += f.ignored;
+        noRule += f.noRule;
+        notPlaced += f.series - f.placed - f.ignored - f.noRule;
+    }
+    auto* mapping =
+        new QTreeWidgetItem(source, {tr("mapping: %1 families").arg(s.families.size()),
+                                     tr("%1 series placed").arg(placed),
+                                     tr("%1 not placed, %2 ignored on purpose, %3 without a rule")
+                                         .arg(notPlaced)
+                                         .arg(ignored)
+                                         .arg(noRule)});
+    mapping->setForeground(1, notPlaced > 0 ? QColor(240, 180, 60) : QColor(90, 200, 120));
+    // Not placed first (what to fix), then placed, then ignored and unknown.
+    auto rank = [](const FamilyStatus& f) {
+        return f.series > f.placed + f.ignored + f.noRule ? 0
+               : f.placed > 0                             ? 1
+               : f.ignored                                ? 2
+                                                          : 3;
+    };
+    std::vector<const FamilyStatus*> order;
+    for (const auto& f : s.families)
+        order.push_back(&f);
+    std::ranges::stable_sort(order, {}, [&](const FamilyStatus* f) { return rank(*f); });
+    for (const FamilyStatus* f : order) {
+        QString state, detail;
+        QColor colour(160, 166, 176);
+        switch (rank(*f)) {
+        case 0:
+            state = tr("%1 of %2 series not placed")
+                        .arg(f->series - f->placed - f->ignored - f->noRule)
+                        .arg(f->series);
+            detail = qs(f->why);
+            colour = QColor(240, 180, 60);
+            break;
+        case 1:
+            state = tr("%1 series → %2").arg(f->placed).arg(qs(f->channels));
+            detail = tr("placed by %1").arg(qs(f->placedBy));
+            colour = QColor(90, 200, 120);
+            break;
+        case 2:
+            state = tr("ignored");
+            detail = qs(f->why);
+            break;
+        default:
+            state = tr("no rule");
+            detail = tr("the mapping does not know this family");
+            break;
+        }
+        auto* row = new QTreeWidgetItem(mapping, {qs(f->family), state, detail});
+        row->setForeground(1, colour);
+        row->setToolTip(1, state);
+        row->setToolTip(2, detail);
+    }
+    const auto open = m_mappingOpen.find(source->text(0));
+    mapping->setExpanded(open != m_mappingOpen.end() ? open->second : notPlaced > 0);
+}
+
+void SourcesPanel::showMapping() {
+    // The HUD's source line leads here: the mapping reports open, the first one in view.
+    refresh();
+    for (int i = 0; i < m_tree->topLevelItemCount(); ++i) {
+        QTreeWidgetItem* source = m_tree->topLevelItem(i);
+        for (int c = 0; c < source->childCount(); ++c)
+            if (source->child(c)->text(0).startsWith(tr("mapping:"))) {
+                source->child(c)->setExpanded(true);
+                m_mappingOpen[source->text(0)] = true;
+                m_tree->scrollToItem(source->child(c), QAbstractItemView::PositionAtTop);
+                return;
+            }
     }
 }
 

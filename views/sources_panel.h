@@ -4,11 +4,16 @@
 // names: what to fix in the inventory or the exporter's labels), and what the current snapshot
 // covers: how many entities of each kind were measured, and which channels. Refreshes once a
 // second from the view. UI thread only.
+#include "source_status.h"
+
+#include <QString>
 #include <QTimer>
 #include <QWidget>
+#include <map>
 
 class QLabel;
 class QTreeWidget;
+class QTreeWidgetItem;
 
 namespace ft::views {
 
@@ -19,13 +24,17 @@ class SourcesPanel : public QWidget {
 public:
     explicit SourcesPanel(FloorView* view, QWidget* parent = nullptr);
     void refresh();
+    // Opens each source's mapping report and scrolls to the first (the HUD links here).
+    void showMapping();
     QTreeWidget* tree() const { return m_tree; }
 
 private:
+    void addMapping(QTreeWidgetItem* source, const SourceStatus& s);
     FloorView* m_view;
     QLabel* m_coverage;
     QTreeWidget* m_tree;
     QTimer m_timer;
+    std::map<QString, bool> m_mappingOpen; // by source: its mapping report opened
 };
 
 } // namespace ft::views

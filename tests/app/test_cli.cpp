@@ -13,6 +13,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -79,6 +80,9 @@ std::string exporterPage() {
                 body += "DCGM_FI_DEV_GPU_TEMP{gpu=\"" + std::to_string(g) + "\",Hostname=\"a0" +
                         std::to_string(rack) + "-n" + (tray < 10 ? "0" : "") +
                         std::to_string(tray) + "\"} " + std::to_string(50 + rack) + "\n";
+    // A family the mapping does not know, and a host the floor lacks.
+    body += "exporter_build_info{version=\"3.3.0\"} 1\n";
+    body += "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\",Hostname=\"z99-n01\"} 700\n";
     return body + "a broken line\n";
 }
 
@@ -162,7 +166,21 @@ private slots:
         }
         const auto j = nlohmann::json::parse(r.out.toStdString());
         const auto& src = j["sources"][0];
-        QVERIFY(src["mapped"].get<int>() >= 144);    // one poll of 2 racks x 72 GPUs at least
+        QVERIFY(src["mapped"].get<int>() >= 144); // one poll of 2 racks x 72 GPUs at least
+        // The mapping report: per family, what its series became and why.
+        std::map<std::string, nlohmann::json> families;
+        for (const auto& f : src["families"])
+            families[f["family"].get<std::string>()] = f;
+        QCOMPARE(families.size(), std::size_t(3));
+        QCOMPARE(families["DCGM_FI_DEV_GPU_TEMP"]["series"].get<int>(), 144);
+        QCOMPARE(families["DCGM_FI_DEV_GPU_TEMP"]["channels"].get<std::string>(),
+                 std::string("gpu.temperature"));
+        QCOMPARE(families["DCGM_FI_DEV_GPU_TEMP"]["placed_by"].get<std::string>(),
+                 std::string("host and index 144"));
+        QCOMPARE(families["exporter_build_info"]["no_rule"].get<int>(), 1);
+        QCOMPARE(families["DCGM_FI_DEV_POWER_USAGE"]["placed"].get<int>(), 0);
+        QCOMPARE(families["DCGM_FI_DEV_POWER_USAGE"]["not_placed"].get<std::string>(),
+                 std::string("z99-n01 1"));
         QVERIFY(src["bad_lines"].get<int>() >= 1);   // the broken line, counted, not fatal
         QCOMPARE(j["racks_measured"].get<int>(), 2); // A01, A02; the other 14 modelled
         QCOMPARE(j["racks_stale"].get<int>(), 0);

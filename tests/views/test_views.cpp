@@ -40,6 +40,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QSurfaceFormat>
 #include <QTemporaryDir>
 #include <QTest>
@@ -1257,10 +1258,50 @@ private slots:
             s.detail = "192 mapped, 12 unmapped";
             s.unknownHosts.push_back({"gpu-node-21", 8, {"gpu-node-0021"}});
             s.unknownHosts.push_back({"login-01", 4, {}});
+            s.families.push_back({"DCGM_FI_DEV_GPU_TEMP", 192, 192, 0, 0, "gpu.temperature",
+                                  "UUID 184, host and PCI address 8", ""});
+            s.families.push_back({"DCGM_FI_DEV_POWER_USAGE", 12, 0, 0, 0, "gpu.power", "",
+                                  "gpu-node-21 8; login-01 4"});
+            s.families.push_back({"DCGM_FI_DEV_FAN_SPEED", 12, 0, 12, 0, "", "",
+                                  "fan speed: an NVL72 GPU is liquid-cooled"});
             return std::vector<views::SourceStatus>{s};
         });
         views::SourcesPanel panel(view.get());
         panel.refresh();
+        // The mapping report: what each family became, what was not placed first.
+        const auto mapping = panel.tree()->findItems("mapping: 3 families",
+                                                     Qt::MatchRecursive | Qt::MatchExactly, 0);
+        QCOMPARE(mapping.size(), 1);
+        QCOMPARE(mapping[0]->text(1), QString("192 series placed"));
+        QCOMPARE(mapping[0]->text(2),
+                 QString("12 not placed, 12 ignored on purpose, 0 without a rule"));
+        QVERIFY(mapping[0]->isExpanded()); // something was not placed: open
+        QCOMPARE(mapping[0]->child(0)->text(0), QString("DCGM_FI_DEV_POWER_USAGE"));
+        QCOMPARE(mapping[0]->child(0)->text(1), QString("12 of 12 series not placed"));
+        QCOMPARE(mapping[0]->child(1)->text(1), QString("192 series → gpu.temperature"));
+        QCOMPARE(mapping[0]->child(1)->text(2),
+                 QString("placed by UUID 184, host and PCI address 8"));
+        QCOMPARE(mapping[0]->child(2)->text(1), QString("ignored"));
+        // Closed by the operator, it stays closed across refreshes.
+        mapping[0]->setExpanded(false);
+        panel.refresh();
+        QVERIFY(!panel.tree()
+                     ->findItems("mapping: 3 families", Qt::MatchRecursive | Qt::MatchExactly, 0)[0]
+                     ->isExpanded());
+        panel.showMapping();
+        QVERIFY(panel.tree()
+                    ->findItems("mapping: 3 families", Qt::MatchRecursive | Qt::MatchExactly, 0)[0]
+                    ->isExpanded());
+        // The HUD's source lines are a link: a click there asks for the report.
+        view->grabFramebuffer();
+        const auto area = view->sourcesArea();
+        QVERIFY(area.x1 > area.x0 && area.y1 > area.y0);
+        QSignalSpy asked(view.get(), &views::FloorView::sourcesRequested);
+        const QPoint at(static_cast<int>((area.x0 + area.x1) / 2),
+                        static_cast<int>((area.y0 + area.y1) / 2));
+        QTest::mouseClick(view.get(), Qt::LeftButton, {}, at);
+        QCOMPARE(asked.count(), 1);
+        QVERIFY(!view->selection()); // the click picked nothing on the floor behind
         const auto hosts =
             panel.tree()->findItems("gpu-node-21", Qt::MatchRecursive | Qt::MatchExactly, 0);
         QCOMPARE(hosts.size(), 1);
