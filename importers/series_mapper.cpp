@@ -647,32 +647,42 @@ std::size_t SeriesMapper::mapEntry(const CacheEntry& e, double value, model::Tim
     return produced;
 }
 
+bool SeriesMapper::tallyUnplaced(FamilyReport& f, const CacheEntry& e,
+                                 std::string_view metric) const {
+    switch (e.kind) {
+    case EntryKind::Ignored: {
+        ++f.ignored;
+        const std::string& name = m_ignoredNames.counts[e.index].name;
+        f.ignoredWhy = name.substr(std::min(name.size(), metric.size() + 2));
+        return true;
+    }
+    case EntryKind::Unmapped:
+        ++f.noRule;
+        return true;
+    case EntryKind::Unresolved:
+        ++f.notPlaced[m_unresolvedNames.counts[e.index].name];
+        return true;
+    case EntryKind::Mapped:
+        break;
+    }
+    return false;
+}
+
+void SeriesMapper::tallyChannels(FamilyReport& f, const CacheEntry& e) const {
+    f.channels.insert(e.first.channel);
+    for (std::uint32_t i = 0; i + 1 < e.targetCount; ++i)
+        f.channels.insert(m_targets[e.index + i].channel);
+}
+
 std::map<std::string, FamilyReport, std::less<>> SeriesMapper::seriesReport() const {
     std::map<std::string, FamilyReport, std::less<>> out;
     for (const CacheEntry& e : m_entries) {
         const std::string& metric = m_familyNames.counts[e.family].name;
         FamilyReport& f = out[metric];
         ++f.samples;
-        switch (e.kind) {
-        case EntryKind::Ignored: {
-            ++f.ignored;
-            const std::string& name = m_ignoredNames.counts[e.index].name;
-            f.ignoredWhy = name.substr(std::min(name.size(), metric.size() + 2));
-            continue;
-        }
-        case EntryKind::Unmapped:
-            ++f.noRule;
-            continue;
-        case EntryKind::Unresolved:
-            ++f.notPlaced[m_unresolvedNames.counts[e.index].name];
-            continue;
-        case EntryKind::Mapped:
-            break;
-        }
+        if (tallyUnplaced(f, e, metric)) continue;
         ++f.placed;
-        f.channels.insert(e.first.channel);
-        for (std::uint32_t i = 0; i + 1 < e.targetCount; ++i)
-            f.channels.insert(m_targets[e.index + i].channel);
+        tallyChannels(f, e);
         ++f.placedBy[std::string(kKeyNames[e.first.key])];
     }
     return out;
@@ -705,22 +715,7 @@ void SeriesMapper::report(std::string_view metric, const CacheEntry& entry, std:
     if (it == m_families.end()) it = m_families.emplace(std::string(metric), FamilyReport{}).first;
     FamilyReport& f = it->second;
     ++f.samples;
-    switch (entry.kind) {
-    case EntryKind::Ignored: {
-        ++f.ignored;
-        const std::string& name = m_ignoredNames.counts[entry.index].name;
-        f.ignoredWhy = name.substr(std::min(name.size(), metric.size() + 2));
-        return;
-    }
-    case EntryKind::Unmapped:
-        ++f.noRule;
-        return;
-    case EntryKind::Unresolved:
-        ++f.notPlaced[m_unresolvedNames.counts[entry.index].name];
-        return;
-    case EntryKind::Mapped:
-        break;
-    }
+    if (tallyUnplaced(f, entry, metric)) return;
     if (invalid > 0) {
         f.invalid += invalid;
         f.notPlaced["outside the rule's valid range (a blank or unsupported reading)"] += invalid;
@@ -730,9 +725,7 @@ void SeriesMapper::report(std::string_view metric, const CacheEntry& entry, std:
     else if (invalid == 0)
         ++f.notPlaced["held back (a rate's first sample, a fallback while its primary speaks, "
                       "or not newer than the last)"];
-    f.channels.insert(entry.first.channel);
-    for (std::uint32_t i = 0; i + 1 < entry.targetCount; ++i)
-        f.channels.insert(m_targets[entry.index + i].channel);
+    tallyChannels(f, entry);
     if (produced > 0) ++f.placedBy[std::string(kKeyNames[entry.first.key])];
 }
 

@@ -160,6 +160,10 @@ private:
     CacheEntry resolve(std::string_view metric, std::span<const prom::Label> labels);
     void noteGpuJob(model::EntityId gpu, std::span<const prom::Label> labels);
     void notePlacement(model::EntityId gpu, std::uint8_t key);
+    // A family report's share of one series: its ignored, no-rule or unplaced count (true), or
+    // nothing for a mapped one (false); the channels a mapped one feeds.
+    bool tallyUnplaced(FamilyReport& f, const CacheEntry& e, std::string_view metric) const;
+    void tallyChannels(FamilyReport& f, const CacheEntry& e) const;
     std::vector<std::uint8_t> m_gpuPlacedBy; // by GPU: gpu.placed_by's code, 0 = not yet
     std::vector<model::EntityId> m_placementChanges;
     std::unordered_map<model::EntityId, std::string> m_gpuJob;
