@@ -292,13 +292,16 @@ std::expected<void, Error> RecordingReader::readStream(std::size_t stream, model
     const std::size_t columns = column.size();
     const std::string what =
         stream < model::ch::Count ? std::string(model::kChannels[stream].name) : "measured ages";
-    // A GPU counter is recorded from its first measurement on: before it, 0 as in the
-    // simulator (and "no data" in the views, which see it unmeasured). Other streams without a
-    // chunk here are of an older build or a damaged file: NaN.
-    const float absent =
-        stream < model::ch::Count && model::isGpuCounter(static_cast<model::ChannelId>(stream))
-            ? 0.0f
-            : std::numeric_limits<float>::quiet_NaN();
+    // A GPU counter (and gpu.placed_by) is recorded from its first measurement on: before it,
+    // 0 as in the simulator (and "no data" in the views, which see it unmeasured); a node's
+    // scheduler state likewise, before it NaN with telemetry and 0 in the simulator, as the
+    // model held them. Other streams without a chunk here are of an older build or a damaged
+    // file: NaN.
+    const bool zero = stream < model::ch::Count &&
+                      (model::isGpuCounter(static_cast<model::ChannelId>(stream)) ||
+                       stream == model::ch::GpuPlacedBy ||
+                       (stream == model::ch::ComputeTraySchedulerState && !m_info.telemetry));
+    const float absent = zero ? 0.0f : std::numeric_limits<float>::quiet_NaN();
     if (chunks.empty() || columns == 0) {
         std::ranges::fill(column, absent);
         return {};

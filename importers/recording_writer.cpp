@@ -140,6 +140,9 @@ RecordingWriter::create(const std::string& path, std::shared_ptr<const model::To
     w->m_active.assign(kStreamCount, 1);
     for (model::ChannelId c = model::kFirstGpuCounter; c <= model::kLastGpuCounter; ++c)
         w->m_active[c] = 0;
+    // What only a scheduler or a mapper says: from its first word on, too.
+    w->m_active[model::ch::ComputeTraySchedulerState] = 0;
+    w->m_active[model::ch::GpuPlacedBy] = 0;
     for (std::size_t c = 0; c < kStreamCount; ++c)
         if (w->m_active[c]) w->m_rows[c].reserve(kRowsPerChunk * w->columnsOf(c));
     w->m_thread = std::thread([raw = w.get()] { raw->threadMain(); });
@@ -267,9 +270,13 @@ void RecordingWriter::append(const model::Snapshot& s) {
         const auto v = s.channel(c);
         if (!m_active[c]) {
             if (!s.measuredChannels.test(c)) continue;
-            // First measured: the chunk's earlier rows held 0 on every GPU.
+            // First measured: the chunk's earlier rows held 0 on every GPU (a counter), or
+            // nothing (a node's state before the scheduler spoke).
             m_active[c] = 1;
-            m_rows[c].assign(static_cast<std::size_t>(m_rowCount) * v.size(), 0.0f);
+            m_rows[c].assign(static_cast<std::size_t>(m_rowCount) * v.size(),
+                             c == model::ch::ComputeTraySchedulerState
+                                 ? std::numeric_limits<float>::quiet_NaN()
+                                 : 0.0f);
         }
         m_rows[c].insert(m_rows[c].end(), v.begin(), v.end());
     }

@@ -192,7 +192,7 @@ std::expected<SlurmAnswer, std::string> readAnswer(const Json& doc, const std::s
     const auto jobs = doc.find("jobs");
     if (nodes == doc.end() && jobs == doc.end()) {
         if (!out.errors.empty()) return std::unexpected(label + ": " + out.errors.front());
-        return std::unexpected(label + ": expected a \"nodes\" or \"jobs\" array");
+        return std::unexpected(label + R"(: expected a "nodes" or "jobs" array)");
     }
     if (nodes != doc.end()) {
         if (!nodes->is_array()) return std::unexpected(label + ": \"nodes\" is not an array");

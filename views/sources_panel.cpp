@@ -167,6 +167,7 @@ void SourcesPanel::addMapping(QTreeWidgetItem* source, const SourceStatus& s) {
                                                           : 3;
     };
     std::vector<const FamilyStatus*> order;
+    order.reserve(s.families.size());
     for (const auto& f : s.families)
         order.push_back(&f);
     std::ranges::stable_sort(order, {}, [&](const FamilyStatus* f) { return rank(*f); });

@@ -323,14 +323,13 @@ private slots:
         QVERIFY2(bad.error().message.find("got \"nonsense\"") != std::string::npos,
                  bad.error().toString().c_str());
         bad = importers::parseFloorFile(
-            "{\"rows\": 1, \"racks_per_row\": 1, \"rack\": {\"gpu_pci\": [\"0008:01\"]}}",
-            "f.json");
+            R"({"rows": 1, "racks_per_row": 1, "rack": {"gpu_pci": ["0008:01"]}})", "f.json");
         QVERIFY(!bad);
         QVERIFY2(bad.error().message.find("one PCI address per GPU of a tray (4), got 1") !=
                      std::string::npos,
                  bad.error().toString().c_str());
         const auto eight = importers::parseFloorFile(
-            "{\"rows\": 1, \"racks_per_row\": 1, \"rack\": {\"gpus_per_tray\": 8}}", "f.json");
+            R"({"rows": 1, "racks_per_row": 1, "rack": {"gpus_per_tray": 8}})", "f.json");
         QVERIFY(eight);
         QVERIFY(eight->rack.gpuPci.empty()); // the NVL72 table is no 8-GPU tray's
     }

@@ -353,6 +353,9 @@ private slots:
                     b.samples.push_back({sim.time(), ch::GpuTemperature, g, 50.0f});
                 // A GPU counter first measured inside a chunk: recorded from there on.
                 if (tick == 5) b.samples.push_back({sim.time(), ch::GpuXid, 80, 79.0f});
+                // And a node the scheduler drained: its tray's state from then on.
+                if (tick == 5)
+                    b.samples.push_back({sim.time(), ch::ComputeTraySchedulerState, 20, 4.0f});
                 sim.apply(b);
             }
             sim.step();
@@ -388,6 +391,12 @@ private slots:
             for (model::ChannelId c = model::kFirstGpuCounter; c <= model::kLastGpuCounter; ++c)
                 QVERIFY2(out.values[c] == w.values[c], model::kChannels[c].name.data());
             QCOMPARE(out.value(ch::GpuXid, 80), i >= 5 ? 79.0f : 0.0f);
+            // A node the scheduler never spoke of has no state, before or after.
+            if (i >= 5)
+                QCOMPARE(out.value(ch::ComputeTraySchedulerState, 20), 4.0f);
+            else
+                QVERIFY(std::isnan(out.value(ch::ComputeTraySchedulerState, 20)));
+            QVERIFY(std::isnan(out.value(ch::ComputeTraySchedulerState, 3)));
         }
         // The counters nothing measured take no room in the file.
         sqlite3* db = nullptr;
@@ -403,6 +412,8 @@ private slots:
             return n;
         };
         QCOMPARE(chunksOf(ch::GpuPcieTx), 0);
+        QCOMPARE(chunksOf(ch::GpuPlacedBy), 0);
+        QVERIFY(chunksOf(ch::ComputeTraySchedulerState) > 0);
         QVERIFY(chunksOf(ch::GpuXid) > 0);
         QVERIFY(chunksOf(ch::GpuTemperature) > 0);
         sqlite3_close(db);

@@ -72,7 +72,7 @@ model::EntityId trayOfHost(const model::Topology& t, const QString& host) {
 class Received {
 public:
     importers::SubmitFn fn() {
-        return [this](model::SampleBatch b) {
+        return [this](const model::SampleBatch& b) {
             std::lock_guard lock(m_mutex);
             ++m_batches;
             m_schedulerJobs = m_schedulerJobs || b.schedulerJobs;
