@@ -130,4 +130,14 @@ inline void submitGpuJobs(const SubmitFn& submit, std::uint16_t source,
     submit(std::move(batch));
 }
 
+// The MIG slices that reported, in a batch of their own.
+inline void submitGpuSlices(const SubmitFn& submit, std::uint16_t source,
+                            std::vector<std::pair<model::EntityId, std::string>> slices) {
+    if (slices.empty() || !submit) return;
+    model::SampleBatch batch;
+    batch.source = source;
+    batch.gpuSlices = std::move(slices);
+    submit(std::move(batch));
+}
+
 } // namespace ft::importers

@@ -261,6 +261,7 @@ void ScrapeSource::finished(std::size_t index, const HttpResult& r) {
     const std::uint64_t dropped =
         submitInBatches(m_submit, m_config.sourceId, m_scratch, m_config.maxBatchSamples);
     submitGpuJobs(m_submit, m_config.sourceId, m_mapper->takeGpuJobs());
+    submitGpuSlices(m_submit, m_config.sourceId, m_mapper->takeGpuSlices());
     // The mapping report, every few seconds (a walk over the series seen).
     std::optional<std::vector<FamilyMapping>> mapping;
     if (const auto t = std::chrono::steady_clock::now();

@@ -484,6 +484,8 @@ void SeriesMapper::noteGpuJob(model::EntityId gpu, std::span<const prom::Label> 
 
 SeriesMapper::CacheEntry SeriesMapper::resolve(std::string_view metric,
                                                std::span<const prom::Label> labels) {
+    if (const std::string_view instance = labelValue(metric, labels, "GPU_I_ID"); !instance.empty())
+        return resolveSlice(metric, labels, instance);
     EntityResolver resolver(m_topology, m_names);
     std::vector<Target> found;
     std::optional<model::EntityKind> nameless; // a rule matched, the labels to place it did not
@@ -620,9 +622,101 @@ std::size_t SeriesMapper::map(std::string_view metric, std::span<const prom::Lab
     return mapEntry(*entry, value, time, out);
 }
 
+SeriesMapper::CacheEntry SeriesMapper::resolveSlice(std::string_view metric,
+                                                    std::span<const prom::Label> labels,
+                                                    std::string_view instance) {
+    // The parent GPU's series: the same labels without the instance's.
+    std::vector<prom::Label> parent;
+    std::string_view profile;
+    for (const auto& l : labels) {
+        if (l.name == "GPU_I_PROFILE") profile = l.value;
+        if (!l.name.starts_with("GPU_I_")) parent.push_back(l);
+    }
+    CacheEntry e = resolve(metric, parent);
+    if (e.kind != EntryKind::Mapped ||
+        model::kChannels[e.first.channel].kind != model::EntityKind::Gpu)
+        return e; // not placed, ignored or no GPU channel: as the parent's would be
+    std::uint32_t id = 0;
+    std::from_chars(instance.data(), instance.data() + instance.size(), id);
+    m_sliceTargets.push_back(
+        {e.first.rule, e.first.entity, e.first.channel, id, std::string(profile)});
+    e.kind = EntryKind::Slice;
+    e.targetCount = 1;
+    e.index = static_cast<std::uint32_t>(m_sliceTargets.size() - 1);
+    return e;
+}
+
+std::size_t SeriesMapper::mapSlice(const SliceTarget& t, double value, model::TimeNs time,
+                                   std::vector<model::Sample>& out) {
+    const MappingRule& rule = m_rules.rules[t.rule];
+    if (!(value >= rule.validMin && value <= rule.validMax) ||
+        rule.transform == ValueTransform::Rate) { // a rate per slice is not kept
+        ++m_stats.invalid;
+        return 0;
+    }
+    ++m_stats.sliced;
+    const auto v = static_cast<float>(value * rule.scale + rule.offset);
+    Slice& slice = m_slices[t.gpu][t.instance];
+    slice.profile = t.profile;
+    slice.values[t.channel] = v;
+    m_sliceChanges.insert(t.gpu);
+    // The GPU's own value where it has no series of its own: its slices' activity, each
+    // weighted by its compute slices ("3g.40gb": 3 of 7), idle capacity counting as none.
+    using namespace model::ch;
+    const bool activity = t.channel == GpuGraphicsActive || t.channel == GpuSmActive ||
+                          t.channel == GpuSmOccupancy || t.channel == GpuTensorActive ||
+                          t.channel == GpuDramActive || t.channel == GpuFp64Active ||
+                          t.channel == GpuFp32Active || t.channel == GpuFp16Active;
+    const SeriesState& own = m_states[slotFor(t.channel, t.gpu)];
+    if (!activity || own.lastPrimaryTime != std::numeric_limits<model::TimeNs>::min()) return 0;
+    double sum = 0;
+    for (const auto& [id, other] : m_slices[t.gpu]) {
+        const auto it = other.values.find(t.channel);
+        if (it == other.values.end()) continue;
+        int computeSlices = 1;
+        std::from_chars(other.profile.data(), other.profile.data() + other.profile.size(),
+                        computeSlices);
+        sum += it->second * std::clamp(computeSlices, 1, 7) / 7.0;
+    }
+    out.push_back({time, t.channel, t.gpu, static_cast<float>(std::min(sum, 100.0))});
+    return 1;
+}
+
+std::vector<std::pair<model::EntityId, std::string>> SeriesMapper::takeGpuSlices() {
+    std::vector<std::pair<model::EntityId, std::string>> out;
+    for (const model::EntityId gpu : m_sliceChanges) {
+        std::string text;
+        for (const auto& [id, slice] : m_slices[gpu]) {
+            std::string line = "GI " + std::to_string(id);
+            if (!slice.profile.empty()) line += " (" + slice.profile + ")";
+            std::string values;
+            for (const auto& [channel, v] : slice.values) {
+                const auto& info = model::kChannels[channel];
+                char buf[96];
+                const std::string unit = info.unit == "code" ? "" : " " + std::string(info.unit);
+                std::snprintf(buf, sizeof buf, "%s %.*f%s", std::string(info.description).c_str(),
+                              info.unit == "%" ? 1 : 0, static_cast<double>(v), unit.c_str());
+                std::string item = buf;
+                if (!item.empty()) item[0] = static_cast<char>(std::tolower(item[0]));
+                values += (values.empty() ? "" : ", ") + item;
+            }
+            line += ": " + values;
+            text += (text.empty() ? "" : "\n") + line;
+        }
+        out.emplace_back(gpu, std::move(text));
+    }
+    m_sliceChanges.clear();
+    return out;
+}
+
 std::size_t SeriesMapper::mapEntry(const CacheEntry& e, double value, model::TimeNs time,
                                    std::vector<model::Sample>& out) {
     const CacheEntry* entry = &e;
+    if (entry->kind == EntryKind::Slice) {
+        const std::size_t produced = mapSlice(m_sliceTargets[entry->index], value, time, out);
+        m_stats.mapped += produced;
+        return produced;
+    }
     if (entry->kind == EntryKind::Unmapped) {
         ++m_stats.unmapped;
         ++m_unmappedNames.counts[entry->index].count;
@@ -663,6 +757,7 @@ bool SeriesMapper::tallyUnplaced(FamilyReport& f, const CacheEntry& e,
         ++f.notPlaced[m_unresolvedNames.counts[e.index].name];
         return true;
     case EntryKind::Mapped:
+    case EntryKind::Slice:
         break;
     }
     return false;
@@ -670,6 +765,7 @@ bool SeriesMapper::tallyUnplaced(FamilyReport& f, const CacheEntry& e,
 
 void SeriesMapper::tallyChannels(FamilyReport& f, const CacheEntry& e) const {
     f.channels.insert(e.first.channel);
+    if (e.kind == EntryKind::Slice) return; // its index is the slice's, not more targets
     for (std::uint32_t i = 0; i + 1 < e.targetCount; ++i)
         f.channels.insert(m_targets[e.index + i].channel);
 }
@@ -683,7 +779,8 @@ std::map<std::string, FamilyReport, std::less<>> SeriesMapper::seriesReport() co
         if (tallyUnplaced(f, e, metric)) continue;
         ++f.placed;
         tallyChannels(f, e);
-        ++f.placedBy[std::string(kKeyNames[e.first.key])];
+        ++f.placedBy[e.kind == EntryKind::Slice ? std::string("MIG instance of its GPU")
+                                                : std::string(kKeyNames[e.first.key])];
     }
     return out;
 }
@@ -716,6 +813,12 @@ void SeriesMapper::report(std::string_view metric, const CacheEntry& entry, std:
     FamilyReport& f = it->second;
     ++f.samples;
     if (tallyUnplaced(f, entry, metric)) return;
+    if (entry.kind == EntryKind::Slice && invalid == 0) {
+        ++f.placed;
+        tallyChannels(f, entry);
+        ++f.placedBy["MIG instance of its GPU"];
+        return;
+    }
     if (invalid > 0) {
         f.invalid += invalid;
         f.notPlaced["outside the rule's valid range (a blank or unsupported reading)"] += invalid;

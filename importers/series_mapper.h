@@ -48,6 +48,7 @@ struct MapperStats {
     // Distinct GPU series whose namespace/pod labels were the exporter's own pod (kube-prometheus
     // puts them on every GPU without a workload): not taken for a job.
     std::uint64_t exporterPodSeries = 0;
+    std::uint64_t sliced = 0; // samples of MIG instances, kept on their parent GPU's slice list
 };
 
 // What one metric family came to (SeriesMapper::keepFamilyReport): for --check-source and the
@@ -92,6 +93,9 @@ public:
     std::vector<std::pair<model::EntityId, std::string>> takeGpuJobs() {
         return std::exchange(m_jobChanges, {});
     }
+    // The MIG slices of the GPUs whose slices reported since the last call, in words: "GI 13
+    // (1g.5gb): graphics engine active 99.6 %, tensor pipes active 93.0 %" (one line a slice).
+    std::vector<std::pair<model::EntityId, std::string>> takeGpuSlices();
     // How each GPU was placed, as gpu.placed_by samples at `time`, for the GPUs whose key
     // changed since the last call (a series placed by another key than before).
     std::vector<model::Sample> takePlacements(model::TimeNs time);
@@ -131,7 +135,8 @@ private:
         model::ChannelId channel;
         std::uint8_t key = 0; // how the entity was found (series_mapper.cpp: kKeyNames)
     };
-    enum class EntryKind : std::uint8_t { Mapped, Unmapped, Unresolved, Ignored };
+    // Slice: a MIG instance's series (GPU_I_ID), placed on its parent GPU's slice list.
+    enum class EntryKind : std::uint8_t { Mapped, Unmapped, Unresolved, Ignored, Slice };
     // One series' answer: a steady scrape touches one entry (with its first target inline) and
     // one SeriesState per sample.
     struct CacheEntry {
@@ -160,6 +165,27 @@ private:
     CacheEntry resolve(std::string_view metric, std::span<const prom::Label> labels);
     void noteGpuJob(model::EntityId gpu, std::span<const prom::Label> labels);
     void notePlacement(model::EntityId gpu, std::uint8_t key);
+    // MIG: a series with GPU_I_ID resolves as its parent GPU's (without the instance labels)
+    // and feeds the GPU's slice list; where the GPU has no series of its own for an activity
+    // channel, its value is the slices' aggregate (weighted by their compute slices of 7).
+    struct SliceTarget {
+        std::uint32_t rule = 0;
+        model::EntityId gpu = 0;
+        model::ChannelId channel = 0;
+        std::uint32_t instance = 0;
+        std::string profile; // "1g.5gb"
+    };
+    struct Slice {
+        std::string profile;
+        std::map<model::ChannelId, float> values;
+    };
+    CacheEntry resolveSlice(std::string_view metric, std::span<const prom::Label> labels,
+                            std::string_view instance);
+    std::size_t mapSlice(const SliceTarget& t, double value, model::TimeNs time,
+                         std::vector<model::Sample>& out);
+    std::vector<SliceTarget> m_sliceTargets;
+    std::map<model::EntityId, std::map<std::uint32_t, Slice>> m_slices; // by GPU, by instance
+    std::set<model::EntityId> m_sliceChanges;
     // A family report's share of one series: its ignored, no-rule or unplaced count (true), or
     // nothing for a mapped one (false); the channels a mapped one feeds.
     bool tallyUnplaced(FamilyReport& f, const CacheEntry& e, std::string_view metric) const;

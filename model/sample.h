@@ -38,6 +38,9 @@ struct SampleBatch {
     // labels of other sources no longer name any.
     bool schedulerJobs = false;
     std::vector<NodeNote> nodeNotes; // only changes
+    // Each MIG-partitioned GPU's slices in words, one line a slice ("GI 13 (1g.5gb): graphics
+    // engine active 99.6 %"); only changes.
+    std::vector<std::pair<EntityId, std::string>> gpuSlices;
 };
 
 } // namespace ft::model

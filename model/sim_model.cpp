@@ -207,6 +207,15 @@ void SimModel::apply(const SampleBatch& batch) {
     // The scheduler's jobs are the floor's jobs: once it speaks, labels name none.
     m_jobsFromScheduler = m_jobsFromScheduler || batch.schedulerJobs;
     if (!batch.nodeNotes.empty()) applyNodeNotes(batch.nodeNotes);
+    if (!batch.gpuSlices.empty()) {
+        auto slices =
+            m_state.gpuSlices
+                ? std::make_shared<std::vector<std::string>>(*m_state.gpuSlices)
+                : std::make_shared<std::vector<std::string>>(m_topology->count(EntityKind::Gpu));
+        for (const auto& [gpu, text] : batch.gpuSlices)
+            if (gpu < slices->size()) (*slices)[gpu] = text;
+        m_state.gpuSlices = std::move(slices);
+    }
     if (!batch.gpuJobs.empty() && (batch.schedulerJobs || !m_jobsFromScheduler)) {
         if (m_gpuJobLabel.empty()) m_gpuJobLabel.resize(m_topology->count(EntityKind::Gpu));
         for (const auto& [gpu, job] : batch.gpuJobs)
@@ -726,6 +735,7 @@ void SimModel::copyState(Snapshot& out, bool shareRenewed) const {
     out.lifecycleHistory = m_state.lifecycleHistory;
     out.rackJobs = m_state.rackJobs;
     out.nodeNotes = m_state.nodeNotes;
+    out.gpuSlices = m_state.gpuSlices;
 }
 
 void SimModel::publishRackJobs(std::vector<std::string> names) {

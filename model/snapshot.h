@@ -143,6 +143,9 @@ struct Snapshot {
     // What the scheduler says of each compute tray's node (by tray; null where no scheduler
     // source runs), shared until one changes. Replays have the state channel and the events.
     std::shared_ptr<const std::vector<NodeNote>> nodeNotes;
+    // Each GPU's MIG slices in words, one line a slice ("" = not partitioned, or not reported);
+    // null where no source reported any.
+    std::shared_ptr<const std::vector<std::string>> gpuSlices;
     // Every lifecycle transition so far with its reason, shared until the next one.
     std::shared_ptr<const LifecycleLog> lifecycleHistory;
 

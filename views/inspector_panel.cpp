@@ -434,6 +434,8 @@ void InspectorPanel::refresh() {
             if (const std::string why = model::healthReason(counters); !why.empty())
                 addIdentity(tr("Why"), qs(why));
         }
+        if (snap->gpuSlices && gpu < snap->gpuSlices->size() && !(*snap->gpuSlices)[gpu].empty())
+            addIdentity(tr("MIG slices"), qs((*snap->gpuSlices)[gpu]));
         QStringList rails;
         const int nicsPerTray = rk.gpusPerTray * rk.nicsPerGpu;
         for (int n = 0; n < rk.nicsPerGpu; ++n) {

@@ -42,8 +42,8 @@ const json* family(const json& report, const char* name) {
 void checkReport(const json& r) {
     QCOMPARE(r["samples"].get<int>(), 14);
     QCOMPARE(r["bad_lines"].get<int>(), 1);
-    QCOMPARE(r["placed"].get<int>(), 5); // GPUs 0-3 of a01-n02, the XID of a01-n01
-    QCOMPARE(r["ignored"].get<int>(), 2);
+    QCOMPARE(r["placed"].get<int>(), 6); // GPUs 0-3 of a01-n02, a01-n01's XID and MIG slice
+    QCOMPARE(r["ignored"].get<int>(), 1);
     const json* temp = family(r, "DCGM_FI_DEV_GPU_TEMP");
     QVERIFY(temp);
     QVERIFY((*temp)["channels"] == json::array({"gpu.temperature"}));
@@ -53,8 +53,8 @@ void checkReport(const json& r) {
     QCOMPARE((*temp)["not_placed"]["a01-n99"].get<int>(), 1);
     const json* xid = family(r, "DCGM_FI_DEV_XID_ERRORS");
     QVERIFY(xid);
-    QCOMPARE((*xid)["placed"].get<int>(), 1);
-    QVERIFY((*xid)["ignored"].get<std::string>().find("MIG instance") != std::string::npos);
+    QCOMPARE((*xid)["placed"].get<int>(), 2);
+    QCOMPARE((*xid)["placed_by"]["MIG instance of its GPU"].get<int>(), 1);
     QVERIFY((*family(r, "DCGM_FI_DEV_FAN_SPEED"))["ignored"].get<std::string>().find(
                 "liquid-cooled") != std::string::npos);
     QCOMPARE((*family(r, "DCGM_FI_DEV_BOARD_LIMIT_VIOLATION"))["no_rule"].get<int>(), 1);

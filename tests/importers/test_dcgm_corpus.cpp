@@ -168,14 +168,16 @@ private slots:
     }
 
     // The MIG page: the instance's series stay off the parent GPU, with the reason.
-    void migInstancesAreIgnoredWithAReason() {
+    // The MIG page's instance series (GPU_I_ID 13, 1g.5gb) are a slice of their GPU: placed,
+    // never over the GPU's own values.
+    void migInstancesAreSlicesOfTheirGpu() {
         const PageResult r = read("nvidia-docs-a100-mig.prom");
         QCOMPARE(r.samples, 21u);
         const FamilyReport& gr = r.families.at("DCGM_FI_PROF_GR_ENGINE_ACTIVE");
         QCOMPARE(gr.samples, 2u);
-        QCOMPARE(gr.placed, 1u);
-        QCOMPARE(gr.ignored, 1u);
-        QVERIFY(gr.ignoredWhy.find("MIG instance") != std::string::npos);
+        QCOMPARE(gr.placed, 2u);
+        QCOMPARE(gr.ignored, 0u);
+        QCOMPARE(gr.placedBy.at("MIG instance of its GPU"), 1u);
         QCOMPARE(r.families.at("DCGM_FI_DEV_MEMORY_TEMP").placed, 1u); // 69 °C: an HBM sensor
     }
 

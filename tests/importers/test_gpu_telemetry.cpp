@@ -156,38 +156,46 @@ private slots:
         QVERIFY(mapOne(m, "DCGM_FI_DEV_PSTATE", g3, 32).empty());
     }
 
-    // What is left out on purpose says why, and is not "unmapped".
+    // What is left out on purpose says why, and is not "unmapped"; a MIG instance's series
+    // are slices of their parent GPU, never its own values.
     void ignoredSeriesSayWhy() {
         importers::SeriesMapper m(dcgmRules(), *m_demo);
-        // A MIG instance's series carry the parent's gpu and UUID plus GPU_I_ID: they must not
-        // overwrite the parent GPU's values.
         const std::initializer_list<Label> mig{
             {"gpu", "0"},          {"UUID", "GPU-34319582-d595-d1c7-d1d2-179bcfa61660"},
-            {"device", "nvidia0"}, {"GPU_I_PROFILE", "1g.5gb"},
+            {"device", "nvidia0"}, {"GPU_I_PROFILE", "3g.40gb"},
             {"GPU_I_ID", "13"},    {"Hostname", "a01-n01"}};
-        QVERIFY(mapOne(m, "DCGM_FI_PROF_GR_ENGINE_ACTIVE", mig, 0.99).empty());
-        QVERIFY(mapOne(m, "DCGM_FI_DEV_XID_ERRORS", mig, 0).empty());
+        // No series of the GPU's own: its activity is its slices' (3 of 7 compute slices).
+        auto out = mapOne(m, "DCGM_FI_PROF_GR_ENGINE_ACTIVE", mig, 0.7);
+        QCOMPARE(out.size(), 1u);
+        QCOMPARE(out[0].channel, ch::GpuGraphicsActive);
+        QVERIFY(std::fabs(out[0].value - 70.0f * 3 / 7) < 1e-3f);
+        QVERIFY(mapOne(m, "DCGM_FI_DEV_XID_ERRORS", mig, 0).empty()); // no XID of the GPU's
         QVERIFY(
             mapOne(m, "DCGM_FI_DEV_FAN_SPEED", {{"gpu", "0"}, {"Hostname", "a01-n01"}}, 0).empty());
         QVERIFY(mapOne(m, "DCGM_FI_DEV_COUNT", {{"Hostname", "a01-n01"}}, 1).empty());
         const auto& s = m.stats();
-        QCOMPARE(s.ignored, 4u);
+        QCOMPARE(s.ignored, 2u);
+        QCOMPARE(s.sliced, 2u);
         QCOMPARE(s.unmapped, 0u);
         QCOMPARE(s.unresolved, 0u);
         const auto top = m.topIgnored(10);
-        QCOMPARE(top.size(), 4u);
-        bool migSaid = false, fanSaid = false;
-        for (const auto& n : top) {
-            migSaid = migSaid || (n.name.starts_with("DCGM_FI_PROF_GR_ENGINE_ACTIVE: ") &&
-                                  n.name.find("MIG instance") != std::string::npos);
-            fanSaid = fanSaid || n.name.find("liquid-cooled") != std::string::npos;
-        }
-        QVERIFY(migSaid && fanSaid);
-        // The same GPU's own series still map.
+        QCOMPARE(top.size(), 2u);
+        QVERIFY(top[0].name.find("liquid-cooled") != std::string::npos ||
+                top[1].name.find("liquid-cooled") != std::string::npos);
+        // The slices in words, for the inspector.
+        const auto slices = m.takeGpuSlices();
+        QCOMPARE(slices.size(), 1u);
+        QCOMPARE(nameOf(model::EntityKind::Gpu, slices[0].first), std::string("A01 tray 01 GPU 0"));
+        QCOMPARE(slices[0].second,
+                 std::string("GI 13 (3g.40gb): last XID 0, graphics engine active 70.0 %"));
+        QVERIFY(m.takeGpuSlices().empty());
+        // The GPU's own series map as ever, and from then on the slices no longer stand in.
         QCOMPARE(
             mapOne(m, "DCGM_FI_PROF_GR_ENGINE_ACTIVE", {{"gpu", "0"}, {"Hostname", "a01-n01"}}, 0.5)
                 .size(),
             1u);
+        QVERIFY(
+            mapOne(m, "DCGM_FI_PROF_GR_ENGINE_ACTIVE", mig, 0.6, testing::kMapTime + 1).empty());
         // An "ignore" rule names no channel, and says only why.
         QVERIFY(!importers::parseMappingRules(
             R"({"format": "floortwin-mapping/1", "rules": [{"metric": "x", "ignore": ""}]})"));
@@ -234,6 +242,23 @@ private slots:
 
     // Through kube-prometheus, a GPU without a workload carries the exporter pod's own names:
     // no job. Without honor_labels the workload's names come as exported_*, and win.
+    // A GPU's MIG slices reach the snapshot in words (the inspector's "MIG slices" row).
+    void migSlicesReachTheSnapshot() {
+        model::SimConfig config;
+        config.telemetry = true;
+        config.settle = false;
+        model::SimModel sim(m_demo, config);
+        QVERIFY(!sim.state().gpuSlices);
+        model::SampleBatch b;
+        b.gpuSlices = {{gpu("A02 tray 03 GPU 1"), "GI 1 (3g.40gb): graphics engine active 50.0 %"}};
+        sim.apply(b);
+        sim.step();
+        QVERIFY(sim.state().gpuSlices);
+        QCOMPARE((*sim.state().gpuSlices)[gpu("A02 tray 03 GPU 1")],
+                 std::string("GI 1 (3g.40gb): graphics engine active 50.0 %"));
+        QVERIFY((*sim.state().gpuSlices)[gpu("A02 tray 03 GPU 0")].empty());
+    }
+
     // A GPU's true identity: its UUID where the inventory has it (a GPU seen on another host is
     // reported), else its module's PCI address through the tray model's table, and only last
     // its index; a pod's IP address is no host.
