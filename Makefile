@@ -59,7 +59,7 @@ asan: deps
 
 # libFuzzer (clang 16, ASan + UBSan) on the Prometheus text parser, the JSON file formats
 # (floors, scenarios, tours, demos), BMS/mapping/inventory/NetBox/Redfish payloads, PromQL and
-# long-format answers, the recording's chunk codec and whole damaged recordings, each
+# long-format answers, Slurm's answers, the recording's chunk codec and whole damaged recordings, each
 # FUZZ_SECONDS long (default 120), in the tree `make asan` builds; JOBS of them at a time (each
 # fuzzer is one process on one core for a fixed time).
 FUZZERS := prometheus-text json-files payloads answers sample-codec recording

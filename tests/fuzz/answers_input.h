@@ -1,14 +1,17 @@
 #pragma once
 // One fuzz input for what servers answer and what users export: a Prometheus API answer
-// (/api/v1/query, /api/v1/query_range JSON) and long-format sample files (CSV, JSONL), which
-// resolve entity and channel names on a real floor. The first byte picks the parser (and, for
-// long-format files, the epoch unit), the rest is the text. A failure must say what is wrong;
-// a success is read back (every series, point, sample) so a view past the input or a bad
-// index trips AddressSanitizer; every kept time must be one the twin can hold. Shared by the
-// libFuzzer target and the regression test that replays tests/data/fuzz-regressions.
+// (/api/v1/query, /api/v1/query_range JSON), Slurm's answers (sinfo/squeue --json, slurmrestd)
+// placed on a floor, and long-format sample files (CSV, JSONL), which resolve entity and
+// channel names on a real floor. The first byte picks the parser (0x80 and up: Slurm; below:
+// by its value mod 3, and for long-format files the epoch unit), the rest is the text. A failure
+// must say what is wrong; a success is read back (every series, point, sample) so a view past the
+// input or a bad index trips AddressSanitizer; every kept time must be one the twin can hold.
+// Shared by the libFuzzer target and the regression test that replays tests/data/fuzz-regressions.
 #include "importers/floor_file.h"
 #include "importers/long_format_import.h"
 #include "importers/promql_response.h"
+#include "importers/slurm_floor.h"
+#include "importers/slurm_json.h"
 #include "model/channel_catalog.h"
 #include "model/topology.h"
 
@@ -35,6 +38,43 @@ inline void fuzzAnswers(const std::uint8_t* data, std::size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data) + 1, size - 1);
     volatile double sink = 0;
     const std::uint8_t pick = data[0];
+    if (pick >= 0x80) {
+        // Slurm: an answer (nodes, jobs or both) placed on the floor as nodes and as jobs.
+        auto answer = importers::parseSlurmJson(text, "fuzz");
+        if (!answer) {
+            if (answer.error().empty()) std::abort();
+            return;
+        }
+        for (const auto& n : answer->nodes) {
+            if (n.name.empty()) std::abort();
+            const auto st = static_cast<int>(importers::schedulerStateOf(n));
+            if (st < 0 || st >= model::kSchedulerStates) std::abort();
+            sink = sink + static_cast<double>(importers::describeNodeState(n).size());
+        }
+        for (const auto& j : answer->jobs)
+            sink = sink + static_cast<double>(j.nodes.size() + j.id.size());
+        importers::EntityNameIndex index(answersFloor());
+        const auto placed = importers::placeSlurm(*answer, *answer, index, 1);
+        if (placed.placed + placed.unknownNodes.size() != placed.nodes ||
+            placed.samples.size() != placed.placed || placed.notes.size() != placed.placed)
+            std::abort();
+        for (const auto& s : placed.samples)
+            if (s.entity >= answersFloor().count(model::EntityKind::ComputeTray)) std::abort();
+        for (const auto& [gpu, job] : placed.gpuJobs)
+            if (gpu >= answersFloor().count(model::EntityKind::Gpu)) std::abort();
+        // The text as a host list too: bounded, and every name non-empty.
+        if (auto names = importers::expandHostList(text, 4096)) {
+            if (names->size() > 4096) std::abort();
+            for (const auto& n : *names) {
+                if (n.empty()) std::abort();
+                sink = sink + static_cast<double>(n.size());
+            }
+        } else if (names.error().empty()) {
+            std::abort();
+        }
+        (void)sink;
+        return;
+    }
     if (pick % 3 == 0) {
         auto answer = importers::parsePromqlResponse(text);
         if (!answer) {
