@@ -238,7 +238,7 @@ namespace {
 std::string joined(const std::vector<importers::NameCount>& list, const char* between) {
     std::string out;
     for (const auto& n : list)
-        out += (out.empty() ? "" : between) + n.name + " " + std::to_string(n.count);
+        out += (out.empty() ? "" : between) + n.name + " (" + std::to_string(n.count) + ")";
     return out;
 }
 

@@ -28,6 +28,7 @@ SourcesPanel::SourcesPanel(FloorView* view, QWidget* parent) : QWidget(parent), 
     m_tree->setColumnCount(3);
     m_tree->setHeaderLabels({tr("Source / unknown host"), tr("State / samples"), tr("Detail")});
     m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_tree->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
     m_tree->setRootIsDecorated(true);
     layout->addWidget(m_tree, 1);
     connect(&m_timer, &QTimer::timeout, this, &SourcesPanel::refresh);
@@ -151,13 +152,12 @@ void SourcesPanel::addMapping(QTreeWidgetItem* source, const SourceStatus& s) {
         noRule += f.noRule;
         notPlaced += f.series - f.placed - f.ignored - f.noRule;
     }
-    auto* mapping =
-        new QTreeWidgetItem(source, {tr("mapping: %1 families").arg(s.families.size()),
-                                     tr("%1 series placed").arg(placed),
-                                     tr("%1 not placed, %2 ignored on purpose, %3 without a rule")
-                                         .arg(notPlaced)
-                                         .arg(ignored)
-                                         .arg(noRule)});
+    auto* mapping = new QTreeWidgetItem(
+        source, {tr("mapping: %1 families").arg(s.families.size()), tr("%1 placed").arg(placed),
+                 tr("%1 not placed, %2 ignored on purpose, %3 without a rule")
+                     .arg(notPlaced)
+                     .arg(ignored)
+                     .arg(noRule)});
     mapping->setForeground(1, notPlaced > 0 ? QColor(240, 180, 60) : QColor(90, 200, 120));
     // Not placed first (what to fix), then placed, then ignored and unknown.
     auto rank = [](const FamilyStatus& f) {
@@ -176,15 +176,15 @@ void SourcesPanel::addMapping(QTreeWidgetItem* source, const SourceStatus& s) {
         QColor colour(160, 166, 176);
         switch (rank(*f)) {
         case 0:
-            state = tr("%1 of %2 series not placed")
+            state = tr("%1 of %2 not placed")
                         .arg(f->series - f->placed - f->ignored - f->noRule)
                         .arg(f->series);
             detail = qs(f->why);
             colour = QColor(240, 180, 60);
             break;
         case 1:
-            state = tr("%1 series → %2").arg(f->placed).arg(qs(f->channels));
-            detail = tr("placed by %1").arg(qs(f->placedBy));
+            state = tr("%1 placed").arg(f->placed);
+            detail = tr("→ %1; by %2").arg(qs(f->channels), qs(f->placedBy));
             colour = QColor(90, 200, 120);
             break;
         case 2:

@@ -176,11 +176,11 @@ private slots:
         QCOMPARE(families["DCGM_FI_DEV_GPU_TEMP"]["channels"].get<std::string>(),
                  std::string("gpu.temperature"));
         QCOMPARE(families["DCGM_FI_DEV_GPU_TEMP"]["placed_by"].get<std::string>(),
-                 std::string("host and index 144"));
+                 std::string("host and index (144)"));
         QCOMPARE(families["exporter_build_info"]["no_rule"].get<int>(), 1);
         QCOMPARE(families["DCGM_FI_DEV_POWER_USAGE"]["placed"].get<int>(), 0);
         QCOMPARE(families["DCGM_FI_DEV_POWER_USAGE"]["not_placed"].get<std::string>(),
-                 std::string("z99-n01 1"));
+                 std::string("z99-n01 (1)"));
         QVERIFY(src["bad_lines"].get<int>() >= 1);   // the broken line, counted, not fatal
         QCOMPARE(j["racks_measured"].get<int>(), 2); // A01, A02; the other 14 modelled
         QCOMPARE(j["racks_stale"].get<int>(), 0);

@@ -1259,9 +1259,9 @@ private slots:
             s.unknownHosts.push_back({"gpu-node-21", 8, {"gpu-node-0021"}});
             s.unknownHosts.push_back({"login-01", 4, {}});
             s.families.push_back({"DCGM_FI_DEV_GPU_TEMP", 192, 192, 0, 0, "gpu.temperature",
-                                  "UUID 184, host and PCI address 8", ""});
+                                  "UUID (184), host and PCI address (8)", ""});
             s.families.push_back({"DCGM_FI_DEV_POWER_USAGE", 12, 0, 0, 0, "gpu.power", "",
-                                  "gpu-node-21 8; login-01 4"});
+                                  "gpu-node-21 (8); login-01 (4)"});
             s.families.push_back({"DCGM_FI_DEV_FAN_SPEED", 12, 0, 12, 0, "", "",
                                   "fan speed: an NVL72 GPU is liquid-cooled"});
             return std::vector<views::SourceStatus>{s};
@@ -1272,15 +1272,15 @@ private slots:
         const auto mapping = panel.tree()->findItems("mapping: 3 families",
                                                      Qt::MatchRecursive | Qt::MatchExactly, 0);
         QCOMPARE(mapping.size(), 1);
-        QCOMPARE(mapping[0]->text(1), QString("192 series placed"));
+        QCOMPARE(mapping[0]->text(1), QString("192 placed"));
         QCOMPARE(mapping[0]->text(2),
                  QString("12 not placed, 12 ignored on purpose, 0 without a rule"));
         QVERIFY(mapping[0]->isExpanded()); // something was not placed: open
         QCOMPARE(mapping[0]->child(0)->text(0), QString("DCGM_FI_DEV_POWER_USAGE"));
-        QCOMPARE(mapping[0]->child(0)->text(1), QString("12 of 12 series not placed"));
-        QCOMPARE(mapping[0]->child(1)->text(1), QString("192 series → gpu.temperature"));
+        QCOMPARE(mapping[0]->child(0)->text(1), QString("12 of 12 not placed"));
+        QCOMPARE(mapping[0]->child(1)->text(1), QString("192 placed"));
         QCOMPARE(mapping[0]->child(1)->text(2),
-                 QString("placed by UUID 184, host and PCI address 8"));
+                 QString("→ gpu.temperature; by UUID (184), host and PCI address (8)"));
         QCOMPARE(mapping[0]->child(2)->text(1), QString("ignored"));
         // Closed by the operator, it stays closed across refreshes.
         mapping[0]->setExpanded(false);
