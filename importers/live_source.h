@@ -119,25 +119,25 @@ inline std::uint64_t submitInBatches(const SubmitFn& submit, std::uint16_t sourc
     return refused;
 }
 
-// The GPUs' job labels that changed, in a batch of their own (refusals are retried next time:
-// the mapper reports a job again when its series next resolve).
+// What a mapper says of the GPUs beside their samples, each in a batch of its own: the job
+// labels that changed (refusals are retried: the mapper reports a job again when its series next
+// resolve) and the MIG slices that reported.
 inline void submitGpuJobs(const SubmitFn& submit, std::uint16_t source,
-                          std::vector<std::pair<model::EntityId, std::string>> jobs) {
-    if (jobs.empty() || !submit) return;
-    model::SampleBatch batch;
-    batch.source = source;
-    batch.gpuJobs = std::move(jobs);
-    submit(std::move(batch));
-}
-
-// The MIG slices that reported, in a batch of their own.
-inline void submitGpuSlices(const SubmitFn& submit, std::uint16_t source,
-                            std::vector<std::pair<model::EntityId, std::string>> slices) {
-    if (slices.empty() || !submit) return;
-    model::SampleBatch batch;
-    batch.source = source;
-    batch.gpuSlices = std::move(slices);
-    submit(std::move(batch));
+                          std::vector<std::pair<model::EntityId, std::string>> jobs,
+                          std::vector<std::pair<model::EntityId, std::string>> slices = {}) {
+    if (!submit) return;
+    if (!jobs.empty()) {
+        model::SampleBatch batch;
+        batch.source = source;
+        batch.gpuJobs = std::move(jobs);
+        submit(std::move(batch));
+    }
+    if (!slices.empty()) {
+        model::SampleBatch batch;
+        batch.source = source;
+        batch.gpuSlices = std::move(slices);
+        submit(std::move(batch));
+    }
 }
 
 } // namespace ft::importers

@@ -260,15 +260,8 @@ void ScrapeSource::finished(std::size_t index, const HttpResult& r) {
     const std::uint64_t outOfOrder = after.outOfOrder - before.outOfOrder;
     const std::uint64_t dropped =
         submitInBatches(m_submit, m_config.sourceId, m_scratch, m_config.maxBatchSamples);
-    submitGpuJobs(m_submit, m_config.sourceId, m_mapper->takeGpuJobs());
-    submitGpuSlices(m_submit, m_config.sourceId, m_mapper->takeGpuSlices());
-    // The mapping report, every few seconds (a walk over the series seen).
-    std::optional<std::vector<FamilyMapping>> mapping;
-    if (const auto t = std::chrono::steady_clock::now();
-        t - m_mappingAt > std::chrono::seconds(5)) {
-        m_mappingAt = t;
-        mapping = m_mapper->familyMappings();
-    }
+    // The jobs and slices that changed; the mapping report every few seconds.
+    auto mapping = m_mapper->handOnNews(m_submit, m_config.sourceId, m_mappingAt);
 
     {
         std::lock_guard lock(m_mutex);

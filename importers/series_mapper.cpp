@@ -806,6 +806,17 @@ std::vector<FamilyMapping> SeriesMapper::familyMappings() const {
     return out;
 }
 
+std::optional<std::vector<FamilyMapping>>
+SeriesMapper::handOnNews(const SubmitFn& submit, std::uint16_t source,
+                         std::chrono::steady_clock::time_point& last,
+                         std::chrono::steady_clock::duration every) {
+    submitGpuJobs(submit, source, takeGpuJobs(), takeGpuSlices());
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last <= every) return std::nullopt;
+    last = now;
+    return familyMappings(); // a walk over the series seen
+}
+
 void SeriesMapper::report(std::string_view metric, const CacheEntry& entry, std::size_t produced,
                           std::uint64_t invalid) {
     auto it = m_families.find(metric);

@@ -21,9 +21,11 @@
 #include "name_count.h"
 #include "prometheus_text.h"
 
+#include <chrono>
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <span>
 #include <string>
@@ -122,6 +124,12 @@ public:
     std::map<std::string, FamilyReport, std::less<>> seriesReport() const;
     // seriesReport() in the words of the live sources' health (live_source.h).
     std::vector<FamilyMapping> familyMappings() const;
+    // After a page or an answer is mapped: the GPUs' jobs and slices that changed go to
+    // `submit`, and once `every` (kept in `last`) the mapping report is made and returned.
+    std::optional<std::vector<FamilyMapping>>
+    handOnNews(const SubmitFn& submit, std::uint16_t source,
+               std::chrono::steady_clock::time_point& last,
+               std::chrono::steady_clock::duration every = std::chrono::seconds(5));
 
     const MappingRules& rules() const { return m_rules; }
     // Forget every resolved series (they resolve again on next sight); times and counters stay.
