@@ -114,12 +114,16 @@ std::optional<double> unitFactor(std::string_view have, std::string_view want) {
     return std::nullopt;
 }
 
-// Status -> 0 OK, 1 warning, 2 critical or offline; nullopt when absent (nothing to say).
+std::string text(const json& v, const char* key); // below
+
+// Status -> 0 OK, 1 warning, 2 critical or offline; nullopt when absent (nothing to say). A
+// State or Health that is no string (an object where a word belongs) reads as absent, never as
+// a throw.
 std::optional<double> statusValue(const json& status) {
     if (!status.is_object()) return std::nullopt;
-    const std::string state = status.value("State", std::string());
+    const std::string state = text(status, "State");
     if (state == "Absent") return std::nullopt;
-    const std::string health = status.value("Health", std::string());
+    const std::string health = text(status, "Health");
     double v = health == "Critical" ? 2 : health == "Warning" ? 1 : 0;
     if (state == "UnavailableOffline") v = 2;
     return v;
