@@ -19,10 +19,14 @@ std::uint32_t zigzag(std::int32_t d) {
 std::int32_t unzigzag(std::uint32_t z) {
     return static_cast<std::int32_t>(z >> 1) ^ -static_cast<std::int32_t>(z & 1);
 }
-std::uint32_t predict(const std::uint32_t* column, std::size_t r) {
+// The linear predictor: each sample from the two before it (0, then the first, then 2a - b).
+// The loops below keep the two before in registers and index raw pointers: this is the
+// recorder's hot path, and through vector::operator[] it was most of a recording's cost in the
+// sanitizer builds.
+std::uint32_t predict(std::uint32_t previous, std::uint32_t beforeThat, std::size_t r) {
     if (r == 0) return 0;
-    if (r == 1) return column[0];
-    return 2 * column[r - 1] - column[r - 2];
+    if (r == 1) return previous;
+    return 2 * previous - beforeThat;
 }
 } // namespace
 
@@ -35,18 +39,35 @@ std::vector<std::uint8_t> encodeSampleBlock(std::span<const float> values, std::
     thread_local std::vector<std::uint8_t> planes;
     if (bits.size() < n) bits.resize(n);
     if (planes.size() < n * 4) planes.resize(n * 4);
-    // Column-major bit patterns: one entity's samples together.
-    for (std::size_t r = 0; r < rows; ++r)
-        for (std::size_t c = 0; c < columns; ++c)
-            std::memcpy(&bits[c * rows + r], &values[r * columns + c], 4);
+    // Column-major bit patterns: one entity's samples together. Column by column, so the writes
+    // run in order and the reads touch the same few dozen cache lines (one per row) from one
+    // column to the next; row by row, every write missed the cache once the block outgrew it.
+    std::uint32_t* const bitsAt = bits.data();
+    const float* const valueAt = values.data();
+    for (std::size_t c = 0; c < columns; ++c)
+        for (std::size_t r = 0; r < rows; ++r)
+            std::memcpy(bitsAt + c * rows + r, valueAt + r * columns + c, 4);
+    std::uint8_t* const plane0 = planes.data();
+    std::uint8_t* const plane1 = plane0 + n;
+    std::uint8_t* const plane2 = plane1 + n;
+    std::uint8_t* const plane3 = plane2 + n;
     for (std::size_t c = 0; c < columns; ++c) {
-        const std::uint32_t* column = &bits[c * rows];
+        const std::uint32_t* const column = bitsAt + c * rows;
+        std::uint8_t* const byte0 = plane0 + c * rows;
+        std::uint8_t* const byte1 = plane1 + c * rows;
+        std::uint8_t* const byte2 = plane2 + c * rows;
+        std::uint8_t* const byte3 = plane3 + c * rows;
+        // No value carried from one sample to the next: the compiler vectorizes this loop.
         for (std::size_t r = 0; r < rows; ++r) {
+            const std::uint32_t prediction = r >= 2   ? 2 * column[r - 1] - column[r - 2]
+                                             : r == 1 ? column[0]
+                                                      : 0;
             const std::uint32_t residual =
-                zigzag(static_cast<std::int32_t>(column[r] - predict(column, r)));
-            const std::size_t i = c * rows + r;
-            for (int b = 0; b < 4; ++b)
-                planes[b * n + i] = static_cast<std::uint8_t>(residual >> (8 * b));
+                zigzag(static_cast<std::int32_t>(column[r] - prediction));
+            byte0[r] = static_cast<std::uint8_t>(residual);
+            byte1[r] = static_cast<std::uint8_t>(residual >> 8);
+            byte2[r] = static_cast<std::uint8_t>(residual >> 16);
+            byte3[r] = static_cast<std::uint8_t>(residual >> 24);
         }
     }
     const Header header{kMagic, rows, columns, static_cast<std::uint32_t>(n * 4)};
@@ -85,16 +106,24 @@ std::expected<DecodedBlock, std::string> decodeSampleBlock(std::span<const std::
                                ZSTD_getErrorName(got));
     if (got != planes.size()) return std::unexpected("sample block decompresses to the wrong size");
     DecodedBlock block{header.rows, header.columns, std::vector<float>(n)};
-    std::vector<std::uint32_t> column(header.rows);
+    const std::uint8_t* const plane0 = planes.data();
+    const std::uint8_t* const plane1 = plane0 + n;
+    const std::uint8_t* const plane2 = plane1 + n;
+    const std::uint8_t* const plane3 = plane2 + n;
+    float* const valueAt = block.values.data();
     for (std::size_t c = 0; c < header.columns; ++c) {
+        std::uint32_t previous = 0, beforeThat = 0;
         for (std::size_t r = 0; r < header.rows; ++r) {
             const std::size_t i = c * header.rows + r;
-            const std::uint32_t residual = static_cast<std::uint32_t>(planes[i]) |
-                                           static_cast<std::uint32_t>(planes[n + i]) << 8 |
-                                           static_cast<std::uint32_t>(planes[2 * n + i]) << 16 |
-                                           static_cast<std::uint32_t>(planes[3 * n + i]) << 24;
-            column[r] = predict(column.data(), r) + static_cast<std::uint32_t>(unzigzag(residual));
-            std::memcpy(&block.values[r * header.columns + c], &column[r], 4);
+            const std::uint32_t residual = static_cast<std::uint32_t>(plane0[i]) |
+                                           static_cast<std::uint32_t>(plane1[i]) << 8 |
+                                           static_cast<std::uint32_t>(plane2[i]) << 16 |
+                                           static_cast<std::uint32_t>(plane3[i]) << 24;
+            const std::uint32_t value =
+                predict(previous, beforeThat, r) + static_cast<std::uint32_t>(unzigzag(residual));
+            beforeThat = previous;
+            previous = value;
+            std::memcpy(valueAt + r * header.columns + c, &value, 4);
         }
     }
     return block;
