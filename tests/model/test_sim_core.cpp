@@ -5,9 +5,13 @@
 #include "support/test_floors.h"
 
 #include <QTest>
+#include <algorithm>
 #include <atomic>
+#include <ranges>
+#include <string>
 #include <thread>
 #include <utility>
+#include <vector>
 
 using namespace ft;
 namespace ch = model::ch;
@@ -168,6 +172,63 @@ private slots:
 
     // A published snapshot's largest channels are the tick's own buffers, not copies, and
     // nothing after (the next ticks, a measurement applied) writes into them.
+    void sharedLogViewsStayAsTheyWere() {
+        // Views keep what they held while the writer appends and drops old chunks; sequence
+        // numbers find what is new after the drop; prefixes share the chunks.
+        model::SharedLogWriter<int, 8> w(20);
+        QVERIFY(w.shared()->empty());
+        std::vector<std::shared_ptr<const model::SharedLog<int, 8>>> views;
+        for (int i = 0; i < 100; ++i) {
+            w.append(i);
+            if (i % 7 == 0) views.push_back(w.shared());
+        }
+        QCOMPARE(w.shared(), w.shared()); // no append: the same view
+        for (const auto& v : views) {
+            QVERIFY(v->size() <= 27); // 20 kept, plus what shares the oldest chunk
+            QCOMPARE(static_cast<int>(v->back()), static_cast<int>(v->endSeq() - 1));
+            for (std::size_t k = 0; k < v->size(); ++k)
+                QCOMPARE((*v)[k], static_cast<int>(v->firstSeq() + k));
+        }
+        const auto& last = *w.shared();
+        QCOMPARE(last.endSeq(), 100u);
+        QVERIFY(last.size() >= 20 && last.firstSeq() % 8 == 0);
+        // What is new since a view taken long ago: only what is still held.
+        const auto fresh = last.copySince(views[1]->endSeq());
+        QCOMPARE(fresh.front(), static_cast<int>(last.firstSeq()));
+        QCOMPARE(fresh.back(), 99);
+        QVERIFY(last.since(100).empty());
+        const auto newest = last.copySince(95);
+        QCOMPARE(newest, (std::vector<int>{95, 96, 97, 98, 99}));
+        std::vector<int> backwards(last.rbegin(), last.rend());
+        QCOMPARE(backwards.front(), 99);
+        QVERIFY(std::ranges::is_sorted(std::views::reverse(last), std::ranges::greater{}));
+        const auto head = last.prefix(5);
+        QCOMPARE(head.size(), 5u);
+        QCOMPARE(head.back(), static_cast<int>(last.firstSeq() + 4));
+        QCOMPARE(last.prefix(0).size(), 0u);
+        QCOMPARE(last.prefix(1000).size(), last.size());
+        QCOMPARE(model::sharedLogOf(std::vector<int>{3, 4, 5})[2], 5);
+        // A reader on another thread walks its view while the writer goes on (TSan checks it).
+        model::SharedLogWriter<std::string> strings;
+        for (int i = 0; i < 300; ++i)
+            strings.append(std::to_string(i));
+        const auto held = strings.shared();
+        std::atomic<bool> ok = true;
+        std::thread reader([&] {
+            for (int round = 0; round < 20; ++round)
+                for (std::size_t k = 0; k < held->size(); ++k)
+                    if ((*held)[k] != std::to_string(k)) ok = false;
+        });
+        for (int i = 300; i < 3000; ++i) {
+            strings.append(std::to_string(i));
+            if (i % 50 == 0) (void)strings.shared();
+        }
+        reader.join();
+        QVERIFY(ok);
+        QCOMPARE(held->size(), 300u);
+        QCOMPARE(strings.shared()->back(), std::string("2999"));
+    }
+
     void publishingSharesWithoutCopying() {
         model::SimModel sim(floorOf(4), {});
         model::Snapshot snapshot;
