@@ -7,7 +7,9 @@
 #include "importers/series_mapper.h"
 #include "importers/slurm_floor.h"
 #include "importers/slurm_source.h"
+#include "importers/telemetry_loader.h"
 #include "live_sources.h"
+#include "source_kinds.h"
 
 #include <chrono>
 #include <fstream>
@@ -41,37 +43,35 @@ private:
     std::vector<model::Sample> m_out;
 };
 
-// The page's text: one GET of scrape=URL, or a file.
-std::expected<std::string, std::string> readPage(const Options& o) {
-    const std::string& source = o.checkSource;
-    if (source.starts_with("scrape=")) {
-        const std::string url = source.substr(7);
-        if (url.find(',') != std::string::npos)
-            return std::unexpected("--check-source scrape=: one URL at a time");
-        auto http = sourceHttpOptions(o);
-        if (!http) return std::unexpected(http.error());
-        const importers::HttpResult r = importers::requestBlocking(url, *http);
-        if (!r.ok()) return std::unexpected(url + ": " + r.describeFailure());
-        return r.body;
-    }
-    if (source.find('=') != std::string::npos && source.find('/') > source.find('='))
-        return std::unexpected("--check-source '" + source +
-                               "': expected scrape=URL or the path of a saved exposition page");
-    std::ifstream in(source, std::ios::binary);
-    if (!in) return std::unexpected(source + ": cannot read the file");
+// A saved exposition page.
+std::expected<std::string, std::string> readFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::unexpected(path + ": cannot read the file");
     std::stringstream ss;
     ss << in.rdbuf();
     return ss.str();
 }
 
+// One exposition page through the mapping rules onto the floor: what became of each family.
+std::expected<json, std::string> checkPage(const std::string& page, std::string_view presets,
+                                           const Options& o, const model::Topology& topology);
+
 } // namespace
 
-namespace {
+std::expected<json, std::string> checkScrape(const std::string& target, std::string_view presets,
+                                             const Options& o, const model::Topology& topology) {
+    if (target.find(',') != std::string::npos)
+        return std::unexpected("--check-source scrape=: one URL at a time");
+    auto http = sourceHttpOptions(o);
+    if (!http) return std::unexpected(http.error());
+    const importers::HttpResult r = importers::requestBlocking(target, *http);
+    if (!r.ok()) return std::unexpected(target + ": " + r.describeFailure());
+    return checkPage(r.body, presets, o, topology);
+}
 
-// slurm=...: one read of the scheduler placed on the floor: each node's state and where it went,
-// the nodes the floor lacks (with its nearest host names), the jobs running and where.
-std::expected<json, std::string> checkSlurm(const Options& o, const model::Topology& topology) {
-    auto config = importers::parseSlurmSpec(o.checkSource);
+std::expected<json, std::string> checkSlurm(const std::string& target, std::string_view,
+                                            const Options& o, const model::Topology& topology) {
+    auto config = importers::parseSlurmSpec(target);
     if (!config) return std::unexpected("--check-source " + config.error());
     auto http = sourceHttpOptions(o);
     if (!http) return std::unexpected(http.error());
@@ -131,25 +131,38 @@ std::expected<json, std::string> checkSlurm(const Options& o, const model::Topol
     return report;
 }
 
-} // namespace
-
 std::expected<json, std::string> checkSource(const Options& o) {
     auto topology = loadTopology(o.floor, o.inventory, {o.tokenFile, o.caFile, o.insecure});
     if (!topology) return std::unexpected(topology.error());
-    if (o.checkSource.starts_with("slurm=")) return checkSlurm(o, **topology);
-    auto rules = rulesFor(o, "scrape");
-    if (!rules) return std::unexpected(rules.error());
-    auto page = readPage(o);
+    const std::string& source = o.checkSource;
+    const auto eq = source.find('=');
+    if (eq != std::string::npos && source.find('/') > eq) {
+        const SourceKind* kind = findSourceKind(std::string_view(source).substr(0, eq));
+        if (!kind || !kind->check)
+            return std::unexpected("--check-source '" + source + "': expected " +
+                                   checkableSourceList() +
+                                   " or the path of a saved exposition page");
+        return kind->check(source.substr(eq + 1), kind->rules, o, **topology);
+    }
+    auto page = readFile(source);
     if (!page) return std::unexpected(page.error());
+    return checkPage(*page, importers::telemetryLoaderFor(source).rulesPreset(), o, **topology);
+}
 
+namespace {
+
+std::expected<json, std::string> checkPage(const std::string& page, std::string_view presets,
+                                           const Options& o, const model::Topology& topology) {
+    auto rules = rulesFor(o, presets);
+    if (!rules) return std::unexpected(rules.error());
     const std::string rulesName = rules->name;
-    importers::SeriesMapper mapper(std::move(*rules), **topology);
+    importers::SeriesMapper mapper(std::move(*rules), topology);
     mapper.keepFamilyReport(true);
     const auto now = std::chrono::duration_cast<std::chrono::nanoseconds>(
                          std::chrono::system_clock::now().time_since_epoch())
                          .count();
     ReportSink sink(mapper, now);
-    importers::prom::parse(*page, sink);
+    importers::prom::parse(page, sink);
 
     json families = json::array();
     std::uint64_t placed = 0, ignored = 0, notPlaced = 0;
@@ -175,7 +188,7 @@ std::expected<json, std::string> checkSource(const Options& o) {
     }
     // Why samples were not placed, across families, with the floor's nearest host names for
     // the hosts it does not know.
-    importers::HostSuggester suggester(**topology);
+    importers::HostSuggester suggester(topology);
     json unknownHosts = json::array();
     for (const auto& h : mapper.topUnknownHosts(20))
         unknownHosts.push_back(
@@ -202,5 +215,7 @@ std::expected<json, std::string> checkSource(const Options& o) {
     if (!sink.problems.empty()) report["problems"] = sink.problems;
     return report;
 }
+
+} // namespace
 
 } // namespace ft::app

@@ -1,5 +1,7 @@
 #include "command_line.h"
 
+#include "source_kinds.h"
+
 #include <algorithm>
 #include <charconv>
 #include <functional>
@@ -94,27 +96,13 @@ const std::vector<OptionSpec>& optionTable() {
              return std::nullopt;
          }},
 
-        {"--source", "scrape=URL[,URL...]", kLive,
-         "poll exporters (dcgm-exporter: host -> http://host:9400/metrics)",
+        // One row per kind of source, from the source registry (source_kinds.cpp).
+        {"--source", "KIND=TARGET", kLive, "{sources}",
          [](Options& o, const std::string& v) -> Result {
              if (auto spec = parseSourceSpec(v); !spec) return spec.error();
              o.sources.push_back(v);
              return std::nullopt;
          }},
-        {"--source", "prometheus=URL", kLive,
-         "a Prometheus HTTP API (also Thanos, Mimir, VictoriaMetrics);\nthe queries aggregate per "
-         "rack on the server",
-         nullptr},
-        {"--source", "mqtt=HOST[:PORT]", kLive,
-         "the building-management bus (BMS/v1/PUB/Value/Rack/...)", nullptr},
-        {"--source", "redfish=URL[,URL...]", kLive,
-         "Redfish services of CDUs, power shelves, PDUs and busways\n(host -> "
-         "https://host/redfish/v1; --source may be given several times)",
-         nullptr},
-        {"--source", "slurm=commands|URL|FILE,FILE", kLive,
-         "the workload scheduler: each node's state, reason and jobs\n(commands: sinfo and squeue "
-         "--json from PATH, or commands:DIR;\nURL: slurmrestd; FILEs: their saved answers)",
-         nullptr},
         {"--follow-scheduler", "", kLive,
          "a rack with a node the scheduler drained, downed or failed goes\nto troubleshooting, "
          "and back to production once every node is back",
@@ -122,13 +110,12 @@ const std::vector<OptionSpec>& optionTable() {
         {"--mapping", "FILE", kLive, "mapping rules (JSON) instead of the bundled presets",
          store<&Options::mapping>},
         {"--check-source", "SOURCE", kLive,
-         "read one page of SOURCE (scrape=URL, or a saved exposition FILE)\nonto the floor and "
-         "print, per metric family, the channel it feeds,\nwhy it is ignored, or why its samples "
-         "were not placed (JSON);\nslurm=...: each node's state and place, nodes the floor "
-         "lacks",
+         "read SOURCE once onto the floor and print (JSON) what became\nof it: per metric "
+         "family, the channel it feeds, why it is\nignored or why its samples were not placed; "
+         "for a scheduler,\neach node's state and place and the nodes the floor lacks.\n"
+         "SOURCE: {checkable},\nor a saved exposition FILE",
          [](Options& o, const std::string& v) -> Result {
-             if (v.empty())
-                 return std::string("--check-source needs scrape=URL, slurm=... or a FILE");
+             if (v.empty()) return "--check-source needs " + checkableSourceList() + " or a FILE";
              o.checkSource = v;
              o.headless = true;
              return std::nullopt;
@@ -145,7 +132,7 @@ const std::vector<OptionSpec>& optionTable() {
          store<&Options::passwordFile>},
         {"--ca-file", "FILE", kLive, "TLS: a CA bundle", store<&Options::caFile>},
         {"--insecure", "", kLive, "TLS: no certificate verification", flag<&Options::insecure>},
-        {"--interval", "DURATION", kLive, "time between polls (default 1s scrape, 5s prometheus)",
+        {"--interval", "DURATION", kLive, "time between polls (default {intervals})",
          store<&Options::interval>},
         {"--stale-after", "DURATION", kLive,
          "a rack without data this long is drawn as stale (default 15s)",
@@ -156,7 +143,7 @@ const std::vector<OptionSpec>& optionTable() {
          "a BMS bus capture\n(.bms), or a Prometheus text dump",
          store<&Options::importFile>},
         {"--import-window", "FROM,TO", kLive,
-         "pull a time window from --source prometheus=URL into\n--record OUT.ftrec (RFC 3339 "
+         "pull a time window from --source {windows} into\n--record OUT.ftrec (RFC 3339 "
          "times), e.g. an incident",
          store<&Options::importWindow>},
         {"--step", "DURATION", kLive, "resolution of --import-window (default 15s)",
@@ -289,6 +276,32 @@ std::string joined(const std::vector<std::string>& items) {
     return out;
 }
 
+void replaceField(std::string& text, std::string_view field, const std::string& value) {
+    if (const auto at = text.find(field); at != std::string::npos)
+        text.replace(at, field.size(), value);
+}
+
+// Indents a help text's continuation lines to the help column.
+std::string indented(std::string help, std::size_t column) {
+    for (std::size_t nl = help.find('\n'); nl != std::string::npos;
+         nl = help.find('\n', nl + 1 + column))
+        help.insert(nl + 1, column, ' ');
+    return help;
+}
+
+// --source's rows, one per kind in the source registry.
+std::string sourceRows(const std::string& flag, std::size_t column) {
+    std::string out;
+    const std::string prefix = flag.substr(0, flag.find("KIND"));
+    for (const auto& kind : sourceKinds()) {
+        std::string left = prefix + std::string(kind.syntax);
+        left += left.size() + 1 < column ? std::string(column - left.size(), ' ')
+                                         : "\n" + std::string(column, ' ');
+        out += left + indented(std::string(kind.help), column) + "\n";
+    }
+    return out;
+}
+
 } // namespace
 
 std::string helpText(const std::vector<std::string>& layerIds) {
@@ -311,12 +324,15 @@ bundled demo floor (2 rows x 8 racks) driven by the built-in simulator.
         left += left.size() + 1 < kColumn ? std::string(kColumn - left.size(), ' ')
                                           : "\n" + std::string(kColumn, ' ');
         std::string help(spec.help);
-        if (const auto at = help.find("{layers}"); at != std::string::npos)
-            help.replace(at, 8, joined(layerIds));
-        for (std::size_t nl = help.find('\n'); nl != std::string::npos;
-             nl = help.find('\n', nl + 1 + kColumn))
-            help.insert(nl + 1, kColumn, ' ');
-        out += left + help + "\n";
+        if (help == "{sources}") {
+            out += sourceRows(left, kColumn);
+            continue;
+        }
+        replaceField(help, "{layers}", joined(layerIds));
+        replaceField(help, "{intervals}", sourceIntervalList());
+        replaceField(help, "{checkable}", checkableSourceList());
+        replaceField(help, "{windows}", windowSourceList());
+        out += left + indented(help, kColumn) + "\n";
     }
     out += "\nErrors go to stderr and the exit status is non-zero.\n";
     return out;
@@ -364,11 +380,9 @@ std::expected<Options, std::string> parseCommandLine(const std::vector<std::stri
     if (!o.importFile.empty() && !o.sources.empty())
         return std::unexpected("--import reads a file; drop --source");
     if (!o.importWindow.empty()) {
-        const bool prometheus = std::ranges::any_of(
-            o.sources, [](const std::string& s) { return s.starts_with("prometheus="); });
-        if (!prometheus)
-            return std::unexpected(
-                "--import-window pulls from a Prometheus server: add --source prometheus=URL");
+        if (!windowSourceOf(o))
+            return std::unexpected("--import-window pulls from a server: add --source " +
+                                   windowSourceList());
         if (o.record.empty())
             return std::unexpected("--import-window writes a recording: add --record OUT.ftrec");
     }
@@ -417,12 +431,8 @@ std::expected<Options, std::string> parseCommandLine(const std::vector<std::stri
 std::expected<SourceSpec, std::string> parseSourceSpec(const std::string& text) {
     const auto eq = text.find('=');
     const std::string kind = eq == std::string::npos ? std::string() : text.substr(0, eq);
-    if (kind != "scrape" && kind != "prometheus" && kind != "mqtt" && kind != "redfish" &&
-        kind != "slurm")
-        return std::unexpected("--source '" + text +
-                               "': expected scrape=URL[,URL...], prometheus=URL, "
-                               "mqtt=HOST[:PORT], redfish=URL[,URL...] or "
-                               "slurm=commands|URL|FILE,FILE");
+    if (!findSourceKind(kind))
+        return std::unexpected("--source '" + text + "': expected " + sourceSyntaxList());
     if (eq + 1 >= text.size()) return std::unexpected("--source " + kind + "= needs a target");
     return SourceSpec{kind, text.substr(eq + 1)};
 }

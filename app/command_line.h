@@ -39,22 +39,20 @@ struct Options {
     std::string compare;         // --compare FILE.ftrec: a baseline to compare with
     std::string compareOffset;   // --compare-offset D: the baseline runs D ahead (may be -D)
     // Live telemetry.
-    std::vector<std::string>
-        sources; // --source scrape=URL[,URL...] | prometheus=URL | mqtt=HOST[:PORT] | redfish=URL
-                 // | slurm=commands|URL|FILE,FILE
-    bool followScheduler = false; // --follow-scheduler: racks' lifecycle follows the scheduler
-    std::string mapping;          // --mapping FILE: rules instead of the bundled presets
-    std::string checkSource;      // --check-source SOURCE: what a source's series map to, as JSON
-    std::string tokenFile;        // --token-file FILE: bearer token for Prometheus/exporters
-    std::string user;             // --user NAME: Redfish session or Basic user
-    std::string passwordFile;     // --password-file FILE: that user's password
-    std::string caFile;           // --ca-file FILE: CA bundle for https
-    bool insecure = false;        // --insecure: skip TLS verification
-    std::string interval;         // --interval DURATION between polls
-    std::string staleAfter;       // --stale-after DURATION
-    std::string importFile;       // --import FILE: CSV/JSONL/Prometheus text -> recording
-    std::string importWindow;     // --import-window FROM,TO: pull a window from --source prometheus
-    std::string step;             // --step DURATION: the import window's resolution
+    std::vector<std::string> sources; // --source KIND=TARGET, as given (the kinds: source_kinds.h)
+    bool followScheduler = false;     // --follow-scheduler: racks' lifecycle follows the scheduler
+    std::string mapping;              // --mapping FILE: rules instead of the bundled presets
+    std::string checkSource;  // --check-source SOURCE: what a source's series map to, as JSON
+    std::string tokenFile;    // --token-file FILE: bearer token for Prometheus/exporters
+    std::string user;         // --user NAME: Redfish session or Basic user
+    std::string passwordFile; // --password-file FILE: that user's password
+    std::string caFile;       // --ca-file FILE: CA bundle for https
+    bool insecure = false;    // --insecure: skip TLS verification
+    std::string interval;     // --interval DURATION between polls
+    std::string staleAfter;   // --stale-after DURATION
+    std::string importFile;   // --import FILE: CSV/JSONL/Prometheus text -> recording
+    std::string importWindow; // --import-window FROM,TO: pull a window from --source prometheus
+    std::string step;         // --step DURATION: the import window's resolution
     // The wall and the stage.
     std::string tour;         // --tour NAME|FILE: a tour (wall mode runs the bundled "noc")
     std::string demo;         // --demo NAME|FILE: a director's story
@@ -69,8 +67,8 @@ struct Options {
     std::string palette;      // --palette turbo|viridis|cividis (default: the window's last choice)
 };
 
-// One --source, split: kind "scrape", "prometheus", "mqtt" or "redfish", and what follows the
-// '='.
+// One --source, split: its kind (a scheme of the source registry, source_kinds.h) and what
+// follows the '='.
 struct SourceSpec {
     std::string kind;
     std::string target;

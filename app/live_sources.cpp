@@ -1,13 +1,10 @@
 #include "live_sources.h"
 
 #include "importers/long_format_import.h"
-#include "importers/mqtt_source.h"
 #include "importers/promql_source.h"
 #include "importers/recording_import.h"
-#include "importers/redfish_source.h"
-#include "importers/scrape_source.h"
 #include "importers/secrets.h"
-#include "importers/slurm_source.h"
+#include "source_kinds.h"
 
 #include <QFile>
 #include <algorithm>
@@ -89,18 +86,23 @@ std::expected<importers::MappingRules, std::string> loadRules(const std::string&
 }
 
 std::expected<importers::MappingRules, std::string> rulesFor(const Options& o,
-                                                             const std::string& kind) {
+                                                             std::string_view presets) {
     if (!o.mapping.empty()) return loadRules(o.mapping);
-    if (kind == "mqtt") return loadRules("bms");
-    if (kind == "redfish") return loadRules("redfish");
-    // Exporters and Prometheus carry GPU metrics and, on a real floor, switch port counters.
-    auto rules = loadRules("dcgm-exporter");
-    if (!rules) return rules;
-    auto ports = loadRules("switch-ports");
-    if (!ports) return std::unexpected(ports.error());
-    rules->name += " + " + ports->name;
-    rules->rules.insert(rules->rules.end(), ports->rules.begin(), ports->rules.end());
-    return rules;
+    std::optional<importers::MappingRules> merged;
+    for (std::size_t at = 0; at < presets.size();) {
+        const std::size_t plus = std::min(presets.find('+', at), presets.size());
+        auto rules = loadRules(std::string(presets.substr(at, plus - at)));
+        if (!rules) return std::unexpected(rules.error());
+        if (!merged) {
+            merged = std::move(*rules);
+        } else {
+            merged->name += " + " + rules->name;
+            merged->rules.insert(merged->rules.end(), rules->rules.begin(), rules->rules.end());
+        }
+        at = plus + 1;
+    }
+    if (!merged) return std::unexpected("no mapping rules named");
+    return std::move(*merged);
 }
 
 std::expected<std::vector<std::unique_ptr<importers::LiveSource>>, std::string>
@@ -124,86 +126,13 @@ makeLiveSources(const Options& o, const std::shared_ptr<const model::Topology>& 
                     "a command line); use --user and --password-file, or --token-file");
             at = comma + 1;
         }
-        if (spec->kind == "slurm") {
-            auto config = importers::parseSlurmSpec(spec->target);
-            if (!config) return std::unexpected("--source " + config.error());
-            auto interval = intervalOf(o, std::chrono::milliseconds(10000));
-            if (!interval) return std::unexpected(interval.error());
-            config->interval = *interval;
-            config->http = *http; // the token goes as slurmrestd's own header
-            config->user = http->basicUser;
-            config->http.basicUser.clear();
-            config->http.basicPassword.clear();
-            config->sourceId = id++;
-            sources.push_back(
-                std::make_unique<importers::SlurmSource>(std::move(*config), topology, submit));
-            continue;
-        }
-        auto rules = rulesFor(o, spec->kind);
-        if (!rules) return std::unexpected(rules.error());
-        if (spec->kind == "scrape") {
-            auto urls = importers::parseScrapeSpec(spec->target);
-            if (!urls) return std::unexpected("--source scrape=: " + urls.error());
-            importers::ScrapeConfig config;
-            config.urls = *urls;
-            auto interval = intervalOf(o, std::chrono::milliseconds(1000));
-            if (!interval) return std::unexpected(interval.error());
-            config.interval = *interval;
-            config.http = *http;
-            config.sourceId = id++;
-            sources.push_back(std::make_unique<importers::ScrapeSource>(config, std::move(*rules),
-                                                                        topology, submit));
-        } else if (spec->kind == "prometheus") {
-            importers::PromqlConfig config;
-            config.url = spec->target;
-            auto interval = intervalOf(o, std::chrono::milliseconds(5000));
-            if (!interval) return std::unexpected(interval.error());
-            config.interval = *interval;
-            config.http = *http;
-            config.sourceId = id++;
-            // Per-rack aggregation on the server for big floors; raw device series on small ones.
-            importers::QuerySetOptions qs;
-            qs.perDevice = topology->count(model::EntityKind::Gpu) <= 4096;
-            config.queries = importers::buildQuerySet(*rules, *topology, qs);
-            sources.push_back(std::make_unique<importers::PromqlSource>(config, std::move(*rules),
-                                                                        topology, submit));
-        } else if (spec->kind == "redfish") {
-            auto services = importers::parseRedfishSpec(spec->target);
-            if (!services) return std::unexpected("--source redfish=: " + services.error());
-            importers::RedfishConfig config;
-            config.services = *services;
-            auto interval = intervalOf(o, std::chrono::milliseconds(10000));
-            if (!interval) return std::unexpected(interval.error());
-            config.interval = *interval;
-            // Redfish logs in itself (a session, or Basic where there is no session service).
-            config.http = *http;
-            config.http.bearerToken.clear();
-            config.http.basicUser.clear();
-            config.http.basicPassword.clear();
-            config.sourceId = id++;
-            if (!http->basicUser.empty()) {
-                config.auth = importers::RedfishAuth::Session;
-                config.user = http->basicUser;
-                config.password = http->basicPassword;
-            } else if (!http->bearerToken.empty()) {
-                config.auth = importers::RedfishAuth::Token;
-                config.token = http->bearerToken;
-            }
-            sources.push_back(std::make_unique<importers::RedfishSource>(config, std::move(*rules),
-                                                                         topology, submit));
-        } else {
-            auto brokers = importers::parseMqttSpec(spec->target);
-            if (!brokers) return std::unexpected("--source mqtt=: " + brokers.error());
-            importers::MqttConfig config;
-            config.brokers = *brokers;
-            config.sourceId = id++;
-            config.caFile = o.caFile;
-            config.insecureSkipVerify = o.insecure;
-            config.username = http->basicUser;
-            config.password = http->basicPassword;
-            sources.push_back(
-                std::make_unique<importers::MqttSource>(config, *rules, topology, submit));
-        }
+        const SourceKind& kind = *findSourceKind(spec->kind); // parseSourceSpec knows it
+        auto interval = intervalOf(o, kind.interval);
+        if (!interval) return std::unexpected(interval.error());
+        auto source =
+            kind.build(spec->target, {o, kind.rules, *http, *interval, topology, submit, id++});
+        if (!source) return std::unexpected(source.error());
+        sources.push_back(std::move(*source));
     }
     return sources;
 }
@@ -366,9 +295,7 @@ importFileToRecording(const Options& o, const std::shared_ptr<const model::Topol
     const auto& loader = importers::telemetryLoaderFor(file);
     std::optional<importers::MappingRules> rules;
     if (!loader.rulesPreset().empty()) {
-        auto loaded = o.mapping.empty()
-                          ? rulesFor(o, loader.rulesPreset() == "bms" ? "mqtt" : "scrape")
-                          : loadRules(o.mapping);
+        auto loaded = o.mapping.empty() ? rulesFor(o, loader.rulesPreset()) : loadRules(o.mapping);
         if (!loaded) return std::unexpected(loaded.error());
         rules = std::move(*loaded);
     }
@@ -400,12 +327,14 @@ importWindowToRecording(const Options& o, const std::shared_ptr<const model::Top
     model::TimeNs step = 15 * model::kNsPerSecond;
     if (!o.step.empty() && (!model::parseDuration(o.step, step) || step <= 0))
         return std::unexpected("--step: '" + o.step + "' is not a duration");
-    std::string url;
-    for (const auto& s : o.sources)
-        if (s.starts_with("prometheus=")) url = s.substr(11);
+    const auto source = windowSourceOf(o);
+    if (!source)
+        return std::unexpected("--import-window pulls from a server: add --source " +
+                               windowSourceList());
+    const std::string& url = source->target;
     auto http = httpOptions(o);
     if (!http) return std::unexpected(http.error());
-    auto rules = rulesFor(o, "prometheus");
+    auto rules = rulesFor(o, findSourceKind(source->kind)->rules);
     if (!rules) return std::unexpected(rules.error());
     importers::PromqlConfig server;
     server.url = url;

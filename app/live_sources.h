@@ -1,8 +1,8 @@
 #pragma once
-// LiveSources: the telemetry sources the command line names (--source scrape=/prometheus=/
-// mqtt=), built with their mapping rules (the bundled presets or --mapping) and feeding the sim
-// core; their health as the HUD and headless summaries show it; and the offline imports (a
-// file, or a Prometheus time window) that turn telemetry into a recording. QtCore only.
+// LiveSources: the telemetry sources the command line names (--source KIND=TARGET, each kind
+// built by its entry in the source registry, source_kinds.h) and feeding the sim core; their health
+// as the HUD and headless summaries show it; and the offline imports (a file, or a Prometheus time
+// window) that turn telemetry into a recording. QtCore only.
 #include "command_line.h"
 #include "importers/http_client.h"
 #include "importers/live_source.h"
@@ -26,9 +26,10 @@ namespace ft::app {
 std::expected<importers::HttpOptions, std::string> sourceHttpOptions(const Options& o);
 // "dcgm-exporter", "bms", "switch-ports": a bundled preset; anything else: a rules file.
 std::expected<importers::MappingRules, std::string> loadRules(const std::string& presetOrFile);
-// The rules a kind of source maps with: --mapping, or the presets for what it usually carries.
+// The rules a source maps with: --mapping, or `presets` ('+'-joined bundled presets: what its
+// kind usually carries, SourceKind::rules).
 std::expected<importers::MappingRules, std::string> rulesFor(const Options& o,
-                                                             const std::string& kind);
+                                                             std::string_view presets);
 
 std::expected<std::vector<std::unique_ptr<importers::LiveSource>>, std::string>
 makeLiveSources(const Options& o, const std::shared_ptr<const model::Topology>& topology,

@@ -6,6 +6,7 @@
 #include "importers/telemetry_loader.h"
 #include "incident_report.h"
 #include "live_sources.h"
+#include "source_kinds.h"
 #include "story_player.h"
 #include "views/cooling_panel.h"
 #include "views/fabric_panel.h"
@@ -700,7 +701,7 @@ void MainWindow::importWindowDialog() {
     if (out.isEmpty()) return;
     QSettings().setValue("import/prometheus", url);
     Options o;
-    o.sources = {"prometheus=" + url.toStdString()};
+    o.sources = {std::string(windowSourceKind().scheme) + "=" + url.toStdString()};
     auto topology = m_session.topology;
     runImport(
         window,

@@ -4,6 +4,7 @@
 #include "importers/floor_file.h"
 #include "importers/scenario_file.h"
 #include "live_sources.h"
+#include "source_kinds.h"
 
 #include <algorithm>
 #include <chrono>
@@ -34,11 +35,9 @@ makeSimSession(const Options& o, bool realtimeStart, bool blockingRecorder,
     model::SimConfig config;
     config.seed = o.seed;
     const bool live = !o.sources.empty();
-    if (o.followScheduler && std::ranges::none_of(o.sources, [](const std::string& s) {
-            return s.starts_with("slurm=");
-        }))
-        return std::unexpected(std::string("--follow-scheduler needs a scheduler: --source "
-                                           "slurm=commands, slurm=URL or slurm=FILE,FILE"));
+    if (o.followScheduler && !hasSchedulerSource(o))
+        return std::unexpected("--follow-scheduler needs a scheduler: --source " +
+                               schedulerSourceList());
     if (live) {
         // Live telemetry: the twin runs on the wall clock, keeps each measured value until the
         // next one arrives, and calls a rack stale when its data stops.

@@ -94,7 +94,7 @@ public:
     std::vector<std::string_view> extensions() const override {
         return {".prom", ".om", ".txt", ".metrics"};
     }
-    std::string_view rulesPreset() const override { return "dcgm-exporter"; }
+    std::string_view rulesPreset() const override { return "dcgm-exporter+switch-ports"; }
     std::expected<LoadedTelemetry, Error> load(const TelemetryLoadRequest& r) const override {
         if (!r.rules)
             return std::unexpected(

@@ -704,6 +704,32 @@ private slots:
         QVERIFY2(badLayer.err.contains("unknown layer 'bogus'") && badLayer.err.contains("nvlink"),
                  qPrintable(badLayer.err));
         QVERIFY(floortwin({"--seed"}).err.contains("--seed needs N"));
+        // Every kind of source in the registry is offered by --help, named when a kind is
+        // unknown, and the messages about what a kind can do name the kinds that can.
+        const Run badKind = floortwin({"--headless", "--source", "bogus=x", "--for", "1s"});
+        QCOMPARE(badKind.code, 2);
+        for (const char* form : {"scrape=URL[,URL...]", "prometheus=URL", "mqtt=HOST[:PORT]",
+                                 "redfish=URL[,URL...]", "slurm=commands|URL|FILE,FILE"}) {
+            QVERIFY2(help.out.contains(QByteArray("--source ") + form), form);
+            QVERIFY2(badKind.err.contains(form), qPrintable(badKind.err));
+        }
+        QVERIFY2(help.out.contains("(default 1s scrape, 5s prometheus, 10s redfish, 10s slurm)"),
+                 help.out.constData());
+        const Run badCheck = floortwin({"--check-source", "mqtt=127.0.0.1"});
+        QVERIFY(badCheck.code != 0);
+        QVERIFY2(badCheck.err.contains("expected scrape=URL[,URL...] or "
+                                       "slurm=commands|URL|FILE,FILE or the path"),
+                 badCheck.err.constData());
+        const Run noServer = floortwin(
+            {"--headless", "--import-window", "2026-12-01T00:00:00Z,2026-12-01T01:00:00Z",
+             "--record", "/tmp/unused.ftrec", "--source", "scrape=http://127.0.0.1:9/metrics"});
+        QVERIFY(noServer.code != 0);
+        QVERIFY2(noServer.err.contains("add --source prometheus=URL"), noServer.err.constData());
+        const Run noScheduler = floortwin({"--headless", "--follow-scheduler", "--source",
+                                           "scrape=http://127.0.0.1:9/metrics", "--for", "1s"});
+        QVERIFY(noScheduler.code != 0);
+        QVERIFY2(noScheduler.err.contains("--source slurm=commands|URL|FILE,FILE"),
+                 noScheduler.err.constData());
     }
 
     // A demo renders to an MP4 with one frame per 1/fps of the story, the same bytes every

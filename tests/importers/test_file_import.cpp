@@ -427,7 +427,7 @@ private slots:
                  importers::telemetryLoaderFor("y.csv").name());
         QCOMPARE(importers::telemetryLoaderFor("bus.bms").rulesPreset(), std::string_view("bms"));
         QCOMPARE(importers::telemetryLoaderFor("node.prom").rulesPreset(),
-                 std::string_view("dcgm-exporter"));
+                 std::string_view("dcgm-exporter+switch-ports"));
         QCOMPARE(importers::telemetryLoaderFor("metrics").name(),
                  importers::telemetryLoaderFor("node.prom").name());
         const std::string patterns = importers::telemetryFilePatterns();
