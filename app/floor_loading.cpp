@@ -1,11 +1,11 @@
 #include "floor_loading.h"
 
-#include "importers/floor_file.h"
-#include "importers/inventory_csv.h"
-#include "importers/netbox_client.h"
-#include "importers/scenario_file.h"
-#include "importers/secrets.h"
-#include "importers/story_file.h"
+#include "importers/floor/floor_file.h"
+#include "importers/floor/inventory_csv.h"
+#include "importers/floor/scenario_file.h"
+#include "importers/floor/story_file.h"
+#include "importers/net/netbox_client.h"
+#include "importers/net/secrets.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -1,6 +1,6 @@
 #pragma once
 // Resolves --floor (a file, a generate: spec, or nothing for the bundled demo) to a Topology.
-#include "importers/story_file.h"
+#include "importers/floor/story_file.h"
 #include "model/scenario.h"
 #include "model/topology.h"
 

@@ -3,7 +3,7 @@
 #include "check_source.h"
 #include "floor_loading.h"
 #include "headless_run.h"
-#include "importers/floor_file.h"
+#include "importers/floor/floor_file.h"
 #include "incident_report.h"
 #include "live_sources.h"
 #include "main_window.h"

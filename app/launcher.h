@@ -4,7 +4,7 @@
 // owns it, and swaps in a new session and window when File > Open recording asks for one. The
 // window, headless and screenshot paths share the session setup here. Main thread only.
 #include "command_line.h"
-#include "importers/story_file.h"
+#include "importers/floor/story_file.h"
 #include "session.h"
 
 #include <QElapsedTimer>

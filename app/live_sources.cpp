@@ -1,9 +1,9 @@
 #include "live_sources.h"
 
-#include "importers/long_format_import.h"
-#include "importers/promql_source.h"
-#include "importers/recording_import.h"
-#include "importers/secrets.h"
+#include "importers/formats/long_format_import.h"
+#include "importers/net/secrets.h"
+#include "importers/recording/recording_import.h"
+#include "importers/sources/promql_source.h"
 #include "source_kinds.h"
 
 #include <QFile>

@@ -4,10 +4,10 @@
 // as the HUD and headless summaries show it; and the offline imports (a file, or a Prometheus time
 // window) that turn telemetry into a recording. QtCore only.
 #include "command_line.h"
-#include "importers/http_client.h"
-#include "importers/live_source.h"
-#include "importers/mapping_rules.h"
-#include "importers/name_suggest.h"
+#include "importers/mapping/mapping_rules.h"
+#include "importers/mapping/name_suggest.h"
+#include "importers/net/http_client.h"
+#include "importers/sources/live_source.h"
 #include "model/topology.h"
 #include "views/source_status.h"
 

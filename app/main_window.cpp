@@ -1,9 +1,9 @@
 #include "main_window.h"
 
 #include "floor_loading.h"
-#include "importers/floor_file.h"
-#include "importers/recording_incidents.h"
-#include "importers/telemetry_loader.h"
+#include "importers/floor/floor_file.h"
+#include "importers/formats/telemetry_loader.h"
+#include "importers/recording/recording_incidents.h"
 #include "incident_report.h"
 #include "live_sources.h"
 #include "source_kinds.h"

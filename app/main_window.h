@@ -2,7 +2,7 @@
 // MainWindow: the floor view in the centre; layers, inspector, cooling, lifecycle board and
 // timeline docked around it; menus and a status line. Runs on a Session (the simulator, maybe
 // recording, or a replay) and keeps its layout and choices in QSettings. UI thread only.
-#include "importers/story_file.h"
+#include "importers/floor/story_file.h"
 #include "session.h"
 
 #include <QMainWindow>

@@ -1,8 +1,8 @@
 #include "session.h"
 
 #include "floor_loading.h"
-#include "importers/floor_file.h"
-#include "importers/scenario_file.h"
+#include "importers/floor/floor_file.h"
+#include "importers/floor/scenario_file.h"
 #include "live_sources.h"
 #include "source_kinds.h"
 

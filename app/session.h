@@ -2,10 +2,10 @@
 // Session: what one window runs on — a floor, and either the simulator (optionally recorded to
 // a .ftrec) or a recording being replayed. Owned by main; the window borrows it.
 #include "command_line.h"
-#include "importers/live_source.h"
-#include "importers/name_suggest.h"
-#include "importers/recording_writer.h"
-#include "importers/replay_transport.h"
+#include "importers/mapping/name_suggest.h"
+#include "importers/recording/recording_writer.h"
+#include "importers/recording/replay_transport.h"
+#include "importers/sources/live_source.h"
 #include "model/sim_core.h"
 
 #include <expected>

@@ -1,11 +1,11 @@
 #include "source_kinds.h"
 
 #include "check_source.h"
-#include "importers/mqtt_source.h"
-#include "importers/promql_source.h"
-#include "importers/redfish_source.h"
-#include "importers/scrape_source.h"
-#include "importers/slurm_source.h"
+#include "importers/sources/mqtt_source.h"
+#include "importers/sources/promql_source.h"
+#include "importers/sources/redfish_source.h"
+#include "importers/sources/scrape_source.h"
+#include "importers/sources/slurm_source.h"
 #include "live_sources.h"
 
 #include <algorithm>

@@ -5,8 +5,8 @@
 // sourceKinds() (source_kinds.cpp) with the function that builds it (docs/ARCHITECTURE.md,
 // "How to add a source").
 #include "command_line.h"
-#include "importers/http_client.h"
-#include "importers/live_source.h"
+#include "importers/net/http_client.h"
+#include "importers/sources/live_source.h"
 #include "model/topology.h"
 
 #include <chrono>

@@ -9,7 +9,7 @@
 //
 // The player keeps its own clock: start() drives it from wall time (the window), advance()
 // by exact steps (video frames), so a demo renders the same on any machine. UI thread only.
-#include "importers/story_file.h"
+#include "importers/floor/story_file.h"
 #include "model/transport.h"
 #include "views/camera_flight.h"
 #include "views/floor_scene.h"

@@ -3,7 +3,7 @@
 // frame the simulator runs to exactly the frame's time (1/fps x speed on, or as a demo's steps
 // set the speed), the story player moves on by exactly 1/fps and the view is drawn. The same
 // demo gives the same frames on any machine. Frames go to an H.264 MP4 and/or numbered PNGs.
-#include "importers/story_file.h"
+#include "importers/floor/story_file.h"
 #include "session.h"
 #include "views/floor_view.h"
 

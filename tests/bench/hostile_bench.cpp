@@ -2,8 +2,8 @@
 
 #include "app/floor_loading.h"
 #include "app/live_sources.h"
-#include "importers/mapping_rules.h"
-#include "importers/scrape_source.h"
+#include "importers/mapping/mapping_rules.h"
+#include "importers/sources/scrape_source.h"
 #include "model/sim_core.h"
 #include "support/hostile_server.h"
 #include "support/test_paths.h"

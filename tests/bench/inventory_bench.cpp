@@ -1,10 +1,10 @@
 #include "inventory_bench.h"
 
 #include "app/live_sources.h"
-#include "importers/floor_file.h"
-#include "importers/inventory_csv.h"
-#include "importers/prometheus_text.h"
-#include "importers/series_mapper.h"
+#include "importers/floor/floor_file.h"
+#include "importers/floor/inventory_csv.h"
+#include "importers/formats/prometheus_text.h"
+#include "importers/mapping/series_mapper.h"
 #include "parse_bench.h"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 #include "parse_bench.h"
 
-#include "importers/floor_file.h"
-#include "importers/prometheus_text.h"
+#include "importers/floor/floor_file.h"
+#include "importers/formats/prometheus_text.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,9 +1,9 @@
 #include "redfish_bench.h"
 
-#include "importers/floor_file.h"
-#include "importers/mapping_rules.h"
-#include "importers/redfish_crawl.h"
-#include "importers/redfish_source.h"
+#include "importers/floor/floor_file.h"
+#include "importers/formats/redfish_crawl.h"
+#include "importers/mapping/mapping_rules.h"
+#include "importers/sources/redfish_source.h"
 #include "model/topology.h"
 #include "support/loopback_server.h"
 #include "support/redfish_fixtures.h"

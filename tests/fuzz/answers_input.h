@@ -7,11 +7,11 @@
 // must say what is wrong; a success is read back (every series, point, sample) so a view past the
 // input or a bad index trips AddressSanitizer; every kept time must be one the twin can hold.
 // Shared by the libFuzzer target and the regression test that replays tests/data/fuzz-regressions.
-#include "importers/floor_file.h"
-#include "importers/long_format_import.h"
-#include "importers/promql_response.h"
-#include "importers/slurm_floor.h"
-#include "importers/slurm_json.h"
+#include "importers/floor/floor_file.h"
+#include "importers/formats/long_format_import.h"
+#include "importers/formats/promql_response.h"
+#include "importers/formats/slurm_json.h"
+#include "importers/mapping/slurm_floor.h"
 #include "model/channel_catalog.h"
 #include "model/topology.h"
 

@@ -2,7 +2,7 @@
 // bytes must decode to an error or to a block of exactly rows x columns values, and a block that
 // decodes must encode and decode again to the same bits. Seeds: blobs of a real recording
 // (tests/fuzz/corpus-codec, cut from a pump-failure run). Build with -DFT_FUZZ=ON and clang.
-#include "importers/sample_codec.h"
+#include "importers/recording/sample_codec.h"
 
 #include <cstdint>
 #include <cstdlib>

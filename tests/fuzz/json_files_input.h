@@ -6,9 +6,9 @@
 // racks is not a bug, just slow). Every error must carry a message, and every parsed story must
 // answer its own questions (times, the scenario it makes) without crashing. Shared by the
 // libFuzzer target and the regression test that replays tests/data/fuzz-regressions.
-#include "importers/floor_file.h"
-#include "importers/scenario_file.h"
-#include "importers/story_file.h"
+#include "importers/floor/floor_file.h"
+#include "importers/floor/scenario_file.h"
+#include "importers/floor/story_file.h"
 #include "model/topology.h"
 #include "support/test_paths.h"
 

@@ -7,11 +7,11 @@
 // path that is not there answering 404. Errors must say what is wrong; what parses is read back
 // (every object and field touched) so that a view past the input trips AddressSanitizer. Shared
 // by the libFuzzer target and the regression test that replays tests/data/fuzz-regressions.
-#include "importers/bms_message.h"
-#include "importers/inventory_csv.h"
-#include "importers/mapping_rules.h"
-#include "importers/netbox_inventory.h"
-#include "importers/redfish_crawl.h"
+#include "importers/floor/inventory_csv.h"
+#include "importers/floor/netbox_inventory.h"
+#include "importers/formats/bms_message.h"
+#include "importers/formats/redfish_crawl.h"
+#include "importers/mapping/mapping_rules.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -4,7 +4,7 @@
 // scratch memory trips AddressSanitizer; lines only go forward, findings say where and what.
 // Shared by the libFuzzer target and the regression test that replays
 // tests/data/fuzz-regressions.
-#include "importers/prometheus_text.h"
+#include "importers/formats/prometheus_text.h"
 
 #include <cmath>
 #include <cstddef>

@@ -10,9 +10,9 @@
 //
 // Input: records of [op][row lo][row hi][offset lo][offset hi][length][length bytes]. Shared
 // by the libFuzzer target and the regression test.
-#include "importers/floor_file.h"
-#include "importers/recording_reader.h"
-#include "importers/recording_writer.h"
+#include "importers/floor/floor_file.h"
+#include "importers/recording/recording_reader.h"
+#include "importers/recording/recording_writer.h"
 #include "model/sim_model.h"
 
 #include <cstddef>

@@ -4,10 +4,10 @@
 // rules onto a floor whose inventory names their hosts. Pinned per page: every metric family
 // feeds a channel or is ignored with a reason, and every sample not placed says why. Labelled
 // `corpus`: a clone without the corpus skips with one line (CI=true fails instead).
-#include "importers/floor_file.h"
-#include "importers/mapping_rules.h"
-#include "importers/prometheus_text.h"
-#include "importers/series_mapper.h"
+#include "importers/floor/floor_file.h"
+#include "importers/formats/prometheus_text.h"
+#include "importers/mapping/mapping_rules.h"
+#include "importers/mapping/series_mapper.h"
 #include "support/requirement.h"
 #include "support/test_floors.h"
 #include "support/test_paths.h"

@@ -2,11 +2,11 @@
 // file:line:column and skipped, the rest kept; batches, progress and cancel on a file bigger than
 // one read block) and BMS bus messages (topic and payload parsing, metadata, quality flags, the
 // bms.json preset, a mosquitto_sub capture).
-#include "importers/bms_message.h"
-#include "importers/long_format_import.h"
-#include "importers/recording_import.h"
-#include "importers/recording_reader.h"
-#include "importers/telemetry_loader.h"
+#include "importers/formats/bms_message.h"
+#include "importers/formats/long_format_import.h"
+#include "importers/formats/telemetry_loader.h"
+#include "importers/recording/recording_import.h"
+#include "importers/recording/recording_reader.h"
 #include "support/test_floors.h"
 #include "support/test_paths.h"
 

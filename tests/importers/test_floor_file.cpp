@@ -1,7 +1,7 @@
 // Floor files: valid input becomes a FloorSpec; every kind of bad input becomes one clear
 // error with file, line, column and key, never a crash.
-#include "importers/floor_file.h"
-#include "importers/json_document.h"
+#include "importers/floor/floor_file.h"
+#include "importers/formats/json_document.h"
 #include "support/test_paths.h"
 
 #include <QTest>

@@ -5,7 +5,7 @@
 #include "fuzz/payloads_input.h"
 #include "fuzz/prometheus_text_input.h"
 #include "fuzz/recording_input.h"
-#include "importers/sample_codec.h"
+#include "importers/recording/sample_codec.h"
 #include "model/timestamp.h"
 #include "support/test_paths.h"
 

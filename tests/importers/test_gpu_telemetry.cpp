@@ -3,11 +3,11 @@
 // and why (MIG instances, fans, device counts), job labels (and the exporter's own pod, which is
 // none), and what the simulator makes of the counters: XID events, memory totals, each GPU's
 // health, its alarm and the incident an XID starts.
-#include "importers/floor_file.h"
-#include "importers/inventory_csv.h"
-#include "importers/mapping_rules.h"
-#include "importers/pci_address.h"
-#include "importers/series_mapper.h"
+#include "importers/floor/floor_file.h"
+#include "importers/floor/inventory_csv.h"
+#include "importers/floor/pci_address.h"
+#include "importers/mapping/mapping_rules.h"
+#include "importers/mapping/series_mapper.h"
 #include "model/gpu_health.h"
 #include "model/incident_tracker.h"
 #include "model/sim_model.h"

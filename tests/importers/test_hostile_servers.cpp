@@ -4,10 +4,10 @@
 // an expired and a wrong-host certificate. Each target's health says what happened in words, a
 // good target beside them keeps mapping at its pace, and this process's memory stays within
 // the body cap plus a margin (the README states the caps).
-#include "importers/mapping_rules.h"
-#include "importers/netbox_client.h"
-#include "importers/redfish_source.h"
-#include "importers/scrape_source.h"
+#include "importers/mapping/mapping_rules.h"
+#include "importers/net/netbox_client.h"
+#include "importers/sources/redfish_source.h"
+#include "importers/sources/scrape_source.h"
 #include "support/hostile_server.h"
 #include "support/requirement.h"
 #include "support/test_floors.h"

@@ -1,12 +1,12 @@
 // Inventories: a CSV export of a real hall becomes a floor (rows of unequal length, gaps,
 // provisioning host names, GPU UUIDs), the floor file keeps it, bad inventories say where, and
 // telemetry lands on the inventory's hosts by host name and by GPU UUID alone.
-#include "importers/entity_name_index.h"
-#include "importers/floor_file.h"
-#include "importers/inventory_csv.h"
-#include "importers/mapping_rules.h"
-#include "importers/prometheus_text.h"
-#include "importers/series_mapper.h"
+#include "importers/floor/floor_file.h"
+#include "importers/floor/inventory_csv.h"
+#include "importers/formats/prometheus_text.h"
+#include "importers/mapping/entity_name_index.h"
+#include "importers/mapping/mapping_rules.h"
+#include "importers/mapping/series_mapper.h"
 #include "model/lifecycle.h"
 #include "support/test_paths.h"
 

@@ -5,13 +5,13 @@
 // real `mosquitto` (a broker killed and restarted). Servers are started by the tests and
 // stopped by RAII guards, so a failing check never leaves one running. Waits are generous
 // (QTRY_*): machines are slow and noisy, and nothing here asserts on timing.
-#include "importers/http_client.h"
-#include "importers/inventory_csv.h"
-#include "importers/mapping_rules.h"
-#include "importers/mqtt_source.h"
-#include "importers/promql_source.h"
-#include "importers/recording_reader.h"
-#include "importers/scrape_source.h"
+#include "importers/floor/inventory_csv.h"
+#include "importers/mapping/mapping_rules.h"
+#include "importers/net/http_client.h"
+#include "importers/recording/recording_reader.h"
+#include "importers/sources/mqtt_source.h"
+#include "importers/sources/promql_source.h"
+#include "importers/sources/scrape_source.h"
 #include "support/loopback_server.h"
 #include "support/requirement.h"
 #include "support/server_process.h"

@@ -2,10 +2,10 @@
 // resolve on the demo floor, unit conversion, counters and rates (resets, out-of-order), the
 // unmapped and unresolved counts, the bundled presets, and rule-file errors with positions.
 // (dcgm-exporter's own fields and labels: test_gpu_telemetry.)
-#include "importers/label_pattern.h"
-#include "importers/mapping_rules.h"
-#include "importers/name_suggest.h"
-#include "importers/series_mapper.h"
+#include "importers/mapping/label_pattern.h"
+#include "importers/mapping/mapping_rules.h"
+#include "importers/mapping/name_suggest.h"
+#include "importers/mapping/series_mapper.h"
 #include "support/map_one.h"
 #include "support/test_floors.h"
 #include "support/test_paths.h"

@@ -2,9 +2,9 @@
 // served on 127.0.0.1 with pagination and a token check, read live and from the dump, and the
 // failures a real server has: a refused token, an HTTP error half-way, a page that is not JSON,
 // a count that does not add up. A partial read is never an inventory.
-#include "importers/floor_file.h"
-#include "importers/netbox_client.h"
-#include "importers/netbox_inventory.h"
+#include "importers/floor/floor_file.h"
+#include "importers/floor/netbox_inventory.h"
+#include "importers/net/netbox_client.h"
 #include "support/loopback_server.h"
 #include "support/test_paths.h"
 

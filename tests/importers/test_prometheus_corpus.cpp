@@ -5,7 +5,7 @@
 // without the corpus skips with one line (CI=true fails instead); FT_CORPUS_DIR points at a
 // corpus elsewhere. The parser's behaviours are tested on the project's own fixtures by
 // test_prometheus_text.
-#include "importers/prometheus_text.h"
+#include "importers/formats/prometheus_text.h"
 #include "support/prometheus_collector.h"
 #include "support/requirement.h"
 

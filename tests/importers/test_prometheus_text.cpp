@@ -2,7 +2,7 @@
 // exposition fixtures (tests/data/telemetry; real exporters' files are read by the corpus suite
 // test_prometheus_corpus), every escaping and number spelling, CRLF, broken lines amid good
 // ones, every truncation of a scrape, multi-scrape files, huge labels, and a sink that throws.
-#include "importers/prometheus_text.h"
+#include "importers/formats/prometheus_text.h"
 #include "support/prometheus_collector.h"
 #include "support/test_paths.h"
 

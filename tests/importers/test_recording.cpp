@@ -1,10 +1,10 @@
 // Recordings: codec round trip, write/read identical values, seeks at chunk boundaries, damaged
 // and truncated files, a recorder killed mid-write, and replay reproducing the sim run.
-#include "importers/floor_file.h"
-#include "importers/recording_reader.h"
-#include "importers/recording_writer.h"
-#include "importers/replay_transport.h"
-#include "importers/sample_codec.h"
+#include "importers/floor/floor_file.h"
+#include "importers/recording/recording_reader.h"
+#include "importers/recording/recording_writer.h"
+#include "importers/recording/replay_transport.h"
+#include "importers/recording/sample_codec.h"
 #include "model/sim_core.h"
 #include "model/sim_model.h"
 #include "support/test_floors.h"

@@ -6,10 +6,10 @@
 // HTTP Basic, a token) while their readings change, a pump goes offline, a leak detector goes
 // critical, a session expires, a resource answers too slowly. Waits poll (QTRY_*) and nothing
 // asserts on timing. DMTF's own mockups are crawled by test_redfish_corpus.
-#include "importers/floor_file.h"
-#include "importers/mapping_rules.h"
-#include "importers/redfish_crawl.h"
-#include "importers/redfish_source.h"
+#include "importers/floor/floor_file.h"
+#include "importers/formats/redfish_crawl.h"
+#include "importers/mapping/mapping_rules.h"
+#include "importers/sources/redfish_source.h"
 #include "model/channel_catalog.h"
 #include "model/topology.h"
 #include "support/loopback_server.h"

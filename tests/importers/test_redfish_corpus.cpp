@@ -3,7 +3,7 @@
 // crawled as it is and what it yields is pinned. Labelled `corpus`: a clone without the corpus
 // skips with one line; FT_CORPUS_DIR points at a corpus elsewhere. The project's own services
 // are walked by test_redfish.
-#include "importers/redfish_crawl.h"
+#include "importers/formats/redfish_crawl.h"
 #include "support/redfish_fixtures.h"
 #include "support/requirement.h"
 

@@ -1,7 +1,7 @@
 // Scenario files: every bundled scenario parses and resolves on the demo and on a generated
 // floor; bad files give one clear error with position and key.
-#include "importers/floor_file.h"
-#include "importers/scenario_file.h"
+#include "importers/floor/floor_file.h"
+#include "importers/floor/scenario_file.h"
 #include "support/test_paths.h"
 
 #include <QDir>

@@ -1,8 +1,8 @@
 // Secrets (tokens, passwords) stay out of what the app shows and writes: URLs shown masked,
 // error texts scrubbed, secret files read with a warning when others can read them, and an
 // HTTP server that echoes the credentials it refused does not get them into the health.
-#include "importers/http_client.h"
-#include "importers/secrets.h"
+#include "importers/net/http_client.h"
+#include "importers/net/secrets.h"
 #include "support/loopback_server.h"
 
 #include <QTemporaryDir>

@@ -4,11 +4,11 @@
 // and the racks' lifecycle following the nodes; then a real Slurm (slurm-wlm + munge, started on
 // loopback by tests/support/slurm_fixture.h) read through the commands, through a slurmrestd-style
 // HTTP server, and by the floortwin binary with --follow-scheduler.
-#include "importers/entity_name_index.h"
-#include "importers/inventory_csv.h"
-#include "importers/slurm_floor.h"
-#include "importers/slurm_json.h"
-#include "importers/slurm_source.h"
+#include "importers/floor/inventory_csv.h"
+#include "importers/formats/slurm_json.h"
+#include "importers/mapping/entity_name_index.h"
+#include "importers/mapping/slurm_floor.h"
+#include "importers/sources/slurm_source.h"
 #include "model/sim_model.h"
 #include "support/floortwin_run.h"
 #include "support/loopback_server.h"

@@ -2,8 +2,8 @@
 // a tour's stops follow one another by flight and dwell and loop; a demo's steps keep their
 // times, its speed changes integrate into simulated time and its actions land there; every
 // bad file gives one error with the file, line and step.
-#include "importers/floor_file.h"
-#include "importers/story_file.h"
+#include "importers/floor/floor_file.h"
+#include "importers/floor/story_file.h"
 #include "support/test_floors.h"
 #include "support/test_paths.h"
 

@@ -1,7 +1,7 @@
 // NVLink and the rail fabric: sizing against the non-blocking rule, bytes conserved from jobs to
 // NIC links, leaves, spine bundles and spines, NVLink links, re-spread when a rail goes down,
 // NVLink-disabled mode moving traffic onto the rails, and counters that only ever count up.
-#include "importers/floor_file.h"
+#include "importers/floor/floor_file.h"
 #include "model/sim_model.h"
 #include "support/test_floors.h"
 

@@ -1,7 +1,7 @@
 // Rack lifecycle: every legal transition, every illegal one refused, gate failures and their
 // causes, the bring-up wave's timing, and the load validation puts on the other layers.
-#include "importers/floor_file.h"
-#include "importers/scenario_file.h"
+#include "importers/floor/floor_file.h"
+#include "importers/floor/scenario_file.h"
 #include "model/lifecycle.h"
 #include "model/sim_model.h"
 #include "support/test_floors.h"

@@ -1,7 +1,7 @@
 // Storage: byte conservation, tier aging at the boundaries, cache hit ratios and warm-up, and
 // the two storage faults (inter-region link degradation, cache node loss) against a control run.
-#include "importers/floor_file.h"
-#include "importers/scenario_file.h"
+#include "importers/floor/floor_file.h"
+#include "importers/floor/scenario_file.h"
 #include "model/sim_model.h"
 #include "model/storage_model.h"
 #include "support/test_floors.h"

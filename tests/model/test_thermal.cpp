@@ -1,7 +1,7 @@
 // ThermalModel through SimModel: energy balance, valve control, and the fault scenarios, each
 // checked for the physical consequences an operator would see, in the order they happen.
-#include "importers/floor_file.h"
-#include "importers/scenario_file.h"
+#include "importers/floor/floor_file.h"
+#include "importers/floor/scenario_file.h"
 #include "model/sim_model.h"
 #include "support/test_floors.h"
 

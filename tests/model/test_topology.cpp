@@ -1,5 +1,5 @@
 // Topology: entity counts, parent links, fabric sizing by the non-blocking two-tier rule.
-#include "importers/floor_file.h"
+#include "importers/floor/floor_file.h"
 #include "model/topology.h"
 
 #include <QTest>

@@ -1,6 +1,6 @@
 #pragma once
 // One input sample through a SeriesMapper, for the mapping suites: the twin's samples it makes.
-#include "importers/series_mapper.h"
+#include "importers/mapping/series_mapper.h"
 
 #include <initializer_list>
 #include <span>

@@ -3,7 +3,7 @@
 // (Rec: name, family, type, labels, value, timestamp, line, exemplar), family, finding and
 // scrape end, in order. Shared by test_prometheus_text (the project's fixtures) and
 // test_prometheus_corpus (real files).
-#include "importers/prometheus_text.h"
+#include "importers/formats/prometheus_text.h"
 
 #include <QByteArray>
 #include <QList>

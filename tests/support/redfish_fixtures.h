@@ -6,7 +6,7 @@
 // with, and one poll of the Redfish walk driven by hand over such pages, without the network.
 // Header-only; everything runs on the calling thread. A fixture that does not load stops the run
 // (qFatal): it is a mistake in the test data, not a finding about the code.
-#include "importers/redfish_crawl.h"
+#include "importers/formats/redfish_crawl.h"
 #include "test_paths.h"
 
 #include <QtGlobal>

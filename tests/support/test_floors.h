@@ -1,8 +1,8 @@
 #pragma once
 // Floors the model tests run on (a generated floor of N racks, the bundled demo floor) and the
 // bundled scenarios resolved on them.
-#include "importers/floor_file.h"
-#include "importers/scenario_file.h"
+#include "importers/floor/floor_file.h"
+#include "importers/floor/scenario_file.h"
 #include "model/topology.h"
 #include "test_paths.h"
 

@@ -1,0 +1,884 @@
+#include "series_mapper.h"
+
+#include "importers/floor/pci_address.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <functional>
+#include <optional>
+
+namespace ft::importers {
+namespace {
+
+using model::EntityId;
+using model::EntityKind;
+using F = CaptureField;
+
+std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
+    h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+    return std::rotl(h * 0xFF51AFD7ED558CCDull, 29);
+}
+
+// Metric + every label, in the order given. An exporter writes its labels in a fixed order, so
+// the same series hashes the same each scrape; a different order only costs a second entry.
+// 64 bits: a collision among even ten million series is about a one-in-a-hundred-thousand event.
+std::uint64_t seriesKey(std::string_view metric, std::span<const prom::Label> labels) {
+    const std::hash<std::string_view> hash;
+    std::uint64_t h = hash(metric);
+    for (const auto& l : labels) {
+        h = mix(h, hash(l.name));
+        h = mix(h, hash(l.value));
+    }
+    return h;
+}
+
+std::string_view labelValue(std::string_view metric, std::span<const prom::Label> labels,
+                            std::string_view name) {
+    if (name == "__name__") return metric;
+    for (const auto& l : labels)
+        if (l.name == name) return l.value;
+    return {};
+}
+
+using Captures = std::array<std::optional<std::string_view>, kCaptureFieldCount>;
+
+// How a series' entity was found, for the mapping report.
+enum Key : std::uint8_t { kByOther, kByName, kByUuid, kByHostIndex, kByPci };
+constexpr std::array<std::string_view, 5> kKeyNames{"labels", "name", "UUID", "host and index",
+                                                    "host and PCI address"};
+
+struct Resolved {
+    EntityId entity = 0;
+    bool toEnd = false; // measured at the link's 'to' end (a leaf port facing a NIC)
+    Key key = kByOther;
+    // Placed by its UUID on another host than the one its labels name: "UUID: the inventory's
+    // HOST, the telemetry's HOST" (a GPU moved, or the inventory is behind).
+    std::string moved;
+};
+
+// "10.0.172.246", "[fd00::1]", "fd00::1": an address, which a pod's `instance` is, not a host.
+bool isAddress(std::string_view host) {
+    if (host.starts_with('[') || std::ranges::count(host, ':') >= 2) return true;
+    int dots = 0;
+    for (const char c : host) {
+        if (c == '.')
+            ++dots;
+        else if (c < '0' || c > '9')
+            return false;
+    }
+    return dots == 3;
+}
+
+// Entity lookup for one rule's captures; a failure carries what to count it under.
+class EntityResolver {
+public:
+    EntityResolver(const model::Topology& t, EntityNameIndex& names) : m_t(t), m_names(names) {}
+
+    std::expected<Resolved, std::string> resolve(const EntitySpec& spec, const Captures& c) {
+        const auto has = [&](F f) { return c[static_cast<std::size_t>(f)].has_value(); };
+        const auto get = [&](F f) { return *c[static_cast<std::size_t>(f)]; };
+        const std::string kindName(model::entityKindName(spec.kind));
+        if (has(F::Name)) {
+            if (auto id = m_names.find(spec.kind, get(F::Name)))
+                return Resolved{*id, false, kByName};
+            return std::unexpected(kindName + " '" + std::string(get(F::Name)) + "'");
+        }
+        auto index = [&](F f) -> std::expected<std::uint64_t, std::string> {
+            const std::string_view text = get(f);
+            std::uint64_t v = 0;
+            auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+            const int base = spec.indexBase[static_cast<std::size_t>(f)];
+            if (ec != std::errc() || p != text.data() + text.size() ||
+                v < static_cast<std::uint64_t>(base))
+                return std::unexpected(
+                    std::string(kCaptureFieldNames[static_cast<std::size_t>(f)]) + " '" +
+                    std::string(text) + "'");
+            return v - static_cast<std::uint64_t>(base);
+        };
+        auto tray = [&]() -> std::expected<EntityId, std::string> {
+            if (auto t = m_names.trayOfHost(get(F::Host))) return *t;
+            if (isAddress(get(F::Host)))
+                return std::unexpected(std::string(get(F::Host)) +
+                                       ": an address, not a host name (a pod's instance: the "
+                                       "series need a Hostname label)");
+            return std::unexpected(std::string(get(F::Host)));
+        };
+        const auto& rk = m_t.spec().rack;
+        const auto gpusPerTray = static_cast<std::uint64_t>(rk.gpusPerTray);
+        const auto nicsPerTray = static_cast<std::uint64_t>(rk.gpusPerTray * rk.nicsPerGpu);
+        const auto switchTrays = static_cast<std::uint64_t>(rk.switchTrays);
+        const auto outOfRange = [&](F f, std::uint64_t limit) {
+            return std::unexpected(
+                std::string(has(F::Host)   ? get(F::Host)
+                            : has(F::Uuid) ? get(F::Uuid)
+                                           : "") +
+                " " + std::string(kCaptureFieldNames[static_cast<std::size_t>(f)]) + " " +
+                std::string(get(f)) + " (the floor has " + std::to_string(limit) + ")");
+        };
+
+        switch (spec.kind) {
+        case EntityKind::Gpu:
+        case EntityKind::NvlinkLink: {
+            // The GPU's UUID names it whatever the host label says (a missing or wrong host
+            // label still lands on the right GPU); else host and index.
+            std::optional<std::uint64_t> byUuid;
+            if (has(F::Uuid))
+                if (auto g = m_names.gpuOfUuid(get(F::Uuid))) byUuid = *g;
+            const bool byHost = has(F::Host) && (has(F::Gpu) || has(F::Pci));
+            if (!byUuid && !byHost) return std::unexpected("GPU UUID " + std::string(get(F::Uuid)));
+            std::uint64_t gpu = 0;
+            Key key = kByUuid;
+            std::string moved;
+            if (byUuid) {
+                gpu = *byUuid;
+                // The inventory has the UUID on one host, the telemetry on another.
+                if (has(F::Host))
+                    if (const auto t = m_names.trayOfHost(get(F::Host));
+                        t && *t != gpu / gpusPerTray)
+                        moved = std::string(get(F::Uuid)) + ": the inventory's " +
+                                m_t.hostName(static_cast<EntityId>(gpu / gpusPerTray)) +
+                                ", the telemetry's " + std::string(get(F::Host));
+            } else {
+                auto t = tray();
+                if (!t) return std::unexpected(t.error());
+                // The module's PCI address, through the tray model's table, names it surely;
+                // the index follows enumeration.
+                std::optional<std::uint64_t> module;
+                if (has(F::Pci))
+                    if (const auto bus = parsePciAddress(get(F::Pci)))
+                        if (const auto m = moduleOfPci(*bus)) module = *m;
+                if (module) {
+                    gpu = *t * gpusPerTray + *module;
+                    key = kByPci;
+                } else {
+                    if (!has(F::Gpu))
+                        return std::unexpected(std::string(get(F::Host)) + ": PCI address " +
+                                               std::string(get(F::Pci)) +
+                                               " is no GPU module of its tray");
+                    auto g = index(F::Gpu);
+                    if (!g) return std::unexpected(g.error());
+                    // One reason per host, whichever index: "host has more GPUs than its tray".
+                    if (*g >= gpusPerTray)
+                        return std::unexpected(std::string(get(F::Host)) +
+                                               ": more GPUs than its tray's " +
+                                               std::to_string(gpusPerTray));
+                    gpu = *t * gpusPerTray + *g;
+                    key = kByHostIndex;
+                }
+            }
+            if (spec.kind == EntityKind::Gpu)
+                return Resolved{static_cast<EntityId>(gpu), false, key, std::move(moved)};
+            auto l = index(F::Link);
+            if (!l) return std::unexpected(l.error());
+            if (*l >= switchTrays) return outOfRange(F::Link, switchTrays);
+            return Resolved{static_cast<EntityId>(gpu * switchTrays + *l), false, key};
+        }
+        case EntityKind::ComputeTray: {
+            auto t = tray();
+            if (!t) return std::unexpected(t.error());
+            return Resolved{*t};
+        }
+        case EntityKind::Nic:
+        case EntityKind::FabricLink: {
+            if (has(F::Host) && has(F::Nic)) {
+                auto t = tray();
+                if (!t) return std::unexpected(t.error());
+                auto n = index(F::Nic);
+                if (!n) return std::unexpected(n.error());
+                if (*n >= nicsPerTray) return outOfRange(F::Nic, nicsPerTray);
+                return Resolved{
+                    static_cast<EntityId>(*t * nicsPerTray + *n)}; // NIC -> leaf link id == NIC id
+            }
+            if (spec.kind == EntityKind::FabricLink) return leafPort(c, index);
+            break;
+        }
+        case EntityKind::Rack:
+        case EntityKind::PowerShelf:
+        case EntityKind::Psu: {
+            // A management address the floor knows is the surest tie; then the rack's name,
+            // then the host's rack.
+            std::optional<EntityId> rack;
+            if (has(F::Bmc)) rack = m_names.rackOfBmc(get(F::Bmc));
+            if (!rack && has(F::Rack)) {
+                rack = m_names.find(EntityKind::Rack, get(F::Rack));
+                if (!rack) return std::unexpected("rack '" + std::string(get(F::Rack)) + "'");
+            } else if (!rack && has(F::Host)) {
+                auto t = tray();
+                if (!t) return std::unexpected(t.error());
+                rack = m_t.computeTrays.rack[*t];
+            } else if (!rack) {
+                return std::unexpected("BMC " + std::string(get(F::Bmc)) +
+                                       " (no rack or host on the floor has it)");
+            }
+            if (spec.kind == EntityKind::Rack) return Resolved{*rack};
+            const std::string rackName = m_t.racks.name[*rack];
+            const auto perRack = static_cast<std::uint64_t>(m_t.spec().rack.powerShelves);
+            auto sh = index(F::Shelf);
+            if (!sh || *sh >= perRack)
+                return std::unexpected(rackName + " shelf '" + std::string(get(F::Shelf)) +
+                                       "' (racks have " + std::to_string(perRack) + ")");
+            const auto shelf = static_cast<EntityId>(*rack * perRack + *sh);
+            if (spec.kind == EntityKind::PowerShelf) return Resolved{shelf};
+            const auto perShelf = static_cast<std::uint64_t>(m_t.spec().power.psusPerShelf);
+            auto p = index(F::Psu);
+            if (!p || *p >= perShelf)
+                return std::unexpected(rackName + " shelf " + std::string(get(F::Shelf)) +
+                                       " PSU '" + std::string(get(F::Psu)) + "' (shelves have " +
+                                       std::to_string(perShelf) + ")");
+            return Resolved{static_cast<EntityId>(shelf * perShelf + *p)};
+        }
+        case EntityKind::Cdu: {
+            // A controller address the floor knows first; then the CDU's name.
+            if (has(F::Bmc))
+                if (auto id = m_names.cduOfBmc(get(F::Bmc))) return Resolved{*id};
+            if (!has(F::Cdu))
+                return std::unexpected(has(F::Bmc) ? "BMC " + std::string(get(F::Bmc)) +
+                                                         " (no CDU on the floor has it)"
+                                                   : std::string("cdu (no way to name it)"));
+            if (auto id = m_names.find(EntityKind::Cdu, get(F::Cdu))) return Resolved{*id};
+            return std::unexpected("cdu '" + std::string(get(F::Cdu)) + "'");
+        }
+        case EntityKind::Pump: {
+            // The CDU by its controller's address when the floor knows it, else by its name.
+            std::optional<EntityId> cdu;
+            if (has(F::Bmc)) cdu = m_names.cduOfBmc(get(F::Bmc));
+            if (!cdu && has(F::Cdu)) {
+                cdu = m_names.find(EntityKind::Cdu, get(F::Cdu));
+                if (!cdu) return std::unexpected("cdu '" + std::string(get(F::Cdu)) + "'");
+            }
+            if (cdu) {
+                const std::string cduName = m_t.name(EntityKind::Cdu, *cdu);
+                auto p = index(F::Pump);
+                const auto perCdu = static_cast<std::uint64_t>(m_t.spec().cooling.pumpsPerCdu);
+                if (!p || *p >= perCdu)
+                    return std::unexpected("cdu '" + cduName + "' pump '" +
+                                           std::string(get(F::Pump)) + "'");
+                return Resolved{static_cast<EntityId>(*cdu * perCdu + *p)};
+            }
+            // A bare number is a pump's place in its CDU, not a floor-wide id: without the CDU it
+            // names nothing.
+            const std::string_view pump = get(F::Pump);
+            if (pump.find_first_not_of("0123456789") != std::string_view::npos)
+                if (auto id = m_names.find(EntityKind::Pump, pump)) return Resolved{*id};
+            return std::unexpected("pump '" + std::string(pump) + "'");
+        }
+        default:
+            break;
+        }
+        return std::unexpected(kindName + " (no way to name it)");
+    }
+
+private:
+    template <class IndexFn>
+    std::expected<Resolved, std::string> leafPort(const Captures& c, IndexFn& index) {
+        const auto leafText = std::string(*c[static_cast<std::size_t>(F::Leaf)]);
+        std::optional<EntityId> leaf;
+        if (c[static_cast<std::size_t>(F::Rail)]) {
+            auto rail = index(F::Rail);
+            auto local = index(F::Leaf);
+            if (rail && local && *rail < m_t.rails.plane.size() &&
+                *local < m_t.rails.leafCount[*rail])
+                leaf = static_cast<EntityId>(m_t.rails.firstLeaf[*rail] + *local);
+        } else {
+            leaf = m_names.find(EntityKind::Leaf, leafText);
+        }
+        if (!leaf) return std::unexpected("leaf '" + leafText + "'");
+        auto port = index(F::Port);
+        if (!port) return std::unexpected("leaf '" + leafText + "' " + port.error());
+        const auto half = static_cast<std::uint64_t>(m_t.spec().fabric.switchRadix / 2);
+        const auto notCabled = [&] {
+            return std::unexpected("leaf '" + leafText + "' port " +
+                                   std::string(*c[static_cast<std::size_t>(F::Port)]) +
+                                   " (not cabled)");
+        };
+        const auto rail = m_t.leaves.rail[*leaf];
+        const std::size_t nics = m_t.count(EntityKind::Nic);
+        if (*port < half) {
+            // Downlinks: port p of the l-th leaf of a rail reaches tray l * radix/2 + p.
+            const std::uint64_t tray = (*leaf - m_t.rails.firstLeaf[rail]) * half + *port;
+            if (tray >= m_t.count(EntityKind::ComputeTray)) return notCabled();
+            const auto nicsPerTray = static_cast<std::uint64_t>(m_t.spec().rack.gpusPerTray *
+                                                                m_t.spec().rack.nicsPerGpu);
+            return Resolved{static_cast<EntityId>(tray * nicsPerTray + rail), true};
+        }
+        // Uplinks: radix/2 .. radix-1, laid over the leaf's spine bundles in order.
+        std::uint64_t lane = *port - half, seen = 0;
+        const auto& from = m_t.fabricLinks.from;
+        for (auto it = std::lower_bound(from.begin() + static_cast<std::ptrdiff_t>(nics),
+                                        from.end(), *leaf);
+             it != from.end() && *it == *leaf; ++it) {
+            const auto id = static_cast<std::size_t>(it - from.begin());
+            seen += m_t.fabricLinks.lanes[id];
+            if (lane < seen) return Resolved{static_cast<EntityId>(id), false};
+        }
+        return notCabled();
+    }
+
+    // The module at `bus` on the tray model, from its table (model::RackModelSpec::gpuPci).
+    std::optional<std::uint64_t> moduleOfPci(PciBus bus) {
+        if (!m_pci) {
+            m_pci.emplace();
+            for (const auto& text : m_t.spec().rack.gpuPci)
+                m_pci->push_back(parsePciAddress(text).value_or(PciBus{~0u, ~0u}));
+        }
+        for (std::size_t m = 0; m < m_pci->size(); ++m)
+            if ((*m_pci)[m] == bus) return m;
+        return std::nullopt;
+    }
+
+    const model::Topology& m_t;
+    EntityNameIndex& m_names;
+    std::optional<std::vector<PciBus>> m_pci;
+};
+
+bool canName(const EntitySpec& spec, const Captures& c) {
+    const auto has = [&](F f) { return c[static_cast<std::size_t>(f)].has_value(); };
+    if (has(F::Name)) return true;
+    switch (spec.kind) {
+    case EntityKind::Gpu:
+        return (has(F::Host) && (has(F::Gpu) || has(F::Pci))) || has(F::Uuid);
+    case EntityKind::NvlinkLink:
+        return ((has(F::Host) && (has(F::Gpu) || has(F::Pci))) || has(F::Uuid)) && has(F::Link);
+    case EntityKind::ComputeTray:
+        return has(F::Host);
+    case EntityKind::Nic:
+        return has(F::Host) && has(F::Nic);
+    case EntityKind::FabricLink:
+        return (has(F::Host) && has(F::Nic)) || (has(F::Leaf) && has(F::Port));
+    case EntityKind::Rack:
+        return has(F::Rack) || has(F::Host) || has(F::Bmc);
+    case EntityKind::PowerShelf:
+        return (has(F::Rack) || has(F::Host) || has(F::Bmc)) && has(F::Shelf);
+    case EntityKind::Psu:
+        return (has(F::Rack) || has(F::Host) || has(F::Bmc)) && has(F::Shelf) && has(F::Psu);
+    case EntityKind::Cdu:
+        return has(F::Cdu) || has(F::Bmc);
+    case EntityKind::Pump:
+        return has(F::Pump);
+    default:
+        return false;
+    }
+}
+
+} // namespace
+
+SeriesMapper::SeriesMapper(MappingRules rules, const model::Topology& topology)
+    : m_rules(std::move(rules)), m_topology(topology), m_names(topology) {}
+
+void SeriesMapper::clearCache() {
+    m_entries.clear();
+    m_index.clear();
+    m_next = 0;
+    m_targets.clear();
+    m_stats.series = 0;
+}
+
+SeriesMapper::IndexSlot& SeriesMapper::indexSlot(std::uint64_t key) {
+    if (m_index.empty()) m_index.resize(1024);
+    const std::size_t mask = m_index.size() - 1;
+    for (std::size_t i = key & mask;; i = (i + 1) & mask)
+        if (m_index[i].key == key || m_index[i].key == 0) return m_index[i];
+}
+
+std::uint32_t SeriesMapper::slotFor(model::ChannelId channel, EntityId entity) {
+    const std::uint64_t key = (static_cast<std::uint64_t>(channel) << 32) | entity;
+    auto [it, inserted] = m_slots.try_emplace(key, static_cast<std::uint32_t>(m_states.size()));
+    if (inserted) m_states.emplace_back();
+    return it->second;
+}
+
+std::uint32_t SeriesMapper::counterIndex(NameCounter& counter, std::string_view name) {
+    if (auto it = counter.index.find(std::string(name)); it != counter.index.end())
+        return it->second;
+    const std::string key =
+        counter.index.size() < kMaxTrackedNames ? std::string(name) : std::string("(other)");
+    auto [it, inserted] =
+        counter.index.try_emplace(key, static_cast<std::uint32_t>(counter.counts.size()));
+    if (inserted) counter.counts.push_back({key, 0});
+    return it->second;
+}
+
+std::vector<NameCount> SeriesMapper::top(const NameCounter& counter, std::size_t n) {
+    std::vector<NameCount> out;
+    for (const auto& c : counter.counts)
+        if (c.count > 0) out.push_back(c);
+    std::ranges::sort(out, [](const NameCount& a, const NameCount& b) {
+        return a.count != b.count ? a.count > b.count : a.name < b.name;
+    });
+    if (out.size() > n) out.resize(n);
+    return out;
+}
+
+namespace {
+
+// kube-prometheus scrapes dcgm-exporter through its pod, and the series of a GPU that runs no
+// workload keep the exporter pod's own namespace, pod and container (gpu-operator /
+// nvidia-dcgm-exporter-wqqqn / nvidia-dcgm-exporter): that pod is no job. A GPU given to a
+// workload carries the workload's names instead (the exporter sets them, honor_labels keeps
+// them).
+bool exporterPod(std::string_view pod, std::string_view container) {
+    for (const std::string_view name : {"nvidia-dcgm-exporter", "dcgm-exporter"})
+        if (container == name ||
+            (pod.starts_with(name) && pod.size() > name.size() && pod[name.size()] == '-'))
+            return true;
+    return false;
+}
+
+} // namespace
+
+void SeriesMapper::notePlacement(model::EntityId gpu, std::uint8_t key) {
+    // gpu.placed_by: 1 UUID, 2 host and PCI address, 3 host and index.
+    const std::uint8_t code = key == kByUuid ? 1 : key == kByPci ? 2 : key == kByHostIndex ? 3 : 0;
+    if (code == 0) return;
+    if (m_gpuPlacedBy.size() <= gpu) m_gpuPlacedBy.resize(m_topology.count(model::EntityKind::Gpu));
+    if (gpu >= m_gpuPlacedBy.size() || m_gpuPlacedBy[gpu] == code) return;
+    m_gpuPlacedBy[gpu] = code;
+    m_placementChanges.push_back(gpu);
+}
+
+std::vector<model::Sample> SeriesMapper::takePlacements(model::TimeNs time) {
+    std::vector<model::Sample> out;
+    out.reserve(m_placementChanges.size());
+    for (const model::EntityId gpu : m_placementChanges)
+        out.push_back({time, model::ch::GpuPlacedBy, gpu, static_cast<float>(m_gpuPlacedBy[gpu])});
+    m_placementChanges.clear();
+    return out;
+}
+
+void SeriesMapper::noteGpuJob(model::EntityId gpu, std::span<const prom::Label> labels) {
+    // Without honor_labels the workload's names come as exported_*, and namespace/pod are the
+    // scraped pod's: the exported ones win.
+    std::string_view ns, pod, hpc, container, ens, epod, econtainer;
+    for (const auto& l : labels) {
+        if (l.name == "namespace") ns = l.value;
+        if (l.name == "exported_namespace") ens = l.value;
+        if (l.name == "pod") pod = l.value;
+        if (l.name == "exported_pod") epod = l.value;
+        if (l.name == "container") container = l.value;
+        if (l.name == "exported_container") econtainer = l.value;
+        if (l.name == "hpc_job") hpc = l.value;
+    }
+    if (!epod.empty()) {
+        ns = ens;
+        pod = epod;
+        container = econtainer;
+    }
+    if (!pod.empty() && exporterPod(pod, container)) {
+        ++m_stats.exporterPodSeries;
+        ns = pod = {};
+    }
+    std::string job =
+        !hpc.empty()   ? std::string(hpc)
+        : !pod.empty() ? (ns.empty() ? std::string(pod) : std::string(ns) + "/" + std::string(pod))
+                       : std::string();
+    auto [it, fresh] = m_gpuJob.try_emplace(gpu, job);
+    if (!fresh && it->second == job) return;
+    it->second = job;
+    // Users that never take them (file imports) must not grow this without bound.
+    if (m_jobChanges.size() >= (std::size_t{1} << 18)) m_jobChanges.clear();
+    m_jobChanges.emplace_back(gpu, std::move(job));
+}
+
+SeriesMapper::CacheEntry SeriesMapper::resolve(std::string_view metric,
+                                               std::span<const prom::Label> labels) {
+    if (const std::string_view instance = labelValue(metric, labels, "GPU_I_ID"); !instance.empty())
+        return resolveSlice(metric, labels, instance);
+    EntityResolver resolver(m_topology, m_names);
+    std::vector<Target> found;
+    std::optional<model::EntityKind> nameless; // a rule matched, the labels to place it did not
+    std::array<std::string_view, LabelPattern::kMaxCaptures> caps;
+
+    for (std::uint32_t r = 0; r < m_rules.rules.size(); ++r) {
+        const MappingRule& rule = m_rules.rules[r];
+        Captures values{};
+        bool metricMatched = false;
+        for (std::size_t m = 0; m < rule.metrics.size() && !metricMatched; ++m) {
+            if (!rule.metrics[m].match(metric, caps)) continue;
+            metricMatched = true;
+            for (std::size_t i = 0; i < rule.metricFields[m].size(); ++i)
+                values[static_cast<std::size_t>(rule.metricFields[m][i])] = caps[i];
+        }
+        if (!metricMatched) continue;
+
+        bool labelsMatch = true;
+        for (const auto& matcher : rule.matchers) {
+            const std::string_view v = labelValue(metric, labels, matcher.label);
+            bool ok =
+                matcher.pattern.isEmpty() ? v.empty() : (!v.empty() && matcher.pattern.matches(v));
+            if (matcher.negate) ok = !ok;
+            if (!ok) {
+                labelsMatch = false;
+                break;
+            }
+        }
+        if (!labelsMatch) continue;
+        if (!rule.ignore.empty()) {
+            if (!found.empty()) break; // an earlier "continue" rule mapped it
+            return {0,
+                    {},
+                    EntryKind::Ignored,
+                    0,
+                    counterIndex(m_ignoredNames, std::string(metric) + ": " + rule.ignore)};
+        }
+
+        // Each field from its first source that is there (and matches); a pattern's other
+        // captures fill their fields too unless those already have a value.
+        for (std::size_t f = 0; f < kCaptureFieldCount; ++f) {
+            for (const CaptureSource& src : rule.entity.sources[f]) {
+                if (values[f]) break;
+                const std::string_view v = labelValue(metric, labels, src.label);
+                if (v.empty()) continue;
+                if (!src.pattern) {
+                    values[f] = v;
+                    break;
+                }
+                if (!src.pattern->match(v, caps)) continue;
+                for (std::size_t i = 0; i < src.fields.size(); ++i)
+                    if (auto& slot = values[static_cast<std::size_t>(src.fields[i])]; !slot)
+                        slot = caps[i];
+            }
+        }
+        if (!canName(rule.entity, values)) {
+            nameless = rule.entity.kind;
+            continue; // this rule is for series that carry other labels
+        }
+
+        auto resolved = resolver.resolve(rule.entity, values);
+        if (!resolved) {
+            if (!found.empty()) break; // an earlier "continue" rule mapped it
+            CacheEntry e{
+                0, {}, EntryKind::Unresolved, 0, counterIndex(m_unresolvedNames, resolved.error())};
+            const auto& host = values[static_cast<std::size_t>(CaptureField::Host)];
+            if (host && !host->empty() && !m_names.trayOfHost(*host))
+                e.unknownHost = counterIndex(m_unknownHosts, *host);
+            return e;
+        }
+        const model::ChannelId channel =
+            resolved->toEnd && rule.toEndChannel ? *rule.toEndChannel : rule.channel;
+        found.push_back(
+            {r, slotFor(channel, resolved->entity), resolved->entity, channel, resolved->key});
+        if (model::kChannels[channel].kind == model::EntityKind::Gpu) {
+            noteGpuJob(resolved->entity, labels);
+            notePlacement(resolved->entity, resolved->key);
+        }
+        if (!resolved->moved.empty())
+            ++m_movedGpus.counts[counterIndex(m_movedGpus, resolved->moved)].count;
+        if (!rule.continueMatching || found.size() == UINT16_MAX) break;
+    }
+    if (found.empty() && nameless)
+        // A rule knows the metric, but the series lacks the labels that say where it belongs.
+        return {0,
+                {},
+                EntryKind::Unresolved,
+                0,
+                counterIndex(m_unresolvedNames, "no labels that name its " +
+                                                    std::string(model::entityKindName(*nameless)))};
+    if (found.empty())
+        return {0, {}, EntryKind::Unmapped, 0, counterIndex(m_unmappedNames, metric)};
+    const auto more = static_cast<std::uint32_t>(m_targets.size());
+    m_targets.insert(m_targets.end(), found.begin() + 1, found.end());
+    return {0, found.front(), EntryKind::Mapped, static_cast<std::uint16_t>(found.size()), more};
+}
+
+std::size_t SeriesMapper::map(std::string_view metric, std::span<const prom::Label> labels,
+                              double value, model::TimeNs time, std::vector<model::Sample>& out) {
+    std::uint64_t key = seriesKey(metric, labels);
+    key += key == 0;
+    std::size_t at = m_next;
+    if (at >= m_entries.size() || m_entries[at].key != key) {
+        IndexSlot* slot = &indexSlot(key);
+        if (slot->key == 0) {
+            if (m_entries.size() >= kMaxCachedSeries) {
+                clearCache();
+                slot = &indexSlot(key);
+            }
+            CacheEntry resolved = resolve(metric, labels); // may not touch the cache
+            resolved.key = key;
+            resolved.family = counterIndex(m_familyNames, metric);
+            *slot = {key, static_cast<std::uint32_t>(m_entries.size())};
+            m_entries.push_back(resolved);
+            m_stats.series = m_entries.size();
+            if (m_entries.size() * 4 > m_index.size() * 3) {
+                std::vector<IndexSlot> old(m_index.size() * 2);
+                old.swap(m_index);
+                for (const IndexSlot& e : old)
+                    if (e.key != 0) indexSlot(e.key) = e;
+                slot = &indexSlot(key);
+            }
+        }
+        at = slot->entry;
+    }
+    m_next = at + 1;
+    const CacheEntry* entry = &m_entries[at];
+    if (m_reporting) {
+        const std::uint64_t invalidBefore = m_stats.invalid;
+        const std::size_t produced = mapEntry(*entry, value, time, out);
+        report(metric, *entry, produced, m_stats.invalid - invalidBefore);
+        return produced;
+    }
+    return mapEntry(*entry, value, time, out);
+}
+
+SeriesMapper::CacheEntry SeriesMapper::resolveSlice(std::string_view metric,
+                                                    std::span<const prom::Label> labels,
+                                                    std::string_view instance) {
+    // The parent GPU's series: the same labels without the instance's.
+    std::vector<prom::Label> parent;
+    std::string_view profile;
+    for (const auto& l : labels) {
+        if (l.name == "GPU_I_PROFILE") profile = l.value;
+        if (!l.name.starts_with("GPU_I_")) parent.push_back(l);
+    }
+    CacheEntry e = resolve(metric, parent);
+    if (e.kind != EntryKind::Mapped ||
+        model::kChannels[e.first.channel].kind != model::EntityKind::Gpu)
+        return e; // not placed, ignored or no GPU channel: as the parent's would be
+    std::uint32_t id = 0;
+    std::from_chars(instance.data(), instance.data() + instance.size(), id);
+    m_sliceTargets.push_back(
+        {e.first.rule, e.first.entity, e.first.channel, id, std::string(profile)});
+    e.kind = EntryKind::Slice;
+    e.targetCount = 1;
+    e.index = static_cast<std::uint32_t>(m_sliceTargets.size() - 1);
+    return e;
+}
+
+std::size_t SeriesMapper::mapSlice(const SliceTarget& t, double value, model::TimeNs time,
+                                   std::vector<model::Sample>& out) {
+    const MappingRule& rule = m_rules.rules[t.rule];
+    if (!(value >= rule.validMin && value <= rule.validMax) ||
+        rule.transform == ValueTransform::Rate) { // a rate per slice is not kept
+        ++m_stats.invalid;
+        return 0;
+    }
+    ++m_stats.sliced;
+    const auto v = static_cast<float>(value * rule.scale + rule.offset);
+    Slice& slice = m_slices[t.gpu][t.instance];
+    slice.profile = t.profile;
+    slice.values[t.channel] = v;
+    m_sliceChanges.insert(t.gpu);
+    // The GPU's own value where it has no series of its own: its slices' activity, each
+    // weighted by its compute slices ("3g.40gb": 3 of 7), idle capacity counting as none.
+    using namespace model::ch;
+    const bool activity = t.channel == GpuGraphicsActive || t.channel == GpuSmActive ||
+                          t.channel == GpuSmOccupancy || t.channel == GpuTensorActive ||
+                          t.channel == GpuDramActive || t.channel == GpuFp64Active ||
+                          t.channel == GpuFp32Active || t.channel == GpuFp16Active;
+    const SeriesState& own = m_states[slotFor(t.channel, t.gpu)];
+    if (!activity || own.lastPrimaryTime != std::numeric_limits<model::TimeNs>::min()) return 0;
+    double sum = 0;
+    for (const auto& [id, other] : m_slices[t.gpu]) {
+        const auto it = other.values.find(t.channel);
+        if (it == other.values.end()) continue;
+        int computeSlices = 1;
+        std::from_chars(other.profile.data(), other.profile.data() + other.profile.size(),
+                        computeSlices);
+        sum += it->second * std::clamp(computeSlices, 1, 7) / 7.0;
+    }
+    out.push_back({time, t.channel, t.gpu, static_cast<float>(std::min(sum, 100.0))});
+    return 1;
+}
+
+std::vector<std::pair<model::EntityId, std::string>> SeriesMapper::takeGpuSlices() {
+    std::vector<std::pair<model::EntityId, std::string>> out;
+    for (const model::EntityId gpu : m_sliceChanges) {
+        std::string text;
+        for (const auto& [id, slice] : m_slices[gpu]) {
+            std::string line = "GI " + std::to_string(id);
+            if (!slice.profile.empty()) line += " (" + slice.profile + ")";
+            std::string values;
+            for (const auto& [channel, v] : slice.values) {
+                const auto& info = model::kChannels[channel];
+                char buf[96];
+                const std::string unit = info.unit == "code" ? "" : " " + std::string(info.unit);
+                std::snprintf(buf, sizeof buf, "%s %.*f%s", std::string(info.description).c_str(),
+                              info.unit == "%" ? 1 : 0, static_cast<double>(v), unit.c_str());
+                std::string item = buf;
+                if (!item.empty()) item[0] = static_cast<char>(std::tolower(item[0]));
+                values += (values.empty() ? "" : ", ") + item;
+            }
+            line += ": " + values;
+            text += (text.empty() ? "" : "\n") + line;
+        }
+        out.emplace_back(gpu, std::move(text));
+    }
+    m_sliceChanges.clear();
+    return out;
+}
+
+std::size_t SeriesMapper::mapEntry(const CacheEntry& e, double value, model::TimeNs time,
+                                   std::vector<model::Sample>& out) {
+    const CacheEntry* entry = &e;
+    if (entry->kind == EntryKind::Slice) {
+        const std::size_t produced = mapSlice(m_sliceTargets[entry->index], value, time, out);
+        m_stats.mapped += produced;
+        return produced;
+    }
+    if (entry->kind == EntryKind::Unmapped) {
+        ++m_stats.unmapped;
+        ++m_unmappedNames.counts[entry->index].count;
+        return 0;
+    }
+    if (entry->kind == EntryKind::Ignored) {
+        ++m_stats.ignored;
+        ++m_ignoredNames.counts[entry->index].count;
+        return 0;
+    }
+    if (entry->kind == EntryKind::Unresolved) {
+        ++m_stats.unresolved;
+        ++m_unresolvedNames.counts[entry->index].count;
+        if (entry->unknownHost != kNoName) ++m_unknownHosts.counts[entry->unknownHost].count;
+        return 0;
+    }
+    std::size_t produced = 0;
+    applyTarget(entry->first, value, time, out, produced);
+    for (std::uint32_t i = 0; i + 1 < entry->targetCount; ++i)
+        applyTarget(m_targets[entry->index + i], value, time, out, produced);
+    m_stats.mapped += produced;
+    return produced;
+}
+
+bool SeriesMapper::tallyUnplaced(FamilyReport& f, const CacheEntry& e,
+                                 std::string_view metric) const {
+    switch (e.kind) {
+    case EntryKind::Ignored: {
+        ++f.ignored;
+        const std::string& name = m_ignoredNames.counts[e.index].name;
+        f.ignoredWhy = name.substr(std::min(name.size(), metric.size() + 2));
+        return true;
+    }
+    case EntryKind::Unmapped:
+        ++f.noRule;
+        return true;
+    case EntryKind::Unresolved:
+        ++f.notPlaced[m_unresolvedNames.counts[e.index].name];
+        return true;
+    case EntryKind::Mapped:
+    case EntryKind::Slice:
+        break;
+    }
+    return false;
+}
+
+void SeriesMapper::tallyChannels(FamilyReport& f, const CacheEntry& e) const {
+    f.channels.insert(e.first.channel);
+    if (e.kind == EntryKind::Slice) return; // its index is the slice's, not more targets
+    for (std::uint32_t i = 0; i + 1 < e.targetCount; ++i)
+        f.channels.insert(m_targets[e.index + i].channel);
+}
+
+std::map<std::string, FamilyReport, std::less<>> SeriesMapper::seriesReport() const {
+    std::map<std::string, FamilyReport, std::less<>> out;
+    for (const CacheEntry& e : m_entries) {
+        const std::string& metric = m_familyNames.counts[e.family].name;
+        FamilyReport& f = out[metric];
+        ++f.samples;
+        if (tallyUnplaced(f, e, metric)) continue;
+        ++f.placed;
+        tallyChannels(f, e);
+        ++f.placedBy[e.kind == EntryKind::Slice ? std::string("MIG instance of its GPU")
+                                                : std::string(kKeyNames[e.first.key])];
+    }
+    return out;
+}
+
+std::vector<FamilyMapping> SeriesMapper::familyMappings() const {
+    std::vector<FamilyMapping> out;
+    for (const auto& [name, f] : seriesReport()) {
+        FamilyMapping m;
+        m.family = name;
+        m.series = f.samples;
+        m.placed = f.placed;
+        m.ignored = f.ignored;
+        m.noRule = f.noRule;
+        m.ignoredWhy = f.ignoredWhy;
+        for (const auto c : f.channels)
+            m.channels.emplace_back(model::kChannels[c].name);
+        for (const auto& [key, n] : f.placedBy)
+            m.placedBy.push_back({key, n});
+        for (const auto& [why, n] : f.notPlaced)
+            m.notPlaced.push_back({why, n});
+        out.push_back(std::move(m));
+    }
+    return out;
+}
+
+std::optional<std::vector<FamilyMapping>>
+SeriesMapper::handOnNews(const SubmitFn& submit, std::uint16_t source,
+                         std::chrono::steady_clock::time_point& last,
+                         std::chrono::steady_clock::duration every) {
+    submitGpuJobs(submit, source, takeGpuJobs(), takeGpuSlices());
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last <= every) return std::nullopt;
+    last = now;
+    return familyMappings(); // a walk over the series seen
+}
+
+void SeriesMapper::report(std::string_view metric, const CacheEntry& entry, std::size_t produced,
+                          std::uint64_t invalid) {
+    auto it = m_families.find(metric);
+    if (it == m_families.end()) it = m_families.emplace(std::string(metric), FamilyReport{}).first;
+    FamilyReport& f = it->second;
+    ++f.samples;
+    if (tallyUnplaced(f, entry, metric)) return;
+    if (entry.kind == EntryKind::Slice && invalid == 0) {
+        ++f.placed;
+        tallyChannels(f, entry);
+        ++f.placedBy["MIG instance of its GPU"];
+        return;
+    }
+    if (invalid > 0) {
+        f.invalid += invalid;
+        f.notPlaced["outside the rule's valid range (a blank or unsupported reading)"] += invalid;
+    }
+    if (produced > 0)
+        ++f.placed;
+    else if (invalid == 0)
+        ++f.notPlaced["held back (a rate's first sample, a fallback while its primary speaks, "
+                      "or not newer than the last)"];
+    tallyChannels(f, entry);
+    if (produced > 0) ++f.placedBy[std::string(kKeyNames[entry.first.key])];
+}
+
+void SeriesMapper::applyTarget(const Target& t, double value, model::TimeNs time,
+                               std::vector<model::Sample>& out, std::size_t& produced) {
+    const MappingRule& rule = m_rules.rules[t.rule];
+    if (!(value >= rule.validMin && value <= rule.validMax)) { // NaN fails both
+        ++m_stats.invalid;
+        return;
+    }
+    SeriesState& st = m_states[t.slot];
+    if (rule.fallback && st.lastPrimaryTime != std::numeric_limits<model::TimeNs>::min() &&
+        time - st.lastPrimaryTime < kFallbackHoldNs) {
+        ++m_stats.fallbackSuppressed;
+        return;
+    }
+    if (time <= st.lastTime) {
+        ++m_stats.outOfOrder;
+        return;
+    }
+    double v = value;
+    if (rule.transform == ValueTransform::Rate) {
+        const bool primed = st.prevRule == static_cast<std::int32_t>(t.rule);
+        const bool reset = primed && value < st.prevValue;
+        const double seconds = model::toSeconds(time - st.prevTime);
+        v = primed && !reset ? (value - st.prevValue) / seconds : 0.0;
+        st.prevValue = value;
+        st.prevTime = time;
+        st.prevRule = static_cast<std::int32_t>(t.rule);
+        if (!primed || reset) {
+            ++(reset ? m_stats.counterResets : m_stats.ratePrimed);
+            st.lastTime = time;
+            return;
+        }
+    }
+    st.lastTime = time;
+    if (!rule.fallback) st.lastPrimaryTime = time;
+    out.push_back({time, t.channel, t.entity, static_cast<float>(v * rule.scale + rule.offset)});
+    ++produced;
+}
+
+} // namespace ft::importers
