@@ -65,6 +65,12 @@ public:
     // One channel's values at `time` (clamped into the recording), for charts of the past.
     std::expected<void, Error> channelAt(model::ChannelId channel, model::TimeNs time,
                                          std::vector<float>& out);
+    // The same as the views may chart it: in a recording of telemetry, NaN (a gap) for each
+    // value that was not measured then — the channel never measured, the entity not yet or not
+    // for longer than the recording's staleAfter — unless `fillModelled`, which keeps the
+    // model's value where nothing was ever measured (a stale value stays a gap).
+    std::expected<void, Error> shownChannelAt(model::ChannelId channel, model::TimeNs time,
+                                              bool fillModelled, std::vector<float>& out);
     // The newest keyframe of the simulator's state at or before `time` (a fork restores it and
     // runs on from there instead of re-running the whole recording). None in recordings of
     // telemetry or from before keyframes; a damaged one is an error (the caller can re-run).

@@ -84,6 +84,9 @@ std::vector<PromqlQuery> buildQuerySet(const MappingRules& rules, const model::T
 // following `hostPattern`: group 1 is the part before the tray number. Empty when the pattern
 // has no {tray} placeholder.
 std::string rackKeyRegex(const std::string& hostPattern);
+// Rack key -> rack, by applying rackKeyRegex to each rack's first host (a host-table floor keys
+// its aggregates by the rack's own name).
+std::unordered_map<std::string, model::EntityId> rackKeysOf(const model::Topology& t);
 
 struct PromqlConfig {
     std::string url; // base URL: http(s)://host:port[/prefix], the API lives under /api/v1

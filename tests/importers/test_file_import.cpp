@@ -13,7 +13,9 @@
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <fstream>
 
 using namespace ft;
@@ -433,6 +435,62 @@ private slots:
         const std::string patterns = importers::telemetryFilePatterns();
         for (const char* p : {"*.csv", "*.jsonl", "*.bms", "*.prom", "*.om"})
             QVERIFY2(patterns.find(p) != std::string::npos, patterns.c_str());
+    }
+
+    // Charts read a recording of telemetry as the floor shows it: a gap (NaN) wherever nothing
+    // was measured — before a GPU's first sample, after its source went quiet for longer than
+    // the recording's staleAfter, on a channel nobody measured — and the model's values only
+    // where the user asked to fill gaps and nothing was ever measured.
+    void chartsReadGapsWhereNothingWasMeasured() {
+        QTemporaryDir dir;
+        const std::string csv = dir.filePath("gpus.csv").toStdString();
+        {
+            std::ofstream out(csv);
+            out << "time,entity,channel,value\n";
+            // GPU 1 from 10 s to 20 s, GPU 2 from 0 s to 80 s, a sample every 2 s.
+            for (int t = 0; t <= 80; t += 2) {
+                if (t >= 10 && t <= 20)
+                    out << 1'796'020'400 + t << ",gpu:A03 tray 02 GPU 1,gpu.temperature," << 60 + t
+                        << "\n";
+                out << 1'796'020'400 + t << ",gpu:A03 tray 02 GPU 2,gpu.temperature,55\n";
+            }
+        }
+        const auto& loader = importers::telemetryLoaderFor(csv);
+        importers::FileImportRequest request;
+        request.path = csv;
+        request.outPath = dir.filePath("gpus.ftrec").toStdString();
+        auto summary = importers::importFileToRecording(loader, m_demo, request);
+        QVERIFY2(summary, summary ? "" : summary.error().toString().c_str());
+        auto opened = importers::RecordingReader::open(request.outPath);
+        QVERIFY2(opened, opened ? "" : opened.error().toString().c_str());
+        auto& reader = **opened;
+        const auto gpu1 = id(model::EntityKind::Gpu, "A03 tray 02 GPU 1");
+        const auto gpu2 = id(model::EntityKind::Gpu, "A03 tray 02 GPU 2");
+        const auto other = id(model::EntityKind::Gpu, "B05 tray 09 GPU 3");
+        const model::TimeNs t0 = 1'796'020'400 * model::kNsPerSecond;
+        auto shown = [&](model::ChannelId c, int s, bool fill) {
+            std::vector<float> column;
+            const auto ok = reader.shownChannelAt(c, t0 + s * model::kNsPerSecond, fill, column);
+            if (!ok) qFatal("%s", ok.error().toString().c_str());
+            return column;
+        };
+        const auto temp = model::ch::GpuTemperature;
+        QVERIFY(std::isnan(shown(temp, 5, false)[gpu1])); // before its first sample
+        QCOMPARE(shown(temp, 16, false)[gpu1], 76.0f);
+        QCOMPARE(shown(temp, 40, false)[gpu1], 80.0f);     // 20 s quiet: still fresh
+        QVERIFY(std::isnan(shown(temp, 60, false)[gpu1])); // 40 s quiet: stale, a gap
+        QVERIFY(std::isnan(shown(temp, 60, true)[gpu1]));  // filling gaps does not hide that
+        QCOMPARE(shown(temp, 60, false)[gpu2], 55.0f);
+        QVERIFY(std::isnan(shown(temp, 30, false)[other]));   // never measured
+        QVERIFY(std::isfinite(shown(temp, 30, true)[other])); // the model's, when asked
+        // A channel nobody measured is a gap everywhere, the model's only when asked.
+        const auto power = shown(model::ch::GpuPower, 30, false);
+        QVERIFY(std::ranges::all_of(power, [](float v) { return std::isnan(v); }));
+        QVERIFY(std::isfinite(shown(model::ch::GpuPower, 30, true)[gpu2]));
+        // The plain read still has the model's values under every gap.
+        std::vector<float> raw;
+        QVERIFY(reader.channelAt(temp, t0 + 5 * model::kNsPerSecond, raw));
+        QVERIFY(std::isfinite(raw[gpu1]));
     }
 
     void bmsCaptureIntoARecording() {
