@@ -36,6 +36,9 @@ private:
     // The tour or demo the options ask for, read on the session's floor (a demo was read
     // already: it made the scenario).
     std::optional<std::string> loadStoryFor(const Session& session);
+    // A demo's scenario, its story kept in `story`: what a simulator session for the demo runs.
+    static ScenarioSource demoScenario(const std::string& demo,
+                                       std::optional<importers::Story>& story);
     // File > Play demo: a fresh simulator with the demo's scenario, and a window playing it.
     void playDemo(const QString& path);
     // File > Render demo to video: offscreen on a session of its own, with progress.

@@ -1,7 +1,8 @@
 #pragma once
-// MainWindow: the floor view in the centre; layers, inspector, cooling, lifecycle board and
-// timeline docked around it; menus and a status line. Runs on a Session (the simulator, maybe
-// recording, or a replay) and keeps its layout and choices in QSettings. UI thread only.
+// MainWindow: the floor view in the centre; layers, inspector, each layer's panel (from the
+// layer registry), sources, incidents and timeline docked around it; menus and a status line. Runs
+// on a Session (the simulator, maybe recording, or a replay) and keeps its layout and choices in
+// QSettings. UI thread only.
 #include "importers/floor/story_file.h"
 #include "session.h"
 
@@ -19,13 +20,8 @@ namespace ft::views {
 class FloorView;
 class InspectorPanel;
 class SourcesPanel;
-class PowerPanel;
 class LayersPanel;
-class CoolingPanel;
-class LifecycleBoard;
 class TimelinePanel;
-class StoragePanel;
-class FabricPanel;
 class IncidentsPanel;
 } // namespace ft::views
 
@@ -74,7 +70,15 @@ protected:
     void keyPressEvent(QKeyEvent* e) override;
 
 private:
-    void buildMenus();
+    // The docks: layers, inspector, each layer's panel (from the layer registry), sources,
+    // incidents, timeline.
+    void buildDocks();
+    // A replay: bookmarks, the charts' history, event jumps, warnings, the incident pass.
+    void connectReplay(importers::ReplayTransport& replay);
+    void buildMenus(); // main_window_menus.cpp
+    void buildFileMenu();
+    void buildViewMenu();
+    void buildPlayMenu();
     // --compare: the baseline's events on the timeline, on this run's clock.
     void showBaselineEvents();
     void startTour(const std::string& nameOrPath);
@@ -109,12 +113,7 @@ private:
     views::LayersPanel* m_layers;
     views::InspectorPanel* m_inspector;
     views::SourcesPanel* m_sources = nullptr;
-    views::PowerPanel* m_power = nullptr;
-    views::CoolingPanel* m_cooling;
-    views::LifecycleBoard* m_board;
     views::TimelinePanel* m_timeline;
-    views::StoragePanel* m_storagePanel;
-    views::FabricPanel* m_fabric;
     QLabel* m_status;
     QTimer m_statusTimer;
     bool m_wall = false;

@@ -30,20 +30,22 @@ public:
     };
     // The last ten minutes of a CDU, one point a second.
     std::vector<HistoryPoint> history(model::EntityId cdu) const;
-    // A replay: read the history's missing points from the recording (after a seek, backwards).
-    void setHistorySource(ChannelHistory past) { m_past = std::move(past); }
 
 protected:
     void paintEvent(QPaintEvent* e) override;
 
 private:
+    struct Paint;
+    void paintHeader(Paint& d) const;
+    void paintBody(Paint& d) const;
+    void paintRacks(Paint& d) const;
+    void paintHistory(Paint& d) const;
     void onSnapshot();
     void followSelection();
 
     FloorView* m_view;
     model::EntityId m_cdu = 0;
     HistoryWindow<std::vector<HistoryPoint>> m_history; // per time: every CDU
-    ChannelHistory m_past;
 };
 
 } // namespace ft::views

@@ -42,6 +42,14 @@ inline Coverage coverageOf(const model::Snapshot& s, model::ChannelId channel, m
     return coverageOf(s, model::kChannels[channel].kind, e, fillModelled);
 }
 
+// A value as the charts plot it: the measured value (or the model's, when the user asked to
+// fill gaps and nothing was ever measured); NaN — a gap — for no data and for a stale value.
+inline float shownValue(const model::Snapshot& s, model::ChannelId channel, model::EntityId e,
+                        bool fillModelled) {
+    const Coverage c = coverageOf(s, channel, e, fillModelled);
+    return c == Coverage::Measured || c == Coverage::Modelled ? s.value(channel, e) : std::nanf("");
+}
+
 // Whether the views list a channel at all: a GPU's own counters only where telemetry reported
 // them somewhere on the floor (the simulator does not model them: the demo lists none).
 inline bool listed(const model::Snapshot& s, model::ChannelId channel) {

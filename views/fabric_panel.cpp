@@ -181,4 +181,8 @@ void FabricPanel::mousePressEvent(QMouseEvent* e) {
     update();
 }
 
+QWidget* makeFabricPanel(FloorView& view) {
+    return new FabricPanel(&view);
+}
+
 } // namespace ft::views

@@ -6,6 +6,7 @@
 #include "camera_rig.h"
 #include "color_scale.h"
 #include "floor_picker.h"
+#include "history_window.h"
 #include "hud.h"
 #include "imgui_overlay.h"
 #include "kept_picture.h"
@@ -86,6 +87,17 @@ public:
         std::function<std::shared_ptr<const model::Snapshot>(model::TimeNs time)>;
     void setBaselineSource(BaselineSource source, const std::string& label);
     const std::shared_ptr<const model::Snapshot>& baseline() const { return m_baseline; }
+    // The one history every chart reads its past from: a replay's recording (none in a live
+    // run, whose charts hold what they saw). Panels back-fill from it after a seek, on opening
+    // and while playing backwards.
+    void setHistorySource(ChannelHistory past) { m_past = std::move(past); }
+    bool hasPast() const { return static_cast<bool>(m_past); }
+    // A channel's values at `time` as the view shows them (with telemetry, NaN where nothing was
+    // measured, unless fillModelled); false where there is no past (a live run, outside the
+    // recording).
+    bool pastChannel(model::ChannelId channel, model::TimeNs time, std::vector<float>& out) const {
+        return m_past && m_past(channel, time, m_fillModelled, out);
+    }
     // A replay's incidents, worked out over the whole recording: shown as they stood at each
     // moment. Without them the snapshots' own (the simulator's) are shown.
     void setIncidents(std::shared_ptr<const model::IncidentList> incidents);
@@ -228,6 +240,7 @@ private:
     std::shared_ptr<const model::IncidentList> m_allIncidents;
     model::IncidentList m_incidentsNow; // m_allIncidents at the snapshot's time
     BaselineSource m_baselineSource;
+    ChannelHistory m_past;
     std::string m_baselineLabel;
     std::shared_ptr<const model::Snapshot> m_baseline;
     void updateBaseline();
@@ -335,9 +348,18 @@ private:
         std::optional<double> frameMs, redrawsPerSecond;
         DisplayTheme theme = DisplayTheme::Standard;
         float hudScale = 1;
+        // The panels the last build drew, which claim their space before any label: labels
+        // settle with them (one build after the panels do).
+        std::vector<ScreenRect> panels;
         bool operator==(const HudKey&) const = default;
     };
     HudKey m_hudKey;
+    // The frame's steps (floor_view_frame.cpp).
+    void animateLayers(double dt);
+    void updateFrameStats(double now);
+    HudInput hudInputNow();
+    HudKey hudKeyOf(const HudInput& in, double dpr) const;
+    void buildHud(HudInput& in, HudKey key, bool same, double now, double dpr);
     // Moves with every new snapshot, incident list and layer refresh (metric, palette,
     // baseline, a layer's own settings): what the HUD shows of them.
     std::uint64_t m_hudGeneration = 0;

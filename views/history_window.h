@@ -58,8 +58,9 @@ private:
     std::deque<std::pair<model::TimeNs, Point>> m_points;
 };
 
-// A recording's past, for panels: a channel's values at a moment (false where there is none).
-using ChannelHistory =
-    std::function<bool(model::ChannelId channel, model::TimeNs time, std::vector<float>& out)>;
+// A recording's past, for charts: a channel's values at a moment as the views show them (with
+// telemetry, NaN where nothing was measured unless `fillModelled`); false where there is none.
+using ChannelHistory = std::function<bool(model::ChannelId channel, model::TimeNs time,
+                                          bool fillModelled, std::vector<float>& out)>;
 
 } // namespace ft::views

@@ -2,6 +2,7 @@
 
 #include "alarm_causes.h"
 #include "coverage.h"
+#include "hud_parts.h"
 #include "hud_style.h"
 #include "imgui_overlay.h"
 #include "layer.h"
@@ -27,160 +28,6 @@ using hud::kGood;
 using hud::kMuted;
 using hud::kPanel;
 using hud::kWarning;
-
-// Returns the panel's bottom-right corner (the alarm panel keeps clear of it).
-ImVec2 drawSourcePanel(const ImGuiOverlay& ov, const HudInput& in) {
-    const auto& s = *in.snapshot;
-    const auto& sum = *in.summary;
-    ImGui::SetNextWindowPos(ImVec2(16, 16));
-    ImGui::Begin("##source", nullptr, kPanel);
-    ImGui::PushFont(ov.largeFont());
-    ImGui::TextUnformatted("floortwin");
-    ImGui::PopFont();
-    ImGui::SameLine();
-    ImGui::TextColored(kMuted, "  %s", in.topology->spec().name.c_str());
-    const std::string time = model::formatUtc(s.time);
-    ImGui::PushFont(ov.largeFont());
-    ImGui::TextUnformatted(time.c_str());
-    ImGui::PopFont();
-    if (in.replay)
-        ImGui::TextColored(ImVec4(0.45f, 0.7f, 1.0f, 1.0f), "%s",
-                           in.paused    ? "REPLAY (paused)"
-                           : in.reverse ? "REPLAY BACKWARDS"
-                                        : "REPLAY");
-    else
-        ImGui::TextColored(in.paused ? kWarning : kGood, "%s", in.paused ? "PAUSED" : "LIVE");
-    ImGui::SameLine();
-    ImGui::TextColored(kMuted, "%s  %gx", in.sourceLabel.c_str(), in.speed);
-    if (in.frameMs) {
-        // The cost of a frame, not the redraw rate: frames are drawn when something changes.
-        ImGui::SameLine();
-        ImGui::TextColored(kMuted, "  frame %.1f ms", *in.frameMs);
-        if (in.redrawsPerSecond) {
-            ImGui::SameLine();
-            ImGui::TextColored(kMuted, "· %.0f redraws/s", *in.redrawsPerSecond);
-        }
-    }
-    ImGui::Separator();
-    const auto& t = *in.topology;
-    if (!sum.telemetry) {
-        ImGui::Text("%zu racks   %zu GPUs   %.2f MW IT", t.count(EntityKind::Rack),
-                    t.count(EntityKind::Gpu), sum.itPowerMw);
-        ImGui::Text("GPU util %.0f %%   hottest GPU %.1f °C", sum.meanGpuUtilization,
-                    sum.hottestGpuC);
-        ImGui::TextColored(kMuted, "  %s", t.name(EntityKind::Gpu, sum.hottestGpu).c_str());
-    } else {
-        // Telemetry: coverage first, then totals over what was measured.
-        const bool none = sum.gpusMeasured == 0;
-        ImGui::Text("%zu of %zu racks measured   %zu of %zu GPUs", sum.racksMeasured,
-                    t.count(EntityKind::Rack), sum.gpusMeasured, sum.gpusKnown);
-        if (sum.racksStale > 0)
-            ImGui::TextColored(kCritical, "%zu of %zu racks STALE (no data for %.0f s)",
-                               sum.racksStale, sum.racksMeasured, model::toSeconds(s.staleAfter));
-        if (none)
-            ImGui::TextColored(kMuted, "no GPU measured yet: totals have no data");
-        else {
-            auto figure = [](double v, const char* fmt) {
-                if (!std::isfinite(v)) return std::string("no data");
-                char buf[32];
-                std::snprintf(buf, sizeof buf, fmt, v);
-                return std::string(buf);
-            };
-            ImGui::Text("measured GPUs: power %s   util %s   hottest %s",
-                        figure(sum.itPowerMw * 1000.0, "%.0f kW").c_str(),
-                        figure(sum.meanGpuUtilization, "%.0f %%").c_str(),
-                        figure(sum.hottestGpuC, "%.1f °C").c_str());
-            if (std::isfinite(sum.hottestGpuC))
-                ImGui::TextColored(kMuted, "  hottest: %s",
-                                   t.name(EntityKind::Gpu, sum.hottestGpu).c_str());
-        }
-        ImGui::TextColored(kMuted, "%s",
-                           in.fillModelled ? "unmeasured: model values, hatched"
-                                           : "unmeasured: no data (grey, hatched)");
-    }
-    if (in.sourcesArea) *in.sourcesArea = {};
-    if (!in.sources.empty()) {
-        // Each live source with its health: an operator must see at once which feed is dead.
-        ImGui::Separator();
-        ImGui::PushFont(ov.smallFont());
-        const float sourcesTop = ImGui::GetCursorScreenPos().y;
-        for (const auto& src : in.sources) {
-            const ImVec4 c = src.level == 0 ? kGood : src.level == 1 ? kWarning : kCritical;
-            ImGui::TextColored(c, "%s %s",
-                               src.level == 0   ? "UP  "
-                               : src.level == 1 ? "SLOW"
-                                                : "DOWN",
-                               src.name.c_str());
-            ImGui::SameLine();
-            ImGui::TextColored(kMuted, " %s", src.detail.c_str());
-            // Telemetry the floor cannot place: the inventory (or the exporter's labels) to fix.
-            for (std::size_t i = 0; i < src.unknownHosts.size() && i < 3; ++i) {
-                const auto& h = src.unknownHosts[i];
-                ImGui::TextColored(kWarning, "   unknown host %s (%llu samples)", h.host.c_str(),
-                                   static_cast<unsigned long long>(h.samples));
-                if (!h.suggestions.empty()) {
-                    std::string near;
-                    for (const auto& n : h.suggestions)
-                        near += (near.empty() ? "" : ", ") + n;
-                    ImGui::SameLine();
-                    ImGui::TextColored(kMuted, " did you mean %s?", near.c_str());
-                }
-            }
-            if (src.unknownHosts.size() > 3)
-                ImGui::TextColored(kMuted, "   … %zu more unknown hosts (Sources panel)",
-                                   src.unknownHosts.size() - 3);
-            // What the equipment itself says is wrong (Redfish conditions), worst first.
-            for (std::size_t i = 0; i < src.conditions.size() && i < 2; ++i)
-                ImGui::TextColored(src.conditions[i].starts_with("Critical") ? kCritical : kWarning,
-                                   "   %s", src.conditions[i].c_str());
-            if (src.conditions.size() > 2)
-                ImGui::TextColored(kMuted, "   … %zu more conditions (Sources panel)",
-                                   src.conditions.size() - 2);
-            if (!src.unresolved.empty())
-                ImGui::TextColored(kWarning, "   %zu equipment not on this floor, e.g. %s",
-                                   src.unresolved.size(), src.unresolved.front().first.c_str());
-        }
-        // Where the unmapped come from: a click on these lines opens the mapping report.
-        if (!in.wall)
-            ImGui::TextColored(kMuted, "   click for what each metric family became (Sources)");
-        if (in.sourcesArea)
-            *in.sourcesArea = {ImGui::GetWindowPos().x, sourcesTop,
-                               ImGui::GetWindowPos().x + ImGui::GetWindowSize().x,
-                               ImGui::GetCursorScreenPos().y};
-
-        ImGui::PopFont();
-    }
-    const ImVec2 corner(ImGui::GetWindowPos().x + ImGui::GetWindowSize().x,
-                        ImGui::GetWindowPos().y + ImGui::GetWindowSize().y);
-    ImGui::End();
-    return corner;
-}
-
-void drawStaleBadges(const ImGuiOverlay& ov, const HudInput& in) {
-    const auto& s = *in.snapshot;
-    const auto& t = *in.topology;
-    if (!s.telemetry) return;
-    ImDrawList* dl = ImGui::GetBackgroundDrawList();
-    ImGui::PushFont(ov.smallFont());
-    int drawn = 0;
-    for (model::EntityId r = 0; r < t.count(EntityKind::Rack) && drawn < 200; ++r) {
-        if (!s.rackStale(r)) continue;
-        auto p = t.racks.position[r];
-        p.z = static_cast<float>(t.spec().rack.heightM) + 0.3f;
-        const auto sp = in.project(p);
-        if (!sp) continue;
-        char label[48];
-        std::snprintf(label, sizeof label, "STALE %.0f s",
-                      model::toSeconds(s.time - s.measuredTime(EntityKind::Rack, r)));
-        const ImVec2 size = ImGui::CalcTextSize(label);
-        dl->AddRectFilled(ImVec2(sp->x - size.x / 2 - 4, sp->y - size.y - 3),
-                          ImVec2(sp->x + size.x / 2 + 4, sp->y + 1), IM_COL32(60, 62, 70, 230), 3);
-        dl->AddText(ImVec2(sp->x - size.x / 2, sp->y - size.y - 1), IM_COL32(255, 200, 120, 255),
-                    label);
-        ++drawn;
-    }
-    ImGui::PopFont();
-}
 
 // The incidents still open, newest first: the root, then what it led to, then the jobs it hurt.
 void drawOpenIncidents(const HudInput& in) {
@@ -406,6 +253,21 @@ void drawRackLabels(const ImGuiOverlay& ov, const HudInput& in) {
         dl->AddText(ImVec2(s->x - size.x / 2, s->y - size.y - 1), IM_COL32(120, 200, 210, 255),
                     name.c_str());
     }
+    // The racks that have something to say ask first: in alarm (critical, then warning), then
+    // those a layer calls urgent (a rack being troubleshot), then those a layer decorates (a
+    // lifecycle stage, a job, a power state), then plain names.
+    struct Candidate {
+        int priority;
+        model::EntityId rack;
+        ScreenPoint at;
+        std::string name;
+    };
+    std::vector<std::uint8_t> alarm(t.count(EntityKind::Rack), 0);
+    for (const auto& a : in.snapshot->alarms)
+        if (const auto rack = t.rackOf(a.kind, a.entity))
+            alarm[*rack] = std::max<std::uint8_t>(alarm[*rack],
+                                                  a.severity == model::Severity::Critical ? 2 : 1);
+    std::vector<Candidate> racks;
     for (model::EntityId r = 0; r < t.count(EntityKind::Rack); ++r) {
         auto p = t.racks.position[r];
         p.z = static_cast<float>(t.spec().rack.heightM) + 0.12f;
@@ -415,21 +277,41 @@ void drawRackLabels(const ImGuiOverlay& ov, const HudInput& in) {
         if (in.layers)
             for (const auto& layer : *in.layers)
                 layer->decorateRackLabel(in, r, name);
+        int urgency = 0;
+        if (in.layers)
+            for (const auto& layer : *in.layers)
+                urgency += layer->rackLabelUrgency(in, r);
+        const bool decorated = name.size() != t.racks.name[r].size();
+        racks.push_back({-(4 * alarm[r] + 2 * std::min(urgency, 1) + (decorated ? 1 : 0)), r, *s,
+                         std::move(name)});
+    }
+    std::ranges::stable_sort(racks, {}, &Candidate::priority);
+    for (const auto& c : racks) {
+        const ScreenPoint* s = &c.at;
+        const std::string& name = c.name;
         const ImVec2 size = ImGui::CalcTextSize(name.c_str());
-        // Over the rack; where a neighbour's label is, a line or two higher on a leader (long
-        // labels of close racks stack in steps); where all three are taken, not at all.
-        float y = s->y;
-        int level = 0;
-        for (; level < 3; ++level, y -= size.y + 3)
-            if (in.labels->place(s->x - size.x / 2 - 4, y - size.y - 2, s->x + size.x / 2 + 4,
-                                 y + 1))
-                break;
-        if (level == 3) continue;
-        if (level > 0)
-            dl->AddLine(ImVec2(s->x, y + 1), ImVec2(s->x, s->y), IM_COL32(160, 170, 185, 150));
-        dl->AddRectFilled(ImVec2(s->x - size.x / 2 - 4, y - size.y - 2),
-                          ImVec2(s->x + size.x / 2 + 4, y + 1), IM_COL32(8, 12, 18, 170), 3.0f);
-        dl->AddText(ImVec2(s->x - size.x / 2, y - size.y - 1), IM_COL32(230, 236, 245, 255),
+        // Over the rack; where a neighbour's label (or a panel) is, a line or two higher on a
+        // leader (long labels of close racks stack in steps), then the same beside it to the
+        // left or right; where all are taken, not at all.
+        float y = s->y, x = s->x;
+        bool placed = false;
+        for (int level = 0; level < 3 && !placed; ++level, y -= size.y + 3)
+            for (const float dx : {0.0f, -(size.x / 2 + 6), size.x / 2 + 6}) {
+                if (level == 0 && dx != 0) continue; // beside it only on a leader
+                x = s->x + dx;
+                if (in.labels->place(x - size.x / 2 - 4, y - size.y - 2, x + size.x / 2 + 4,
+                                     y + 1)) {
+                    placed = true;
+                    break;
+                }
+            }
+        if (!placed) continue;
+        y += size.y + 3; // the loop stepped past the level it placed on
+        if (y != s->y)
+            dl->AddLine(ImVec2(x, y + 1), ImVec2(s->x, s->y), IM_COL32(160, 170, 185, 150));
+        dl->AddRectFilled(ImVec2(x - size.x / 2 - 4, y - size.y - 2),
+                          ImVec2(x + size.x / 2 + 4, y + 1), IM_COL32(8, 12, 18, 170), 3.0f);
+        dl->AddText(ImVec2(x - size.x / 2, y - size.y - 1), IM_COL32(230, 236, 245, 255),
                     name.c_str());
     }
     ImGui::PopFont();
@@ -553,10 +435,17 @@ void drawHud(const ImGuiOverlay& overlay, const HudInput& given) {
         ImGui::GetBackgroundDrawList()->AddRectFilled(
             ImVec2(0, 0), ImVec2(in.width, in.height),
             IM_COL32(0, 0, 0, static_cast<int>(std::clamp(in.dimScene, 0.0f, 1.0f) * 255)));
-    if (!in.labels) in.labels = &labels;
+    if (!in.labels) {
+        in.labels = &labels;
+        // The HUD's panels (as the last build placed them; a single frame is measured first)
+        // claim their space before any label: a label never hides under a panel.
+        if (in.panels)
+            for (const auto& r : *in.panels)
+                labels.claim(r.x0, r.y0, r.x1, r.y1);
+    }
     drawRowSigns(overlay, in);
-    const ImVec2 sourceCorner = drawSourcePanel(overlay, in);
-    drawStaleBadges(overlay, in);
+    const ImVec2 sourceCorner = hud::drawSourcePanel(overlay, in);
+    hud::drawStaleBadges(overlay, in);
     HudColumns columns;
     columns.rightTop = drawAlarmPanel(overlay, in, sourceCorner);
     columns.leftBottom = in.height - 16;

@@ -49,6 +49,7 @@ struct ScreenRect {
     bool overlaps(const ScreenRect& o) const {
         return x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1;
     }
+    bool operator==(const ScreenRect&) const = default;
 };
 
 // The alarm the camera is framing (wall mode), shown large with its cause.

@@ -3,6 +3,7 @@
 // NVLink link, NIC link, leaf, spine, CDU...), each value with a sparkline of its last two
 // minutes, and its parents and children as rows that can be clicked to select them. Refreshes
 // at most four times a second from the view's current snapshot. UI thread only.
+#include "history_window.h"
 #include "model/entity_kind.h"
 #include "model/snapshot.h"
 #include "model/topology.h"
@@ -35,6 +36,15 @@ private:
     void addChannels(QTreeWidgetItem* section, model::EntityRef ref, const model::Snapshot& snap);
     void addLink(QTreeWidgetItem* section, const QString& label, model::EntityRef ref,
                  const QString& value = {});
+    // Each kind's identity rows and related links (inspector_relations.cpp).
+    void describeRack(QTreeWidgetItem* related, model::EntityId id, const model::Snapshot& s);
+    void describeTray(QTreeWidgetItem* related, model::EntityId id, const model::Snapshot& s);
+    void describeGpu(QTreeWidgetItem* related, model::EntityId id, const model::Snapshot& s);
+    void describeSwitchTray(QTreeWidgetItem* related, model::EntityId id, const model::Snapshot& s);
+    void describeCdu(QTreeWidgetItem* related, model::EntityId id, const model::Snapshot& s);
+    void describeShelf(QTreeWidgetItem* related, model::EntityId id, const model::Snapshot& s);
+    void describePsu(QTreeWidgetItem* related, model::EntityId id, const model::Snapshot& s);
+    void describeFeed(QTreeWidgetItem* related, model::EntityId id, const model::Snapshot& s);
     void addFabricRelations(QTreeWidgetItem* related, model::EntityRef ref,
                             const model::Snapshot& snap);
     void recordHistory(model::EntityRef ref, const model::Snapshot& snap);
@@ -43,15 +53,16 @@ private:
     QLabel* m_title;
     QTreeWidget* m_tree;
     QElapsedTimer m_sinceRefresh;
-    // The selected entity's recent values, per channel of its kind (oldest first).
+    // The selected entity's recent values, one point a second, per channel of its kind (in
+    // m_historyChannels' order; NaN: not measured then). Back-filled from the view's history.
     std::optional<model::EntityRef> m_historyOf;
-    model::TimeNs m_historyLast = 0;
     std::vector<model::ChannelId> m_historyChannels;
-    std::vector<std::deque<float>> m_history;
+    HistoryWindow<std::vector<float>> m_history{kHistoryPoints};
 
 public:
-    static constexpr std::size_t kHistoryPoints = 240; // two minutes at 2 Hz of source time
-    const std::deque<float>* history(model::ChannelId c) const;
+    static constexpr std::size_t kHistoryPoints = 120; // two minutes of source time
+    // The selected entity's last two minutes of `c`, oldest first (empty: none kept).
+    std::vector<float> history(model::ChannelId c) const;
 };
 
 } // namespace ft::views

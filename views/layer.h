@@ -11,6 +11,7 @@
 #include "model/snapshot.h"
 #include "model/topology.h"
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -18,17 +19,33 @@
 #include <utility>
 #include <vector>
 
+class QWidget;
+
 namespace ft::views {
 
+class FloorView;
 class ImGuiOverlay;
 struct HudInput;
+
+// Where the window docks a layer's panel: beside the floor (tabbed with the inspector) or
+// under it (tabbed with the timeline).
+enum class PanelPlace : std::uint8_t { Side, Bottom };
+
+// A layer's panel: the window builds a dock for each layer that has one, in the registry's
+// order, and brings it forward when the layer is switched on. `make` returns the panel, which
+// follows the view (its snapshots, selection and history) by itself.
+struct LayerPanel {
+    std::string_view title;    // the dock's title, e.g. "Cooling"
+    std::string_view dockName; // the dock's object name, which the saved window layout keys on
+    PanelPlace place = PanelPlace::Side;
+    QWidget* (*make)(FloorView& view) = nullptr; // null: the layer has no panel
+};
 
 struct LayerInfo {
     std::string_view id;    // --layers name and settings key, e.g. "thermal"
     std::string_view title; // layers panel and View menu, e.g. "Cooling loops (CDUs, pipes, flow)"
     bool visibleByDefault = false;
-    // The dock brought forward when the layer is switched on in the window ("" for none).
-    std::string_view panel = {};
+    LayerPanel panel = {};
 };
 
 // What the camera shows, in one form for every layer's level of detail.
@@ -100,6 +117,9 @@ public:
     // Text appended to a rack's name label when the camera is close.
     virtual void decorateRackLabel(const HudInput& in, model::EntityId rack,
                                    std::string& label) const {}
+    // How much a rack's label matters to this layer (0: no more than its name): labels that
+    // matter more ask for their screen space first.
+    virtual int rackLabelUrgency(const HudInput& in, model::EntityId rack) const { return 0; }
 
     // What `ray` hits of this layer's own geometry, and where along the ray (0 = origin).
     virtual std::optional<std::pair<PickResult, float>> pick(const Ray& ray) const {

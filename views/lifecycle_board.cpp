@@ -243,4 +243,8 @@ void LifecycleBoard::followSelection() {
                                 LifecycleLanes::kLaneHeight);
 }
 
+QWidget* makeLifecycleBoard(FloorView& view) {
+    return new LifecycleBoard(&view);
+}
+
 } // namespace ft::views

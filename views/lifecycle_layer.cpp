@@ -66,6 +66,14 @@ void LifecycleLayer::shadeRacks(const model::Snapshot& s, std::vector<float>& em
     }
 }
 
+int LifecycleLayer::rackLabelUrgency(const HudInput& in, model::EntityId r) const {
+    // A rack being troubleshot is news; a rack on its way through bring-up is a stage.
+    return visible() && in.cameraDistance < 30.0 && r < in.snapshot->rackLifecycle.size() &&
+                   in.snapshot->rackLifecycle[r] == model::RackLifecycle::Troubleshooting
+               ? 1
+               : 0;
+}
+
 void LifecycleLayer::decorateRackLabel(const HudInput& in, model::EntityId r,
                                        std::string& label) const {
     if (!visible() || in.cameraDistance >= 30.0 || r >= in.snapshot->rackLifecycle.size() ||

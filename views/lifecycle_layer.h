@@ -11,10 +11,16 @@ class vtkRenderer;
 
 namespace ft::views {
 
+// The layer's panel (lifecycle_board.cpp).
+QWidget* makeLifecycleBoard(FloorView& view);
+
 class LifecycleLayer final : public Layer {
 public:
-    static constexpr LayerInfo kInfo{"lifecycle", "Lifecycle states (bring-up, validation)", false,
-                                     "lifecycleDock"};
+    static constexpr LayerInfo kInfo{
+        "lifecycle",
+        "Lifecycle states (bring-up, validation)",
+        false,
+        {"Lifecycle board", "lifecycleDock", PanelPlace::Bottom, &makeLifecycleBoard}};
     LifecycleLayer(const model::Topology& topology, vtkRenderer* renderer);
     void update(const model::Snapshot& snapshot) override;
 
@@ -29,6 +35,7 @@ public:
     // The state key with counts, top right (also while a filter is set); stage on rack labels.
     void drawHud(const ImGuiOverlay& overlay, const HudInput& in,
                  HudColumns& columns) const override;
+    int rackLabelUrgency(const HudInput& in, model::EntityId rack) const override;
     void decorateRackLabel(const HudInput& in, model::EntityId rack,
                            std::string& label) const override;
 

@@ -13,10 +13,15 @@ class vtkRenderer;
 
 namespace ft::views {
 
+// The layer's panel (power_panel.cpp).
+QWidget* makePowerPanel(FloorView& view);
+
 class PowerLayer final : public Layer {
 public:
-    static constexpr LayerInfo kInfo{"power", "Rack power (busways, budgets, capping)", false,
-                                     "powerDock"};
+    static constexpr LayerInfo kInfo{"power",
+                                     "Rack power (busways, budgets, capping)",
+                                     false,
+                                     {"Power", "powerDock", PanelPlace::Side, &makePowerPanel}};
     PowerLayer(const model::Topology& topology, vtkRenderer* renderer);
     void update(const model::Snapshot& snapshot) override;
     bool animates() const override { return true; }

@@ -4,6 +4,7 @@
 #include "floor_view.h"
 #include "hud.h"
 #include "power_layer.h"
+#include "series_chart.h"
 
 #include <QPainter>
 #include <QPainterPath>
@@ -31,15 +32,23 @@ QColor qc(Rgb c) {
 }
 } // namespace
 
-PowerPanel::PowerPanel(FloorView* view, QWidget* parent) : QWidget(parent), m_view(view) {
-    m_history.resize(view->topology().count(EntityKind::Rack));
+PowerPanel::PowerPanel(FloorView* view, QWidget* parent)
+    : QWidget(parent), m_view(view), m_history(kHistoryPoints) {
     setMinimumSize(320, 640);
     connect(m_view, &FloorView::snapshotChanged, this, &PowerPanel::onSnapshot);
     connect(m_view, &FloorView::selectionChanged, this, &PowerPanel::followSelection);
 }
 
+std::vector<PowerPanel::HistoryPoint> PowerPanel::history(EntityId rack) const {
+    std::vector<HistoryPoint> out;
+    out.reserve(m_history.size());
+    for (const auto& [time, all] : m_history.points())
+        if (rack < all.size()) out.push_back(all[rack]);
+    return out;
+}
+
 void PowerPanel::setRack(EntityId rack) {
-    if (rack >= m_history.size()) return;
+    if (rack >= m_view->topology().count(EntityKind::Rack)) return;
     m_rack = rack;
     update();
 }
@@ -58,56 +67,66 @@ void PowerPanel::followSelection() {
 void PowerPanel::onSnapshot() {
     const auto s = m_view->snapshot();
     if (!s) return;
-    if (s->time < m_lastSample) {
-        for (auto& h : m_history)
-            h.clear(); // a replay jumped back
-    }
-    if (s->time - m_lastSample >= model::kNsPerSecond || s->time < m_lastSample) {
-        m_lastSample = s->time;
-        const bool fill = m_view->fillModelled();
-        const float none = std::nanf("");
-        for (EntityId r = 0; r < m_history.size(); ++r) {
-            auto& h = m_history[r];
-            // What was not measured is a gap in the history, not the model's line.
-            auto shown = [&](model::ChannelId c) {
-                const Coverage cov = coverageOf(*s, c, r, fill);
-                return cov == Coverage::Measured || cov == Coverage::Modelled ? s->value(c, r)
-                                                                              : none;
+    const auto racks = static_cast<EntityId>(m_view->topology().count(EntityKind::Rack));
+    auto point = [racks](auto draw, auto budget) {
+        std::vector<HistoryPoint> all(racks);
+        for (EntityId r = 0; r < racks; ++r)
+            all[r] = {draw(r), budget(r)};
+        return all;
+    };
+    HistoryWindow<std::vector<HistoryPoint>>::Past past;
+    if (m_view->hasPast())
+        past = [this, point](model::TimeNs t) -> std::optional<std::vector<HistoryPoint>> {
+            std::vector<float> draw, budget;
+            if (!m_view->pastChannel(ch::RackPower, t, draw) ||
+                !m_view->pastChannel(ch::RackPowerBudget, t, budget))
+                return std::nullopt;
+            auto at = [](const std::vector<float>& column) {
+                return
+                    [&column](EntityId r) { return r < column.size() ? column[r] : std::nanf(""); };
             };
-            h.push_back({shown(ch::RackPower), shown(ch::RackPowerBudget)});
-            if (h.size() > kHistoryPoints) h.pop_front();
-        }
-    }
+            return point(at(draw), at(budget));
+        };
+    // What was not measured is a gap in the history, not the model's line.
+    const bool fill = m_view->fillModelled();
+    m_history.update(
+        s->time,
+        [&] {
+            return point([&](EntityId r) { return shownValue(*s, ch::RackPower, r, fill); },
+                         [&](EntityId r) { return shownValue(*s, ch::RackPowerBudget, r, fill); });
+        },
+        past);
     if (isVisible()) update();
 }
 
-void PowerPanel::paintEvent(QPaintEvent*) {
-    QPainter p(this);
-    p.setRenderHint(QPainter::Antialiasing);
-    p.fillRect(rect(), kPanel);
-    const auto s = m_view->snapshot();
-    if (!s) return;
-    const auto& t = m_view->topology();
-    const EntityId r = m_rack;
-    const bool fill = m_view->fillModelled();
-    const float w = static_cast<float>(width()) - 24;
+// One paint of the panel: the snapshot, the rack, the pen's position, and the values read
+// through their coverage.
+struct PowerPanel::Paint {
+    QPainter& p;
+    const model::Snapshot& s;
+    const model::Topology& t;
+    EntityId r;
+    bool fill;
+    float w;
+    QFont font;
     float y = 12;
-    auto text = [&](const QString& str, const QColor& c, int size = 10, bool bold = false) {
-        QFont f = font();
+
+    void text(const QString& str, const QColor& c, int size = 10, bool bold = false) {
+        QFont f = font;
         f.setPointSize(size);
         f.setBold(bold);
         p.setFont(f);
         p.setPen(c);
         p.drawText(QRectF(12, y, w, 20), Qt::AlignLeft | Qt::AlignVCenter, str);
         y += static_cast<float>(size) * 2.0f;
-    };
-    auto v = [&](model::ChannelId c, EntityId e) { return s->value(c, e); };
-    auto cov = [&](model::ChannelId c, EntityId e) { return coverageOf(*s, c, e, fill); };
+    }
+    float v(model::ChannelId c, EntityId e) const { return s.value(c, e); }
+    Coverage cov(model::ChannelId c, EntityId e) const { return coverageOf(s, c, e, fill); }
     // A value as its coverage allows: the number, "(model)" after a modelled one, "no data".
-    auto num = [&](model::ChannelId c, EntityId e, int decimals = 0) {
+    QString num(model::ChannelId c, EntityId e, int decimals = 0) const {
         switch (cov(c, e)) {
         case Coverage::NoData:
-            return QString("no data");
+            return {"no data"};
         case Coverage::Stale:
             return QString("%1 (stale)").arg(v(c, e), 0, 'f', decimals);
         case Coverage::Modelled:
@@ -116,74 +135,113 @@ void PowerPanel::paintEvent(QPaintEvent*) {
             break;
         }
         return QString::number(v(c, e), 'f', decimals);
-    };
-    auto known = [&](model::ChannelId c, EntityId e) {
+    }
+    bool known(model::ChannelId c, EntityId e) const {
         const Coverage k = cov(c, e);
         return k == Coverage::Measured || k == Coverage::Modelled;
-    };
-    auto paint = [&](const QColor& c, Coverage k, bool stripe = false) {
+    }
+    static QColor paint(const QColor& c, Coverage k, bool stripe = false) {
         return qc(paintCoverage(Rgb{static_cast<std::uint8_t>(c.red()),
                                     static_cast<std::uint8_t>(c.green()),
                                     static_cast<std::uint8_t>(c.blue())},
                                 k, stripe));
-    };
-    const bool capping = known(ch::RackPowerCapping, r) && v(ch::RackPowerCapping, r) > 0.5f;
-    text(QString("Power — %1 (row %2)")
-             .arg(QString::fromStdString(t.racks.name[r]),
-                  QString::fromStdString(t.rows.name[t.racks.row[r]])),
-         kText, 12, true);
-    const float rated = t.racks.ratedPowerKw[r];
-    text(QString("draw %1 kW of %2 · budget %3 kW · in %4 kW")
-             .arg(num(ch::RackPower, r))
-             .arg(rated, 0, 'f', 0)
-             .arg(num(ch::RackPowerBudget, r))
-             .arg(num(ch::RackPowerInput, r)),
-         kText);
-    if (known(ch::RackGpuPowerCap, r))
-        text(capping ? QString("Racky caps the GPUs at %1 W").arg(num(ch::RackGpuPowerCap, r))
-                     : QString("not capped (GPUs up to %1 W)").arg(num(ch::RackGpuPowerCap, r)),
-             capping ? kCapped : kMutedText);
-    else
-        text("GPU power cap: no data", kMutedText);
-    if (known(ch::RackPowerRedundant, r))
-        text(v(ch::RackPowerRedundant, r) > 0.5f
-                 ? "2N: either feed alone carries the rack"
-                 : "redundancy lost: one feed cannot carry the rack",
-             v(ch::RackPowerRedundant, r) > 0.5f ? kOk : kCapped);
-    if (known(ch::RackPowerOn, r) && v(ch::RackPowerOn, r) < 0.5f)
-        text("the rack has no power", kFailed, 10, true);
+    }
+    bool capping() const {
+        return known(ch::RackPowerCapping, r) && v(ch::RackPowerCapping, r) > 0.5f;
+    }
+};
 
+void PowerPanel::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.fillRect(rect(), kPanel);
+    const auto s = m_view->snapshot();
+    if (!s) return;
+    Paint d{p,
+            *s,
+            m_view->topology(),
+            m_rack,
+            m_view->fillModelled(),
+            static_cast<float>(width()) - 24,
+            font()};
+    paintSummary(d);
+    paintBusways(d);
+    paintShelves(d);
+    paintFeeds(d);
+    paintHistory(d);
+}
+
+void PowerPanel::paintSummary(Paint& d) const {
+    const auto& t = d.t;
+    const EntityId r = d.r;
+    const bool capping = d.capping();
+    d.text(QString("Power — %1 (row %2)")
+               .arg(QString::fromStdString(t.racks.name[r]),
+                    QString::fromStdString(t.rows.name[t.racks.row[r]])),
+           kText, 12, true);
+    const float rated = t.racks.ratedPowerKw[r];
+    d.text(QString("draw %1 kW of %2 · budget %3 kW · in %4 kW")
+               .arg(d.num(ch::RackPower, r))
+               .arg(rated, 0, 'f', 0)
+               .arg(d.num(ch::RackPowerBudget, r))
+               .arg(d.num(ch::RackPowerInput, r)),
+           kText);
+    if (d.known(ch::RackGpuPowerCap, r))
+        d.text(capping ? QString("Racky caps the GPUs at %1 W").arg(d.num(ch::RackGpuPowerCap, r))
+                       : QString("not capped (GPUs up to %1 W)").arg(d.num(ch::RackGpuPowerCap, r)),
+               capping ? kCapped : kMutedText);
+    else
+        d.text("GPU power cap: no data", kMutedText);
+    if (d.known(ch::RackPowerRedundant, r))
+        d.text(d.v(ch::RackPowerRedundant, r) > 0.5f
+                   ? "2N: either feed alone carries the rack"
+                   : "redundancy lost: one feed cannot carry the rack",
+               d.v(ch::RackPowerRedundant, r) > 0.5f ? kOk : kCapped);
+    if (d.known(ch::RackPowerOn, r) && d.v(ch::RackPowerOn, r) < 0.5f)
+        d.text("the rack has no power", kFailed, 10, true);
+}
+
+void PowerPanel::paintBusways(Paint& d) const {
+    auto& p = d.p;
+    const auto& t = d.t;
+    const EntityId r = d.r;
+    const float w = d.w;
     // The row's busways.
-    y += 4;
+    d.y += 4;
     for (int side = 0; side < 2; ++side) {
         const EntityId f = t.feedOf(t.racks.row[r], side);
-        const bool stateKnown = known(ch::FeedState, f);
-        const bool tripped = stateKnown && v(ch::FeedState, f) >= 2.0f;
-        const float load = v(ch::FeedLoad, f);
-        const QRectF bar(12, y + 18, w, 10);
-        text(QString("%1  %2").arg(QString::fromStdString(t.name(EntityKind::PowerFeed, f)),
-                                   tripped ? QString("TRIPPED")
-                                           : QString("%1 %  %2 kW  %3 A  %4 V")
-                                                 .arg(num(ch::FeedLoad, f))
-                                                 .arg(num(ch::FeedPower, f))
-                                                 .arg(num(ch::FeedCurrent, f))
-                                                 .arg(num(ch::FeedVoltage, f))),
-             tripped ? kFailed : kText);
+        const bool stateKnown = d.known(ch::FeedState, f);
+        const bool tripped = stateKnown && d.v(ch::FeedState, f) >= 2.0f;
+        const float load = d.v(ch::FeedLoad, f);
+        const QRectF bar(12, d.y + 18, w, 10);
+        d.text(QString("%1  %2").arg(QString::fromStdString(t.name(EntityKind::PowerFeed, f)),
+                                     tripped ? QString("TRIPPED")
+                                             : QString("%1 %  %2 kW  %3 A  %4 V")
+                                                   .arg(d.num(ch::FeedLoad, f))
+                                                   .arg(d.num(ch::FeedPower, f))
+                                                   .arg(d.num(ch::FeedCurrent, f))
+                                                   .arg(d.num(ch::FeedVoltage, f))),
+               tripped ? kFailed : kText);
         p.fillRect(bar, kLine);
-        if (!tripped && known(ch::FeedLoad, f))
+        if (!tripped && d.known(ch::FeedLoad, f))
             p.fillRect(QRectF(bar.x(), bar.y(), bar.width() * std::clamp(load / 120.0f, 0.0f, 1.0f),
                               bar.height()),
-                       paint(qc(PowerLayer::loadColor(load)), cov(ch::FeedLoad, f)));
+                       d.paint(qc(PowerLayer::loadColor(load)), d.cov(ch::FeedLoad, f)));
         p.setPen(QPen(kText, 1.5));
         const auto rating = static_cast<float>(bar.x() + bar.width() / 1.2);
         p.drawLine(QPointF(rating, bar.y() - 2), QPointF(rating, bar.bottom() + 2));
-        y += 16;
+        d.y += 16;
     }
+}
 
+void PowerPanel::paintShelves(Paint& d) const {
+    auto& p = d.p;
+    const auto& t = d.t;
+    const EntityId r = d.r;
     // Shelves and their PSUs.
-    y += 6;
-    text("power shelves (PSUs: green delivering, grey no input, red failed, hatched no data)",
-         kMutedText, 9);
+    d.y += 6;
+    d.text("power shelves (PSUs: green delivering, grey no input, red failed, hatched no data)",
+           kMutedText, 9);
     const int shelves = t.spec().rack.powerShelves, perShelf = t.spec().power.psusPerShelf;
     QFont small = font();
     small.setPointSize(9);
@@ -191,37 +249,47 @@ void PowerPanel::paintEvent(QPaintEvent*) {
         const auto shelf = static_cast<EntityId>(r * static_cast<EntityId>(shelves) + k);
         p.setPen(kText);
         p.setFont(small);
-        p.drawText(QRectF(12, y, 60, 16), Qt::AlignLeft | Qt::AlignVCenter,
+        p.drawText(QRectF(12, d.y, 60, 16), Qt::AlignLeft | Qt::AlignVCenter,
                    QString("shelf %1").arg(k + 1));
         for (int i = 0; i < perShelf; ++i) {
             const auto psu = static_cast<EntityId>(shelf * static_cast<EntityId>(perShelf) + i);
-            const float st = v(ch::PsuState, psu);
+            const float st = d.v(ch::PsuState, psu);
             const QColor c = st < 0.5f ? kOk : st < 1.5f ? kNoInput : kFailed;
-            const QRectF box(74 + i * 18, y + 2, 14, 12);
-            const Coverage k2 = cov(ch::PsuState, psu);
-            p.fillRect(box, paint(c, k2, false));
+            const QRectF box(74 + i * 18, d.y + 2, 14, 12);
+            const Coverage k2 = d.cov(ch::PsuState, psu);
+            p.fillRect(box, d.paint(c, k2, false));
             if (k2 != Coverage::Measured) // hatch: the other stripe on the lower half
-                p.fillRect(QRectF(box.x(), box.y() + 6, box.width(), 6), paint(c, k2, true));
+                p.fillRect(QRectF(box.x(), box.y() + 6, box.width(), 6), d.paint(c, k2, true));
         }
         p.setPen(kMutedText);
-        p.drawText(QRectF(74 + perShelf * 18 + 8, y, 140, 16), Qt::AlignLeft | Qt::AlignVCenter,
-                   QString("%1 kW").arg(num(ch::ShelfOutput, shelf, 1)));
-        y += 17;
+        p.drawText(QRectF(74 + perShelf * 18 + 8, d.y, 140, 16), Qt::AlignLeft | Qt::AlignVCenter,
+                   QString("%1 kW").arg(d.num(ch::ShelfOutput, shelf, 1)));
+        d.y += 17;
     }
+}
 
+void PowerPanel::paintFeeds(Paint& d) const {
+    auto& p = d.p;
+    const auto& t = d.t;
+    const EntityId r = d.r;
+    const float w = d.w;
+    const float rated = t.racks.ratedPowerKw[r];
+    const int shelves = t.spec().rack.powerShelves, perShelf = t.spec().power.psusPerShelf;
+    QFont small = font();
+    small.setPointSize(9);
     // Feeds x racks: what each rack of the row draws from its A and from its B busway, so a
     // trip shows as one column emptying and the other taking the load.
-    y += 8;
+    d.y += 8;
     const EntityId row = t.racks.row[r];
-    text(QString("row %1: kW from each busway (A | B)")
-             .arg(QString::fromStdString(t.rows.name[row])),
-         kMutedText, 9);
+    d.text(QString("row %1: kW from each busway (A | B)")
+               .arg(QString::fromStdString(t.rows.name[row])),
+           kMutedText, 9);
     const std::size_t perRack =
         static_cast<std::size_t>(shelves) * static_cast<std::size_t>(perShelf);
     const float chartMin = 60;
     const float rowH = 13;
     const auto fits = static_cast<std::size_t>(
-        std::max(0.0f, (static_cast<float>(height()) - y - chartMin - 40) / rowH));
+        std::max(0.0f, (static_cast<float>(height()) - d.y - chartMin - 40) / rowH));
     const std::size_t racks = t.rows.rackCount[row];
     const float colW = (w - 48) / 2;
     float maxSide = 1;
@@ -234,9 +302,9 @@ void PowerPanel::paintEvent(QPaintEvent*) {
         const EntityId rack = t.rows.firstRack[row] + static_cast<EntityId>(i);
         for (std::size_t k = 0; k < perRack; ++k) {
             const auto psu = static_cast<EntityId>(rack * perRack + k);
-            if (!known(ch::PsuInput, psu)) continue;
+            if (!d.known(ch::PsuInput, psu)) continue;
             Side& side = sides[i][t.psus.side[psu]];
-            side.kw += v(ch::PsuInput, psu);
+            side.kw += d.v(ch::PsuInput, psu);
             ++side.known;
         }
         maxSide = std::max({maxSide, sides[i][0].kw, sides[i][1].kw});
@@ -246,20 +314,20 @@ void PowerPanel::paintEvent(QPaintEvent*) {
     for (std::size_t i = 0; i < racks && i < fits; ++i) {
         const EntityId rack = t.rows.firstRack[row] + static_cast<EntityId>(i);
         p.setPen(rack == r ? kText : kMutedText);
-        p.drawText(QRectF(12, y, 44, rowH), Qt::AlignLeft | Qt::AlignVCenter,
+        p.drawText(QRectF(12, d.y, 44, rowH), Qt::AlignLeft | Qt::AlignVCenter,
                    QString::fromStdString(t.racks.name[rack]));
         for (int side = 0; side < 2; ++side) {
             const Side& sd = sides[i][static_cast<std::size_t>(side)];
-            const QRectF cell(60 + side * (colW + 6), y + 2, colW, rowH - 3);
+            const QRectF cell(60 + side * (colW + 6), d.y + 2, colW, rowH - 3);
             p.fillRect(cell, kLine);
             if (sd.known == 0) {
-                p.fillRect(cell, paint(kDraw, Coverage::NoData, side == 0));
+                p.fillRect(cell, d.paint(kDraw, Coverage::NoData, side == 0));
                 p.setPen(kMutedText);
                 p.drawText(cell, Qt::AlignCenter, "no data");
                 continue;
             }
             const EntityId feed = t.feedOf(row, side);
-            const bool open = known(ch::FeedState, feed) && v(ch::FeedState, feed) >= 2.0f;
+            const bool open = d.known(ch::FeedState, feed) && d.v(ch::FeedState, feed) >= 2.0f;
             if (open) p.fillRect(cell, QColor(96, 30, 30)); // its busway is down
             const QColor c = open ? kFailed : kDraw;
             p.fillRect(QRectF(cell.x(), cell.y(), cell.width() * std::min(1.0f, sd.kw / maxSide),
@@ -271,44 +339,34 @@ void PowerPanel::paintEvent(QPaintEvent*) {
                            .arg(sd.kw, 0, 'f', 0)
                            .arg(sd.known < perRack / 2 ? " (partial)" : ""));
         }
-        y += rowH;
+        d.y += rowH;
     }
     if (racks > fits)
-        text(QString("… %1 more racks (make the dock taller)").arg(racks - fits), kMutedText, 9);
+        d.text(QString("… %1 more racks (make the dock taller)").arg(racks - fits), kMutedText, 9);
+}
 
+void PowerPanel::paintHistory(Paint& d) const {
+    auto& p = d.p;
+    const EntityId r = d.r;
+    const float w = d.w;
+    const float rated = d.t.racks.ratedPowerKw[r];
+    const bool capping = d.capping();
+    const float chartMin = 60;
     // Ten minutes of draw against budget.
-    y += 8;
-    text("last 10 min: draw (teal), budget (white); gaps: no data", kMutedText, 9);
-    const QRectF chart(12, y, w, std::max(chartMin, static_cast<float>(height()) - y - 12));
+    d.y += 8;
+    d.text("last 10 min: draw (teal), budget (white); gaps: no data", kMutedText, 9);
+    const QRectF chart(12, d.y, w, std::max(chartMin, static_cast<float>(height()) - d.y - 12));
     p.fillRect(chart, QColor(16, 20, 28));
-    const auto& h = m_history[r];
-    if (h.size() > 1) {
-        const float top = rated * 1.15f;
-        auto line = [&](auto get, const QColor& c) {
-            QPainterPath path;
-            bool pen = false;
-            for (std::size_t i = 0; i < h.size(); ++i) {
-                const float value = get(h[i]);
-                if (std::isnan(value)) {
-                    pen = false;
-                    continue;
-                }
-                const double x = chart.x() + chart.width() * static_cast<double>(i) /
-                                                 static_cast<double>(kHistoryPoints - 1);
-                const double yy =
-                    chart.bottom() - chart.height() * std::clamp(value / top, 0.0f, 1.0f);
-                if (!pen)
-                    path.moveTo(x, yy);
-                else
-                    path.lineTo(x, yy);
-                pen = true;
-            }
-            p.setPen(QPen(c, 1.6));
-            p.drawPath(path);
-        };
-        line([](const HistoryPoint& q) { return q.budget; }, kText);
-        line([](const HistoryPoint& q) { return q.draw; }, capping ? kCapped : kDraw);
-    }
+    const auto h = history(r);
+    const float top = rated * 1.15f;
+    drawChartLines(
+        p, chart, h.size(), kHistoryPoints,
+        {{[&h](std::size_t i) { return h[i].budget; }, kText, 0.0f, top, 1.6},
+         {[&h](std::size_t i) { return h[i].draw; }, capping ? kCapped : kDraw, 0.0f, top, 1.6}});
+}
+
+QWidget* makePowerPanel(FloorView& view) {
+    return new PowerPanel(&view);
 }
 
 } // namespace ft::views

@@ -7,6 +7,7 @@
 // reads "no data" (or "(model)" when the user fills gaps) and is drawn hatched. Follows the
 // selection (a rack, tray, GPU, shelf, PSU or busway shows its rack). Keeps history for every rack.
 // UI thread only.
+#include "history_window.h"
 #include "model/snapshot.h"
 #include "model/topology.h"
 
@@ -29,19 +30,25 @@ public:
     struct HistoryPoint {
         float draw = 0, budget = 0;
     };
-    const std::deque<HistoryPoint>& history(model::EntityId rack) const { return m_history[rack]; }
+    // The last ten minutes of a rack, one point a second (NaN: not measured then).
+    std::vector<HistoryPoint> history(model::EntityId rack) const;
 
 protected:
     void paintEvent(QPaintEvent* e) override;
 
 private:
+    struct Paint;
+    void paintSummary(Paint& d) const;
+    void paintBusways(Paint& d) const;
+    void paintShelves(Paint& d) const;
+    void paintFeeds(Paint& d) const;
+    void paintHistory(Paint& d) const;
     void onSnapshot();
     void followSelection();
 
     FloorView* m_view;
     model::EntityId m_rack = 0;
-    std::vector<std::deque<HistoryPoint>> m_history;
-    model::TimeNs m_lastSample = 0;
+    HistoryWindow<std::vector<HistoryPoint>> m_history; // per time: every rack
 };
 
 } // namespace ft::views

@@ -18,10 +18,15 @@ class vtkRenderer;
 
 namespace ft::views {
 
+// The layer's panel (fabric_panel.cpp).
+QWidget* makeFabricPanel(FloorView& view);
+
 class RailLayer final : public Layer {
 public:
-    static constexpr LayerInfo kInfo{"rails", "Rail fabric (leaves, spines, link bundles)", false,
-                                     "fabricDock"};
+    static constexpr LayerInfo kInfo{"rails",
+                                     "Rail fabric (leaves, spines, link bundles)",
+                                     false,
+                                     {"Fabric", "fabricDock", PanelPlace::Side, &makeFabricPanel}};
     RailLayer(const model::Topology& topology, vtkRenderer* renderer);
     void update(const model::Snapshot& snapshot) override;
     bool animates() const override { return true; }

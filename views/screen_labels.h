@@ -2,7 +2,8 @@
 // ScreenLabels: the screen space the labels over the scene have taken in one frame. A label
 // asks for its box before it is drawn and is skipped when the box overlaps one already placed,
 // so labels never pile up — on a 1,778-rack hall as on the demo. Ask in priority order (row
-// signs, then layers' labels, then rack and CDU names). A coarse grid keeps a frame's checks
+// signs, then layers' labels, then rack and CDU names), after the HUD's panels have claimed
+// theirs, so no label is half hidden under a panel. A coarse grid keeps a frame's checks
 // near linear. One per frame, UI thread.
 #include <algorithm>
 #include <cmath>
@@ -28,12 +29,13 @@ public:
                     const Box& o = m_boxes[i];
                     if (x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1) return false;
                 }
-        const std::size_t id = m_boxes.size();
-        m_boxes.push_back({x0, y0, x1, y1});
-        for (int r = r0; r <= r1; ++r)
-            for (int c = c0; c <= c1; ++c)
-                m_cells[index(c, r)].push_back(id);
+        add({x0, y0, x1, y1});
         return true;
+    }
+    // Takes [x0, x1] x [y0, y1] whatever is there: the HUD's panels, which labels keep clear of.
+    void claim(float x0, float y0, float x1, float y1) {
+        if (x1 < 0 || y1 < 0 || x0 > m_width || y0 > m_height) return;
+        add({x0, y0, x1, y1});
     }
     std::size_t placed() const { return m_boxes.size(); }
 
@@ -42,6 +44,13 @@ private:
     struct Box {
         float x0, y0, x1, y1;
     };
+    void add(const Box& b) {
+        const std::size_t id = m_boxes.size();
+        m_boxes.push_back(b);
+        for (int r = cell(b.y0, m_rows); r <= cell(b.y1, m_rows); ++r)
+            for (int c = cell(b.x0, m_cols); c <= cell(b.x1, m_cols); ++c)
+                m_cells[index(c, r)].push_back(id);
+    }
     static int cellsFor(float extent) {
         return std::max(1, static_cast<int>(std::ceil(std::max(extent, 1.0f) / kCell)));
     }

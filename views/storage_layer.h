@@ -14,10 +14,16 @@ class vtkRenderer;
 
 namespace ft::views {
 
+// The layer's panel (storage_panel.cpp).
+QWidget* makeStoragePanel(FloorView& view);
+
 class StorageLayer final : public Layer {
 public:
-    static constexpr LayerInfo kInfo{"storage", "Storage flows (caches, tiers, regions)", false,
-                                     "storageDock"};
+    static constexpr LayerInfo kInfo{
+        "storage",
+        "Storage flows (caches, tiers, regions)",
+        false,
+        {"Storage", "storageDock", PanelPlace::Side, &makeStoragePanel}};
     StorageLayer(const model::Topology& topology, vtkRenderer* renderer);
     void update(const model::Snapshot& snapshot) override;
     bool animates() const override { return true; }

@@ -1,11 +1,16 @@
 #include "storage_panel.h"
 
+#include "coverage.h"
 #include "floor_view.h"
+#include "series_chart.h"
 #include "storage_layer.h"
+#include "value_format.h"
 
 #include <QPainter>
 #include <QPainterPath>
 #include <algorithm>
+#include <cmath>
+#include <functional>
 
 namespace ft::views {
 
@@ -36,21 +41,23 @@ void StoragePanel::onSnapshot() {
     const auto s = m_view->snapshot();
     if (!s || s->values[ch::RegionBacklog].empty()) return;
     HistoryWindow<Point>::Past past;
-    if (m_past)
+    if (m_view->hasPast())
         past = [this](model::TimeNs t) -> std::optional<Point> {
             std::vector<float> backlog, oldest, migration;
-            if (!m_past(ch::RegionBacklog, t, backlog) ||
-                !m_past(ch::RegionOldestPending, t, oldest) ||
-                !m_past(ch::RegionMigration, t, migration) || backlog.empty() || oldest.empty() ||
-                migration.empty())
+            if (!m_view->pastChannel(ch::RegionBacklog, t, backlog) ||
+                !m_view->pastChannel(ch::RegionOldestPending, t, oldest) ||
+                !m_view->pastChannel(ch::RegionMigration, t, migration) || backlog.empty() ||
+                oldest.empty() || migration.empty())
                 return std::nullopt;
             return Point{t, backlog[0], oldest[0], migration[0]};
         };
+    const bool fill = m_view->fillModelled();
     m_history.update(
         s->time,
         [&] {
-            return Point{s->time, s->value(ch::RegionBacklog, 0),
-                         s->value(ch::RegionOldestPending, 0), s->value(ch::RegionMigration, 0)};
+            return Point{s->time, shownValue(*s, ch::RegionBacklog, 0, fill),
+                         shownValue(*s, ch::RegionOldestPending, 0, fill),
+                         shownValue(*s, ch::RegionMigration, 0, fill)};
         },
         past);
     if (isVisible()) update();
@@ -62,19 +69,34 @@ void StoragePanel::paintEvent(QPaintEvent*) {
     p.fillRect(rect(), QColor(22, 28, 38));
     const auto s = m_view->snapshot();
     if (!s) return;
+    int y = paintSankey(p, *s);
+    y = paintTiers(p, *s, y);
+    paintBacklog(p, *s, y);
+}
+
+int StoragePanel::paintSankey(QPainter& p, const model::Snapshot& s) const {
     const auto& t = m_view->topology();
+    const bool fill = m_view->fillModelled();
     const int w = width();
     const int lh = QFontMetrics(font()).height();
-    // Totals for the diagram.
+    // Totals for the diagram, of what was measured only: a rack nobody measured adds nothing.
     float reads = 0, hits = 0, writes = 0;
+    std::size_t measured = 0;
     for (model::EntityId r = 0; r < t.count(EntityKind::Rack); ++r) {
-        reads += s->value(ch::RackStorageRead, r);
-        hits += s->value(ch::RackStorageRead, r) * s->value(ch::RackCacheHitRatio, r) / 100.0f;
-        writes += s->value(ch::RackCheckpointWrite, r);
+        const float read = shownValue(s, ch::RackStorageRead, r, fill);
+        const float hit = shownValue(s, ch::RackCacheHitRatio, r, fill);
+        const float write = shownValue(s, ch::RackCheckpointWrite, r, fill);
+        if (std::isfinite(read)) {
+            reads += read;
+            if (std::isfinite(hit)) hits += read * hit / 100.0f;
+            ++measured;
+        }
+        if (std::isfinite(write)) writes += write;
     }
     const float misses = std::max(0.0f, reads - hits);
     const bool twoRegions = t.count(EntityKind::Region) > 1;
-    const float migration = twoRegions ? s->value(ch::RegionMigration, 0) : 0.0f;
+    const float migrationShown = shownValue(s, ch::RegionMigration, 0, fill);
+    const float migration = twoRegions && std::isfinite(migrationShown) ? migrationShown : 0.0f;
 
     // Sankey: three columns of nodes, bands as wide as their rates.
     const int top = 30, sankeyHeight = 230;
@@ -87,6 +109,12 @@ void StoragePanel::paintEvent(QPaintEvent*) {
     p.setFont(bold);
     p.drawText(10, 18, tr("Where the data goes (GB/s)"));
     p.setFont(font());
+    if (measured == 0 && s.telemetry) {
+        p.setPen(kMuted);
+        p.drawText(QRect(10, top, w - 20, sankeyHeight - 30), Qt::AlignCenter,
+                   tr("no data: no rack's storage traffic was measured"));
+        return top + sankeyHeight + 20;
+    }
     auto node = [&](int x, float y, float h, QColor c, const QString& label, bool right) {
         p.fillRect(QRectF(x, y, nodeW, std::max(2.0f, h)), c);
         p.setPen(kText);
@@ -130,9 +158,17 @@ void StoragePanel::paintEvent(QPaintEvent*) {
     p.setPen(kMuted);
     p.drawText(x0, static_cast<int>(yReads) - 4, tr("reads %1").arg(reads, 0, 'f', 1));
     p.drawText(x0, static_cast<int>(yWrites) - 4, tr("checkpoints %1").arg(writes, 0, 'f', 1));
+    return top + sankeyHeight + 20;
+}
 
+int StoragePanel::paintTiers(QPainter& p, const model::Snapshot& s, int y) const {
+    const auto& t = m_view->topology();
+    const bool fill = m_view->fillModelled();
+    const int w = width();
+    const int lh = QFontMetrics(font()).height();
+    QFont bold = font();
+    bold.setBold(true);
     // Tiers of each region.
-    int y = top + sankeyHeight + 20;
     p.setFont(bold);
     p.setPen(kText);
     p.drawText(10, y, tr("Tiers"));
@@ -141,59 +177,67 @@ void StoragePanel::paintEvent(QPaintEvent*) {
     const std::size_t nTiers = t.spec().storage.tiers.size();
     float maxBytes = 1;
     for (std::size_t i = 0; i < t.count(EntityKind::StorageTier); ++i)
-        maxBytes = std::max(maxBytes, s->value(ch::TierBytes, static_cast<model::EntityId>(i)));
+        if (const float tb = shownValue(s, ch::TierBytes, static_cast<model::EntityId>(i), fill);
+            std::isfinite(tb))
+            maxBytes = std::max(maxBytes, tb);
     for (model::EntityId region = 0; region < t.count(EntityKind::Region); ++region) {
         p.setPen(kMuted);
         p.drawText(10, y + lh - 4, QString::fromStdString(t.spec().storage.regions[region]));
         for (std::size_t k = 0; k < nTiers; ++k) {
             const auto id = static_cast<model::EntityId>(region * nTiers + k);
-            const float tb = s->value(ch::TierBytes, id);
+            const float tb = shownValue(s, ch::TierBytes, id, fill);
+            const bool known = std::isfinite(tb);
             const int bx = 80 + static_cast<int>(k) * (w - 90) / static_cast<int>(nTiers);
             const int bw = (w - 90) / static_cast<int>(nTiers) - 6;
-            const int bh = static_cast<int>(30.0f * tb / maxBytes) + 2;
+            const int bh = known ? static_cast<int>(30.0f * tb / maxBytes) + 2 : 2;
             p.fillRect(QRect(bx, y + 32 - bh, bw, bh),
-                       qc(StorageLayer::tierColor(static_cast<int>(k))));
+                       known ? qc(StorageLayer::tierColor(static_cast<int>(k))) : qc(kNoDataLight));
             p.setPen(kText);
             p.drawText(QRect(bx, y + 34, bw, lh), Qt::AlignLeft,
                        QString::fromStdString(t.spec().storage.tiers[k]));
             p.setPen(kMuted);
             p.drawText(QRect(bx, y + 34 + lh, bw, lh), Qt::AlignLeft,
-                       QString("%1 PB").arg(tb / 1000.0f, 0, 'f', 2));
+                       known ? QString("%1 PB").arg(tb / 1000.0f, 0, 'f', 2) : tr("no data"));
         }
         y += 34 + 2 * lh + 6;
     }
+    return y;
+}
 
+void StoragePanel::paintBacklog(QPainter& p, const model::Snapshot& s, int y) const {
+    const auto& t = m_view->topology();
+    const int w = width();
+    const bool twoRegions = t.count(EntityKind::Region) > 1;
     // Migration backlog over time.
-    const QRect chart(10, y + 6, w - 20, std::max(80, height() - y - 16));
-    p.setPen(QColor(70, 84, 104));
-    p.setBrush(QColor(16, 20, 28));
-    p.drawRoundedRect(chart, 6, 6);
-    p.setPen(kMuted);
-    p.drawText(chart.adjusted(8, 4, -8, 0), Qt::AlignLeft | Qt::AlignTop,
-               twoRegions ? tr("migration backlog (TB) · now %1 TB, oldest %2 s")
-                                .arg(s->value(ch::RegionBacklog, 0), 0, 'f', 1)
-                                .arg(s->value(ch::RegionOldestPending, 0), 0, 'f', 0)
-                          : tr("one region: nothing migrates"));
     const auto history = this->history();
-    if (history.size() >= 2) {
-        float hi = 1;
-        for (const auto& pt : history)
-            hi = std::max(hi, pt.backlogTb);
-        const QRectF plot = QRectF(chart).adjusted(8, lh + 8, -8, -8);
-        QPainterPath path;
-        for (std::size_t i = 0; i < history.size(); ++i) {
-            const double x = plot.left() + plot.width() * static_cast<double>(i) / 599.0;
-            const double yv = plot.bottom() - plot.height() * history[i].backlogTb / (hi * 1.1);
-            i == 0 ? path.moveTo(x, yv) : path.lineTo(x, yv);
-        }
-        p.setPen(QPen(QColor(245, 185, 60), 2));
-        p.setBrush(Qt::NoBrush);
-        p.drawPath(path);
+    const QRectF plot = drawChartFrame(
+        p, QRectF(10, y + 6, w - 20, std::max(80, height() - y - 16)),
+        twoRegions ? tr("migration backlog (TB) · now %1, oldest %2")
+                         .arg(QString::fromStdString(formatCoveredValue(s, ch::RegionBacklog, 0,
+                                                                        m_view->fillModelled())),
+                              QString::fromStdString(formatCoveredValue(s, ch::RegionOldestPending,
+                                                                        0, m_view->fillModelled())))
+                   : tr("one region: nothing migrates"),
+        history.size(), tr("history builds up while the twin runs"));
+    if (history.size() < 2) return;
+    const std::function<float(std::size_t)> backlog = [&](std::size_t i) {
+        return history[i].backlogTb;
+    };
+    const auto range = finiteRange(history.size(), backlog);
+    if (!range) {
         p.setPen(kMuted);
-        p.drawText(plot, Qt::AlignRight | Qt::AlignTop, QString("%1 TB").arg(hi * 1.1, 0, 'f', 1));
-    } else {
-        p.drawText(chart, Qt::AlignCenter, tr("history builds up while the twin runs"));
+        p.drawText(plot, Qt::AlignCenter, tr("no data: nothing measured in this window"));
+        return;
     }
+    const float hi = std::max(1.0f, range->second) * 1.1f;
+    drawChartLines(p, plot, history.size(), m_history.capacity(),
+                   {{backlog, QColor(245, 185, 60), 0.0f, hi}});
+    p.setPen(kMuted);
+    p.drawText(plot, Qt::AlignRight | Qt::AlignTop, QString("%1 TB").arg(hi, 0, 'f', 1));
+}
+
+QWidget* makeStoragePanel(FloorView& view) {
+    return new StoragePanel(&view);
 }
 
 } // namespace ft::views

@@ -9,6 +9,8 @@
 #include <QWidget>
 #include <deque>
 
+class QPainter;
+
 namespace ft::views {
 
 class FloorView;
@@ -24,17 +26,18 @@ public:
     };
     // The last ten minutes, one point a second.
     std::vector<Point> history() const;
-    // A replay: read the history's missing points from the recording (after a seek, backwards).
-    void setHistorySource(ChannelHistory past) { m_past = std::move(past); }
 
 protected:
     void paintEvent(QPaintEvent* e) override;
 
 private:
+    // The panel's parts, top to bottom; each returns where the next begins.
+    int paintSankey(QPainter& p, const model::Snapshot& s) const;
+    int paintTiers(QPainter& p, const model::Snapshot& s, int y) const;
+    void paintBacklog(QPainter& p, const model::Snapshot& s, int y) const;
     void onSnapshot();
     FloorView* m_view;
     HistoryWindow<Point> m_history{600};
-    ChannelHistory m_past;
 };
 
 } // namespace ft::views

@@ -20,10 +20,16 @@ class vtkRenderer;
 
 namespace ft::views {
 
+// The layer's panel (cooling_panel.cpp).
+QWidget* makeCoolingPanel(FloorView& view);
+
 class ThermalLayer final : public Layer {
 public:
-    static constexpr LayerInfo kInfo{"thermal", "Cooling loops (CDUs, pipes, flow)", false,
-                                     "coolingDock"};
+    static constexpr LayerInfo kInfo{
+        "thermal",
+        "Cooling loops (CDUs, pipes, flow)",
+        false,
+        {"Cooling", "coolingDock", PanelPlace::Side, &makeCoolingPanel}};
     ThermalLayer(const model::Topology& topology, vtkRenderer* renderer);
     ~ThermalLayer() override;
 

@@ -17,6 +17,8 @@ class QComboBox;
 class QLabel;
 class QPushButton;
 
+class QPainter;
+
 namespace ft::views {
 
 struct TimelineBookmark {
@@ -100,6 +102,9 @@ private:
     const model::Incident* expanded() const; // null when none is open (or it is gone)
     int laneRows() const;
     void fitLanes(); // heights for the lanes open
+    // The incidents' bands over [a, b], and the open chain's lanes under them.
+    void paintIncidentBands(QPainter& p, model::TimeNs a, model::TimeNs b);
+    void paintOpenChain(QPainter& p, model::TimeNs a, model::TimeNs b, int lanesTop);
     std::optional<std::pair<model::TimeNs, model::TimeNs>> m_view;
     enum class Drag { None, Seek, Loop, Pan } m_drag = Drag::None;
     model::TimeNs m_dragStart = 0;

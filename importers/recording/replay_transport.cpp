@@ -174,11 +174,11 @@ void ReplayTransport::publishAt(model::TimeNs time) {
     m_stats.maxDecodeMs = std::max(m_stats.maxDecodeMs, ms);
 }
 
-bool ReplayTransport::channelAt(model::ChannelId channel, model::TimeNs time,
+bool ReplayTransport::channelAt(model::ChannelId channel, model::TimeNs time, bool fillModelled,
                                 std::vector<float>& out) {
     if (time < m_reader->startTime() || time > m_reader->endTime()) return false;
     std::lock_guard readerLock(m_readerMutex);
-    return m_reader->channelAt(channel, time, out).has_value();
+    return m_reader->shownChannelAt(channel, time, fillModelled, out).has_value();
 }
 
 std::shared_ptr<const model::Snapshot> ReplayTransport::renderNow() {

@@ -48,9 +48,11 @@ public:
     // needed: headless tools, screenshots, tests).
     std::shared_ptr<const model::Snapshot> renderNow();
     RecordingReader& reader() { return *m_reader; }
-    // A channel's values at `time` of the recording (false outside it), safe beside the replay
-    // thread: panels read their charts' past this way.
-    bool channelAt(model::ChannelId channel, model::TimeNs time, std::vector<float>& out);
+    // A channel's values at `time` of the recording as the views chart them (false outside
+    // it; RecordingReader::shownChannelAt), safe beside the replay thread: panels read their
+    // charts' past this way.
+    bool channelAt(model::ChannelId channel, model::TimeNs time, bool fillModelled,
+                   std::vector<float>& out);
     std::string lastError() const;
 
     struct Stats {

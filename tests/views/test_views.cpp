@@ -39,9 +39,12 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QDockWidget>
+#include <QLabel>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSurfaceFormat>
+#include <QTabBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
@@ -165,7 +168,16 @@ void checkBaseline(const QImage& actual, const QString& name) {
 // of it, so the test can see it wired into every place a layer shows up.
 class ProbeLayer final : public views::Layer {
 public:
-    static constexpr views::LayerInfo kInfo{"probe", "Probe layer (test)", false, "storageDock"};
+    static QWidget* makePanel(views::FloorView&) {
+        auto* panel = new QLabel("probe panel");
+        panel->setObjectName("probePanel");
+        return panel;
+    }
+    static constexpr views::LayerInfo kInfo{
+        "probe",
+        "Probe layer (test)",
+        false,
+        {"Probe", "probeDock", views::PanelPlace::Side, &ProbeLayer::makePanel}};
     ProbeLayer(const model::Topology&, vtkRenderer*) : Layer(kInfo) {}
     void update(const model::Snapshot&) override { ++updates; }
     void drawHud(const views::ImGuiOverlay&, const views::HudInput&,
@@ -460,8 +472,10 @@ private slots:
                        built->hudBuilds() - otherBefore, n);
             return reused->hudBuilds() - before;
         };
-        // The first frames build it (auto-sized panels settle over two), then it is reused.
-        QVERIFY(frames(6, "still inputs") <= 2);
+        // The first frames build it (auto-sized panels settle over two, the labels that keep
+        // clear of them once the panels stand, and two alike), then it is reused.
+        const int builds = frames(6, "still inputs");
+        QVERIFY2(builds <= 4, qPrintable(QString("%1 builds").arg(builds)));
         QCOMPARE(frames(4, "held"), 0);
         // Held, it is baked into the kept picture where no pipe runs, and only the tiles under
         // the pipes are composited each frame (the frames above matched pixel for pixel).
@@ -900,10 +914,24 @@ private slots:
         QCOMPARE(storage->history().size(), std::size_t{21});
         const auto supplyNow = cooling->history(0).back().supply;
         QVERIFY(std::isfinite(supplyNow) && supplyNow > 20);
+        // So do the power chart and the inspector's sparklines, from the one history.
+        auto* power = window.findChild<views::PowerPanel*>();
+        auto* inspector = window.findChild<views::InspectorPanel*>();
+        QVERIFY(power && inspector);
+        QCOMPARE(power->history(0).size(), std::size_t{21});
+        QVERIFY(std::isfinite(power->history(0).front().draw));
+        window.floorView()->setSelection(model::EntityRef{EntityKind::Gpu, 7});
+        inspector->refresh();
+        const auto temps = inspector->history(model::ch::GpuTemperature);
+        QCOMPARE(temps.size(), std::size_t{21});
+        QVERIFY(std::ranges::all_of(temps, [](float v) { return std::isfinite(v); }));
         replay.seek(replay.beginTime() + 4 * model::kNsPerSecond);
         replay.renderNow();
         window.floorView()->refreshSnapshot();
         QCOMPARE(cooling->history(0).size(), std::size_t{5});
+        QCOMPARE(power->history(0).size(), std::size_t{5});
+        inspector->refresh();
+        QCOMPARE(inspector->history(model::ch::GpuTemperature).size(), std::size_t{5});
     }
 
     // File ▸ Compare with… of a second recording puts the baseline's events on the timeline
@@ -1421,9 +1449,26 @@ private slots:
         // owner of its visibility and follow it.
         auto* box = window.findChild<QCheckBox*>("layer_probe");
         QVERIFY(box);
+        // Its panel is docked beside the floor, tabbed behind the inspector...
+        auto* dock = window.findChild<QDockWidget*>("probeDock");
+        QVERIFY(dock);
+        QCOMPARE(dock->windowTitle(), QString("Probe"));
+        QCOMPARE(dock->widget()->objectName(), QString("probePanel"));
+        QCOMPARE(window.dockWidgetArea(dock), Qt::RightDockWidgetArea);
+        QVERIFY(!window.tabifiedDockWidgets(dock).isEmpty());
+        // The tab shown in the probe's group of docks.
+        auto shownTab = [&window] {
+            for (auto* bar : window.findChildren<QTabBar*>())
+                for (int i = 0; i < bar->count(); ++i)
+                    if (bar->tabText(i) == "Probe") return bar->tabText(bar->currentIndex());
+            return QString();
+        };
+        QCOMPARE(shownTab(), QString("Inspector"));
         box->setChecked(true);
         QVERIFY(view->layerVisible("probe"));
         QVERIFY(ProbeLayer::shown);
+        // ...and comes forward when the layer is switched on.
+        QCOMPARE(shownTab(), QString("Probe"));
         QAction* action = nullptr;
         for (auto* a : window.findChildren<QAction*>())
             if (a->text() == "Probe layer (test)") action = a;
