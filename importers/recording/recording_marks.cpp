@@ -2,21 +2,11 @@
 // newest before its moment) and the bookmarks people add while replaying (recording_reader.h).
 #include "keyframe_codec.h"
 #include "recording_reader.h"
+#include "sqlite_text.h"
 
 #include <sqlite3.h>
 
 namespace ft::importers {
-
-namespace {
-
-// A text column, "" where it is NULL (a damaged or hand-edited recording).
-std::string columnText(sqlite3_stmt* st, int column) {
-    const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(st, column));
-    return text ? std::string(text, static_cast<std::size_t>(sqlite3_column_bytes(st, column)))
-                : std::string();
-}
-
-} // namespace
 
 std::expected<std::optional<RecordingReader::Keyframe>, Error>
 RecordingReader::keyframeAtOrBefore(model::TimeNs time) const {

@@ -3,6 +3,7 @@
 #include "importers/floor/floor_file.h"
 #include "keyframe_codec.h"
 #include "sample_codec.h"
+#include "sqlite_text.h"
 
 #include <algorithm>
 #include <charconv>
@@ -18,17 +19,6 @@ namespace ft::importers {
 RecordingReader::~RecordingReader() {
     if (m_db) sqlite3_close(m_db);
 }
-
-namespace {
-
-// A text column, "" where it is NULL (a damaged or hand-edited recording).
-std::string columnText(sqlite3_stmt* st, int column) {
-    const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(st, column));
-    return text ? std::string(text, static_cast<std::size_t>(sqlite3_column_bytes(st, column)))
-                : std::string();
-}
-
-} // namespace
 
 std::expected<std::unique_ptr<RecordingReader>, Error>
 RecordingReader::open(const std::string& path) {
