@@ -1,13 +1,13 @@
 #include "layer_registry.h"
 
-#include "job_layer.h"
-#include "lifecycle_layer.h"
-#include "nvlink_layer.h"
-#include "power_layer.h"
-#include "rack_layer.h"
-#include "rail_layer.h"
-#include "storage_layer.h"
-#include "thermal_layer.h"
+#include "layers/jobs/job_layer.h"
+#include "layers/lifecycle/lifecycle_layer.h"
+#include "layers/nvlink/nvlink_layer.h"
+#include "layers/power/power_layer.h"
+#include "layers/racks/rack_layer.h"
+#include "layers/rails/rail_layer.h"
+#include "layers/storage/storage_layer.h"
+#include "layers/thermal/thermal_layer.h"
 
 namespace ft::views {
 

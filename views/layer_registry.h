@@ -1,7 +1,8 @@
 #pragma once
 // The layers floortwin knows, in the order the layers panel, the View menu and the HUD show
-// them. Adding a layer: one file (a Layer subclass with a static `kInfo`) and one line in
-// layer_registry.cpp. Any thread (the list is built once, then only read).
+// them. Adding a layer: a folder under views/layers/ (a Layer subclass with a static `kInfo`,
+// its panel if it has one) and its entry in layer_registry.cpp. Any thread (the list is built once,
+// then only read).
 #include "layer.h"
 
 #include <functional>

@@ -4,10 +4,10 @@
 // none, and a key of the jobs with their racks, those an open incident hurts marked. A colour
 // follows the job's name, so it stays when other jobs come and go. One BoxSet for every rack.
 // Owned by FloorView; UI thread only.
-#include "box_set.h"
-#include "layer.h"
 #include "model/snapshot.h"
 #include "model/topology.h"
+#include "views/box_set.h"
+#include "views/layer.h"
 
 #include <memory>
 #include <string>

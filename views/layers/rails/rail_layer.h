@@ -7,12 +7,12 @@
 // link amber. Bundling follows FabricGeometry's level of detail. Per-link colours change when
 // the snapshot's counters refresh (once a second), switch colours every snapshot.
 // Owned by FloorView; UI thread only.
-#include "box_set.h"
-#include "fabric_geometry.h"
-#include "flow_pipes.h"
-#include "layer.h"
 #include "model/snapshot.h"
 #include "model/topology.h"
+#include "views/box_set.h"
+#include "views/fabric_geometry.h"
+#include "views/flow_pipes.h"
+#include "views/layer.h"
 
 class vtkRenderer;
 

@@ -4,9 +4,9 @@
 // heat, and ten minutes of history (from the recording in a replay, whichever way it plays).
 // Follows the selection (a rack, tray, GPU or pump shows its CDU). Keeps history for every CDU
 // so switching is instant. UI thread only.
-#include "history_window.h"
 #include "model/snapshot.h"
 #include "model/topology.h"
+#include "views/history_window.h"
 
 #include <QWidget>
 #include <deque>

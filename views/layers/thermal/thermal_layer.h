@@ -6,11 +6,11 @@
 // alarm flash. Two actors: risers and headers always, rack drops only when the camera is close
 // enough to see them (level of detail). Arrays change at snapshot rate; animation is uniforms.
 // Owned by FloorView; UI thread only.
-#include "color_scale.h"
-#include "flow_pipes.h"
-#include "layer.h"
 #include "model/snapshot.h"
 #include "model/topology.h"
+#include "views/color_scale.h"
+#include "views/flow_pipes.h"
+#include "views/layer.h"
 
 #include <array>
 #include <memory>

@@ -1,10 +1,10 @@
 #include "power_panel.h"
 
-#include "coverage.h"
-#include "floor_view.h"
-#include "hud.h"
 #include "power_layer.h"
-#include "series_chart.h"
+#include "views/coverage.h"
+#include "views/floor_view.h"
+#include "views/hud.h"
+#include "views/series_chart.h"
 
 #include <QPainter>
 #include <QPainterPath>

@@ -4,11 +4,11 @@
 // bytes), and animated flows whose width follows the rate: rows to the local store, tier to tier
 // as objects age, and the local store to the remote region (coloured by the migration backlog,
 // flashing when it is large). Owned by FloorView; UI thread only.
-#include "box_set.h"
-#include "flow_pipes.h"
-#include "layer.h"
 #include "model/snapshot.h"
 #include "model/topology.h"
+#include "views/box_set.h"
+#include "views/flow_pipes.h"
+#include "views/layer.h"
 
 class vtkRenderer;
 

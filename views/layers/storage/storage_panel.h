@@ -3,8 +3,8 @@
 // hits and bucket reads, checkpoint writes into the local hot tier and on to the remote region —
 // with the tiers of each region and the migration backlog over the last ten minutes (from the
 // recording in a replay, whichever way it plays). UI thread.
-#include "history_window.h"
 #include "model/snapshot.h"
+#include "views/history_window.h"
 
 #include <QWidget>
 #include <deque>

@@ -1,8 +1,8 @@
 #include "fabric_panel.h"
 
-#include "floor_view.h"
-#include "hud.h"
 #include "rail_layer.h"
+#include "views/floor_view.h"
+#include "views/hud.h"
 
 #include <QMouseEvent>
 #include <QPainter>

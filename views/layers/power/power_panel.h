@@ -7,9 +7,9 @@
 // reads "no data" (or "(model)" when the user fills gaps) and is drawn hatched. Follows the
 // selection (a rack, tray, GPU, shelf, PSU or busway shows its rack). Keeps history for every rack.
 // UI thread only.
-#include "history_window.h"
 #include "model/snapshot.h"
 #include "model/topology.h"
+#include "views/history_window.h"
 
 #include <QWidget>
 #include <deque>

@@ -3,11 +3,11 @@
 // cell per rack (a texel per GPU and rack unit), so the whole floor is a live heat map of trays
 // and GPUs for a single draw call; rack tops show the rack's aggregate. Near the camera a detail
 // actor adds tray and GPU outlines. Owned by FloorView; UI thread only.
-#include "color_scale.h"
-#include "coverage.h"
-#include "layer.h"
 #include "model/snapshot.h"
 #include "model/topology.h"
+#include "views/color_scale.h"
+#include "views/coverage.h"
+#include "views/layer.h"
 
 #include <vector>
 #include <vtkNew.h>

@@ -1,11 +1,11 @@
 #include "cooling_panel.h"
 
-#include "coverage.h"
-#include "floor_view.h"
-#include "hud.h"
-#include "series_chart.h"
 #include "thermal_layer.h"
-#include "value_format.h"
+#include "views/coverage.h"
+#include "views/floor_view.h"
+#include "views/hud.h"
+#include "views/series_chart.h"
+#include "views/value_format.h"
 
 #include <QPainter>
 #include <QPainterPath>

@@ -1,10 +1,10 @@
 #include "storage_panel.h"
 
-#include "coverage.h"
-#include "floor_view.h"
-#include "series_chart.h"
 #include "storage_layer.h"
-#include "value_format.h"
+#include "views/coverage.h"
+#include "views/floor_view.h"
+#include "views/series_chart.h"
+#include "views/value_format.h"
 
 #include <QPainter>
 #include <QPainterPath>

@@ -5,9 +5,9 @@
 // Racky's budget as a white bar across it (amber while Racky caps, red when the rack is dark);
 // and, top right, the floor's power figures: IT and AC power, busway loads, racks capping,
 // redundancy lost. Owned by FloorView; UI thread only.
-#include "box_set.h"
-#include "flow_pipes.h"
-#include "layer.h"
+#include "views/box_set.h"
+#include "views/flow_pipes.h"
+#include "views/layer.h"
 
 class vtkRenderer;
 

@@ -2,10 +2,10 @@
 // LifecycleLayer: a cap over every rack in its lifecycle state's colour, split to show progress
 // through the current stage (bright: done, dark: to go). Two boxes per rack in one BoxSet.
 // Owned by FloorView; UI thread only.
-#include "box_set.h"
-#include "layer.h"
 #include "model/snapshot.h"
 #include "model/topology.h"
+#include "views/box_set.h"
+#include "views/layer.h"
 
 class vtkRenderer;
 

@@ -1,8 +1,8 @@
 #include "lifecycle_board.h"
 
-#include "floor_view.h"
 #include "lifecycle_layer.h"
-#include "lifecycle_style.h"
+#include "views/floor_view.h"
+#include "views/lifecycle_style.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

@@ -5,11 +5,11 @@
 // GPU <-> switch-tray links are drawn in front of it, one thin tube per link, coloured by the
 // bytes on it, with moving bands for the traffic and flashing when a link is degraded or down.
 // Owned by FloorView; UI thread only.
-#include "box_set.h"
-#include "flow_pipes.h"
-#include "layer.h"
 #include "model/snapshot.h"
 #include "model/topology.h"
+#include "views/box_set.h"
+#include "views/flow_pipes.h"
+#include "views/layer.h"
 
 #include <optional>
 

@@ -1,10 +1,10 @@
 #include "lifecycle_layer.h"
 
-#include "hud.h"
-#include "hud_style.h"
-#include "imgui_overlay.h"
-#include "lifecycle_style.h"
 #include "model/lifecycle.h"
+#include "views/hud.h"
+#include "views/hud_style.h"
+#include "views/imgui_overlay.h"
+#include "views/lifecycle_style.h"
 
 #include <algorithm>
 #include <array>

@@ -1,9 +1,9 @@
 #include "job_layer.h"
 
-#include "hud.h"
-#include "hud_style.h"
-#include "imgui_overlay.h"
 #include "model/incident_tracker.h"
+#include "views/hud.h"
+#include "views/hud_style.h"
+#include "views/imgui_overlay.h"
 
 #include <algorithm>
 #include <array>

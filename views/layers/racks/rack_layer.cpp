@@ -1,8 +1,8 @@
 #include "rack_layer.h"
 
-#include "hud.h"
-#include "hud_style.h"
-#include "imgui_overlay.h"
+#include "views/hud.h"
+#include "views/hud_style.h"
+#include "views/imgui_overlay.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,9 +1,9 @@
 // RackLayer's HUD: the overview of a big floor (row tiles, the worst racks), the metric's
 // legend and colour bar, the lifecycle states' key and the difference legend of a comparison.
-#include "hud.h"
-#include "hud_style.h"
-#include "imgui_overlay.h"
 #include "rack_layer.h"
+#include "views/hud.h"
+#include "views/hud_style.h"
+#include "views/imgui_overlay.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,9 +1,9 @@
 #include "power_layer.h"
 
-#include "coverage.h"
-#include "hud.h"
-#include "hud_style.h"
-#include "imgui_overlay.h"
+#include "views/coverage.h"
+#include "views/hud.h"
+#include "views/hud_style.h"
+#include "views/imgui_overlay.h"
 
 #include <algorithm>
 #include <cmath>
