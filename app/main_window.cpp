@@ -70,7 +70,7 @@ MainWindow::MainWindow(Session& session, QWidget* parent, bool restoreLayout)
     resize(1600, 950);
     if (restoreLayout) {
         restoreGeometry(settings.value("window/geometry").toByteArray());
-        restoreState(settings.value("window/state").toByteArray());
+        m_layoutRestored = restoreState(settings.value("window/state").toByteArray());
         for (const auto& layer : m_view->layers()) {
             const QString key = "layers/" + QString::fromUtf8(layer->id().data(),
                                                               static_cast<int>(layer->id().size()));
@@ -144,6 +144,18 @@ void MainWindow::buildDocks() {
         lastBottom = d;
     }
     timelineDock->raise();
+}
+
+void MainWindow::showEvent(QShowEvent* e) {
+    QMainWindow::showEvent(e);
+    if (m_docksSized || m_layoutRestored) return;
+    m_docksSized = true;
+    // The floor is the point: the docks start narrow (a saved layout replaces this).
+    auto* layers = findChild<QDockWidget*>("layersDock");
+    auto* inspector = findChild<QDockWidget*>("inspectorDock");
+    auto* timeline = findChild<QDockWidget*>("timelineDock");
+    if (layers && inspector) resizeDocks({layers, inspector}, {300, 380}, Qt::Horizontal);
+    if (timeline) resizeDocks({timeline}, {170}, Qt::Vertical);
 }
 
 void MainWindow::connectReplay(importers::ReplayTransport& replay) {

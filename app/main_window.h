@@ -67,6 +67,7 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* e) override;
+    void showEvent(QShowEvent* e) override;
     void keyPressEvent(QKeyEvent* e) override;
 
 private:
@@ -117,6 +118,7 @@ private:
     QLabel* m_status;
     QTimer m_statusTimer;
     bool m_wall = false;
+    bool m_layoutRestored = false, m_docksSized = false;
     std::unique_ptr<StoryPlayer> m_player;
     views::IncidentsPanel* m_incidents;
     // Replays: the recording's incidents, worked out on this thread (cancelled on close).

@@ -33,6 +33,10 @@ LayersPanel::LayersPanel(FloorView* view, model::Transport* transport, QWidget* 
     auto* colour = new QGroupBox(tr("Colour the floor by"), this);
     auto* colourLayout = new QVBoxLayout(colour);
     m_metric = new QComboBox(colour);
+    // As narrow as a short name: the dock must not take the floor's room for the longest of
+    // the channels' descriptions (the list itself opens as wide as they are).
+    m_metric->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_metric->setMinimumContentsLength(22);
     for (const model::ChannelId c : model::allChannels()) {
         const auto& info = model::kChannels[c];
         // States (health, lifecycle, the scheduler's word) have no unit to show.

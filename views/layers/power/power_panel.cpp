@@ -34,7 +34,7 @@ QColor qc(Rgb c) {
 
 PowerPanel::PowerPanel(FloorView* view, QWidget* parent)
     : QWidget(parent), m_view(view), m_history(kHistoryPoints) {
-    setMinimumSize(320, 640);
+    setMinimumSize(320, 440);
     connect(m_view, &FloorView::snapshotChanged, this, &PowerPanel::onSnapshot);
     connect(m_view, &FloorView::selectionChanged, this, &PowerPanel::followSelection);
 }

@@ -25,7 +25,7 @@ QColor qc(Rgb c, int alpha = 255) {
 } // namespace
 
 StoragePanel::StoragePanel(FloorView* view, QWidget* parent) : QWidget(parent), m_view(view) {
-    setMinimumSize(320, 520);
+    setMinimumSize(320, 420);
     connect(m_view, &FloorView::snapshotChanged, this, &StoragePanel::onSnapshot);
 }
 

@@ -54,7 +54,7 @@ struct CoolingPanel::Paint {
 
 CoolingPanel::CoolingPanel(FloorView* view, QWidget* parent)
     : QWidget(parent), m_view(view), m_history(kHistoryPoints) {
-    setMinimumSize(320, 560);
+    setMinimumSize(320, 420);
     connect(m_view, &FloorView::snapshotChanged, this, &CoolingPanel::onSnapshot);
     connect(m_view, &FloorView::selectionChanged, this, &CoolingPanel::followSelection);
 }
