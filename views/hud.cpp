@@ -215,21 +215,27 @@ void drawRowSigns(const ImGuiOverlay& ov, const HudInput& in) {
     const bool manyRows = t.count(EntityKind::Row) > 12;
     ImGui::PushFont(manyRows ? ov.bodyFont() : ov.largeFont());
     for (std::size_t r = 0; r < t.count(EntityKind::Row); ++r) {
-        auto p = t.racks.position[t.rows.firstRack[r]];
-        p.z = static_cast<float>(t.spec().rack.heightM) + 0.7f;
-        const auto s = in.project(p);
-        if (!s) continue;
         const std::string label = manyRows ? t.rows.name[r] : "Row " + t.rows.name[r];
         const ImVec2 size = ImGui::CalcTextSize(label.c_str());
-        const ImVec4 rect(s->x - size.x / 2 - 6, s->y - size.y - 4, s->x + size.x / 2 + 6,
-                          s->y + 2);
-        if (!in.labels->place(rect.x, rect.y, rect.z, rect.w)) continue;
-        dl->AddRectFilled(ImVec2(rect.x, rect.y), ImVec2(rect.z, rect.w), IM_COL32(20, 60, 90, 215),
-                          4.0f);
-        dl->AddRect(ImVec2(rect.x, rect.y), ImVec2(rect.z, rect.w), IM_COL32(90, 160, 210, 230),
-                    4.0f);
-        dl->AddText(ImVec2(s->x - size.x / 2, s->y - size.y - 2), IM_COL32(235, 242, 250, 255),
-                    label.c_str());
+        // Over the row's first rack; where a panel or another sign is there, over its middle
+        // rack, then its last: a row keeps its name on screen while any of them is free.
+        const auto first = t.rows.firstRack[r], count = t.rows.rackCount[r];
+        for (const auto rack : {first, first + count / 2, first + count - 1}) {
+            auto p = t.racks.position[rack];
+            p.z = static_cast<float>(t.spec().rack.heightM) + 0.7f;
+            const auto s = in.project(p);
+            if (!s) continue;
+            const ImVec4 rect(s->x - size.x / 2 - 6, s->y - size.y - 4, s->x + size.x / 2 + 6,
+                              s->y + 2);
+            if (!in.labels->place(rect.x, rect.y, rect.z, rect.w)) continue;
+            dl->AddRectFilled(ImVec2(rect.x, rect.y), ImVec2(rect.z, rect.w),
+                              IM_COL32(20, 60, 90, 215), 4.0f);
+            dl->AddRect(ImVec2(rect.x, rect.y), ImVec2(rect.z, rect.w), IM_COL32(90, 160, 210, 230),
+                        4.0f);
+            dl->AddText(ImVec2(s->x - size.x / 2, s->y - size.y - 2), IM_COL32(235, 242, 250, 255),
+                        label.c_str());
+            break;
+        }
     }
     ImGui::PopFont();
 }
