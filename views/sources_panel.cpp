@@ -38,6 +38,28 @@ SourcesPanel::SourcesPanel(FloorView* view, QWidget* parent) : QWidget(parent), 
 
 void SourcesPanel::refresh() {
     const auto snapshot = m_view->snapshot();
+    showCoverage(snapshot.get());
+    // Sources and what they could not place.
+    const auto sources = m_view->sourceStatuses();
+    // Keep what the operator opened or closed across the refresh.
+    for (int i = 0; i < m_tree->topLevelItemCount(); ++i) {
+        QTreeWidgetItem* source = m_tree->topLevelItem(i);
+        for (int c = 0; c < source->childCount(); ++c)
+            if (source->child(c)->text(0).startsWith(tr("mapping:")))
+                m_mappingOpen[source->text(0)] = source->child(c)->isExpanded();
+    }
+    m_tree->clear();
+    if (sources.empty()) {
+        new QTreeWidgetItem(
+            m_tree, {tr("No live sources"), QString(),
+                     snapshot && snapshot->telemetry ? tr("replay of telemetry") : QString()});
+        return;
+    }
+    for (const auto& s : sources)
+        addSource(s);
+}
+
+void SourcesPanel::showCoverage(const model::Snapshot* snapshot) {
     const model::Topology* topology = &m_view->topology();
     // Coverage of the current snapshot.
     if (!snapshot) {
@@ -75,71 +97,55 @@ void SourcesPanel::refresh() {
                     : tr("<br>The rest is drawn as no data (View → Fill gaps with the model).");
         m_coverage->setText(text);
     }
+}
 
-    // Sources and what they could not place.
-    const auto sources = m_view->sourceStatuses();
-    // Keep what the operator opened or closed across the refresh.
-    for (int i = 0; i < m_tree->topLevelItemCount(); ++i) {
-        QTreeWidgetItem* source = m_tree->topLevelItem(i);
-        for (int c = 0; c < source->childCount(); ++c)
-            if (source->child(c)->text(0).startsWith(tr("mapping:")))
-                m_mappingOpen[source->text(0)] = source->child(c)->isExpanded();
+void SourcesPanel::addSource(const SourceStatus& s) {
+    auto* item = new QTreeWidgetItem(m_tree, {qs(s.name),
+                                              s.level == 0   ? tr("up")
+                                              : s.level == 1 ? tr("degraded")
+                                                             : tr("down"),
+                                              qs(s.detail)});
+    item->setForeground(1, s.level == 0   ? QColor(90, 200, 120)
+                           : s.level == 1 ? QColor(240, 180, 60)
+                                          : QColor(235, 90, 70));
+    item->setToolTip(2, qs(s.detail));
+    for (const auto& h : s.unknownHosts) {
+        QStringList near;
+        for (const auto& n : h.suggestions)
+            near << qs(n);
+        auto* host = new QTreeWidgetItem(
+            item,
+            {qs(h.host), tr("%1 samples").arg(h.samples),
+             near.isEmpty() ? tr("not on this floor, nothing alike")
+                            : tr("not on this floor; did you mean %1?").arg(near.join(", "))});
+        host->setForeground(0, QColor(240, 180, 60));
     }
-    m_tree->clear();
-    if (sources.empty()) {
-        new QTreeWidgetItem(
-            m_tree, {tr("No live sources"), QString(),
-                     snapshot && snapshot->telemetry ? tr("replay of telemetry") : QString()});
-        return;
+    for (const auto& [entity, samples] : s.unresolved) {
+        auto* u = new QTreeWidgetItem(
+            item, {qs(entity), tr("%1 samples").arg(samples),
+                   tr("named by the mapping, not on this floor: rename the equipment or "
+                      "edit the rules")});
+        u->setForeground(0, QColor(240, 180, 60));
     }
-    for (const auto& s : sources) {
-        auto* item = new QTreeWidgetItem(m_tree, {qs(s.name),
-                                                  s.level == 0   ? tr("up")
-                                                  : s.level == 1 ? tr("degraded")
-                                                                 : tr("down"),
-                                                  qs(s.detail)});
-        item->setForeground(1, s.level == 0   ? QColor(90, 200, 120)
-                               : s.level == 1 ? QColor(240, 180, 60)
-                                              : QColor(235, 90, 70));
-        item->setToolTip(2, qs(s.detail));
-        for (const auto& h : s.unknownHosts) {
-            QStringList near;
-            for (const auto& n : h.suggestions)
-                near << qs(n);
-            auto* host = new QTreeWidgetItem(
-                item,
-                {qs(h.host), tr("%1 samples").arg(h.samples),
-                 near.isEmpty() ? tr("not on this floor, nothing alike")
-                                : tr("not on this floor; did you mean %1?").arg(near.join(", "))});
-            host->setForeground(0, QColor(240, 180, 60));
-        }
-        for (const auto& [entity, samples] : s.unresolved) {
-            auto* u = new QTreeWidgetItem(
-                item, {qs(entity), tr("%1 samples").arg(samples),
-                       tr("named by the mapping, not on this floor: rename the equipment or "
-                          "edit the rules")});
-            u->setForeground(0, QColor(240, 180, 60));
-        }
-        for (const auto& c : s.conditions) {
-            const bool critical = c.starts_with("Critical");
-            auto* cond = new QTreeWidgetItem(
-                item, {critical ? tr("equipment: critical") : tr("equipment: warning"), QString(),
-                       qs(c)});
-            cond->setForeground(0, critical ? QColor(235, 90, 70) : QColor(240, 180, 60));
-            cond->setToolTip(2, qs(c));
-        }
-        if (s.formatWarnings > 0) {
-            auto* w = new QTreeWidgetItem(item, {tr("format: warnings"),
-                                                 tr("%1 lines").arg(s.formatWarnings),
-                                                 qs(s.lastFormatWarning)});
-            w->setForeground(0, QColor(240, 180, 60));
-            w->setToolTip(2, tr("Lines that break the exposition format's specification but were "
-                                "used as written.\n%1")
-                                 .arg(qs(s.lastFormatWarning)));
-        }
-        addMapping(item, s);
-        item->setExpanded(true);
+    for (const auto& c : s.conditions) {
+        const bool critical = c.starts_with("Critical");
+        auto* cond = new QTreeWidgetItem(
+            item,
+            {critical ? tr("equipment: critical") : tr("equipment: warning"), QString(), qs(c)});
+        cond->setForeground(0, critical ? QColor(235, 90, 70) : QColor(240, 180, 60));
+        cond->setToolTip(2, qs(c));
     }
+    if (s.formatWarnings > 0) {
+        auto* w =
+            new QTreeWidgetItem(item, {tr("format: warnings"), tr("%1 lines").arg(s.formatWarnings),
+                                       qs(s.lastFormatWarning)});
+        w->setForeground(0, QColor(240, 180, 60));
+        w->setToolTip(2, tr("Lines that break the exposition format's specification but were "
+                            "used as written.\n%1")
+                             .arg(qs(s.lastFormatWarning)));
+    }
+    addMapping(item, s);
+    item->setExpanded(true);
 }
 
 void SourcesPanel::addMapping(QTreeWidgetItem* source, const SourceStatus& s) {

@@ -4,6 +4,7 @@
 // names: what to fix in the inventory or the exporter's labels), and what the current snapshot
 // covers: how many entities of each kind were measured, and which channels. Refreshes once a
 // second from the view. UI thread only.
+#include "model/snapshot.h"
 #include "source_status.h"
 
 #include <QString>
@@ -29,6 +30,11 @@ public:
     QTreeWidget* tree() const { return m_tree; }
 
 private:
+    // What the snapshot measured, per entity kind and channel (the panel's top line).
+    void showCoverage(const model::Snapshot* snapshot);
+    // One source's row: its health, the hosts and equipment it could not place, the
+    // equipment's own conditions, format warnings and the mapping report.
+    void addSource(const SourceStatus& s);
     void addMapping(QTreeWidgetItem* source, const SourceStatus& s);
     FloorView* m_view;
     QLabel* m_coverage;

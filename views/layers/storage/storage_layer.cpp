@@ -93,18 +93,14 @@ struct Flow {
 } // namespace
 
 void StorageLayer::update(const model::Snapshot& s) {
-    const auto& rk = m_topology.spec().rack;
-    const auto top = static_cast<float>(rk.heightM);
-    const std::size_t nTiers = m_topology.spec().storage.tiers.size();
-    const std::size_t regions = m_topology.count(EntityKind::Region);
+    updateBars(s);
+    updateTiers(s);
+    updateFlows(s);
+}
+
+void StorageLayer::updateBars(const model::Snapshot& s) {
+    const auto top = static_cast<float>(m_topology.spec().rack.heightM);
     const bool fill = fillModelled();
-    // With telemetry: a flow or tier nobody measured is drawn as no data (thin, grey, still).
-    auto paintFlow = [&](Flow f, Coverage c) {
-        f.color = paintCoverage(f.color, c, false);
-        if (c == Coverage::NoData || c == Coverage::Stale) f.speed = 0;
-        if (c != Coverage::Measured) f.alarm = 0;
-        return f;
-    };
     // Rack bars.
     for (model::EntityId r = 0; r < m_topology.count(EntityKind::Rack); ++r) {
         const Vec3 c = m_topology.racks.position[r];
@@ -119,6 +115,12 @@ void StorageLayer::update(const model::Snapshot& s) {
                                  coverageOf(s, ch::RackCacheHitRatio, r, fill), r % 2 == 0));
     }
     m_bars.commit();
+}
+
+void StorageLayer::updateTiers(const model::Snapshot& s) {
+    const std::size_t nTiers = m_topology.spec().storage.tiers.size();
+    const std::size_t regions = m_topology.count(EntityKind::Region);
+    const bool fill = fillModelled();
     // Tier blocks: height by bytes, on one scale for both regions.
     float maxBytes = 1;
     for (std::size_t i = 0; i < m_topology.count(EntityKind::StorageTier); ++i)
@@ -139,7 +141,19 @@ void StorageLayer::update(const model::Snapshot& s) {
                               id % 2 == 0));
         }
     m_tiers.commit();
+}
 
+void StorageLayer::updateFlows(const model::Snapshot& s) {
+    const std::size_t nTiers = m_topology.spec().storage.tiers.size();
+    const std::size_t regions = m_topology.count(EntityKind::Region);
+    const bool fill = fillModelled();
+    // With telemetry: a flow or tier nobody measured is drawn as no data (thin, grey, still).
+    auto paintFlow = [&](Flow f, Coverage c) {
+        f.color = paintCoverage(f.color, c, false);
+        if (c == Coverage::NoData || c == Coverage::Stale) f.speed = 0;
+        if (c != Coverage::Measured) f.alarm = 0;
+        return f;
+    };
     // Flows: widths follow the rates, so the pipes are rebuilt (a few dozen).
     auto radius = [](float rate, float full) {
         return 0.03f + 0.16f * std::sqrt(std::clamp(rate / full, 0.0f, 1.0f));

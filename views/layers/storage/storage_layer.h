@@ -41,6 +41,10 @@ public:
     static Rgb tierColor(int tier);
 
 private:
+    // update()'s parts: the racks' read bars, the tier blocks, the flows between them.
+    void updateBars(const model::Snapshot& s);
+    void updateTiers(const model::Snapshot& s);
+    void updateFlows(const model::Snapshot& s);
     void applyVisibility(bool visible) override;
     model::Vec3 tierBase(model::EntityId region, int tier) const;
 
