@@ -7,6 +7,7 @@
 #include "importers/mapping/series_mapper.h"
 #include "importers/mapping/slurm_floor.h"
 #include "importers/net/http_client.h"
+#include "importers/sources/alertmanager_source.h"
 #include "importers/sources/slurm_source.h"
 #include "live_sources.h"
 #include "source_kinds.h"
@@ -128,6 +129,51 @@ std::expected<json, std::string> checkSlurm(const std::string& target, std::stri
             errors.push_back(e);
         report["errors"] = errors;
     }
+    return report;
+}
+
+std::expected<json, std::string> checkAlertmanager(const std::string& target, std::string_view,
+                                                   const Options& o,
+                                                   const model::Topology& topology) {
+    auto config = importers::parseAlertmanagerSpec(target);
+    if (!config) return std::unexpected("--check-source " + config.error());
+    auto http = sourceHttpOptions(o);
+    if (!http) return std::unexpected(http.error());
+    config->http = *http;
+    auto severity = importers::parseSeverityMap(o.alertSeverity);
+    if (!severity) return std::unexpected("--alert-severity " + severity.error());
+    config->severity = *severity;
+    importers::HttpClient client;
+    importers::EntityNameIndex index(topology);
+    const importers::AlertmanagerRead read =
+        importers::readAlertmanagerOnce(*config, client, index);
+    if (!read.error.empty()) return std::unexpected(read.error);
+    json alerts = json::array(), unplaced = json::array();
+    std::size_t placed = 0;
+    for (const auto& a : read.answer.alerts) {
+        json one = {{"alertname", a.name},
+                    {"state", model::alertStateName(a.state)},
+                    {"severity", a.severity == model::Severity::Critical ? "critical"
+                                 : a.severity == model::Severity::Info   ? "info"
+                                                                         : "warning"},
+                    {"fingerprint", a.fingerprint}};
+        if (!a.entities.empty()) {
+            ++placed;
+            one["on"] = topology.name(a.entities.front().kind, a.entities.front().id);
+            one["kind"] = model::entityKindName(a.entities.front().kind);
+            one["by"] = a.placedBy;
+        } else {
+            one["not_placed"] = a.placedBy;
+        }
+        for (const auto& s : a.silences)
+            one["silenced_by"].push_back(
+                {{"id", s.id}, {"created_by", s.createdBy}, {"comment", s.comment}});
+        (a.entities.empty() ? unplaced : alerts).push_back(std::move(one));
+    }
+    json report = {{"source", o.checkSource}, {"alerts", read.answer.alerts.size()},
+                   {"placed", placed},        {"silences", read.answer.silences.size()},
+                   {"placed_alerts", alerts}, {"unplaced_alerts", unplaced}};
+    if (!read.answer.warnings.empty()) report["warnings"] = read.answer.warnings;
     return report;
 }
 

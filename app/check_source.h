@@ -30,4 +30,11 @@ std::expected<nlohmann::json, std::string> checkSlurm(const std::string& target,
                                                       std::string_view presets, const Options& o,
                                                       const model::Topology& topology);
 
+// alertmanager=URL: one read of the alerts and silences, each alert with its state, severity and
+// where it landed (or why it names nothing on this floor).
+std::expected<nlohmann::json, std::string> checkAlertmanager(const std::string& target,
+                                                             std::string_view presets,
+                                                             const Options& o,
+                                                             const model::Topology& topology);
+
 } // namespace ft::app

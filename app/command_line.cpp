@@ -1,5 +1,6 @@
 #include "command_line.h"
 
+#include "importers/formats/alertmanager_json.h"
 #include "source_kinds.h"
 
 #include <algorithm>
@@ -107,6 +108,19 @@ const std::vector<OptionSpec>& optionTable() {
          "a rack with a node the scheduler drained, downed or failed goes\nto troubleshooting, "
          "and back to production once every node is back",
          flag<&Options::followScheduler>},
+        {"--alert-severity", "VALUE=LEVEL,...", kLive,
+         "what an alert's severity label means (critical, warning or info)\nbeyond the usual "
+         "words, e.g. p1=critical,p2=warning; label=NAME\nreads another label than 'severity'",
+         [](Options& o, const std::string& v) -> Result {
+             if (auto map = importers::parseSeverityMap(v); !map)
+                 return "--alert-severity " + map.error();
+             o.alertSeverity = v;
+             return std::nullopt;
+         }},
+        {"--alertmanager-write", "", kLive,
+         "let operators silence an alert or a rack from the twin, and\nexpire silences, through "
+         "the Alertmanager sources (read-only\nwithout it)",
+         flag<&Options::alertmanagerWrite>},
         {"--mapping", "FILE", kLive, "mapping rules (JSON) instead of the bundled presets",
          store<&Options::mapping>},
         {"--check-source", "SOURCE", kLive,

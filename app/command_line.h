@@ -41,6 +41,8 @@ struct Options {
     // Live telemetry.
     std::vector<std::string> sources; // --source KIND=TARGET, as given (the kinds: source_kinds.h)
     bool followScheduler = false;     // --follow-scheduler: racks' lifecycle follows the scheduler
+    std::string alertSeverity;        // --alert-severity VALUE=LEVEL,...: the alerts' severities
+    bool alertmanagerWrite = false;   // --alertmanager-write: silences may be made and expired
     std::string mapping;              // --mapping FILE: rules instead of the bundled presets
     std::string checkSource;  // --check-source SOURCE: what a source's series map to, as JSON
     std::string tokenFile;    // --token-file FILE: bearer token for Prometheus/exporters

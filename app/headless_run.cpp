@@ -197,13 +197,7 @@ json snapshotToJson(const model::Topology& t, const model::Snapshot& snap,
     if (snap.events)
         for (const auto& e : *snap.events)
             events.push_back({{"time", isoTime(e.time)},
-                              {"kind", e.kind == model::EventKind::ScenarioInjection ? "scenario"
-                                       : e.kind == model::EventKind::Protection      ? "protection"
-                                       : e.kind == model::EventKind::AlarmRaised  ? "alarm_raised"
-                                       : e.kind == model::EventKind::Lifecycle    ? "lifecycle"
-                                       : e.kind == model::EventKind::DeviceReport ? "device_report"
-                                       : e.kind == model::EventKind::Scheduler    ? "scheduler"
-                                                                               : "alarm_cleared"},
+                              {"kind", model::eventKindName(e.kind)},
                               {"entity_kind", model::entityKindName(e.entity.kind)},
                               {"entity", e.entity.id},
                               {"text", e.text}});

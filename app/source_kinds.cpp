@@ -1,6 +1,7 @@
 #include "source_kinds.h"
 
 #include "check_source.h"
+#include "importers/sources/alertmanager_source.h"
 #include "importers/sources/mqtt_source.h"
 #include "importers/sources/promql_source.h"
 #include "importers/sources/redfish_source.h"
@@ -99,6 +100,19 @@ BuiltSource buildSlurm(const std::string& target, const SourceBuild& b) {
     return std::make_unique<importers::SlurmSource>(std::move(*config), b.topology, b.submit);
 }
 
+BuiltSource buildAlertmanager(const std::string& target, const SourceBuild& b) {
+    auto config = importers::parseAlertmanagerSpec(target);
+    if (!config) return std::unexpected("--source " + config.error());
+    auto severity = importers::parseSeverityMap(b.options.alertSeverity);
+    if (!severity) return std::unexpected("--alert-severity " + severity.error());
+    config->severity = std::move(*severity);
+    config->interval = b.interval;
+    config->http = b.http;
+    config->sourceId = b.sourceId;
+    return std::make_unique<importers::AlertmanagerSource>(std::move(*config), b.topology,
+                                                           b.submit);
+}
+
 const SourceKind kKinds[] = {
     {"scrape", "scrape=URL[,URL...]",
      "poll exporters (dcgm-exporter: host -> http://host:9400/metrics)", 1s,
@@ -117,6 +131,10 @@ const SourceKind kKinds[] = {
      "the workload scheduler: each node's state, reason and jobs\n(commands: sinfo and squeue "
      "--json from PATH, or commands:DIR;\nURL: slurmrestd; FILEs: their saved answers)",
      10s, "", buildSlurm, checkSlurm, false, true},
+    {"alertmanager", "alertmanager=URL",
+     "Alertmanager's alerts and silences, each on its rack, GPU or CDU\n(http://host:9093; "
+     "--source may be given several times)",
+     5s, "", buildAlertmanager, checkAlertmanager},
 };
 
 std::string listed(const std::vector<std::string>& items) {

@@ -284,6 +284,8 @@ void IncidentTracker::observe(const Snapshot& s, std::span<const Event> newEvent
         if (e.kind == EventKind::Lifecycle || e.kind == EventKind::AlarmCleared ||
             e.kind == EventKind::AlarmRaised)
             continue; // alarms are read from the snapshot below
+        // The pager's alerts are shown beside the twin's causes, never taken for one of them.
+        if (e.kind == EventKind::Alert) continue;
         // A GPU's report of its job's own fault (an application XID) is no incident.
         if (e.kind == EventKind::DeviceReport && e.severity == Severity::Info) continue;
         Open* o = covering(e.entity);

@@ -3,11 +3,14 @@
 #include "channel_catalog.h"
 #include "timestamp.h"
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace ft::model {
+
+struct AlertBoard; // external_alert.h
 
 struct Sample {
     TimeNs time = 0;
@@ -41,6 +44,9 @@ struct SampleBatch {
     // Each MIG-partitioned GPU's slices in words, one line a slice ("GI 13 (1g.5gb): graphics
     // engine active 99.6 %"); only changes.
     std::vector<std::pair<EntityId, std::string>> gpuSlices;
+    // An alerting source's whole list as of this poll (Alertmanager's alerts and silences),
+    // replacing what the same source sent before; null: none in this batch.
+    std::shared_ptr<const AlertBoard> alerts;
 };
 
 } // namespace ft::model

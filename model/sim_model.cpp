@@ -207,6 +207,7 @@ void SimModel::apply(const SampleBatch& batch) {
     // The scheduler's jobs are the floor's jobs: once it speaks, labels name none.
     m_jobsFromScheduler = m_jobsFromScheduler || batch.schedulerJobs;
     if (!batch.nodeNotes.empty()) applyNodeNotes(batch.nodeNotes);
+    if (batch.alerts) applyAlerts(batch.source, batch.alerts);
     if (!batch.gpuSlices.empty()) {
         auto slices =
             m_state.gpuSlices
@@ -440,6 +441,7 @@ void SimModel::copyState(Snapshot& out, bool shareRenewed) const {
     out.rackJobs = m_state.rackJobs;
     out.nodeNotes = m_state.nodeNotes;
     out.gpuSlices = m_state.gpuSlices;
+    out.externalAlerts = m_state.externalAlerts;
 }
 
 } // namespace ft::model

@@ -20,6 +20,7 @@
 #include <array>
 #include <cstddef>
 #include <expected>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -164,7 +165,11 @@ private:
     void applyNodeNotes(const std::vector<NodeNote>& notes);
     void applySchedulerState(const Sample& s, float before, bool measuredBefore);
     void stepSchedulerLifecycle();
-    std::vector<NodeNote> m_nodeNotes;          // by compute tray, once a scheduler reports
+    std::vector<NodeNote> m_nodeNotes; // by compute tray, once a scheduler reports
+    // An alerting source's list (sim_alerts.cpp): merged with the others' into the snapshot's
+    // board; what fired, resolved, was silenced or unsilenced since its last list is an event.
+    void applyAlerts(std::uint16_t source, const std::shared_ptr<const AlertBoard>& board);
+    std::map<std::uint16_t, std::shared_ptr<const AlertBoard>> m_alertsBySource;
     std::vector<std::uint8_t> m_schedulerDirty; // racks whose nodes changed state
     bool m_jobsFromScheduler = false;
     std::vector<Event> m_appliedEvents; // raised by apply(), published with the next tick

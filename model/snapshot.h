@@ -50,6 +50,7 @@ struct Alarm {
 struct LifecycleTransition; // lifecycle.h
 class IncidentList;         // incident_tracker.h
 struct NodeNote;            // sample.h
+struct AlertBoard;          // external_alert.h
 
 // Something that happened, for event lists and timelines.
 enum class EventKind : std::uint8_t {
@@ -59,8 +60,31 @@ enum class EventKind : std::uint8_t {
     AlarmCleared,
     Lifecycle,
     DeviceReport, // what a device reported about itself (a GPU's XID)
-    Scheduler     // what the workload scheduler says of a node (drained, down, back)
+    Scheduler,    // what the workload scheduler says of a node (drained, down, back)
+    Alert         // the floor's own alerting: an alert fired, resolved, was silenced or not
 };
+
+constexpr std::string_view eventKindName(EventKind k) {
+    switch (k) {
+    case EventKind::ScenarioInjection:
+        return "scenario";
+    case EventKind::Protection:
+        return "protection";
+    case EventKind::AlarmRaised:
+        return "alarm_raised";
+    case EventKind::AlarmCleared:
+        return "alarm_cleared";
+    case EventKind::Lifecycle:
+        return "lifecycle";
+    case EventKind::DeviceReport:
+        return "device_report";
+    case EventKind::Scheduler:
+        return "scheduler";
+    case EventKind::Alert:
+        return "alert";
+    }
+    return "?";
+}
 
 struct Event {
     TimeNs time = 0;
@@ -146,6 +170,9 @@ struct Snapshot {
     // Each GPU's MIG slices in words, one line a slice ("" = not partitioned, or not reported);
     // null where no source reported any.
     std::shared_ptr<const std::vector<std::string>> gpuSlices;
+    // The alerts of the floor's own alerting (Alertmanager sources, or a recording of them),
+    // shared until they change; null where no alerting source runs.
+    std::shared_ptr<const AlertBoard> externalAlerts;
     // Every lifecycle transition so far with its reason, shared until the next one.
     std::shared_ptr<const LifecycleLog> lifecycleHistory;
 

@@ -10,7 +10,7 @@ packages=(
   nlohmann-json3-dev libsqlite3-dev libzstd-dev zlib1g-dev libfmt-dev libmosquitto-dev
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev ffmpeg
   xvfb xauth libgl1-mesa-dri
-  prometheus victoria-metrics mosquitto openssl clang libclang-rt-dev clang-format clang-tidy-16
+  prometheus prometheus-alertmanager victoria-metrics mosquitto openssl clang libclang-rt-dev clang-format clang-tidy-16
   clang-16 libclang-rt-16-dev ccache python3
   slurmctld slurmd slurm-client munge
 )

@@ -38,6 +38,11 @@ QColor eventColor(const model::Event& e) {
                                                         : QColor(180, 160, 200);
     case model::EventKind::Scheduler:
         return e.severity == model::Severity::Info ? QColor(150, 200, 230) : QColor(250, 140, 60);
+    case model::EventKind::Alert:
+        // Alertmanager's own: the pager's colours, never the twin's alarm reds.
+        return e.severity == model::Severity::Critical  ? QColor(230, 60, 120)
+               : e.severity == model::Severity::Warning ? QColor(235, 200, 60)
+                                                        : QColor(140, 170, 200);
     }
     return Qt::white;
 }

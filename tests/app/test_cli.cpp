@@ -713,12 +713,14 @@ private slots:
             QVERIFY2(help.out.contains(QByteArray("--source ") + form), form);
             QVERIFY2(badKind.err.contains(form), qPrintable(badKind.err));
         }
-        QVERIFY2(help.out.contains("(default 1s scrape, 5s prometheus, 10s redfish, 10s slurm)"),
+        QVERIFY2(help.out.contains(
+                     "(default 1s scrape, 5s prometheus, 10s redfish, 10s slurm, 5s alertmanager)"),
                  help.out.constData());
         const Run badCheck = floortwin({"--check-source", "mqtt=127.0.0.1"});
         QVERIFY(badCheck.code != 0);
-        QVERIFY2(badCheck.err.contains("expected scrape=URL[,URL...] or "
-                                       "slurm=commands|URL|FILE,FILE or the path"),
+        QVERIFY2(badCheck.err.contains("expected scrape=URL[,URL...], "
+                                       "slurm=commands|URL|FILE,FILE or alertmanager=URL or "
+                                       "the path"),
                  badCheck.err.constData());
         const Run noServer = floortwin(
             {"--headless", "--import-window", "2026-12-01T00:00:00Z,2026-12-01T01:00:00Z",
