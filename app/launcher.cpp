@@ -1,5 +1,6 @@
 #include "launcher.h"
 
+#include "alert_writing.h"
 #include "check_source.h"
 #include "floor_loading.h"
 #include "headless_run.h"
@@ -7,6 +8,7 @@
 #include "incident_report.h"
 #include "live_sources.h"
 #include "main_window.h"
+#include "source_kinds.h"
 #include "story_player.h"
 #include "video_render.h"
 #include "views/floor_view.h"
@@ -71,7 +73,12 @@ double peakResidentMiB() {
 // --layers: exactly the layers named show.
 void applyLayers(const Options& o, views::FloorView& view) {
     view.setFillModelled(o.fillModelled);
-    if (o.layers.empty()) return;
+    if (o.layers.empty()) {
+        // What the sources read shows without asking: an Alertmanager source, its alerts.
+        for (const auto& layer : sourceLayers(o))
+            view.setLayerVisible(layer, true);
+        return;
+    }
     for (const auto& layer : view.layers())
         view.setLayerVisible(layer->id(), std::ranges::find(o.layers, std::string(layer->id())) !=
                                               o.layers.end());
@@ -299,6 +306,7 @@ int Launcher::runWindow(std::unique_ptr<Session> session) {
 
 void Launcher::showWindow() {
     const Options& o = m_options;
+    installAlertWriter(o);
     m_window = std::make_unique<MainWindow>(*m_session);
     if (!m_session->sources.empty())
         m_window->floorView()->setSourceStatus([session = m_session.get()] {

@@ -35,6 +35,9 @@ makeSimSession(const Options& o, bool realtimeStart, bool blockingRecorder,
     model::SimConfig config;
     config.seed = o.seed;
     const bool live = !o.sources.empty();
+    if (o.alertmanagerWrite && !hasAlertingSource(o))
+        return std::unexpected("--alertmanager-write acts through an alerting source: add " +
+                               alertingSourceList());
     if (o.followScheduler && !hasSchedulerSource(o))
         return std::unexpected("--follow-scheduler needs a scheduler: --source " +
                                schedulerSourceList());

@@ -134,7 +134,7 @@ const SourceKind kKinds[] = {
     {"alertmanager", "alertmanager=URL",
      "Alertmanager's alerts and silences, each on its rack, GPU or CDU\n(http://host:9093; "
      "--source may be given several times)",
-     5s, "", buildAlertmanager, checkAlertmanager},
+     5s, "", buildAlertmanager, checkAlertmanager, false, false, true, "alerts"},
 };
 
 std::string listed(const std::vector<std::string>& items) {
@@ -192,6 +192,30 @@ std::string schedulerSourceList() {
     for (const auto& k : kKinds)
         if (k.schedules) forms.emplace_back(k.syntax);
     return listed(forms);
+}
+
+bool hasAlertingSource(const Options& o) {
+    return std::ranges::any_of(o.sources, [](const std::string& text) {
+        const auto spec = parseSourceSpec(text);
+        return spec && findSourceKind(spec->kind)->alerting;
+    });
+}
+
+std::string alertingSourceList() {
+    std::vector<std::string> forms;
+    for (const auto& k : kKinds)
+        if (k.alerting) forms.emplace_back(k.syntax);
+    return listed(forms);
+}
+
+std::vector<std::string> sourceLayers(const Options& o) {
+    std::vector<std::string> out;
+    for (const auto& text : o.sources)
+        if (const auto spec = parseSourceSpec(text))
+            if (const auto layer = findSourceKind(spec->kind)->layer;
+                !layer.empty() && std::ranges::find(out, layer) == out.end())
+                out.emplace_back(layer);
+    return out;
 }
 
 std::string sourceIntervalList() {

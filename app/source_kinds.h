@@ -53,6 +53,9 @@ struct SourceKind {
     SourceCheck check = nullptr; // --check-source KIND=TARGET; null: not offered
     bool importsWindows = false; // --import-window FROM,TO pulls a time window from it
     bool schedules = false;      // reports the scheduler's node states (--follow-scheduler)
+    bool alerting = false;       // the floor's own alerting: --alertmanager-write acts through it
+    // The layer that shows what it reads, switched on when it runs (unless --layers says).
+    std::string_view layer = {};
 };
 
 // Every kind, in the order --help lists them.
@@ -70,6 +73,11 @@ std::string windowSourceList();
 // Whether a --source reports the scheduler's node states, and the forms of those that do.
 bool hasSchedulerSource(const Options& o);
 std::string schedulerSourceList();
+// Whether a --source is the floor's alerting, and the forms of those that are.
+bool hasAlertingSource(const Options& o);
+std::string alertingSourceList();
+// The layers the --sources feed (SourceKind::layer), each once.
+std::vector<std::string> sourceLayers(const Options& o);
 // "1s scrape, 5s prometheus, ...", for --interval's help (kinds that are pushed have none).
 std::string sourceIntervalList();
 // The schemes --check-source takes ("scrape=URL, slurm=..."), for its help and its errors.

@@ -1,5 +1,6 @@
 #include "layer_registry.h"
 
+#include "layers/alerts/alert_layer.h"
 #include "layers/jobs/job_layer.h"
 #include "layers/lifecycle/lifecycle_layer.h"
 #include "layers/nvlink/nvlink_layer.h"
@@ -22,8 +23,9 @@ template <class L> LayerType entry() {
 std::vector<LayerType>& registry() {
     // Also the order of the HUD's panels and the layers panel's boxes.
     static std::vector<LayerType> types{
-        entry<RackLayer>(),   entry<ThermalLayer>(),   entry<StorageLayer>(), entry<RailLayer>(),
-        entry<NvlinkLayer>(), entry<LifecycleLayer>(), entry<PowerLayer>(),   entry<JobLayer>(),
+        entry<RackLayer>(),  entry<ThermalLayer>(), entry<StorageLayer>(),
+        entry<RailLayer>(),  entry<NvlinkLayer>(),  entry<LifecycleLayer>(),
+        entry<PowerLayer>(), entry<JobLayer>(),     entry<AlertLayer>(),
     };
     return types;
 }

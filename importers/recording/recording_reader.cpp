@@ -1,5 +1,6 @@
 #include "recording_reader.h"
 
+#include "alert_sets.h"
 #include "importers/floor/floor_file.h"
 #include "keyframe_codec.h"
 #include "sample_codec.h"
@@ -222,6 +223,22 @@ std::expected<void, Error> RecordingReader::load() {
                 {sqlite3_column_int64(q, 0), static_cast<model::EntityId>(rack), columnText(q, 2)});
     });
     std::ranges::stable_sort(m_jobChanges, {}, &JobChange::time);
+    // Alertmanager's list at each change (recordings without an alerting source have none).
+    scan("SELECT time, data FROM alert_sets ORDER BY time", [&](sqlite3_stmt* q) {
+        auto board = alertBoardFromJson(columnText(q, 1));
+        if (!board) {
+            m_warnings.push_back("an alert set at " + model::formatUtc(sqlite3_column_int64(q, 0)) +
+                                 " is unreadable (" + board.error() + "): skipped");
+            return;
+        }
+        // Entities this floor does not have (a damaged file) are dropped, not shown elsewhere.
+        for (auto& a : board->alerts)
+            std::erase_if(a.entities, [&](const model::EntityRef& e) {
+                return e.id >= m_topology->count(e.kind);
+            });
+        m_alertSets.emplace_back(sqlite3_column_int64(q, 0),
+                                 std::make_shared<const model::AlertBoard>(std::move(*board)));
+    });
     // In time order (a damaged or merged file may not be), then shared by every moment's prefix.
     std::ranges::stable_sort(m_events, {}, &model::Event::time);
     std::ranges::stable_sort(m_transitions, {}, &model::LifecycleTransition::time);
@@ -401,6 +418,10 @@ std::expected<void, Error> RecordingReader::snapshotAt(model::TimeNs time, model
     out.lifecycleHistory = m_transitionPrefix;
     out.scenario = m_info.scenario;
     out.rackJobs = rackJobsAt(time);
+    const auto alerts = std::ranges::upper_bound(
+        m_alertSets, time, {},
+        &std::pair<model::TimeNs, std::shared_ptr<const model::AlertBoard>>::first);
+    out.externalAlerts = alerts == m_alertSets.begin() ? nullptr : (alerts - 1)->second;
     return {};
 }
 

@@ -122,7 +122,9 @@ private:
         model::EntityId rack = 0;
         std::string job;
     };
-    std::vector<JobChange> m_jobChanges;                        // in time order
+    std::vector<JobChange> m_jobChanges; // in time order
+    // Alertmanager's board at each change, in time order.
+    std::vector<std::pair<model::TimeNs, std::shared_ptr<const model::AlertBoard>>> m_alertSets;
     std::shared_ptr<const std::vector<std::string>> m_rackJobs; // as of m_rackJobsUpTo changes
     std::size_t m_rackJobsUpTo = 0;
     std::vector<std::string> m_titles;   // interned alarm titles (Alarm::title points here)

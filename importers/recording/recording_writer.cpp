@@ -1,5 +1,6 @@
 #include "recording_writer.h"
 
+#include "alert_sets.h"
 #include "keyframe_codec.h"
 #include "model/lifecycle.h"
 #include "sample_codec.h"
@@ -30,6 +31,7 @@ CREATE TABLE alarm_sets(time INTEGER PRIMARY KEY, data BLOB NOT NULL);
 CREATE TABLE bookmarks(id INTEGER PRIMARY KEY, time INTEGER NOT NULL, text TEXT NOT NULL, created TEXT NOT NULL, camera TEXT);
 CREATE TABLE keyframes(time INTEGER PRIMARY KEY, data BLOB NOT NULL);
 CREATE TABLE rack_jobs(time INTEGER NOT NULL, rack INTEGER NOT NULL, job TEXT NOT NULL);
+CREATE TABLE alert_sets(time INTEGER PRIMARY KEY, data TEXT NOT NULL);
 )SQL";
 
 // An alarm as stored: fixed fields, then the title's length and bytes.
@@ -348,6 +350,19 @@ void RecordingWriter::append(const model::Snapshot& s) {
         sqlite3_finalize(st);
         m_lastRackJobs = s.rackJobs;
     }
+    // The floor's own alerting: the whole board at each change (it changes at a poll, not a tick).
+    if (s.externalAlerts && s.externalAlerts != m_lastAlerts &&
+        (!m_lastAlerts || *s.externalAlerts != *m_lastAlerts)) {
+        const std::string json = alertBoardToJson(*s.externalAlerts);
+        sqlite3_stmt* st = nullptr;
+        sqlite3_prepare_v2(m_db, "INSERT OR REPLACE INTO alert_sets VALUES(?, ?)", -1, &st,
+                           nullptr);
+        sqlite3_bind_int64(st, 1, s.time);
+        sqlite3_bind_text(st, 2, json.c_str(), static_cast<int>(json.size()), SQLITE_TRANSIENT);
+        sqlite3_step(st);
+        sqlite3_finalize(st);
+    }
+    if (s.externalAlerts) m_lastAlerts = s.externalAlerts;
     if (!m_anyAlarmsWritten || !sameAlarms(s.alarms, m_lastAlarms)) {
         std::vector<std::uint8_t> blob;
         for (const auto& a : s.alarms)

@@ -6,6 +6,7 @@
 // when the writer cannot keep up it drops the snapshot and counts it. push() from any thread;
 // create/close from the owner.
 #include "importers/formats/error.h"
+#include "model/external_alert.h"
 #include "model/snapshot.h"
 #include "model/topology.h"
 
@@ -129,6 +130,7 @@ private:
     std::uint64_t m_eventsWritten = 0, m_transitionsWritten = 0; // sequence numbers
     std::vector<model::Alarm> m_lastAlarms;
     std::shared_ptr<const std::vector<std::string>> m_lastRackJobs;
+    std::shared_ptr<const model::AlertBoard> m_lastAlerts;
     bool m_anyAlarmsWritten = false;
 };
 

@@ -45,6 +45,10 @@ std::string authority(const std::string& url) {
 
 } // namespace
 
+std::string alertmanagerName(const AlertmanagerConfig& config) {
+    return "alertmanager " + authority(config.url);
+}
+
 std::expected<AlertmanagerConfig, std::string> parseAlertmanagerSpec(const std::string& spec) {
     std::string rest = trimBlanks(spec.starts_with("alertmanager=") ? spec.substr(13) : spec);
     AlertmanagerConfig c;
@@ -103,7 +107,7 @@ AlertmanagerRead readAlertmanagerOnce(const AlertmanagerConfig& c, HttpClient& c
     std::erase_if(r.answer.silences,
                   [](const model::SilenceNote& s) { return s.state == "expired"; });
     attachSilences(r.answer.alerts, r.answer.silences);
-    const std::string source = "alertmanager " + authority(c.url);
+    const std::string source = alertmanagerName(c);
     for (auto& a : r.answer.alerts) {
         a.source = source;
         a.severity = severityOf(a, c.severity);
@@ -142,7 +146,7 @@ AlertmanagerSource::AlertmanagerSource(AlertmanagerConfig config,
                                        std::shared_ptr<const model::Topology> topology,
                                        SubmitFn submit)
     : m_config(std::move(config)), m_topology(std::move(topology)), m_submit(std::move(submit)) {
-    m_health.name = "alertmanager " + authority(m_config.url);
+    m_health.name = alertmanagerName(m_config);
     m_health.url = redactUrl(m_config.url);
     m_health.targetsTotal = 1;
 }

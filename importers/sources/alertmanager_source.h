@@ -33,6 +33,8 @@ struct AlertmanagerConfig {
     std::uint16_t sourceId = 0;
 };
 
+// "alertmanager HOST:PORT": the name a source's alerts and health carry.
+std::string alertmanagerName(const AlertmanagerConfig& config);
 // "--source alertmanager=URL": the base URL, checked.
 std::expected<AlertmanagerConfig, std::string> parseAlertmanagerSpec(const std::string& spec);
 

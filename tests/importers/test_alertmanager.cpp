@@ -4,10 +4,13 @@
 // simulator's board and events, the source over a loopback server (health, failures, silences
 // made and expired), the real answers of the shared corpus, and a real Alertmanager on loopback
 // (tests/support/alertmanager_fixture.h) read by the source and silenced through the twin.
+#include "importers/floor/floor_file.h"
 #include "importers/floor/inventory_csv.h"
 #include "importers/formats/alertmanager_json.h"
 #include "importers/mapping/alert_placement.h"
 #include "importers/mapping/entity_name_index.h"
+#include "importers/recording/recording_reader.h"
+#include "importers/recording/recording_writer.h"
 #include "importers/sources/alertmanager_source.h"
 #include "model/external_alert.h"
 #include "model/sim_model.h"
@@ -19,6 +22,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -404,6 +408,76 @@ private slots:
         QVERIFY2(events[0].text.find("1000 alerts changed; 1000 listed, 1000 firing") !=
                      std::string::npos,
                  events[0].text.c_str());
+    }
+
+    void aRecordingReplaysTheListAsItWas() {
+        const auto floor = hallFloor();
+        importers::EntityNameIndex index(*floor);
+        model::SimConfig config;
+        config.telemetry = true;
+        config.settle = false;
+        model::SimModel sim(floor, config);
+        auto a = alertsOf(dataFile("alerts-0.25.json"));
+        auto s = importers::parseAlertmanagerSilences(dataFile("silences.json"), "silences");
+        importers::attachSilences(a.alerts, s->silences);
+        importers::placeAlerts(a.alerts, index);
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("alerts.ftrec").toStdString();
+        importers::RecordingInfo info;
+        info.floorJson = importers::floorSpecToJson(floor->spec());
+        info.telemetry = true;
+        auto writer = importers::RecordingWriter::create(path, floor, info);
+        QVERIFY(writer);
+        (*writer)->setBlocking(true);
+        auto send = [&](std::vector<model::ExternalAlert> alerts) {
+            auto board = std::make_shared<model::AlertBoard>();
+            board->alerts = std::move(alerts);
+            model::SampleBatch b;
+            b.source = 1;
+            b.alerts = board;
+            sim.apply(b);
+        };
+        auto run = [&](int ticks) {
+            for (int i = 0; i < ticks; ++i) {
+                sim.step();
+                model::Snapshot snap;
+                sim.publishTo(snap);
+                (*writer)->push(std::make_shared<const model::Snapshot>(std::move(snap)));
+            }
+        };
+        run(5);
+        const model::TimeNs before = sim.state().time;
+        send(a.alerts);
+        run(20);
+        const model::TimeNs first = sim.state().time;
+        auto next = a.alerts;
+        next.erase(next.begin()); // GpuXidErrors resolved
+        send(next);
+        run(20);
+        const model::TimeNs second = sim.state().time;
+        (*writer)->close();
+
+        auto reader = importers::RecordingReader::open(path);
+        QVERIFY2(reader, reader ? "" : reader.error().toString().c_str());
+        model::Snapshot at;
+        QVERIFY((*reader)->snapshotAt(before - model::kNsPerMs, at));
+        QVERIFY(!at.externalAlerts); // nothing known yet
+        QVERIFY((*reader)->snapshotAt(first, at));
+        QVERIFY(at.externalAlerts);
+        QCOMPARE(at.externalAlerts->alerts, a.alerts); // every field, placements included
+        QVERIFY((*reader)->snapshotAt(second, at));
+        QCOMPARE(at.externalAlerts->alerts.size(), std::size_t(4));
+        QCOMPARE(named(at.externalAlerts->alerts, "NodeDown").silences[0].createdBy,
+                 std::string("alice"));
+        // The transitions are events on the timeline, kept too.
+        std::size_t fired = 0, resolved = 0;
+        for (const auto& e : *at.events)
+            if (e.kind == model::EventKind::Alert) {
+                fired += e.text.ends_with("firing") ? 1 : 0;
+                resolved += e.text.ends_with("resolved") ? 1 : 0;
+            }
+        QCOMPARE(fired, std::size_t(3));
+        QCOMPARE(resolved, std::size_t(1));
     }
 
     void theSourceReadsAlertsAndSilencesOverHttp() {

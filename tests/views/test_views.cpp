@@ -19,6 +19,9 @@
 #include "views/incidents_panel.h"
 #include "views/inspector_panel.h"
 #include "views/layer_registry.h"
+#include "views/layers/alerts/alert_layer.h"
+#include "views/layers/alerts/alert_writer.h"
+#include "views/layers/alerts/alerts_panel.h"
 #include "views/layers/jobs/job_layer.h"
 #include "views/layers/lifecycle/lifecycle_board.h"
 #include "views/layers/lifecycle/lifecycle_layer.h"
@@ -41,12 +44,14 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QLabel>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSurfaceFormat>
 #include <QTabBar>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
 #include <QTreeWidget>
 
 using namespace ft;
@@ -636,6 +641,123 @@ private slots:
         view->refreshSnapshot();
         QVERIFY(same(layer->rackColor(5), views::JobLayer::jobColor("")));
         QVERIFY(compareImages(with, view->grabFramebuffer()).fractionOff > 0.001);
+    }
+
+    void alertLayerMarksRacksAndThePanelJoinsTheTwinsCauses() {
+        // Alertmanager's alerts on the floor: a beacon in the worst alert's colour over each
+        // rack (grey when muted) and over a CDU; the panel lists them beside the twin's causes,
+        // joins an alert on a rack the twin has a cause for, reads one in full with its links,
+        // and acts only through a writer (--alertmanager-write).
+        const auto gpusPerRack = static_cast<model::EntityId>(m_topology->spec().rack.computeTrays *
+                                                              m_topology->spec().rack.gpusPerTray);
+        auto snapshot = std::make_shared<model::Snapshot>(*m_core->latest());
+        auto board = std::make_shared<model::AlertBoard>();
+        auto alert = [&](std::string name, model::Severity sev, model::AlertState state,
+                         std::vector<model::EntityRef> on) {
+            model::ExternalAlert a;
+            a.source = "alertmanager am:9093";
+            a.fingerprint = "fp-" + name;
+            a.name = std::move(name);
+            a.severity = sev;
+            a.state = state;
+            a.entities = std::move(on);
+            a.startsAt = snapshot->time - 90 * model::kNsPerSecond;
+            a.labels = {{"alertname", a.name}};
+            a.annotations = {{"runbook_url", "https://runbooks.example.net/" + a.name},
+                             {"summary", a.name + " summary"}};
+            return a;
+        };
+        board->alerts.push_back(alert("GpuXidErrors", model::Severity::Critical,
+                                      model::AlertState::Firing,
+                                      {{EntityKind::Gpu, 2 * gpusPerRack + 5}}));
+        auto muted = alert("NodeDown", model::Severity::Warning, model::AlertState::Silenced,
+                           {{EntityKind::ComputeTray, 10 * 18 + 3}});
+        muted.silencedBy = {"s-1"};
+        muted.silences = {{"s-1",
+                           "alice",
+                           "planned work",
+                           0,
+                           snapshot->time + 3600 * model::kNsPerSecond,
+                           "active",
+                           {}}};
+        board->alerts.push_back(muted);
+        board->alerts.push_back(alert("CduFilter", model::Severity::Warning,
+                                      model::AlertState::Firing, {{EntityKind::Cdu, 0}}));
+        board->alerts.push_back(
+            alert("DiskAlmostFull", model::Severity::Warning, model::AlertState::Firing, {}));
+        snapshot->externalAlerts = board;
+        // The twin's own cause on the same rack as the XID alert.
+        model::Alarm twin;
+        twin.title = "GPU over temperature";
+        twin.kind = EntityKind::Gpu;
+        twin.entity = 2 * gpusPerRack + 6;
+        twin.channel = model::ch::GpuTemperature;
+        twin.severity = model::Severity::Critical;
+        twin.since = snapshot->time;
+        snapshot->alarms = {twin};
+        std::shared_ptr<const model::Snapshot> shown = snapshot;
+        auto view = std::make_unique<views::FloorView>(m_topology, [&] { return shown; });
+        view->setShowFrameStats(false);
+        view->setAnimated(false);
+        view->setAttribute(Qt::WA_DontShowOnScreen, true);
+        view->resize(960, 540);
+        view->show();
+        QCoreApplication::processEvents();
+        const QImage without = view->grabFramebuffer();
+        view->setLayerVisible("alerts", true);
+        const QImage with = view->grabFramebuffer();
+        QVERIFY(compareImages(without, with).fractionOff > 0.002);
+        const auto* layer = view->layer<views::AlertLayer>();
+        QVERIFY(layer);
+        QCOMPARE(layer->rackAlert(2)->name, std::string("GpuXidErrors"));
+        QCOMPARE(layer->rackAlert(10)->state, model::AlertState::Silenced);
+        QVERIFY(!layer->rackAlert(0));
+        const auto grey = views::AlertLayer::severityColor(*layer->rackAlert(10));
+        const auto red = views::AlertLayer::severityColor(*layer->rackAlert(2));
+        QVERIFY(grey.r == grey.g || std::abs(grey.r - grey.g) < 16); // grey, not a severity hue
+        QVERIFY(red.r > 200 && red.g < 100);
+
+        views::AlertsPanel panel(view.get());
+        auto* tree = panel.tree();
+        QCOMPARE(tree->topLevelItemCount(), 2);
+        auto* am = tree->topLevelItem(0);
+        QVERIFY2(am->text(0).startsWith("Alertmanager — 3 firing, 1 silenced or inhibited, 1 not "
+                                        "on this floor"),
+                 qPrintable(am->text(0)));
+        QCOMPARE(am->childCount(), 4);
+        auto* worst = am->child(0);
+        QVERIFY(worst->text(0).startsWith("GpuXidErrors"));
+        QCOMPARE(worst->childCount(), 1);
+        QVERIFY2(worst->child(0)->text(0).startsWith("explained by floortwin: A03"),
+                 qPrintable(worst->child(0)->text(0)));
+        QCOMPARE(am->child(3)->text(0).left(8), QString("NodeDown")); // muted last
+        QVERIFY(tree->topLevelItem(1)->text(0).startsWith("floortwin — 1 causes"));
+        QCOMPARE(am->child(1)->text(1),
+                 QString::fromStdString(m_topology->name(EntityKind::Cdu, 0)));
+        QCOMPARE(am->child(2)->text(1), QString("not on this floor"));
+        // Read-only without a writer: the buttons say why.
+        panel.showAlert("fp-NodeDown");
+        QVERIFY(panel.details()->toHtml().contains("https://runbooks.example.net/NodeDown"));
+        QVERIFY(panel.details()->toPlainText().contains("Silenced by alice"));
+        QVERIFY(!panel.silenceButton()->isEnabled());
+        QVERIFY(panel.silenceButton()->toolTip().contains("--alertmanager-write"));
+        // With one, Expire goes to the alert's own Alertmanager with the silence's id.
+        std::string expiredAt, expiredId;
+        auto writer = std::make_shared<views::AlertWriter>();
+        writer->expire = [&](const std::string& source, const std::string& id,
+                             views::AlertWriter::Done done) {
+            expiredAt = source;
+            expiredId = id;
+            done("");
+        };
+        views::setAlertWriter(writer);
+        panel.showAlert("fp-NodeDown");
+        auto* expire = panel.findChildren<QPushButton*>().at(1);
+        QVERIFY(expire->isEnabled());
+        expire->click();
+        QCOMPARE(expiredAt, std::string("alertmanager am:9093"));
+        QCOMPARE(expiredId, std::string("s-1"));
+        views::setAlertWriter(nullptr);
     }
 
     void storageLayerMatchesBaseline() {
