@@ -1,20 +1,26 @@
 #pragma once
 // One fuzz input for what servers answer and what users export: a Prometheus API answer
 // (/api/v1/query, /api/v1/query_range JSON), Slurm's answers (sinfo/squeue --json, slurmrestd)
-// placed on a floor, and long-format sample files (CSV, JSONL), which resolve entity and
-// channel names on a real floor. The first byte picks the parser (0x80 and up: Slurm; below:
-// by its value mod 3, and for long-format files the epoch unit), the rest is the text. A failure
+// placed on a floor, Alertmanager's (/api/v2/alerts, its groups, /api/v2/silences) placed on a
+// floor and kept as a recording keeps them, and long-format sample files (CSV, JSONL), which
+// resolve entity and channel names on a real floor. The first byte picks the parser (0xC0 and up:
+// Alertmanager; 0x80 to 0xBF: Slurm; below: by its value mod 3, and for long-format files the
+// epoch unit), the rest is the text. A failure
 // must say what is wrong; a success is read back (every series, point, sample) so a view past the
 // input or a bad index trips AddressSanitizer; every kept time must be one the twin can hold.
 // Shared by the libFuzzer target and the regression test that replays tests/data/fuzz-regressions.
 #include "importers/floor/floor_file.h"
+#include "importers/formats/alertmanager_json.h"
 #include "importers/formats/long_format_import.h"
+#include "importers/mapping/alert_placement.h"
+#include "importers/recording/alert_sets.h"
 #include "importers/formats/promql_response.h"
 #include "importers/formats/slurm_json.h"
 #include "importers/mapping/slurm_floor.h"
 #include "model/channel_catalog.h"
 #include "model/topology.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -38,6 +44,33 @@ inline void fuzzAnswers(const std::uint8_t* data, std::size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data) + 1, size - 1);
     volatile double sink = 0;
     const std::uint8_t pick = data[0];
+    if (pick >= 0xC0) {
+        // Alertmanager: the text as alerts (or groups) and as silences, placed on the floor,
+        // and the board through the recording's form and back unchanged.
+        auto alerts = importers::parseAlertmanagerAlerts(text, "fuzz");
+        auto silences = importers::parseAlertmanagerSilences(text, "fuzz");
+        if ((!alerts && alerts.error().empty()) || (!silences && silences.error().empty()))
+            std::abort();
+        if (!alerts) return;
+        for (const auto& w : alerts->warnings)
+            if (w.empty()) std::abort();
+        if (silences) importers::attachSilences(alerts->alerts, silences->silences);
+        importers::EntityNameIndex index(answersFloor());
+        importers::placeAlerts(alerts->alerts, index);
+        model::AlertBoard board;
+        for (auto& a : alerts->alerts) {
+            if (a.fingerprint.empty() || !std::ranges::is_sorted(a.labels)) std::abort();
+            for (const auto& e : a.entities)
+                if (e.id >= answersFloor().count(e.kind)) std::abort();
+            if (a.entities.empty() && a.placedBy.empty()) std::abort();
+            a.severity = importers::severityOf(a, {});
+            board.alerts.push_back(std::move(a));
+        }
+        if (silences) board.silences = silences->silences;
+        const auto back = importers::alertBoardFromJson(importers::alertBoardToJson(board));
+        if (!back || *back != board) std::abort();
+        return;
+    }
     if (pick >= 0x80) {
         // Slurm: an answer (nodes, jobs or both) placed on the floor as nodes and as jobs.
         auto answer = importers::parseSlurmJson(text, "fuzz");
