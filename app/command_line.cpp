@@ -121,6 +121,11 @@ const std::vector<OptionSpec>& optionTable() {
          "let operators silence an alert or a rack from the twin, and\nexpire silences, through "
          "the Alertmanager sources (read-only\nwithout it)",
          flag<&Options::alertmanagerWrite>},
+        {"--alertmanager-push", "URL", kLive,
+         "send the twin's open cause chains to an Alertmanager as alerts\n(alertname "
+         "FloortwinCause, with rack, row, cause and severity),\nrefreshed every 15s (or "
+         "--interval) while they hold",
+         store<&Options::alertmanagerPush>},
         {"--mapping", "FILE", kLive, "mapping rules (JSON) instead of the bundled presets",
          store<&Options::mapping>},
         {"--check-source", "SOURCE", kLive,

@@ -43,6 +43,7 @@ struct Options {
     bool followScheduler = false;     // --follow-scheduler: racks' lifecycle follows the scheduler
     std::string alertSeverity;        // --alert-severity VALUE=LEVEL,...: the alerts' severities
     bool alertmanagerWrite = false;   // --alertmanager-write: silences may be made and expired
+    std::string alertmanagerPush;     // --alertmanager-push URL: the twin's causes to the pager
     std::string mapping;              // --mapping FILE: rules instead of the bundled presets
     std::string checkSource;  // --check-source SOURCE: what a source's series map to, as JSON
     std::string tokenFile;    // --token-file FILE: bearer token for Prometheus/exporters

@@ -1,6 +1,7 @@
 #include "headless_run.h"
 
 #include "live_sources.h"
+#include "model/external_alert.h"
 #include "model/incident_tracker.h"
 #include "model/lifecycle.h"
 
@@ -193,6 +194,29 @@ json snapshotToJson(const model::Topology& t, const model::Snapshot& snap,
              {"threshold", a.threshold},
              {"since", isoTime(a.since)}});
     j["alarms"] = alarms;
+    // The floor's own alerting (Alertmanager sources): beside the twin's alarms, never in them.
+    if (snap.externalAlerts) {
+        json alerts = json::array();
+        for (const auto& a : snap.externalAlerts->alerts) {
+            json one = {{"alertname", a.name},
+                        {"state", model::alertStateName(a.state)},
+                        {"severity", a.severity == model::Severity::Critical ? "critical"
+                                     : a.severity == model::Severity::Info   ? "info"
+                                                                             : "warning"},
+                        {"source", a.source},
+                        {"since", isoTime(a.startsAt)}};
+            if (a.entities.empty())
+                one["not_placed"] = a.placedBy;
+            else
+                one["on"] = t.name(a.entities.front().kind, a.entities.front().id);
+            for (const auto& s : a.silences)
+                one["silenced_by"].push_back({{"created_by", s.createdBy},
+                                              {"until", isoTime(s.endsAt)},
+                                              {"comment", s.comment}});
+            alerts.push_back(std::move(one));
+        }
+        j["external_alerts"] = alerts;
+    }
     json events = json::array();
     if (snap.events)
         for (const auto& e : *snap.events)
@@ -331,12 +355,17 @@ int runHeadless(const Options& o, Session& session) {
                 std::this_thread::sleep_for(std::chrono::milliseconds(50));
             for (auto& s : session.sources)
                 s->stop();
+            for (auto& s : session.outputs)
+                s->stop();
             core.stop();
         } else if (o.realtime) {
             // Paced like a live run (a recorder can be killed mid-way and lose only the tail).
             core.start(o.speed);
+            session.startSources(); // what the twin sends out (--alertmanager-push)
             while (core.latest()->time < first + duration)
                 std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            for (auto& s : session.outputs)
+                s->stop();
             core.stop();
         } else {
             core.runUntil(first + duration);
@@ -373,6 +402,7 @@ int runHeadless(const Options& o, Session& session) {
         }
     }
     json summary;
+    if (!session.outputs.empty()) summary["outputs"] = sourcesJson(session.outputs, nullptr);
     if (!session.sources.empty()) {
         summary["sources"] = sourcesJson(session.sources, session.suggester.get());
         summary["unmapped_hosts"] =

@@ -66,6 +66,10 @@ intervalOf(const Options& o, std::chrono::milliseconds fallback) {
 
 } // namespace
 
+std::expected<std::chrono::milliseconds, std::string> pushIntervalOf(const Options& o) {
+    return intervalOf(o, std::chrono::milliseconds(15000));
+}
+
 std::expected<importers::HttpOptions, std::string> sourceHttpOptions(const Options& o) {
     return httpOptions(o);
 }

@@ -31,6 +31,9 @@ std::expected<importers::MappingRules, std::string> loadRules(const std::string&
 std::expected<importers::MappingRules, std::string> rulesFor(const Options& o,
                                                              std::string_view presets);
 
+// --alertmanager-push's interval: --interval, else 15 s.
+std::expected<std::chrono::milliseconds, std::string> pushIntervalOf(const Options& o);
+
 std::expected<std::vector<std::unique_ptr<importers::LiveSource>>, std::string>
 makeLiveSources(const Options& o, const std::shared_ptr<const model::Topology>& topology,
                 const importers::SubmitFn& submit);

@@ -3,6 +3,7 @@
 #include "floor_loading.h"
 #include "importers/floor/floor_file.h"
 #include "importers/floor/scenario_file.h"
+#include "importers/sources/alert_pusher.h"
 #include "live_sources.h"
 #include "source_kinds.h"
 
@@ -16,7 +17,9 @@ namespace ft::app {
 
 Session::~Session() {
     for (auto& s : sources)
-        s->stop();        // nothing more into the queue
+        s->stop(); // nothing more into the queue
+    for (auto& s : outputs)
+        s->stop();
     if (sim) sim->stop(); // no more publishes into the recorder
     if (recorder) recorder->close();
     if (replay) replay->stop();
@@ -71,6 +74,18 @@ makeSimSession(const Options& o, bool realtimeStart, bool blockingRecorder,
         if (!sources) return std::unexpected(sources.error());
         session->sources = std::move(*sources);
         session->suggester = std::make_unique<importers::HostSuggester>(**topology);
+    }
+    if (!o.alertmanagerPush.empty()) {
+        auto target = importers::parseAlertmanagerSpec(o.alertmanagerPush);
+        if (!target) return std::unexpected("--alertmanager-push " + target.error());
+        auto http = sourceHttpOptions(o);
+        if (!http) return std::unexpected(http.error());
+        target->http = *http;
+        auto interval = pushIntervalOf(o);
+        if (!interval) return std::unexpected(interval.error());
+        auto* core = session->sim.get();
+        session->outputs.push_back(std::make_unique<importers::AlertPusher>(
+            std::move(*target), *interval, *topology, [core] { return core->latest(); }));
     }
     if (!o.record.empty()) {
         importers::RecordingInfo info;

@@ -24,8 +24,13 @@ struct Session {
     std::vector<std::unique_ptr<importers::LiveSource>> sources;
     // Nearest floor host names for the unknown hosts the sources report (UI thread).
     std::unique_ptr<importers::HostSuggester> suggester;
+    // What the twin sends out (--alertmanager-push): started and stopped with the sources, but
+    // not one of them (the floor is not live because of it).
+    std::vector<std::unique_ptr<importers::LiveSource>> outputs;
     void startSources() {
         for (auto& s : sources)
+            s->start();
+        for (auto& s : outputs)
             s->start();
     }
     std::string recordingPath; // --record target, or the recording replayed

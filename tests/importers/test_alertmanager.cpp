@@ -11,6 +11,7 @@
 #include "importers/mapping/entity_name_index.h"
 #include "importers/recording/recording_reader.h"
 #include "importers/recording/recording_writer.h"
+#include "importers/sources/alert_pusher.h"
 #include "importers/sources/alertmanager_source.h"
 #include "model/external_alert.h"
 #include "model/sim_model.h"
@@ -480,6 +481,63 @@ private slots:
         QCOMPARE(resolved, std::size_t(1));
     }
 
+    void theTwinsCausesBecomeAlertsUntilTheyEnd() {
+        const auto floor = hallFloor();
+        model::Snapshot snap;
+        auto incident = std::make_shared<model::Incident>();
+        incident->id = 7;
+        incident->start = 1000 * model::kNsPerSecond;
+        incident->root = {EntityKind::ComputeTray, trayOfHost(*floor, "gpu-node-0002")};
+        incident->rootKind = "alarm";
+        incident->rootText = "gpu-node-0002: GPU over temperature";
+        incident->domain = model::CauseDomain::Cooling;
+        incident->racks = 1;
+        incident->jobs = {"42 train (alice)"};
+        model::IncidentList list;
+        list.push_back(incident);
+        snap.incidents = std::make_shared<const model::IncidentList>(list);
+        model::Alarm hot;
+        hot.title = "GPU over temperature";
+        hot.kind = EntityKind::ComputeTray;
+        hot.entity = incident->root.id;
+        hot.severity = Severity::Critical;
+        snap.alarms = {hot};
+        std::map<std::uint32_t, bool> open;
+        const model::TimeNs now = 2000 * model::kNsPerSecond, hold = 45 * model::kNsPerSecond;
+        auto alerts = importers::incidentAlerts(snap, *floor, now, hold, open);
+        QCOMPARE(alerts.size(), std::size_t(1));
+        const auto& a = alerts[0];
+        auto label = [&](const model::Labels& l, std::string_view k) {
+            for (const auto& [key, v] : l)
+                if (key == k) return v;
+            return std::string();
+        };
+        QCOMPARE(label(a.labels, "alertname"), std::string("FloortwinCause"));
+        QCOMPARE(label(a.labels, "severity"), std::string("critical"));
+        QCOMPARE(label(a.labels, "cause"), std::string("cooling"));
+        QCOMPARE(label(a.labels, "incident"), std::string("7"));
+        QCOMPARE(label(a.labels, "rack"),
+                 floor->name(EntityKind::Rack,
+                             *floor->rackOf(EntityKind::ComputeTray, incident->root.id)));
+        QVERIFY(!label(a.labels, "row").empty());
+        QCOMPARE(label(a.annotations, "summary"), incident->rootText);
+        QCOMPARE(label(a.annotations, "jobs"), std::string("42 train (alice)"));
+        QCOMPARE(a.startsAt, incident->start);
+        QCOMPARE(a.endsAt, now + hold);
+        QVERIFY(open.contains(7));
+        // Ended: sent once more, ending now; then no more.
+        auto ended = std::make_shared<model::Incident>(*incident);
+        ended->end = now + model::kNsPerSecond;
+        model::IncidentList after;
+        after.push_back(ended);
+        snap.incidents = std::make_shared<const model::IncidentList>(after);
+        alerts = importers::incidentAlerts(snap, *floor, now + 2 * model::kNsPerSecond, hold, open);
+        QCOMPARE(alerts.size(), std::size_t(1));
+        QCOMPARE(alerts[0].endsAt, now + 2 * model::kNsPerSecond);
+        QVERIFY(open.empty());
+        QVERIFY(importers::incidentAlerts(snap, *floor, now, hold, open).empty());
+    }
+
     void theSourceReadsAlertsAndSilencesOverHttp() {
         const auto floor = hallFloor();
         std::mutex mutex;
@@ -736,6 +794,36 @@ private slots:
             return b && named(b->alerts, "NodeDown").state == AlertState::Firing;
         };
         QVERIFY2(waitFor(firingAgain), am.log().constData());
+
+        // The twin's causes to the pager: an open incident arrives as FloortwinCause on its
+        // rack, read back through the source like any other alert.
+        auto snap = std::make_shared<model::Snapshot>();
+        auto incident = std::make_shared<model::Incident>();
+        incident->id = 3;
+        incident->start = now;
+        incident->root = {EntityKind::Rack, 0};
+        incident->rootText = "DH2-R11-C01: Low coolant flow";
+        incident->domain = model::CauseDomain::Cooling;
+        model::IncidentList list;
+        list.push_back(incident);
+        snap->incidents = std::make_shared<const model::IncidentList>(list);
+        importers::AlertPusher pusher(*importers::parseAlertmanagerSpec(am.url()),
+                                      std::chrono::milliseconds(200), floor,
+                                      [snap] { return snap; });
+        pusher.start();
+        auto pushed = [&] {
+            const auto b = got.board();
+            if (!b) return false;
+            for (const auto& a : b->alerts)
+                if (a.name == "FloortwinCause") return true;
+            return false;
+        };
+        QVERIFY2(waitFor(pushed), am.log().constData());
+        pusher.stop();
+        const auto& cause = named(got.board()->alerts, "FloortwinCause");
+        QCOMPARE(cause.entities[0], (model::EntityRef{EntityKind::Rack, 0}));
+        QCOMPARE(cause.label("cause"), std::string_view("cooling"));
+        QCOMPARE(pusher.health().front().state, importers::SourceState::Up);
         source.stop();
     }
 };
