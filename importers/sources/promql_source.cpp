@@ -6,6 +6,7 @@
 #include "importers/net/secrets.h"
 #include "importers/recording/recording_writer.h"
 #include "model/sim_model.h"
+#include "promql_api.h"
 
 #include <QTimer>
 #include <QUrl>
@@ -26,102 +27,16 @@ namespace ft::importers {
 
 namespace {
 
-using json = nlohmann::json;
 using model::EntityKind;
-
-// Past this a query goes in a POST body: proxies in front of Thanos and Mimir cut long URLs.
-constexpr std::size_t kMaxGetUrl = 4000;
-
-// "1790000000.250": the API's seconds with millisecond precision.
-std::string apiSeconds(model::TimeNs t) {
-    const long long ms = t / model::kNsPerMs;
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%lld.%03lld", ms / 1000, std::llabs(ms % 1000));
-    return buf;
-}
-
-std::string baseUrl(const std::string& url) {
-    std::string b = url;
-    while (!b.empty() && b.back() == '/')
-        b.pop_back();
-    return b;
-}
-
-struct ApiCall {
-    std::string url;
-    std::string body; // empty: GET
-};
-
-ApiCall apiCall(const std::string& base, const std::string& endpoint,
-                const std::vector<std::pair<std::string, std::string>>& params) {
-    std::string form;
-    for (const auto& [k, v] : params)
-        form += (form.empty() ? "" : "&") + k + "=" + urlEncode(v);
-    const std::string url = baseUrl(base) + "/api/v1/" + endpoint;
-    if (url.size() + 1 + form.size() <= kMaxGetUrl) return {url + "?" + form, {}};
-    return {url, form};
-}
+using promql_api::apiCall;
+using promql_api::ApiCall;
+using promql_api::failureOf;
+using promql_api::MappedAnswer;
+using promql_api::mapResult;
 
 void issue(HttpClient& http, const ApiCall& c, const HttpOptions& options, HttpClient::Done done) {
     http.request(c.url, options, std::move(done), c.body,
                  c.body.empty() ? std::string{} : "application/x-www-form-urlencoded");
-}
-
-// What one API answer yields, mapped; shared by the live source and the importer.
-struct MappedAnswer {
-    std::uint64_t points = 0, mapped = 0, unmapped = 0, outOfOrder = 0;
-};
-
-MappedAnswer mapResult(const PromqlResult& result, const PromqlQuery& query, SeriesMapper& mapper,
-                       const std::unordered_map<std::string, model::EntityId>& rackKeys,
-                       std::vector<model::Sample>& out) {
-    MappedAnswer a;
-    const MapperStats before = mapper.stats();
-    std::vector<prom::Label> labels;
-    for (const PromqlSeries& s : result.series) {
-        a.points += s.points.size();
-        if (query.channel) {
-            const model::ChannelId channel = *query.channel;
-            std::optional<model::EntityId> rack;
-            for (const auto& [k, v] : s.labels)
-                if (k == query.rackLabel)
-                    if (auto it = rackKeys.find(v); it != rackKeys.end()) rack = it->second;
-            for (const auto& [time, value] : s.points) {
-                if (!rack || !std::isfinite(value)) {
-                    ++a.unmapped;
-                    continue;
-                }
-                out.push_back(
-                    {time, channel, *rack, static_cast<float>(value * query.scale + query.offset)});
-                ++a.mapped;
-            }
-            continue;
-        }
-        std::string_view metric;
-        labels.clear();
-        for (const auto& [k, v] : s.labels) {
-            if (k == "__name__")
-                metric = v;
-            else
-                labels.push_back({k, v});
-        }
-        for (const auto& [time, value] : s.points)
-            a.mapped += mapper.map(metric, labels, value, time, out);
-    }
-    const MapperStats& after = mapper.stats();
-    a.unmapped += (after.unmapped - before.unmapped) + (after.unresolved - before.unresolved) +
-                  (after.invalid - before.invalid);
-    a.outOfOrder += after.outOfOrder - before.outOfOrder;
-    return a;
-}
-
-// The API's own words for a failed answer, else the transport's or the HTTP status.
-std::string failureOf(const HttpResult& r, bool& serverSide) {
-    serverSide = r.status == 0 || r.status >= 500 || r.status == 429;
-    if (!r.error.empty() || r.status == 0) return r.describeFailure();
-    if (auto parsed = parsePromqlResponse(r.body); !parsed)
-        return "HTTP " + std::to_string(r.status) + ": " + parsed.error().message;
-    return r.describeFailure();
 }
 
 std::string hostPortOf(const std::string& url) {
@@ -310,183 +225,6 @@ void PromqlSource::endRound() {
             std::chrono::steady_clock::now() - m_roundStarted);
         m_timer->start(std::max(std::chrono::milliseconds(0), m_config.interval - elapsed));
     }
-}
-
-std::expected<IncidentImportStats, Error>
-importIncidentWindow(const PromqlConfig& server, model::TimeNs from, model::TimeNs to,
-                     model::TimeNs step, const MappingRules& rules,
-                     const std::shared_ptr<const model::Topology>& topology,
-                     const std::string& outPath, const std::function<void(double)>& progress,
-                     const std::atomic<bool>* cancel, const IncidentImportOptions& options) {
-    auto fail = [&](std::string message) {
-        return std::unexpected(Error{std::move(message), outPath, 0, 0, {}});
-    };
-    if (to <= from)
-        return fail("the window is empty (from " + model::formatUtc(from) + " to " +
-                    model::formatUtc(to) + ")");
-    if (step <= 0 || options.tick <= 0) return fail("the step and the tick must be positive");
-    if (server.queries.empty()) return fail("no queries to import (build them with buildQuerySet)");
-    auto cancelled = [&] { return cancel && cancel->load(); };
-
-    IncidentImportStats stats;
-    SeriesMapper mapper(rules, *topology);
-    const auto rackKeys = rackKeysOf(*topology);
-
-    RecordingInfo info;
-    info.source =
-        "prometheus " + server.url + ", " + model::formatUtc(from) + " to " + model::formatUtc(to);
-    info.floorJson = floorSpecToJson(topology->spec());
-    info.tick = options.tick;
-    info.telemetry = true;
-    // A measured value must hold until the next point arrives, however coarse the step.
-    info.staleAfter = std::max<model::TimeNs>(30 * model::kNsPerSecond, 3 * step);
-    // A short queue: the writer blocks the import rather than holding many floor-sized snapshots.
-    auto created = RecordingWriter::create(outPath, topology, info, 8);
-    if (!created) return std::unexpected(created.error());
-    std::unique_ptr<RecordingWriter> writer = std::move(*created);
-    writer->setBlocking(true); // every tick matters more than pace here
-    auto discard = [&] {
-        writer->close();
-        std::error_code ec;
-        for (const char* suffix : {"", "-wal", "-shm"})
-            std::filesystem::remove(outPath + suffix, ec);
-    };
-
-    model::SimConfig config;
-    config.startTime = from;
-    config.step = options.tick;
-    config.telemetry = true;
-    config.measurementHold = info.staleAfter;
-    config.staleAfter = info.staleAfter;
-    model::SimModel sim(topology, config);
-
-    HttpOptions http = server.http;
-    http.timeout = server.timeout;
-    HttpClient client; // one for the whole import: its connections are reused
-    // Slice k asks for the points from + (k*P + i) * step, i < P: every request is bounded to P
-    // points per series, and no point is asked for twice.
-    const auto perSlice =
-        static_cast<model::TimeNs>(std::max<std::size_t>(options.pointsPerRequest, 1));
-    const model::TimeNs points = (to - from) / step + 1;
-    const auto slices = static_cast<std::size_t>((points + perSlice - 1) / perSlice);
-    std::unordered_set<std::uint64_t> seriesSeen;
-    std::vector<model::Sample> pending; // fetched, not yet applied; sorted by time
-    std::size_t cursor = 0;
-    bool started = false;
-
-    auto pushState = [&] {
-        auto snapshot = std::make_shared<model::Snapshot>();
-        sim.copyTo(*snapshot);
-        writer->push(std::move(snapshot));
-        ++stats.ticks;
-    };
-    auto applyUpTo = [&](model::TimeNs limit) {
-        model::SampleBatch batch;
-        while (cursor < pending.size() && pending[cursor].time <= limit)
-            batch.samples.push_back(pending[cursor++]);
-        if (!batch.samples.empty()) sim.apply(batch);
-    };
-    // Steps the twin through every tick that ends by `limit` (all samples up to it are known).
-    auto advanceTo = [&](model::TimeNs limit) {
-        while (sim.time() < to && sim.time() + options.tick <= limit) {
-            applyUpTo(sim.time() + options.tick);
-            sim.step();
-            pushState();
-        }
-        pending.erase(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(cursor));
-        cursor = 0;
-    };
-
-    std::uint64_t failedRequests = 0;
-    for (std::size_t k = 0; k < slices; ++k) {
-        const model::TimeNs s0 = from + static_cast<model::TimeNs>(k) * perSlice * step;
-        const model::TimeNs s1 = std::min(to, s0 + (perSlice - 1) * step);
-        const std::size_t before = pending.size();
-        for (std::size_t q = 0; q < server.queries.size(); ++q) {
-            const PromqlQuery& query = server.queries[q];
-            const ApiCall c = apiCall(server.url, "query_range",
-                                      {{"query", query.expr},
-                                       {"start", apiSeconds(s0)},
-                                       {"end", apiSeconds(s1)},
-                                       {"step", apiSeconds(step)}});
-            std::optional<PromqlResult> result;
-            for (int attempt = 0; attempt <= options.retries && !result; ++attempt) {
-                if (cancelled()) break;
-                if (attempt > 0) {
-                    // Back off before retrying a failing server, still listening for cancel.
-                    for (int i = 0; i < 10 * attempt && !cancelled(); ++i)
-                        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-                }
-                ++stats.requests;
-                HttpResult r = requestBlocking(
-                    client, c.url, http, cancel, c.body,
-                    c.body.empty() ? std::string{} : "application/x-www-form-urlencoded");
-                if (r.ok() && !r.truncated) {
-                    if (auto parsed = parsePromqlResponse(r.body))
-                        result = std::move(*parsed);
-                    else {
-                        stats.lastError = query.name + ": " + parsed.error().message;
-                        break; // the server answered: asking again gives the same answer
-                    }
-                } else if (r.truncated) {
-                    stats.lastError = query.name + ": answer over " +
-                                      std::to_string(http.maxBodyBytes) +
-                                      " bytes (use fewer points per request)";
-                    break;
-                } else {
-                    bool serverSide = false;
-                    stats.lastError = query.name + ": " + failureOf(r, serverSide);
-                    if (!serverSide) break;
-                }
-            }
-            if (cancelled()) {
-                discard();
-                return fail("import cancelled");
-            }
-            if (!result) {
-                ++stats.errors;
-                ++failedRequests;
-                continue;
-            }
-            for (const PromqlSeries& s : result->series) {
-                std::string key = std::to_string(q);
-                for (const auto& [n, v] : s.labels)
-                    key += "\x1f" + n + "=" + v;
-                seriesSeen.insert(std::hash<std::string>{}(key));
-            }
-            const MappedAnswer a = mapResult(*result, query, mapper, rackKeys, pending);
-            stats.samples += a.points;
-            stats.unmapped += a.unmapped;
-            if (progress)
-                progress((static_cast<double>(k) +
-                          static_cast<double>(q + 1) / static_cast<double>(server.queries.size())) /
-                         static_cast<double>(slices));
-        }
-        stats.mapped += pending.size() - before;
-        std::stable_sort(
-            pending.begin(), pending.end(),
-            [](const model::Sample& a, const model::Sample& b) { return a.time < b.time; });
-        if (!started) {
-            // The first frame already shows what was measured at the window's start.
-            applyUpTo(from);
-            pushState();
-            started = true;
-        }
-        advanceTo(s1);
-    }
-    if (started) {
-        advanceTo(to);
-        applyUpTo(to);
-    }
-    stats.series = seriesSeen.size();
-    if (failedRequests == server.queries.size() * slices) {
-        discard();
-        return fail("no data from " + server.url + ": " + stats.lastError);
-    }
-    writer->close();
-    if (!writer->error().empty()) return fail(writer->error());
-    if (progress) progress(1.0);
-    return stats;
 }
 
 } // namespace ft::importers
