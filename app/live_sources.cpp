@@ -348,6 +348,9 @@ importWindowToRecording(const Options& o, const std::shared_ptr<const model::Top
     server.queries = importers::buildQuerySet(*rules, *topology, qs);
     importers::IncidentImportOptions options;
     options.tick = std::min(step, 5 * model::kNsPerSecond);
+    auto severity = importers::parseSeverityMap(o.alertSeverity);
+    if (!severity) return std::unexpected("--alert-severity " + severity.error());
+    options.alertSeverity = std::move(*severity);
     auto stats = importers::importIncidentWindow(server, *from, *to, step, *rules, topology,
                                                  outPath, progress, cancel, options);
     if (!stats) return std::unexpected(stats.error().toString());
@@ -361,6 +364,7 @@ importWindowToRecording(const Options& o, const std::shared_ptr<const model::Top
                                        {"errors", stats->errors},
                                        {"requests", stats->requests},
                                        {"series", stats->series}}});
+    summary["alerts"] = stats->alerts;
     summary["ticks"] = stats->ticks;
     summary["recorded_samples"] = stats->mapped;
     summary["first_time"] = model::formatUtc(*from);

@@ -3,6 +3,7 @@
 // the twin tick by tick into a recording, with the floor's alerts of that window
 // (ALERTS{alertstate="firing"}, ALERTS_FOR_STATE) as they fired and resolved.
 #include "importers/floor/floor_file.h"
+#include "importers/mapping/alert_history.h"
 #include "importers/recording/recording_writer.h"
 #include "model/sim_model.h"
 #include "promql_api.h"
@@ -84,6 +85,42 @@ importIncidentWindow(const PromqlConfig& server, model::TimeNs from, model::Time
     std::size_t cursor = 0;
     bool started = false;
 
+    // The floor's alerts over the window, from the server's own ALERTS series. A server that
+    // answers with none had none firing (an empty board); one that cannot answer leaves the
+    // recording without a board, as a floor without alerting.
+    AlertHistory alertHistory(*topology, options.alertSeverity,
+                              "prometheus " + promql_api::baseUrl(server.url) + " (ALERTS)");
+    bool alertsAnswered = false;
+    auto fetchAlerts = [&](model::TimeNs s0, model::TimeNs s1) {
+        for (const char* expr : {"ALERTS{alertstate=\"firing\"}", "ALERTS_FOR_STATE"}) {
+            const ApiCall c = apiCall(server.url, "query_range",
+                                      {{"query", expr},
+                                       {"start", apiSeconds(s0)},
+                                       {"end", apiSeconds(s1)},
+                                       {"step", apiSeconds(step)}});
+            ++stats.requests;
+            HttpResult r = requestBlocking(client, c.url, http, cancel, c.body,
+                                           c.body.empty() ? std::string{}
+                                                          : "application/x-www-form-urlencoded");
+            auto parsed =
+                r.ok() && !r.truncated ? parsePromqlResponse(r.body) : std::unexpected(Error{});
+            if (!parsed) {
+                bool serverSide = false;
+                stats.lastError = std::string(expr) + ": " +
+                                  (r.ok() ? parsed.error().message : failureOf(r, serverSide));
+                ++stats.errors;
+                continue;
+            }
+            if (expr[6] == '{') {
+                alertHistory.addFiring(*parsed);
+                alertsAnswered = true;
+            } else {
+                alertHistory.addActiveSince(*parsed);
+            }
+        }
+    };
+    constexpr std::uint16_t kAlertsSource = 0xFFFE; // the window's alerts, as one source
+
     auto pushState = [&] {
         auto snapshot = std::make_shared<model::Snapshot>();
         sim.copyTo(*snapshot);
@@ -100,6 +137,13 @@ importIncidentWindow(const PromqlConfig& server, model::TimeNs from, model::Time
     auto advanceTo = [&](model::TimeNs limit) {
         while (sim.time() < to && sim.time() + options.tick <= limit) {
             applyUpTo(sim.time() + options.tick);
+            if (alertsAnswered)
+                if (auto board = alertHistory.changedAt(sim.time() + options.tick, step)) {
+                    model::SampleBatch b;
+                    b.source = kAlertsSource;
+                    b.alerts = std::move(board);
+                    sim.apply(b);
+                }
             sim.step();
             pushState();
         }
@@ -172,6 +216,7 @@ importIncidentWindow(const PromqlConfig& server, model::TimeNs from, model::Time
                           static_cast<double>(q + 1) / static_cast<double>(server.queries.size())) /
                          static_cast<double>(slices));
         }
+        if (!cancelled()) fetchAlerts(s0, s1);
         stats.mapped += pending.size() - before;
         std::stable_sort(
             pending.begin(), pending.end(),
@@ -189,6 +234,7 @@ importIncidentWindow(const PromqlConfig& server, model::TimeNs from, model::Time
         applyUpTo(to);
     }
     stats.series = seriesSeen.size();
+    stats.alerts = alertHistory.alerts();
     if (failedRequests == server.queries.size() * slices) {
         discard();
         return fail("no data from " + server.url + ": " + stats.lastError);

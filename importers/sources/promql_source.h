@@ -27,6 +27,7 @@
 //
 // Needs a QCoreApplication; its HTTP runs on its own thread. start()/stop() from the owner,
 // health() from any thread.
+#include "importers/formats/alertmanager_json.h"
 #include "importers/formats/error.h"
 #include "importers/formats/promql_response.h"
 #include "importers/mapping/mapping_rules.h"
@@ -156,6 +157,7 @@ struct IncidentImportOptions {
     model::TimeNs tick = model::kNsPerSecond; // the recording's tick (the sim step that drives it)
     std::size_t pointsPerRequest = 720;       // per series; a slice spans this many steps
     int retries = 2;                          // per request, on transport errors and 5xx
+    SeverityMap alertSeverity;                // what the window's alerts' severity labels mean
 };
 
 struct IncidentImportStats {
@@ -166,6 +168,7 @@ struct IncidentImportStats {
     std::uint64_t requests = 0;
     std::uint64_t errors = 0; // requests that failed for good
     std::uint64_t ticks = 0;  // snapshots written
+    std::uint64_t alerts = 0; // distinct alerts ALERTS showed firing in the window
     std::string lastError;
 };
 

@@ -7,6 +7,7 @@
 #include "importers/floor/floor_file.h"
 #include "importers/floor/inventory_csv.h"
 #include "importers/formats/alertmanager_json.h"
+#include "importers/mapping/alert_history.h"
 #include "importers/mapping/alert_placement.h"
 #include "importers/mapping/entity_name_index.h"
 #include "importers/recording/recording_reader.h"
@@ -536,6 +537,59 @@ private slots:
         QCOMPARE(alerts[0].endsAt, now + 2 * model::kNsPerSecond);
         QVERIFY(open.empty());
         QVERIFY(importers::incidentAlerts(snap, *floor, now, hold, open).empty());
+    }
+
+    void aWindowsAlertsComeFromPrometheusOwnAlertsSeries() {
+        // ALERTS{alertstate="firing"} over a window, 15 s steps: NodeDown fires twice, GpuHot
+        // once; ALERTS_FOR_STATE says when GpuHot became active (before the window).
+        const auto floor = hallFloor();
+        importers::AlertHistory history(*floor, {}, "prometheus p:9090 (ALERTS)");
+        constexpr model::TimeNs s = model::kNsPerSecond, step = 15 * s, t0 = 1000 * s;
+        importers::PromqlResult firing;
+        importers::PromqlSeries down{{{"__name__", "ALERTS"},
+                                      {"alertname", "NodeDown"},
+                                      {"alertstate", "firing"},
+                                      {"instance", "gpu-node-0002:9100"}},
+                                     {}};
+        for (const int k : {0, 1, 2, 6, 7})
+            down.points.emplace_back(t0 + k * step, 1.0);
+        importers::PromqlSeries hot{{{"__name__", "ALERTS"},
+                                     {"alertname", "GpuHot"},
+                                     {"alertstate", "firing"},
+                                     {"Hostname", "gpu-node-0001"},
+                                     {"gpu", "3"},
+                                     {"severity", "critical"}},
+                                    {}};
+        for (int k = 0; k < 8; ++k)
+            hot.points.emplace_back(t0 + k * step, 1.0);
+        firing.series = {down, hot};
+        history.addFiring(firing);
+        importers::PromqlResult since;
+        importers::PromqlSeries hotSince = hot;
+        hotSince.labels[0].second = "ALERTS_FOR_STATE";
+        hotSince.labels.erase(hotSince.labels.begin() + 2); // no alertstate
+        hotSince.points = {{t0 + 7 * step, 900.0}};
+        since.series = {hotSince};
+        history.addActiveSince(since);
+        QCOMPARE(history.alerts(), std::size_t(2));
+        auto b = history.changedAt(t0 + 5 * s, step);
+        QVERIFY(b);
+        QCOMPARE(b->alerts.size(), std::size_t(2));
+        const auto& gpuHot = named(b->alerts, "GpuHot");
+        QCOMPARE(gpuHot.startsAt, 900 * s); // ALERTS_FOR_STATE's activeAt
+        QCOMPARE(gpuHot.severity, Severity::Critical);
+        QCOMPARE(gpuHot.entities[0].kind, EntityKind::Gpu);
+        QCOMPARE(named(b->alerts, "NodeDown").entities[0].kind, EntityKind::ComputeTray);
+        QCOMPARE(gpuHot.fingerprint,
+                 importers::labelsFingerprint(importers::alertLabels(hot.labels)));
+        QVERIFY(!history.changedAt(t0 + 10 * s, step)); // same list: nothing new
+        b = history.changedAt(t0 + 4 * step, step);     // NodeDown resolved between runs
+        QVERIFY(b);
+        QCOMPARE(b->alerts.size(), std::size_t(1));
+        b = history.changedAt(t0 + 6 * step + s, step); // fired again: a new start
+        QCOMPARE(named(b->alerts, "NodeDown").startsAt, t0 + 6 * step);
+        b = history.changedAt(t0 + 9 * step, step); // past the last points: none
+        QVERIFY(b && b->alerts.empty());
     }
 
     void theSourceReadsAlertsAndSilencesOverHttp() {

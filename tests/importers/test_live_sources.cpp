@@ -12,6 +12,7 @@
 #include "importers/sources/mqtt_source.h"
 #include "importers/sources/promql_source.h"
 #include "importers/sources/scrape_source.h"
+#include "model/external_alert.h"
 #include "support/loopback_server.h"
 #include "support/requirement.h"
 #include "support/server_process.h"
@@ -689,15 +690,24 @@ private slots:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const int port = freePort();
-        QFile config(dir.filePath("prometheus.yml"));
+        QFile config(dir.filePath("prometheus.yml")), rules(dir.filePath("rules.yml"));
         QVERIFY(config.open(QIODevice::WriteOnly));
+        // An alerting rule as a floor's own: GPU 3 of a01-n02 (64 °C) fires it.
         config.write(QString("global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\n"
+                             "  evaluation_interval: 1s\nrule_files: ['%2']\n"
                              "scrape_configs:\n  - job_name: dcgm\n    scrape_interval: 1s\n    "
                              "scrape_timeout: 1s\n    honor_labels: true\n"
                              "    static_configs:\n      - targets: ['127.0.0.1:%1']\n")
                          .arg(exporter.port())
+                         .arg(rules.fileName())
                          .toUtf8());
         config.close();
+        QVERIFY(rules.open(QIODevice::WriteOnly));
+        rules.write("groups:\n  - name: gpu\n    rules:\n      - alert: GpuHot\n"
+                    "        expr: DCGM_FI_DEV_GPU_TEMP > 63\n        labels:\n"
+                    "          severity: critical\n        annotations:\n"
+                    "          summary: GPU above 63 C\n");
+        rules.close();
         ServerProcess server(
             prometheus,
             {"--config.file=" + config.fileName(), "--storage.tsdb.path=" + dir.filePath("tsdb"),
@@ -773,7 +783,8 @@ private slots:
         QVERIFY2(imported, imported ? "" : imported.error().toString().c_str());
         QVERIFY2(imported->samples > 0 && imported->mapped > 0 && imported->errors == 0,
                  imported->lastError.c_str());
-        QCOMPARE(imported->requests, 3 * pc.queries.size()); // 6 points in slices of 2
+        // 6 points in slices of 2, and in each slice ALERTS and ALERTS_FOR_STATE.
+        QCOMPARE(imported->requests, 3 * pc.queries.size() + 3 * 2);
         QVERIFY(imported->series >= 2);
         QCOMPARE(imported->ticks, 6u); // the first frame and five 1 s ticks
         QVERIFY(!progress.empty() && progress.back() == 1.0 && std::ranges::is_sorted(progress));
@@ -785,6 +796,22 @@ private slots:
         QVERIFY((*reader)->snapshotAt(to, snap));
         QCOMPARE(snap.value(ch::GpuTemperature, gpu), 64.0f);
         QCOMPARE(snap.value(ch::RackGpuTempMax, rack), 64.0f);
+        // The window's alerts came with it: the rule's alert, firing, on GPU 3 of each host
+        // (64 °C on both).
+        QCOMPARE(imported->alerts, 2u);
+        QVERIFY(snap.externalAlerts);
+        QCOMPARE(snap.externalAlerts->alerts.size(), std::size_t(2));
+        std::vector<model::EntityRef> on;
+        for (const auto& hot : snap.externalAlerts->alerts) {
+            QCOMPARE(hot.name, std::string("GpuHot"));
+            QCOMPARE(hot.severity, model::Severity::Critical);
+            QCOMPARE(hot.state, model::AlertState::Firing);
+            QVERIFY(hot.startsAt <= to);
+            on.push_back(hot.entities.front());
+        }
+        QVERIFY(std::ranges::find(on, model::EntityRef{model::EntityKind::Gpu, gpu}) != on.end());
+        QVERIFY(std::ranges::find(on, model::EntityRef{model::EntityKind::Gpu,
+                                                       gpuOf(*m_floor, "a01-n01", 3)}) != on.end());
 
         // Killed mid-run: Down; restarted on the same data: Up again and samples flow.
         server.kill();
