@@ -12,11 +12,11 @@
 #include "importers/floor/floor_file.h"
 #include "importers/formats/alertmanager_json.h"
 #include "importers/formats/long_format_import.h"
-#include "importers/mapping/alert_placement.h"
-#include "importers/recording/alert_sets.h"
 #include "importers/formats/promql_response.h"
 #include "importers/formats/slurm_json.h"
+#include "importers/mapping/alert_placement.h"
 #include "importers/mapping/slurm_floor.h"
+#include "importers/recording/alert_sets.h"
 #include "model/channel_catalog.h"
 #include "model/topology.h"
 
