@@ -38,39 +38,6 @@ std::expected<Json, std::string> document(std::string_view body, std::string_vie
     }
 }
 
-// A list of strings, or of objects with a "name" (receivers); why not, when it is neither.
-std::expected<std::vector<std::string>, std::string> names(const Json& list, const char* key) {
-    std::vector<std::string> out;
-    if (list.is_null()) return out;
-    if (!list.is_array()) return std::unexpected(std::string(key) + " is not a list");
-    for (const Json& e : list) {
-        if (e.is_string())
-            out.push_back(e.get<std::string>());
-        else if (e.is_object() && e.contains("name") && e["name"].is_string())
-            out.push_back(e["name"].get<std::string>());
-        else
-            return std::unexpected(std::string(key) + " holds something that is not a name");
-    }
-    return out;
-}
-
-std::expected<model::Labels, std::string> labelSet(const Json& j, const char* key, bool required) {
-    model::Labels out;
-    const auto it = j.find(key);
-    if (it == j.end() || it->is_null()) {
-        if (required) return std::unexpected(std::string("no ") + key);
-        return out;
-    }
-    if (!it->is_object()) return std::unexpected(std::string(key) + " is not an object");
-    for (const auto& [k, v] : it->items()) {
-        if (!v.is_string())
-            return std::unexpected(std::string(key) + " '" + k + "' is not a string");
-        out.emplace_back(k, v.get<std::string>());
-    }
-    std::ranges::sort(out);
-    return out;
-}
-
 // A time field: RFC 3339, or absent (0). Present but unreadable is an error.
 std::expected<model::TimeNs, std::string> timeField(const Json& j, const char* key, bool required) {
     const auto it = j.find(key);
@@ -79,87 +46,17 @@ std::expected<model::TimeNs, std::string> timeField(const Json& j, const char* k
         return 0;
     }
     if (!it->is_string()) return std::unexpected(std::string(key) + " is not a time");
+    const std::string& text = it->get_ref<const std::string&>();
     // Go's zero time: Alertmanager's "not set".
-    if (it->get<std::string>().starts_with("0001-01-01T00:00:00")) return 0;
-    const auto t = parseRfc3339(it->get<std::string>());
-    if (!t)
-        return std::unexpected(std::string(key) + " '" + it->get<std::string>() +
-                               "' is not an RFC 3339 time");
+    if (text.starts_with("0001-01-01T00:00:00")) return 0;
+    const auto t = parseRfc3339(text);
+    if (!t) return std::unexpected(std::string(key) + " '" + text + "' is not an RFC 3339 time");
     return *t;
 }
 
 std::string stringField(const Json& j, const char* key) {
     const auto it = j.find(key);
     return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-constexpr std::array kAlertKeys{"labels",       "annotations", "startsAt",  "endsAt", "updatedAt",
-                                "generatorURL", "fingerprint", "receivers", "status"};
-
-// One GettableAlert, or why it cannot be used.
-std::expected<model::ExternalAlert, std::string> readAlert(const Json& j,
-                                                           std::vector<std::string>& unknown) {
-    if (!j.is_object()) return std::unexpected("not an object");
-    model::ExternalAlert a;
-    auto labels = labelSet(j, "labels", true);
-    if (!labels) return std::unexpected(labels.error());
-    a.labels = std::move(*labels);
-    auto annotations = labelSet(j, "annotations", false);
-    if (!annotations) return std::unexpected(annotations.error());
-    a.annotations = std::move(*annotations);
-    a.fingerprint = stringField(j, "fingerprint");
-    if (a.fingerprint.empty()) return std::unexpected("no fingerprint");
-    for (const auto& [field, out] :
-         {std::pair{"startsAt", &a.startsAt}, std::pair{"endsAt", &a.endsAt},
-          std::pair{"updatedAt", &a.updatedAt}}) {
-        auto t = timeField(j, field, std::string_view(field) == "startsAt");
-        if (!t) return std::unexpected(t.error());
-        *out = *t;
-    }
-    a.generatorUrl = stringField(j, "generatorURL");
-    if (const auto it = j.find("receivers"); it != j.end()) {
-        auto r = names(*it, "receivers");
-        if (!r) return std::unexpected(r.error());
-        a.receivers = std::move(*r);
-    }
-    const auto status = j.find("status");
-    if (status == j.end() || !status->is_object()) return std::unexpected("no status");
-    const std::string state = stringField(*status, "state");
-    for (const auto& [field, out] :
-         {std::pair{"silencedBy", &a.silencedBy}, std::pair{"inhibitedBy", &a.inhibitedBy},
-          std::pair{"mutedBy", &a.mutedBy}}) {
-        const auto it = status->find(field);
-        if (it == status->end()) continue; // mutedBy: 0.27 on only
-        auto list = names(*it, field);
-        if (!list) return std::unexpected("status." + list.error());
-        *out = std::move(*list);
-    }
-    if (state == "active")
-        a.state = AlertState::Firing;
-    else if (state == "suppressed")
-        // A silence says who and why; an inhibition only which alert; a mute time interval
-        // (mutedBy) is planned quiet, read as a silence.
-        a.state = a.silencedBy.empty() && !a.inhibitedBy.empty() ? AlertState::Inhibited
-                                                                 : AlertState::Silenced;
-    else if (state == "unprocessed")
-        a.state = AlertState::Unprocessed;
-    else
-        return std::unexpected("status.state '" + state +
-                               "' is none of active, suppressed, unprocessed");
-    a.name = std::string(a.label("alertname"));
-    for (const auto& [k, v] : j.items())
-        if (std::ranges::find(kAlertKeys, k) == kAlertKeys.end()) unknown.push_back(k);
-    return a;
-}
-
-// "alert 3 (GpuXidError)": which entry a warning is about.
-std::string entryName(std::string_view what, std::size_t index, const Json& j) {
-    std::string out = std::string(what) + ": alert " + std::to_string(index + 1);
-    if (j.is_object())
-        if (const auto l = j.find("labels"); l != j.end() && l->is_object())
-            if (const auto n = l->find("alertname"); n != l->end() && n->is_string())
-                out += " (" + n->get<std::string>() + ")";
-    return out;
 }
 
 std::expected<model::SilenceNote, std::string> readSilence(const Json& j) {
@@ -192,66 +89,7 @@ std::expected<model::SilenceNote, std::string> readSilence(const Json& j) {
     return s;
 }
 
-void warnUnknown(AlertmanagerAnswer& out, std::string_view what,
-                 const std::vector<std::string>& unknown) {
-    std::vector<std::string> seen;
-    for (const auto& k : unknown)
-        if (std::ranges::find(seen, k) == seen.end()) seen.push_back(k);
-    for (const auto& k : seen)
-        out.warnings.push_back(std::string(what) + ": unknown alert field '" + k + "' (ignored)");
-}
-
 } // namespace
-
-std::expected<AlertmanagerAnswer, std::string> parseAlertmanagerAlerts(std::string_view body,
-                                                                       std::string_view what) {
-    auto doc = document(body, what);
-    if (!doc) return std::unexpected(doc.error());
-    if (!doc->is_array())
-        return std::unexpected(std::string(what) +
-                               ": expected a list of alerts or alert groups, "
-                               "got " +
-                               std::string(doc->type_name()));
-    AlertmanagerAnswer out;
-    // Groups: objects with an "alerts" list (and "labels", "receiver").
-    out.groups = !doc->empty() && std::ranges::all_of(*doc, [](const Json& e) {
-        return e.is_object() && e.contains("alerts") && !e.contains("fingerprint");
-    });
-    std::unordered_set<std::string> seen;
-    std::vector<std::string> unknown;
-    std::size_t index = 0;
-    auto take = [&](const Json& j) {
-        auto a = readAlert(j, unknown);
-        if (!a) {
-            ++out.skipped;
-            out.warnings.push_back(entryName(what, index, j) + ": " + a.error() + " (skipped)");
-        } else if (seen.insert(a->fingerprint).second) {
-            out.alerts.push_back(std::move(*a));
-        } else if (!out.groups) {
-            out.warnings.push_back(entryName(what, index, j) + ": fingerprint " + a->fingerprint +
-                                   " listed twice (read once)");
-        }
-        ++index;
-    };
-    if (out.groups) {
-        for (std::size_t g = 0; g < doc->size(); ++g) {
-            const Json& alerts = (*doc)[g]["alerts"];
-            if (!alerts.is_array()) {
-                ++out.skipped;
-                out.warnings.push_back(std::string(what) + ": group " + std::to_string(g + 1) +
-                                       ": alerts is not a list (skipped)");
-                continue;
-            }
-            for (const Json& a : alerts)
-                take(a);
-        }
-    } else {
-        for (const Json& a : *doc)
-            take(a);
-    }
-    warnUnknown(out, what, unknown);
-    return out;
-}
 
 std::expected<AlertmanagerAnswer, std::string> parseAlertmanagerSilences(std::string_view body,
                                                                          std::string_view what) {

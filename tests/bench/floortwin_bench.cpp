@@ -1,6 +1,7 @@
 // floortwin-bench: every performance figure of DESIGN.md, one `name value unit` line each.
 // Medians over repeated runs; render figures need an X display (make bench uses Xvfb).
 // Usage: floortwin-bench [--filter TEXT]   (FT_SOAK_SECONDS shortens the 10-minute wall soak)
+#include "alerts_bench.h"
 #include "app/floor_loading.h"
 #include "app/session.h"
 #include "hostile_bench.h"
@@ -678,7 +679,7 @@ int main(int argc, char** argv) {
     // that names a frame size ("3840x2160") is a render filter too.
     const bool gui =
         g_filter.empty() ||
-        std::string("render.startup.memory.live.soak.hostile.")
+        std::string("render.startup.memory.live.soak.hostile.alerts.")
                 .find(g_filter.substr(0, g_filter.find('.') + 1)) != std::string::npos ||
         std::regex_search(g_filter, std::regex(R"(\d+x\d+)"));
     std::unique_ptr<QCoreApplication> app;
@@ -701,7 +702,12 @@ int main(int argc, char** argv) {
     if (wanted("inventory.load_ms") || wanted("mapping."))
         ft::benchInventory(figure, std::filesystem::temp_directory_path().string());
     if (wanted("redfish.")) ft::benchRedfish(figure);
+    if (wanted("alerts.poll_ms") || wanted("alerts.fetch_ms") || wanted("alerts.poll_vs") ||
+        wanted("alerts.parse_ms") || wanted("alerts.place_ms"))
+        ft::benchAlertPoll(figure);
     if (!gui) return 0;
+    if (wanted("alerts.frame"))
+        ft::benchAlertFrames(figure, [](views::FloorView& v, int n) { return frameMs(v, n); });
     benchRender();
     benchLiveLatency();
     if (wanted("hostile."))
