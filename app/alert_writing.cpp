@@ -56,27 +56,34 @@ void installAlertWriter(const Options& o) {
         const auto it = configs->find(source);
         return it == configs->end() ? nullptr : &it->second;
     };
-    writer->silence =
-        [configFor, user = writer->user](const std::string& source, const model::Labels& matchers,
-                                         model::TimeNs duration, const std::string& comment,
-                                         views::AlertWriter::Done done) {
-            const auto* config = configFor(source);
-            if (!config) return done("no writable source named " + source);
-            importers::NewSilence s;
-            s.matchers = matchers;
-            s.startsAt = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                             std::chrono::system_clock::now().time_since_epoch())
-                             .count();
-            s.endsAt = s.startsAt + duration;
-            s.createdBy = user;
-            s.comment = comment.empty() ? "silenced from floortwin" : comment;
-            offThread(
-                [config = *config, s] {
-                    const auto id = importers::createSilence(config, s);
-                    return id ? std::string() : id.error();
-                },
-                std::move(done));
-        };
+    writer->silence = [configs,
+                       user = writer->user](const std::string& source,
+                                            const std::vector<model::SilenceMatcher>& matchers,
+                                            model::TimeNs duration, const std::string& comment,
+                                            views::AlertWriter::Done done) {
+        // The alert's own Alertmanager, or ("" : a rack's silence) every writable one.
+        std::vector<importers::AlertmanagerConfig> targets;
+        for (const auto& [name, config] : *configs)
+            if (source.empty() || name == source) targets.push_back(config);
+        if (targets.empty()) return done("no writable source named " + source);
+        importers::NewSilence s;
+        s.matchers = matchers;
+        s.startsAt = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                         std::chrono::system_clock::now().time_since_epoch())
+                         .count();
+        s.endsAt = s.startsAt + duration;
+        s.createdBy = user;
+        s.comment = comment.empty() ? "silenced from floortwin" : comment;
+        offThread(
+            [targets = std::move(targets), s] {
+                std::string errors;
+                for (const auto& config : targets)
+                    if (const auto id = importers::createSilence(config, s); !id)
+                        errors += (errors.empty() ? "" : "; ") + id.error();
+                return errors;
+            },
+            std::move(done));
+    };
     writer->expire = [configFor](const std::string& source, const std::string& id,
                                  views::AlertWriter::Done done) {
         const auto* config = configFor(source);

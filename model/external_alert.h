@@ -83,6 +83,13 @@ struct ExternalAlert {
     bool operator==(const ExternalAlert&) const = default;
 };
 
+// One matcher of a silence the twin makes: equality, or a regular expression (Alertmanager's,
+// anchored at both ends).
+struct SilenceMatcher {
+    std::string name, value;
+    bool regex = false;
+};
+
 // Every source's alerts, by source then by when they started.
 struct AlertBoard {
     std::vector<ExternalAlert> alerts;

@@ -183,9 +183,9 @@ std::string rfc3339(model::TimeNs t) {
 std::string silenceRequestBody(const NewSilence& s) {
     Json j;
     j["matchers"] = Json::array();
-    for (const auto& [name, value] : s.matchers)
+    for (const auto& m : s.matchers)
         j["matchers"].push_back(
-            {{"name", name}, {"value", value}, {"isRegex", false}, {"isEqual", true}});
+            {{"name", m.name}, {"value", m.value}, {"isRegex", m.regex}, {"isEqual", true}});
     j["startsAt"] = rfc3339(s.startsAt);
     j["endsAt"] = rfc3339(s.endsAt);
     j["createdBy"] = s.createdBy;

@@ -49,9 +49,9 @@ std::expected<SeverityMap, std::string> parseSeverityMap(std::string_view text);
 void attachSilences(std::vector<model::ExternalAlert>& alerts,
                     const std::vector<model::SilenceNote>& silences);
 
-// A silence as POST /api/v2/silences takes it: every matcher an equality.
+// A silence as POST /api/v2/silences takes it.
 struct NewSilence {
-    model::Labels matchers; // name, value
+    std::vector<model::SilenceMatcher> matchers;
     model::TimeNs startsAt = 0, endsAt = 0;
     std::string createdBy, comment;
 };

@@ -667,6 +667,45 @@ private slots:
         source.stop();
     }
 
+    void aHundredThousandAlertsAreAllRead() {
+        // A storm: 100,000 alerts in one answer (some 50 MB), every one read and placed.
+        const auto floor = hallFloor();
+        const std::string host = floor->hostName(0);
+        nlohmann::json list = nlohmann::json::array();
+        for (int i = 0; i < 100000; ++i)
+            list.push_back(
+                {{"labels",
+                  {{"alertname", "Storm"}, {"instance", host + ":9100"}, {"n", std::to_string(i)}}},
+                 {"annotations", {{"summary", "storm alert " + std::to_string(i)}}},
+                 {"startsAt", "2026-12-07T03:00:00Z"},
+                 {"endsAt", "2026-12-07T04:00:00Z"},
+                 {"updatedAt", "2026-12-07T03:00:00Z"},
+                 {"fingerprint", "f" + std::to_string(i)},
+                 {"receivers", nlohmann::json::array({{{"name", "noc"}}})},
+                 {"status",
+                  {{"state", "active"},
+                   {"silencedBy", nlohmann::json::array()},
+                   {"inhibitedBy", nlohmann::json::array()}}}});
+        const std::string body = list.dump();
+        testing::PageServer server([&](const testing::PageServer::Request& r) {
+            return r.target.starts_with("/api/v2/alerts")
+                       ? testing::PageServer::Response{200, body, "application/json"}
+                       : testing::PageServer::Response{200, "[]", "application/json"};
+        });
+        auto config =
+            importers::parseAlertmanagerSpec("http://127.0.0.1:" + std::to_string(server.port()));
+        config->http.timeout = std::chrono::milliseconds(60000);
+        importers::HttpClient client;
+        importers::EntityNameIndex index(*floor);
+        const auto read = importers::readAlertmanagerOnce(*config, client, index);
+        QVERIFY2(read.error.empty(), read.error.c_str());
+        QCOMPARE(read.answer.alerts.size(), std::size_t(100000));
+        QCOMPARE(read.answer.skipped, std::size_t(0));
+        QVERIFY(std::ranges::all_of(read.answer.alerts, [](const auto& a) {
+            return a.entities.size() == 1 && a.entities[0].kind == EntityKind::ComputeTray;
+        }));
+    }
+
     void silencesAreMadeAndExpiredAndRefusalsSaid() {
         std::mutex mutex;
         std::vector<testing::PageServer::Request> seen;

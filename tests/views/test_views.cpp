@@ -1,5 +1,6 @@
 // Views under a real X display (Xvfb in CI): the rendered default floor against a stored
 // baseline, picking, selection to inspector, colour scale, metric switching.
+#include "app/alert_writing.h"
 #include "app/command_line.h"
 #include "app/floor_loading.h"
 #include "app/incident_report.h"
@@ -10,6 +11,7 @@
 #include "importers/recording/recording_reader.h"
 #include "model/lifecycle.h"
 #include "model/sim_core.h"
+#include "support/loopback_server.h"
 #include "support/test_paths.h"
 #include "views/alarm_causes.h"
 #include "views/camera_flight.h"
@@ -53,6 +55,7 @@
 #include <QTest>
 #include <QTextBrowser>
 #include <QTreeWidget>
+#include <mutex>
 
 using namespace ft;
 using model::EntityKind;
@@ -757,7 +760,66 @@ private slots:
         expire->click();
         QCOMPARE(expiredAt, std::string("alertmanager am:9093"));
         QCOMPARE(expiredId, std::string("s-1"));
+        // A rack's silence: only with a rack selected; its hosts in instance and Hostname, and
+        // the rule's rack label, each a silence of its own.
+        QVERIFY(!panel.rackButton()->isEnabled());
+        view->setSelection(model::EntityRef{EntityKind::Gpu, 2 * gpusPerRack + 5});
+        QVERIFY(panel.rackButton()->isEnabled());
+        QVERIFY(panel.rackButton()->toolTip().contains("A03"));
+        const auto silences = views::rackSilences(*m_topology, 2);
+        QCOMPARE(silences.size(), std::size_t(3));
+        QCOMPARE(silences[0][0].name, std::string("instance"));
+        QVERIFY(silences[0][0].regex);
+        QVERIFY(silences[0][0].value.starts_with("(a03-n01|a03-n02|"));
+        QVERIFY(silences[0][0].value.ends_with(")(:[0-9]+)?"));
+        QCOMPARE(silences[1][0].name, std::string("Hostname"));
+        QCOMPARE(silences[2][0].name, std::string("rack"));
+        QCOMPARE(silences[2][0].value, std::string("A03"));
+        QVERIFY(!silences[2][0].regex);
         views::setAlertWriter(nullptr);
+    }
+
+    void alertWriterSilencesThroughTheAlertsOwnAlertmanager() {
+        // --alertmanager-write: the app's writer sends a silence to the Alertmanager the alert
+        // came from, as the OS user, off the UI thread, and says so on the UI thread.
+        std::mutex mutex;
+        std::vector<std::string> bodies;
+        testing::PageServer server([&](const testing::PageServer::Request& r) {
+            std::lock_guard lock(mutex);
+            bodies.push_back(r.method + " " + r.target + " " + r.body);
+            return testing::PageServer::Response{200, "{\"silenceID\":\"made-1\"}",
+                                                 "application/json"};
+        });
+        app::Options o;
+        o.sources = {"alertmanager=http://127.0.0.1:" + std::to_string(server.port())};
+        o.alertmanagerWrite = true;
+        app::installAlertWriter(o);
+        const auto writer = views::alertWriter();
+        QVERIFY(writer);
+        QVERIFY(!writer->user.empty());
+        std::optional<std::string> result;
+        writer->silence("alertmanager 127.0.0.1:" + std::to_string(server.port()),
+                        {{"alertname", "NodeDown"}, {"instance", "a03-n02:9100"}},
+                        3600 * model::kNsPerSecond, "reseat",
+                        [&](const std::string& error) { result = error; });
+        QTRY_VERIFY_WITH_TIMEOUT(result.has_value(), 10000);
+        QCOMPARE(*result, std::string());
+        {
+            std::lock_guard lock(mutex);
+            QCOMPARE(bodies.size(), std::size_t(1));
+            QVERIFY(bodies[0].starts_with("POST /api/v2/silences "));
+            QVERIFY(bodies[0].find("\"createdBy\":\"" + writer->user + "\"") != std::string::npos);
+        }
+        // Another source's name: refused without a request.
+        result.reset();
+        writer->silence("alertmanager elsewhere:9093", {{"a", "b"}}, 1, "",
+                        [&](const std::string& error) { result = error; });
+        QTRY_VERIFY(result.has_value());
+        QVERIFY(result->find("no writable source") != std::string::npos);
+        // Without the flag: read-only.
+        o.alertmanagerWrite = false;
+        app::installAlertWriter(o);
+        QVERIFY(!views::alertWriter());
     }
 
     void storageLayerMatchesBaseline() {

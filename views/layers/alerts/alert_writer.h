@@ -14,9 +14,10 @@ namespace ft::views {
 struct AlertWriter {
     using Done = std::function<void(const std::string& error)>;
     std::string user; // createdBy, from the OS user unless set
-    // `source`: the alert's ExternalAlert::source.
-    std::function<void(const std::string& source, const model::Labels& matchers,
-                       model::TimeNs duration, const std::string& comment, Done done)>
+    // `source`: the alert's ExternalAlert::source; "" for every writable Alertmanager.
+    std::function<void(const std::string& source,
+                       const std::vector<model::SilenceMatcher>& matchers, model::TimeNs duration,
+                       const std::string& comment, Done done)>
         silence;
     std::function<void(const std::string& source, const std::string& id, Done done)> expire;
 };

@@ -78,6 +78,32 @@ QString causeWords(const model::Topology& t, const AlarmCause& c) {
 
 } // namespace
 
+std::vector<std::vector<model::SilenceMatcher>> rackSilences(const model::Topology& t,
+                                                             model::EntityId rack) {
+    // The rack's hosts as one anchored alternation, each name's regex characters escaped.
+    std::string hosts;
+    const auto trays = static_cast<model::EntityId>(t.spec().rack.computeTrays);
+    for (model::EntityId tray = rack * trays; tray < (rack + 1) * trays; ++tray) {
+        if (!t.trayInstalled(tray)) continue;
+        const std::string host = t.hostName(tray);
+        if (host.empty()) continue;
+        std::string escaped;
+        for (const char c : host) {
+            if (std::string_view("\\.+*?()|[]{}^$").find(c) != std::string_view::npos)
+                escaped += '\\';
+            escaped += c;
+        }
+        hosts += (hosts.empty() ? "" : "|") + escaped;
+    }
+    std::vector<std::vector<model::SilenceMatcher>> out;
+    if (!hosts.empty()) {
+        out.push_back({{"instance", "(" + hosts + ")(:[0-9]+)?", true}});
+        out.push_back({{"Hostname", "(" + hosts + ")", true}});
+    }
+    out.push_back({{"rack", t.racks.name[rack], false}});
+    return out;
+}
+
 void setAlertWriter(std::shared_ptr<const AlertWriter> writer) {
     std::lock_guard lock(g_writerMutex);
     g_writer = std::move(writer);
@@ -108,14 +134,18 @@ AlertsPanel::AlertsPanel(FloorView* view, QWidget* parent) : QWidget(parent), m_
     auto* buttons = new QHBoxLayout;
     m_silence = new QPushButton(tr("Silence…"), this);
     m_expire = new QPushButton(tr("Expire silence"), this);
+    m_silenceRack = new QPushButton(tr("Silence rack…"), this);
     buttons->addWidget(m_silence);
     buttons->addWidget(m_expire);
+    buttons->addWidget(m_silenceRack);
     buttons->addStretch();
     layout->addLayout(buttons);
     connect(m_tree, &QTreeWidget::itemClicked, this,
             [this](QTreeWidgetItem* item, int) { activate(item); });
     connect(m_silence, &QPushButton::clicked, this, &AlertsPanel::silenceChosen);
     connect(m_expire, &QPushButton::clicked, this, &AlertsPanel::expireChosen);
+    connect(m_silenceRack, &QPushButton::clicked, this, &AlertsPanel::silenceRack);
+    connect(m_view, &FloorView::selectionChanged, this, &AlertsPanel::showDetails);
     connect(m_view, &FloorView::snapshotChanged, this, &AlertsPanel::refresh);
     refresh();
 }
@@ -263,6 +293,14 @@ void AlertsPanel::showDetails() {
                                         "Alertmanager")
                                    : readOnly);
     m_expire->setToolTip(writable ? tr("Expire the silence that mutes this alert") : readOnly);
+    const auto rack = selectedRack();
+    m_silenceRack->setEnabled(writable && rack.has_value());
+    m_silenceRack->setToolTip(
+        !writable ? readOnly
+        : rack    ? tr("Silence whatever fires on %1 (its hosts, its rack label) in every "
+                          "Alertmanager")
+                     .arg(q(m_view->topology().racks.name[*rack]))
+               : tr("Select a rack first"));
     if (!a) {
         m_details->setHtml(tr("<i>Choose an alert to read it in full.</i>"));
         return;
@@ -327,7 +365,10 @@ void AlertsPanel::silenceChosen() {
     const model::TimeNs lengths[] = {kHour, 4 * kHour, 12 * kHour, 24 * kHour, 168 * kHour};
     const auto duration = lengths[std::max<qsizetype>(0, durations.indexOf(d))];
     m_note->setText(tr("Silencing %1…").arg(q(a->name)));
-    writer->silence(a->source, a->labels, duration, comment.toStdString(),
+    std::vector<model::SilenceMatcher> matchers;
+    for (const auto& [k, v] : a->labels)
+        matchers.push_back({k, v});
+    writer->silence(a->source, matchers, duration, comment.toStdString(),
                     [self = QPointer(this), name = q(a->name)](const std::string& error) {
                         if (!self) return;
                         self->m_note->setText(
@@ -335,6 +376,48 @@ void AlertsPanel::silenceChosen() {
                                 ? tr("%1 silenced; it greys out at the next poll.").arg(name)
                                 : tr("Not silenced: %1").arg(q(error)));
                     });
+}
+
+std::optional<model::EntityId> AlertsPanel::selectedRack() const {
+    const auto sel = m_view->selection();
+    if (!sel) return std::nullopt;
+    if (sel->kind == EntityKind::Rack) return sel->id;
+    return m_view->topology().rackOf(sel->kind, sel->id);
+}
+
+void AlertsPanel::silenceRack() {
+    const auto writer = alertWriter();
+    const auto rack = selectedRack();
+    if (!writer || !rack) return;
+    const QString name = q(m_view->topology().racks.name[*rack]);
+    bool ok = false;
+    const QStringList durations{tr("1 hour"), tr("4 hours"), tr("12 hours"), tr("1 day"),
+                                tr("1 week")};
+    const QString d = QInputDialog::getItem(this, tr("Silence rack %1").arg(name),
+                                            tr("For how long:"), durations, 1, false, &ok);
+    if (!ok) return;
+    const QString comment = QInputDialog::getText(this, tr("Silence rack %1").arg(name),
+                                                  tr("Why (planned work, a change number):"),
+                                                  QLineEdit::Normal, {}, &ok);
+    if (!ok) return;
+    constexpr model::TimeNs kHour = 3600 * model::kNsPerSecond;
+    const model::TimeNs lengths[] = {kHour, 4 * kHour, 12 * kHour, 24 * kHour, 168 * kHour};
+    const auto duration = lengths[std::max<qsizetype>(0, durations.indexOf(d))];
+    const auto silences = rackSilences(m_view->topology(), *rack);
+    m_note->setText(tr("Silencing rack %1…").arg(name));
+    auto left = std::make_shared<int>(static_cast<int>(silences.size()));
+    auto errors = std::make_shared<QStringList>();
+    for (const auto& matchers : silences)
+        writer->silence(
+            {}, matchers, duration, comment.toStdString(),
+            [self = QPointer(this), name, left, errors](const std::string& error) {
+                if (!error.empty()) *errors << q(error);
+                if (--*left > 0 || !self) return;
+                self->m_note->setText(
+                    errors->isEmpty()
+                        ? tr("Rack %1 silenced; its alerts grey out at the next poll.").arg(name)
+                        : tr("Rack %1 not fully silenced: %2").arg(name, errors->join("; ")));
+            });
 }
 
 void AlertsPanel::expireChosen() {
