@@ -22,7 +22,7 @@ const LayerInfo AlertLayer::kInfo{
      [](FloorView& view) -> QWidget* { return new AlertsPanel(&view); }}};
 
 namespace {
-constexpr float kLow = 0.18f, kHigh = 0.62f; // over the rack's top, above the job caps
+constexpr float kLow = 0.42f, kHigh = 0.92f; // over the top, clear of its name label
 constexpr Rgb kMutedColor{96, 102, 114};
 
 int rank(const model::ExternalAlert& a) {
@@ -118,14 +118,19 @@ void AlertLayer::update(const model::Snapshot& s) {
                 hd = static_cast<float>(rk.depthM) * 0.18f;
     const auto top = static_cast<float>(rk.heightM);
     for (std::size_t slot = 0; slot < m_worst.size(); ++slot) {
+        const bool isRack = slot < racks;
         const auto c =
-            slot < racks ? m_topology.racks.position[slot] : m_topology.cdus.position[slot - racks];
+            isRack ? m_topology.racks.position[slot] : m_topology.cdus.position[slot - racks];
+        // A CDU cabinet stands 0.85 of a rack high (floor_scene.cpp).
+        const float base = isRack ? top : top * 0.85f;
         const auto* a =
             m_worst[slot] < 0 ? nullptr : &m_board->alerts[static_cast<std::size_t>(m_worst[slot])];
-        // Nothing to say: a box of no height under the top.
-        m_beacons.set(slot, {c.x - hw, c.y - hd, a ? top + kLow : top},
-                      {c.x + hw, c.y + hd, a ? top + kHigh : top},
-                      a ? severityColor(*a) : kMutedColor);
+        if (!a) { // nothing to say: a box of no size inside the cabinet
+            m_beacons.set(slot, {c.x, c.y, 0.01f}, {c.x, c.y, 0.01f}, kMutedColor);
+            continue;
+        }
+        m_beacons.set(slot, {c.x - hw, c.y - hd, base + kLow}, {c.x + hw, c.y + hd, base + kHigh},
+                      severityColor(*a));
     }
     m_beacons.commit();
 }
