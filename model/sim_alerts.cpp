@@ -72,6 +72,7 @@ void SimModel::applyAlerts(std::uint16_t source, const std::shared_ptr<const Ale
     // What the new list lacks has resolved (or the source lost it: an alert never vanishes
     // from a list by itself while it fires).
     std::vector<const ExternalAlert*> gone;
+    gone.reserve(before.size());
     for (const auto& [fp, a] : before)
         gone.push_back(a);
     std::ranges::sort(gone, {}, &ExternalAlert::startsAt);

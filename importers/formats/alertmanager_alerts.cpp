@@ -118,10 +118,8 @@ public:
             role = parent == Role::Root ? Role::Entry : Role::Alert;
         } else if (parent == Role::Entry || parent == Role::Alert) {
             role = objectField();
-        } else if (parent == Role::Receivers) {
-            role = Role::Receiver;
-        } else if (parent == Role::StatusList) {
-            role = Role::Receiver; // {"name": ...} lists too
+        } else if (parent == Role::Receivers || parent == Role::StatusList) {
+            role = Role::Receiver; // {"name": ...}, in receivers and in status lists alike
         } else if (parent == Role::Labels) {
             notStringLabel();
         }

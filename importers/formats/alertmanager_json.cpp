@@ -46,7 +46,7 @@ std::expected<model::TimeNs, std::string> timeField(const Json& j, const char* k
         return 0;
     }
     if (!it->is_string()) return std::unexpected(std::string(key) + " is not a time");
-    const std::string& text = it->get_ref<const std::string&>();
+    const auto& text = it->get_ref<const std::string&>();
     // Go's zero time: Alertmanager's "not set".
     if (text.starts_with("0001-01-01T00:00:00")) return 0;
     const auto t = parseRfc3339(text);

@@ -160,7 +160,7 @@ void benchAlertFrames(const Figure& figure,
     with->externalAlerts = board;
     auto without = std::make_shared<model::Snapshot>(*core.latest());
     without->externalAlerts = std::make_shared<model::AlertBoard>();
-    auto viewOf = [&](std::shared_ptr<const model::Snapshot> snap) {
+    auto viewOf = [&](const std::shared_ptr<const model::Snapshot>& snap) {
         auto view = std::make_unique<views::FloorView>(floor, [snap] { return snap; });
         view->setFinishEachFrame(true);
         view->setShowFrameStats(false);

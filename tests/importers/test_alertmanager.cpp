@@ -136,8 +136,8 @@ private slots:
         // Nanosecond fractions kept; an offset read as one.
         QCOMPARE(xid.startsAt % model::kNsPerSecond, model::TimeNs(123456789));
         const auto& down = named(a.alerts, "NodeDown");
-        QCOMPARE(down.startsAt,
-                 named(a.alerts, "DiskAlmostFull").startsAt + 10 * 60 * model::kNsPerSecond);
+        QCOMPARE(down.startsAt, named(a.alerts, "DiskAlmostFull").startsAt +
+                                    model::TimeNs{600} * model::kNsPerSecond);
         QCOMPARE(down.state, AlertState::Silenced);
         QCOMPARE(down.silencedBy.size(), std::size_t(1));
         QVERIFY(down.mutedBy.empty());
@@ -599,7 +599,7 @@ private slots:
         int failWith = 0;
         testing::PageServer server([&](const testing::PageServer::Request& r) {
             std::lock_guard lock(mutex);
-            if (failWith) return testing::PageServer::Response{failWith, "{\"error\":\"down\"}"};
+            if (failWith) return testing::PageServer::Response{failWith, R"({"error":"down"})"};
             if (r.target.starts_with("/am/api/v2/alerts?"))
                 return testing::PageServer::Response{200, alertsBody, "application/json"};
             if (r.target == "/am/api/v2/silences")

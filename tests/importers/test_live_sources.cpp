@@ -784,7 +784,7 @@ private slots:
         QVERIFY2(imported->samples > 0 && imported->mapped > 0 && imported->errors == 0,
                  imported->lastError.c_str());
         // 6 points in slices of 2, and in each slice ALERTS and ALERTS_FOR_STATE.
-        QCOMPARE(imported->requests, 3 * pc.queries.size() + 3 * 2);
+        QCOMPARE(imported->requests, 3 * pc.queries.size() + std::size_t{6});
         QVERIFY(imported->series >= 2);
         QCOMPARE(imported->ticks, 6u); // the first frame and five 1 s ticks
         QVERIFY(!progress.empty() && progress.back() == 1.0 && std::ranges::is_sorted(progress));

@@ -748,7 +748,7 @@ private slots:
         std::string expiredAt, expiredId;
         auto writer = std::make_shared<views::AlertWriter>();
         writer->expire = [&](const std::string& source, const std::string& id,
-                             views::AlertWriter::Done done) {
+                             const views::AlertWriter::Done& done) {
             expiredAt = source;
             expiredId = id;
             done("");
@@ -787,7 +787,7 @@ private slots:
         testing::PageServer server([&](const testing::PageServer::Request& r) {
             std::lock_guard lock(mutex);
             bodies.push_back(r.method + " " + r.target + " " + r.body);
-            return testing::PageServer::Response{200, "{\"silenceID\":\"made-1\"}",
+            return testing::PageServer::Response{200, R"({"silenceID":"made-1"})",
                                                  "application/json"};
         });
         app::Options o;
