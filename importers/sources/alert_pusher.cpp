@@ -90,30 +90,11 @@ AlertPusher::~AlertPusher() {
 }
 
 void AlertPusher::start() {
-    if (m_thread.joinable()) return;
-    {
-        std::lock_guard lock(m_wakeMutex);
-        m_stopping = false;
-    }
-    m_thread = std::thread([this] { run(); });
+    m_poller.start(m_interval, [this] { return [this] { pushOnce(); }; });
 }
 
 void AlertPusher::stop() {
-    {
-        std::lock_guard lock(m_wakeMutex);
-        m_stopping = true;
-    }
-    m_wake.notify_all();
-    if (m_thread.joinable()) m_thread.join();
-}
-
-void AlertPusher::run() {
-    runBehindTheWindow();
-    while (true) {
-        pushOnce();
-        std::unique_lock lock(m_wakeMutex);
-        if (m_wake.wait_for(lock, m_interval, [this] { return m_stopping; })) break;
-    }
+    m_poller.stop();
 }
 
 void AlertPusher::pushOnce() {

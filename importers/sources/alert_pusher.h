@@ -13,13 +13,12 @@
 #include "model/incident_tracker.h"
 #include "model/snapshot.h"
 #include "model/topology.h"
+#include "poll_thread.h"
 
-#include <condition_variable>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
-#include <thread>
 
 namespace ft::importers {
 
@@ -44,7 +43,6 @@ public:
     std::vector<SourceHealth> health() const override;
 
 private:
-    void run();
     void pushOnce();
 
     AlertmanagerConfig m_target;
@@ -52,10 +50,7 @@ private:
     std::shared_ptr<const model::Topology> m_topology;
     Latest m_latest;
     std::map<std::uint32_t, bool> m_open; // push thread only
-    std::thread m_thread;
-    std::mutex m_wakeMutex;
-    std::condition_variable m_wake;
-    bool m_stopping = false; // guarded by m_wakeMutex
+    PollThread m_poller;
     mutable std::mutex m_mutex;
     SourceHealth m_health; // guarded by m_mutex
 };

@@ -156,43 +156,20 @@ AlertmanagerSource::~AlertmanagerSource() {
 }
 
 void AlertmanagerSource::start() {
-    if (m_thread.joinable()) return;
-    {
-        std::lock_guard lock(m_wakeMutex);
-        m_stopping = false;
-    }
-    m_thread = std::thread([this] { run(); });
+    m_poller.start(m_config.interval, [this] {
+        // Made on the poll thread, and destroyed there.
+        auto index = std::make_shared<EntityNameIndex>(*m_topology);
+        auto client = std::make_shared<HttpClient>();
+        return [this, index, client] { pollOnce(*client, *index); };
+    });
 }
 
 void AlertmanagerSource::stop() {
-    {
-        std::lock_guard lock(m_wakeMutex);
-        m_stopping = true;
-    }
-    m_wake.notify_all();
-    if (m_thread.joinable()) m_thread.join();
+    m_poller.stop();
 }
 
 void AlertmanagerSource::pollSoon() {
-    {
-        std::lock_guard lock(m_wakeMutex);
-        m_pollSoon = true;
-    }
-    m_wake.notify_all();
-}
-
-void AlertmanagerSource::run() {
-    runBehindTheWindow();
-    EntityNameIndex index(*m_topology);
-    HttpClient client;
-    while (true) {
-        pollOnce(client, index);
-        std::unique_lock lock(m_wakeMutex);
-        if (m_wake.wait_for(lock, m_config.interval, [this] { return m_stopping || m_pollSoon; }) &&
-            m_stopping)
-            break;
-        m_pollSoon = false;
-    }
+    m_poller.pollSoon();
 }
 
 void AlertmanagerSource::pollOnce(HttpClient& client, EntityNameIndex& index) {

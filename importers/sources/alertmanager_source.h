@@ -11,14 +11,13 @@
 #include "importers/net/http_client.h"
 #include "live_source.h"
 #include "model/topology.h"
+#include "poll_thread.h"
 
 #include <chrono>
-#include <condition_variable>
 #include <expected>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace ft::importers {
@@ -75,17 +74,12 @@ public:
     const AlertmanagerConfig& config() const { return m_config; }
 
 private:
-    void run();
     void pollOnce(HttpClient& client, EntityNameIndex& index);
 
     AlertmanagerConfig m_config;
     std::shared_ptr<const model::Topology> m_topology;
     SubmitFn m_submit;
-    std::thread m_thread;
-    std::mutex m_wakeMutex;
-    std::condition_variable m_wake;
-    bool m_stopping = false; // guarded by m_wakeMutex
-    bool m_pollSoon = false; // guarded by m_wakeMutex
+    PollThread m_poller;
 
     mutable std::mutex m_mutex;
     SourceHealth m_health; // guarded by m_mutex

@@ -237,33 +237,17 @@ SlurmSource::~SlurmSource() {
 }
 
 void SlurmSource::start() {
-    if (m_thread.joinable()) return;
-    {
-        std::lock_guard lock(m_wakeMutex);
-        m_stopping = false;
-    }
-    m_thread = std::thread([this] { run(); });
+    m_poller.start(m_config.interval, [this] {
+        // Made on the poll thread, and destroyed there.
+        auto index = std::make_shared<EntityNameIndex>(*m_topology);
+        std::shared_ptr<HttpClient> client;
+        if (m_config.mode == SlurmConfig::Mode::Http) client = std::make_shared<HttpClient>();
+        return [this, index, client] { pollOnce(client.get(), *index); };
+    });
 }
 
 void SlurmSource::stop() {
-    {
-        std::lock_guard lock(m_wakeMutex);
-        m_stopping = true;
-    }
-    m_wake.notify_all();
-    if (m_thread.joinable()) m_thread.join();
-}
-
-void SlurmSource::run() {
-    runBehindTheWindow();
-    EntityNameIndex index(*m_topology);
-    std::unique_ptr<HttpClient> client;
-    if (m_config.mode == SlurmConfig::Mode::Http) client = std::make_unique<HttpClient>();
-    while (true) {
-        pollOnce(client.get(), index);
-        std::unique_lock lock(m_wakeMutex);
-        if (m_wake.wait_for(lock, m_config.interval, [this] { return m_stopping; })) break;
-    }
+    m_poller.stop();
 }
 
 void SlurmSource::pollOnce(HttpClient* client, EntityNameIndex& index) {

@@ -8,15 +8,14 @@
 #include "importers/net/http_client.h"
 #include "live_source.h"
 #include "model/topology.h"
+#include "poll_thread.h"
 
 #include <chrono>
-#include <condition_variable>
 #include <expected>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace ft::importers {
@@ -66,16 +65,12 @@ public:
     std::vector<NameCount> unknownHosts() const override;
 
 private:
-    void run();
     void pollOnce(HttpClient* client, EntityNameIndex& index);
 
     SlurmConfig m_config;
     std::shared_ptr<const model::Topology> m_topology;
     SubmitFn m_submit;
-    std::thread m_thread;
-    std::mutex m_wakeMutex;
-    std::condition_variable m_wake;
-    bool m_stopping = false; // guarded by m_wakeMutex
+    PollThread m_poller;
 
     // Poll thread: what was sent last, to send only changes.
     std::string m_apiVersion;
