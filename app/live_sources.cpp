@@ -2,6 +2,7 @@
 
 #include "importers/formats/long_format_import.h"
 #include "importers/net/secrets.h"
+#include "importers/net/wall_clock.h"
 #include "importers/recording/recording_import.h"
 #include "importers/sources/promql_source.h"
 #include "source_kinds.h"
@@ -20,12 +21,6 @@ namespace ft::app {
 using nlohmann::json;
 
 namespace {
-
-model::TimeNs wallNow() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
 
 // The credentials every HTTP source gets: --token-file's bearer token, or --user with
 // --password-file (Basic for exporters and Prometheus, a session login for Redfish, the broker
@@ -195,7 +190,7 @@ std::vector<views::SourceStatus>
 sourceStatus(const std::vector<std::unique_ptr<importers::LiveSource>>& sources,
              importers::HostSuggester* suggester) {
     std::vector<views::SourceStatus> out;
-    const model::TimeNs now = wallNow();
+    const model::TimeNs now = importers::wallNow();
     for (const auto& source : sources) {
         const std::size_t first = out.size();
         for (const auto& h : source->health()) {

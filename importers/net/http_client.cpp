@@ -1,5 +1,6 @@
 #include "http_client.h"
 
+#include "importers/net/wall_clock.h"
 #include "secrets.h"
 
 #include <QCoreApplication>
@@ -34,12 +35,6 @@ namespace {
 
 using SteadyClock = std::chrono::steady_clock;
 constexpr int kMaxRedirects = 8;
-
-model::TimeNs wallNow() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
 
 // What a request carries between its signals.
 struct Pending {

@@ -2,18 +2,13 @@
 
 #include "importers/net/http_client.h"
 #include "importers/net/secrets.h"
+#include "importers/net/wall_clock.h"
 
 #include <algorithm>
 
 namespace ft::importers {
 
 namespace {
-
-model::TimeNs wallNow() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
 
 // Critical when a critical alarm stands on a rack the incident reached, else warning.
 std::string severityOf(const model::Incident& inc, const model::Snapshot& s,

@@ -3,6 +3,7 @@
 #include "importers/mapping/alert_placement.h"
 #include "importers/mapping/entity_name_index.h"
 #include "importers/net/secrets.h"
+#include "importers/net/wall_clock.h"
 
 #include <QUrl>
 #include <algorithm>
@@ -11,12 +12,6 @@
 namespace ft::importers {
 
 namespace {
-
-model::TimeNs wallNow() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
 
 // 100,000 alerts of some 700 bytes each, with room.
 constexpr std::size_t kMaxAnswerBytes = 256u << 20;

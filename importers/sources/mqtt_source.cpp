@@ -3,6 +3,7 @@
 #include "importers/formats/bms_message.h"
 #include "importers/mapping/mapping_rules.h"
 #include "importers/net/http_client.h"
+#include "importers/net/wall_clock.h"
 
 #include <charconv>
 #include <mosquitto.h>
@@ -19,12 +20,6 @@ using SteadyClock = std::chrono::steady_clock;
 constexpr auto kConnectGrace = std::chrono::seconds(3);
 // Bad payloads within this window keep a connected broker Degraded.
 constexpr auto kBadWindow = std::chrono::seconds(10);
-
-model::TimeNs wallNow() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
 
 std::atomic<unsigned> g_clientCounter{0};
 

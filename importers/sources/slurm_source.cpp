@@ -4,6 +4,7 @@
 #include "importers/mapping/entity_name_index.h"
 #include "importers/mapping/slurm_floor.h"
 #include "importers/net/secrets.h"
+#include "importers/net/wall_clock.h"
 
 #include <QDir>
 #include <QProcess>
@@ -14,12 +15,6 @@
 namespace ft::importers {
 
 namespace {
-
-model::TimeNs wallNow() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
 
 // slurmrestd's data API versions, newest first: the first that answers is used.
 constexpr const char* kApiVersions[] = {"v0.0.42", "v0.0.41", "v0.0.40",

@@ -76,6 +76,27 @@ model::EntityId trayOfHost(const model::Topology& t, const std::string& host) {
     qFatal("no host %s", host.c_str());
 }
 
+// The simulator as live telemetry drives it.
+model::SimConfig telemetryConfig() {
+    model::SimConfig config;
+    config.telemetry = true;
+    config.settle = false;
+    return config;
+}
+
+// The project's 0.25 answer as the source delivers it: silences attached, severities set, placed.
+importers::AlertmanagerAnswer readyAlerts(const model::Topology& floor) {
+    auto a = alertsOf(dataFile("alerts-0.25.json"));
+    auto s = importers::parseAlertmanagerSilences(dataFile("silences.json"), "silences");
+    if (!s) qFatal("%s", s.error().c_str());
+    importers::attachSilences(a.alerts, s->silences);
+    for (auto& alert : a.alerts)
+        alert.severity = importers::severityOf(alert, {});
+    importers::EntityNameIndex index(floor);
+    importers::placeAlerts(a.alerts, index);
+    return a;
+}
+
 // The newest board a source sent, and how many.
 class Received {
 public:
@@ -316,17 +337,8 @@ private slots:
 
     void theBoardAndItsEventsFollowEachList() {
         const auto floor = hallFloor();
-        importers::EntityNameIndex index(*floor);
-        model::SimConfig config;
-        config.telemetry = true;
-        config.settle = false;
-        model::SimModel sim(floor, config);
-        auto a = alertsOf(dataFile("alerts-0.25.json"));
-        auto s = importers::parseAlertmanagerSilences(dataFile("silences.json"), "silences");
-        importers::attachSilences(a.alerts, s->silences);
-        for (auto& alert : a.alerts)
-            alert.severity = importers::severityOf(alert, {});
-        importers::placeAlerts(a.alerts, index);
+        model::SimModel sim(floor, telemetryConfig());
+        auto a = readyAlerts(*floor);
         auto send = [&](std::uint16_t source, std::vector<model::ExternalAlert> alerts) {
             auto board = std::make_shared<model::AlertBoard>();
             board->alerts = std::move(alerts);
@@ -414,15 +426,8 @@ private slots:
 
     void aRecordingReplaysTheListAsItWas() {
         const auto floor = hallFloor();
-        importers::EntityNameIndex index(*floor);
-        model::SimConfig config;
-        config.telemetry = true;
-        config.settle = false;
-        model::SimModel sim(floor, config);
-        auto a = alertsOf(dataFile("alerts-0.25.json"));
-        auto s = importers::parseAlertmanagerSilences(dataFile("silences.json"), "silences");
-        importers::attachSilences(a.alerts, s->silences);
-        importers::placeAlerts(a.alerts, index);
+        model::SimModel sim(floor, telemetryConfig());
+        auto a = readyAlerts(*floor);
         QTemporaryDir dir;
         const std::string path = dir.filePath("alerts.ftrec").toStdString();
         importers::RecordingInfo info;

@@ -616,13 +616,8 @@ private slots:
         std::fill(jobs.begin() + 4, jobs.begin() + 8, b);
         snapshot->rackJobs = std::make_shared<const std::vector<std::string>>(jobs);
         std::shared_ptr<const model::Snapshot> shown = snapshot;
-        auto view = std::make_unique<views::FloorView>(m_topology, [&] { return shown; });
-        view->setShowFrameStats(false);
-        view->setAnimated(false);
-        view->setAttribute(Qt::WA_DontShowOnScreen, true);
-        view->resize(960, 540);
-        view->show();
-        QCoreApplication::processEvents();
+        auto view = makeViewOf(
+            m_topology, [&] { return shown; }, 960, 540);
         const QImage without = view->grabFramebuffer();
         view->setLayerVisible("jobs", true);
         const QImage with = view->grabFramebuffer();
@@ -699,13 +694,8 @@ private slots:
         twin.since = snapshot->time;
         snapshot->alarms = {twin};
         std::shared_ptr<const model::Snapshot> shown = snapshot;
-        auto view = std::make_unique<views::FloorView>(m_topology, [&] { return shown; });
-        view->setShowFrameStats(false);
-        view->setAnimated(false);
-        view->setAttribute(Qt::WA_DontShowOnScreen, true);
-        view->resize(960, 540);
-        view->show();
-        QCoreApplication::processEvents();
+        auto view = makeViewOf(
+            m_topology, [&] { return shown; }, 960, 540);
         const QImage without = view->grabFramebuffer();
         view->setLayerVisible("alerts", true);
         const QImage with = view->grabFramebuffer();
