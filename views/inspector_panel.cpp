@@ -3,6 +3,7 @@
 #include "coverage.h"
 #include "floor_view.h"
 #include "hud.h"
+#include "layers/alerts/alert_rows.h"
 #include "model/gpu_health.h"
 #include "model/lifecycle.h"
 #include "scheduler_rows.h"
@@ -224,6 +225,9 @@ void InspectorPanel::refresh() {
     addIdentity(tr("Id"), QString::number(sel->id));
     if (const std::string where = describeCoverage(*snap, sel->kind, sel->id); !where.empty())
         addIdentity(tr("Data"), qs(where));
+    // The pager's alerts on it (Alertmanager), beside what the twin measures.
+    for (const auto& [label, text] : alertRows(*snap, t, *sel))
+        addIdentity(tr(label.c_str()), qs(text));
     auto* live = addSection(tr("Live values"));
     addChannels(live, *sel, *snap);
     auto* related = addSection(tr("Related"));

@@ -22,6 +22,7 @@
 #include "views/inspector_panel.h"
 #include "views/layer_registry.h"
 #include "views/layers/alerts/alert_layer.h"
+#include "views/layers/alerts/alert_rows.h"
 #include "views/layers/alerts/alert_writer.h"
 #include "views/layers/alerts/alerts_panel.h"
 #include "views/layers/jobs/job_layer.h"
@@ -728,6 +729,18 @@ private slots:
         QCOMPARE(am->child(1)->text(1),
                  QString::fromStdString(m_topology->name(EntityKind::Cdu, 0)));
         QCOMPARE(am->child(2)->text(1), QString("not on this floor"));
+        // The inspector's rows: a rack lists what fires on its GPUs (the worst first), a tray
+        // its muted alert with who silenced it, a rack without alerts nothing.
+        auto rows = views::alertRows(*snapshot, *m_topology, {EntityKind::Rack, 2});
+        QCOMPARE(rows.size(), std::size_t(1));
+        QCOMPARE(rows[0].first, std::string("Alert"));
+        QVERIFY2(rows[0].second.starts_with("GpuXidErrors [critical] on A03 tray 02 GPU 1"),
+                 rows[0].second.c_str());
+        rows = views::alertRows(*snapshot, *m_topology, {EntityKind::ComputeTray, 10 * 18 + 3});
+        QCOMPARE(rows.size(), std::size_t(1));
+        QCOMPARE(rows[0].first, std::string("Alert (silenced)"));
+        QVERIFY(rows[0].second.find("silenced by alice") != std::string::npos);
+        QVERIFY(views::alertRows(*snapshot, *m_topology, {EntityKind::Rack, 0}).empty());
         // Read-only without a writer: the buttons say why.
         panel.showAlert("fp-NodeDown");
         QVERIFY(panel.details()->toHtml().contains("https://runbooks.example.net/NodeDown"));
