@@ -153,9 +153,7 @@ std::expected<json, std::string> checkAlertmanager(const std::string& target, st
     for (const auto& a : read.answer.alerts) {
         json one = {{"alertname", a.name},
                     {"state", model::alertStateName(a.state)},
-                    {"severity", a.severity == model::Severity::Critical ? "critical"
-                                 : a.severity == model::Severity::Info   ? "info"
-                                                                         : "warning"},
+                    {"severity", model::severityWord(a.severity)},
                     {"fingerprint", a.fingerprint}};
         if (!a.entities.empty()) {
             ++placed;

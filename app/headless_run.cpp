@@ -200,9 +200,7 @@ json snapshotToJson(const model::Topology& t, const model::Snapshot& snap,
         for (const auto& a : snap.externalAlerts->alerts) {
             json one = {{"alertname", a.name},
                         {"state", model::alertStateName(a.state)},
-                        {"severity", a.severity == model::Severity::Critical ? "critical"
-                                     : a.severity == model::Severity::Info   ? "info"
-                                                                             : "warning"},
+                        {"severity", model::severityWord(a.severity)},
                         {"source", a.source},
                         {"since", isoTime(a.startsAt)}};
             if (a.entities.empty())

@@ -37,6 +37,11 @@ constexpr std::string_view alertStateName(AlertState s) {
     return "?";
 }
 
+// "critical", "warning", "info": an alert's severity as Alertmanager's labels word it.
+constexpr std::string_view severityWord(Severity s) {
+    return s == Severity::Critical ? "critical" : s == Severity::Warning ? "warning" : "info";
+}
+
 constexpr bool alertMuted(AlertState s) {
     return s == AlertState::Silenced || s == AlertState::Inhibited;
 }

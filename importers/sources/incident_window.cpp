@@ -92,7 +92,12 @@ importIncidentWindow(const PromqlConfig& server, model::TimeNs from, model::Time
                               "prometheus " + promql_api::baseUrl(server.url) + " (ALERTS)");
     bool alertsAnswered = false;
     auto fetchAlerts = [&](model::TimeNs s0, model::TimeNs s1) {
-        for (const char* expr : {"ALERTS{alertstate=\"firing\"}", "ALERTS_FOR_STATE"}) {
+        struct Query {
+            const char* expr;
+            bool firing; // ALERTS (which fire when), else ALERTS_FOR_STATE (since when)
+        };
+        for (const auto& [expr, firing] :
+             {Query{"ALERTS{alertstate=\"firing\"}", true}, Query{"ALERTS_FOR_STATE", false}}) {
             const ApiCall c = apiCall(server.url, "query_range",
                                       {{"query", expr},
                                        {"start", apiSeconds(s0)},
@@ -102,16 +107,17 @@ importIncidentWindow(const PromqlConfig& server, model::TimeNs from, model::Time
             HttpResult r = requestBlocking(client, c.url, http, cancel, c.body,
                                            c.body.empty() ? std::string{}
                                                           : "application/x-www-form-urlencoded");
-            auto parsed =
-                r.ok() && !r.truncated ? parsePromqlResponse(r.body) : std::unexpected(Error{});
+            bool serverSide = false;
+            auto parsed = !r.ok() ? std::unexpected(Error{failureOf(r, serverSide), {}, 0, 0, {}})
+                          : r.truncated
+                              ? std::unexpected(Error{"answer cut at the size cap", {}, 0, 0, {}})
+                              : parsePromqlResponse(r.body);
             if (!parsed) {
-                bool serverSide = false;
-                stats.lastError = std::string(expr) + ": " +
-                                  (r.ok() ? parsed.error().message : failureOf(r, serverSide));
+                stats.lastError = std::string(expr) + ": " + parsed.error().message;
                 ++stats.errors;
                 continue;
             }
-            if (expr[6] == '{') {
+            if (firing) {
                 alertHistory.addFiring(*parsed);
                 alertsAnswered = true;
             } else {

@@ -39,11 +39,7 @@ alertRows(const model::Snapshot& snap, const model::Topology& t, model::EntityRe
     std::ranges::stable_sort(here, [](const auto* a, const auto* b) { return worseAlert(*a, *b); });
     for (const auto* a : here) {
         const bool muted = model::alertMuted(a->state);
-        std::string text = a->name + " [" +
-                           (a->severity == model::Severity::Critical  ? "critical"
-                            : a->severity == model::Severity::Warning ? "warning"
-                                                                      : "info") +
-                           "]";
+        std::string text = a->name + " [" + std::string(model::severityWord(a->severity)) + "]";
         if (!a->entities.empty() && a->entities.front() != entity)
             text += " on " + t.name(a->entities.front().kind, a->entities.front().id);
         if (a->startsAt > 0) text += ", since " + model::formatUtc(a->startsAt).substr(0, 16);

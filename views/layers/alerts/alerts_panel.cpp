@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <optional>
 
 namespace ft::views {
 
@@ -42,9 +43,7 @@ QString clock(model::TimeNs t) {
 }
 
 QString severityWord(const model::ExternalAlert& a) {
-    return a.severity == Severity::Critical  ? QStringLiteral("critical")
-           : a.severity == Severity::Warning ? QStringLiteral("warning")
-                                             : QStringLiteral("info");
+    return q(model::severityWord(a.severity));
 }
 
 // A link when it is one, the text escaped otherwise.
@@ -74,6 +73,23 @@ QString causeWords(const model::Topology& t, const AlarmCause& c) {
                         : QString("%1 %2s  %3  (%4)")
                               .arg(c.count)
                               .arg(q(model::entityKindName(a.kind)), q(a.title), q(c.where));
+}
+
+// How long and why, asked of the operator; nothing when they cancel.
+std::optional<std::pair<model::TimeNs, std::string>>
+askSilence(QWidget* parent, const QString& title, const QString& why) {
+    bool ok = false;
+    const QStringList durations{AlertsPanel::tr("1 hour"), AlertsPanel::tr("4 hours"),
+                                AlertsPanel::tr("12 hours"), AlertsPanel::tr("1 day"),
+                                AlertsPanel::tr("1 week")};
+    const QString d = QInputDialog::getItem(parent, title, AlertsPanel::tr("For how long:"),
+                                            durations, 1, false, &ok);
+    if (!ok) return std::nullopt;
+    const QString comment = QInputDialog::getText(parent, title, why, QLineEdit::Normal, {}, &ok);
+    if (!ok) return std::nullopt;
+    constexpr model::TimeNs kHour = 3600 * model::kNsPerSecond;
+    const model::TimeNs lengths[] = {kHour, 4 * kHour, 12 * kHour, 24 * kHour, 168 * kHour};
+    return std::pair{lengths[std::max<qsizetype>(0, durations.indexOf(d))], comment.toStdString()};
 }
 
 } // namespace
@@ -351,24 +367,15 @@ void AlertsPanel::silenceChosen() {
     const auto writer = alertWriter();
     const model::ExternalAlert* a = chosen();
     if (!writer || !a) return;
-    bool ok = false;
-    const QStringList durations{tr("1 hour"), tr("4 hours"), tr("12 hours"), tr("1 day"),
-                                tr("1 week")};
-    const QString d = QInputDialog::getItem(this, tr("Silence %1").arg(q(a->name)),
-                                            tr("For how long:"), durations, 1, false, &ok);
-    if (!ok) return;
-    const QString comment = QInputDialog::getText(
-        this, tr("Silence %1").arg(q(a->name)), tr("Why (Alertmanager keeps it with the silence):"),
-        QLineEdit::Normal, {}, &ok);
-    if (!ok) return;
-    constexpr model::TimeNs kHour = 3600 * model::kNsPerSecond;
-    const model::TimeNs lengths[] = {kHour, 4 * kHour, 12 * kHour, 24 * kHour, 168 * kHour};
-    const auto duration = lengths[std::max<qsizetype>(0, durations.indexOf(d))];
+    const auto asked = askSilence(this, tr("Silence %1").arg(q(a->name)),
+                                  tr("Why (Alertmanager keeps it with the silence):"));
+    if (!asked) return;
+    const auto& [duration, comment] = *asked;
     m_note->setText(tr("Silencing %1…").arg(q(a->name)));
     std::vector<model::SilenceMatcher> matchers;
     for (const auto& [k, v] : a->labels)
         matchers.push_back({k, v});
-    writer->silence(a->source, matchers, duration, comment.toStdString(),
+    writer->silence(a->source, matchers, duration, comment,
                     [self = QPointer(this), name = q(a->name)](const std::string& error) {
                         if (!self) return;
                         self->m_note->setText(
@@ -390,26 +397,17 @@ void AlertsPanel::silenceRack() {
     const auto rack = selectedRack();
     if (!writer || !rack) return;
     const QString name = q(m_view->topology().racks.name[*rack]);
-    bool ok = false;
-    const QStringList durations{tr("1 hour"), tr("4 hours"), tr("12 hours"), tr("1 day"),
-                                tr("1 week")};
-    const QString d = QInputDialog::getItem(this, tr("Silence rack %1").arg(name),
-                                            tr("For how long:"), durations, 1, false, &ok);
-    if (!ok) return;
-    const QString comment = QInputDialog::getText(this, tr("Silence rack %1").arg(name),
-                                                  tr("Why (planned work, a change number):"),
-                                                  QLineEdit::Normal, {}, &ok);
-    if (!ok) return;
-    constexpr model::TimeNs kHour = 3600 * model::kNsPerSecond;
-    const model::TimeNs lengths[] = {kHour, 4 * kHour, 12 * kHour, 24 * kHour, 168 * kHour};
-    const auto duration = lengths[std::max<qsizetype>(0, durations.indexOf(d))];
+    const auto asked = askSilence(this, tr("Silence rack %1").arg(name),
+                                  tr("Why (planned work, a change number):"));
+    if (!asked) return;
+    const auto& [duration, comment] = *asked;
     const auto silences = rackSilences(m_view->topology(), *rack);
     m_note->setText(tr("Silencing rack %1…").arg(name));
     auto left = std::make_shared<int>(static_cast<int>(silences.size()));
     auto errors = std::make_shared<QStringList>();
     for (const auto& matchers : silences)
         writer->silence(
-            {}, matchers, duration, comment.toStdString(),
+            {}, matchers, duration, comment,
             [self = QPointer(this), name, left, errors](const std::string& error) {
                 if (!error.empty()) *errors << q(error);
                 if (--*left > 0 || !self) return;
