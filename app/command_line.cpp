@@ -51,6 +51,7 @@ constexpr std::string_view kFloor = "Floor and simulation";
 constexpr std::string_view kLive = "Live telemetry";
 constexpr std::string_view kRecording = "Recording and replay";
 constexpr std::string_view kWindow = "Window";
+constexpr std::string_view kWall = "One wall of many screens";
 constexpr std::string_view kHeadless = "Headless (no window, no display needed)";
 constexpr std::string_view kOther = "";
 
@@ -262,11 +263,47 @@ const std::vector<OptionSpec>& optionTable() {
         {"--select", "KIND:NAME|ID", kWindow,
          "select an entity at start, e.g. rack:A03, gpu:100, compute_tray:7",
          store<&Options::select>},
+        {"--camera", "X,Y,Z,DIST,AZ,EL", kWindow,
+         "place the camera: its focus (metres), distance (m), azimuth and\nelevation (degrees), "
+         "as a link's camera part",
+         [](Options& o, const std::string& v) -> Result {
+             if (auto camera = parseLinkCamera(v); !camera) return "--" + camera.error();
+             o.camera = v;
+             return std::nullopt;
+         }},
+        {"--new-window", "", kWindow,
+         "open a floortwin:// link in a new window even when a twin already\nruns on this "
+         "display (by default the running one moves there)",
+         flag<&Options::newWindow>},
+        {"--register-links", "", kWindow,
+         "register floortwin as the handler of floortwin:// links for this\nuser (XDG: a "
+         ".desktop file and the default for the scheme), then exit",
+         flag<&Options::registerLinks>},
         {"--frame", "", kWindow, "with --select: point the camera at the selection (rack scale)",
          flag<&Options::frameSelection>},
         {"--first-frame-ms", "", kWindow,
          "print the time to the first frame and the peak memory, then exit\n(startup benchmark)",
          flag<&Options::firstFrameMs>},
+
+        {"--wall-group", "NAME", kWall,
+         "be one screen of a wall: the screens of a group (on this machine\nor others on the "
+         "network) share one clock, tour, selection,\nalarm focus and camera; one leads, the "
+         "others follow",
+         store<&Options::wallGroup>},
+        {"--wall-grid", "CxR", kWall, "the wall's screens: C columns by R rows (default 1x1)",
+         store<&Options::wallGrid>},
+        {"--wall-screen", "C,R", kWall, "this screen's column and row, from 0,0 at the top left",
+         store<&Options::wallScreen>},
+        {"--wall-view", "slice|own", kWall,
+         "slice: this screen draws its part of one wide view (default);\nown: its own view "
+         "(layers, camera) of the same moment and selection",
+         store<&Options::wallView>},
+        {"--wall-lead", "", kWall, "this screen leads the group while it runs",
+         flag<&Options::wallLead>},
+        {"--wall-file", "FILE.json", kWall,
+         "the wall in a file: grid, each screen's size and bezels in mm,\nhosts and ports, "
+         "and each screen's view (docs/wall.md)",
+         store<&Options::wallFile>},
 
         {"--headless", "", kHeadless, "run without any GUI", flag<&Options::headless>},
         {"--describe", "", kHeadless, "print the floor's entity counts and parameters as JSON",
@@ -321,13 +358,42 @@ std::string sourceRows(const std::string& flag, std::size_t column) {
     return out;
 }
 
+// A link's parts fill what no flag set (a flag given beside a link wins).
+void mergeLink(Options& o) {
+    const ViewLink& l = *o.link;
+    const bool runFlagged =
+        !o.floor.empty() || !o.inventory.empty() || !o.replay.empty() || !o.sources.empty();
+    if (!runFlagged) {
+        o.floor = l.floor;
+        o.inventory = l.inventory;
+        o.replay = l.replay;
+        o.sources = l.sources;
+    }
+    if (o.at.empty() && l.at)
+        o.at = l.at->sinceStart ? std::to_string(l.at->value / model::kNsPerMs) + "ms"
+                                : importers::rfc3339(l.at->value);
+    if (o.select.empty() && !l.select.empty()) {
+        o.select = l.select;
+        o.frameSelection = !l.camera; // a link's selection is shown, unless it places the camera
+    }
+    if (o.layers.empty() && l.layers)
+        o.layers = l.layers->empty() ? std::vector<std::string>{"none"} : *l.layers;
+    if (o.metric.empty()) o.metric = l.metric;
+    if (o.camera.empty() && l.camera) o.camera = formatLinkCamera(*l.camera);
+    if (l.speed && o.speed == 1.0) o.speed = *l.speed;
+}
+
 } // namespace
 
 std::string helpText(const std::vector<std::string>& layerIds) {
-    std::string out = R"(Usage: floortwin [options]
+    std::string out = R"(Usage: floortwin [options] [floortwin://open?PART=VALUE&...]
 
 floortwin is a 3D digital twin of a Vera Rubin NVL72 GPU floor. With no options it opens the
 bundled demo floor (2 rows x 8 racks) driven by the built-in simulator.
+
+A floortwin:// link opens a view: its parts are floor, inventory, replay, source, at, select,
+layers, metric, camera and speed, the same as the flags (a flag beside a link wins). When a
+twin already runs on this display, the link moves it there instead of opening a second one.
 )";
     constexpr std::size_t kColumn = 34;
     std::string_view section = "?";
@@ -363,6 +429,14 @@ std::expected<Options, std::string> parseCommandLine(const std::vector<std::stri
     const auto& table = optionTable();
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
+        if (looksLikeLink(a)) {
+            if (o.link) return std::unexpected("one floortwin: link at a time");
+            auto link = parseViewLink(a, layerIds);
+            if (!link) return std::unexpected(link.error());
+            o.link = std::move(*link);
+            o.linkText = a;
+            continue;
+        }
         const auto spec = std::ranges::find_if(
             table, [&](const OptionSpec& s) { return s.flag == a && s.apply; });
         if (spec == table.end()) return std::unexpected("unknown option '" + a + "' (see --help)");
@@ -374,6 +448,7 @@ std::expected<Options, std::string> parseCommandLine(const std::vector<std::stri
         }
         if (auto error = spec->apply(o, value)) return std::unexpected(*error);
     }
+    if (o.link) mergeLink(o);
     // What the options mean together.
     if (o.describe && !o.headless) o.headless = true; // --describe never needs a window
     if (o.headless && !o.screenshot.empty())
@@ -440,8 +515,11 @@ std::expected<Options, std::string> parseCommandLine(const std::vector<std::stri
         return std::unexpected("--duration goes with --render-video or --render-frames");
     if (!o.renderVideo.empty() && !o.renderVideo.ends_with(".mp4"))
         return std::unexpected("--render-video writes H.264 in MP4: name the file OUT.mp4");
+    if (o.newWindow && !o.link)
+        return std::unexpected("--new-window opens a floortwin:// link: add the link");
     for (const auto& layer : o.layers)
-        if (std::ranges::find(layerIds, layer) == layerIds.end())
+        if (!(layer == "none" && o.layers.size() == 1) &&
+            std::ranges::find(layerIds, layer) == layerIds.end())
             return std::unexpected("unknown layer '" + layer + "' (available: " + joined(layerIds) +
                                    ")");
     return o;

@@ -2,7 +2,10 @@
 // The floortwin command line (the contract in DESIGN.md), parsed without Qt so that it can be
 // checked before any GUI object exists. One table in command_line.cpp says what each option
 // takes, does and means: the parser, its errors and --help come from it.
+#include "view_link.h"
+
 #include <expected>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -68,6 +71,21 @@ struct Options {
     std::string report;       // --report DIR: an incident report from a replay's bookmarks
     std::string theme;        // --theme standard|dim|bright (default: the window's last choice)
     std::string palette;      // --palette turbo|viridis|cividis (default: the window's last choice)
+    std::string camera;       // --camera X,Y,Z,DISTANCE,AZIMUTH,ELEVATION
+    // A floortwin:// link given as an argument (view_link.h): its parts fill the options no
+    // flag set. A part the twin cannot follow (a missing recording, an unknown entity, a time
+    // outside the recording) is reported and the rest opened, where the same flag would fail.
+    std::optional<ViewLink> link;
+    std::string linkText;
+    bool newWindow = false;     // --new-window: open a link here even when a twin already runs
+    bool registerLinks = false; // --register-links: install the floortwin: URL handler, exit
+    // One wall of many screens (wall_group.h): the group, this screen's place, the grid.
+    std::string wallGroup;  // --wall-group NAME
+    std::string wallScreen; // --wall-screen C,R
+    std::string wallGrid;   // --wall-grid CxR
+    std::string wallFile;   // --wall-file FILE.json: the grid, bezels, hosts, each screen's view
+    std::string wallView;   // --wall-view slice|own
+    bool wallLead = false;  // --wall-lead: this screen leads while it runs
 };
 
 // One --source, split: its kind (a scheme of the source registry, source_kinds.h) and what

@@ -6,6 +6,7 @@
 #include "headless_run.h"
 #include "importers/floor/floor_file.h"
 #include "incident_report.h"
+#include "link_server.h"
 #include "live_sources.h"
 #include "main_window.h"
 #include "source_kinds.h"
@@ -14,6 +15,7 @@
 #include "views/floor_view.h"
 #include "views/layer_registry.h"
 #include "views/timeline_panel.h"
+#include "wall_group.h"
 
 #include <QApplication>
 #include <QDateTime>
@@ -70,6 +72,42 @@ double peakResidentMiB() {
     return static_cast<double>(self.ru_maxrss) / 1024.0;
 }
 
+// --at (or a link's at): the moment to open at, in the run's time; nothing for "now".
+// A replay: a time since its start or an instant within it. The simulator: it runs there first
+// (live sources have nothing to run). A story plays its own times.
+std::expected<std::optional<model::TimeNs>, std::string> startMoment(const Options& o,
+                                                                     const Session& s, bool story) {
+    if (o.at.empty() || story) return std::nullopt;
+    auto at = parseLinkTime(o.at);
+    if (!at) return std::unexpected("--" + at.error());
+    if (s.replay) {
+        const auto begin = s.replay->beginTime(), end = s.replay->endTime();
+        const auto t = at->sinceStart ? begin + at->value : at->value;
+        if (t < begin || t > end)
+            return std::unexpected("at " + o.at + " is outside the recording (" +
+                                   model::formatUtc(begin) + " to " + model::formatUtc(end) +
+                                   "): opened at its start");
+        return t;
+    }
+    if (!s.sources.empty()) {
+        if (at->sinceStart) return std::nullopt; // a live screenshot waits this long for data
+        return std::unexpected("at " + o.at +
+                               ": a live floor shows the present; a moment is "
+                               "opened in a replay");
+    }
+    const auto start = s.sim->startTime();
+    const auto t = at->sinceStart ? start + at->value : at->value;
+    if (t < start)
+        return std::unexpected("at " + o.at + " is before the simulation's start (" +
+                               model::formatUtc(start) + ")");
+    if (t - start > 7 * 24 * 3600 * model::kNsPerSecond)
+        return std::unexpected("at " + o.at +
+                               " is more than a week after the simulation's "
+                               "start (" +
+                               model::formatUtc(start) + ")");
+    return t == start ? std::optional<model::TimeNs>() : t;
+}
+
 // --layers: exactly the layers named show.
 void applyLayers(const Options& o, views::FloorView& view) {
     view.setFillModelled(o.fillModelled);
@@ -120,6 +158,11 @@ int Launcher::run() {
         std::cout << "floortwin 0.1.0\n";
         return 0;
     }
+    if (o.registerLinks) return registerLinks();
+    auto wall = wallConfigFrom(o);
+    if (!wall) return fail(wall.error(), 2);
+    m_wallConfig = *wall;
+    if (m_wallConfig) m_options.wallGroup = m_wallConfig->group; // a wall file's group too
     auto metric = resolveMetric(o.metric);
     if (!metric) return fail(metric.error(), 2);
     m_metric = *metric;
@@ -143,6 +186,7 @@ int Launcher::run() {
             return fail("--focus-hold: '" + o.focusHold + "' is not a time such as 60s", 2);
         m_focusHold = model::toSeconds(hold);
     }
+    if (forwardLink()) return 0;
     // A demo brings the scenario: its actions, at the simulated times its steps reach.
     ScenarioSource fromDemo;
     if (!o.demo.empty()) fromDemo = demoScenario(o.demo, m_story);
@@ -155,8 +199,22 @@ int Launcher::run() {
                    : !o.replay.empty() ? makeReplaySession(o.replay)
                    : demoRecording
                        ? makeReplaySession(*demoRecording)
-                       : makeSimSession(o, !o.headless && o.screenshot.empty() && !rendering,
+                       : makeSimSession(o,
+                                        (!o.headless && o.screenshot.empty() && !rendering) ||
+                                            !o.wallGroup.empty(),
                                         o.headless && !o.realtime, fromDemo);
+    if (!session && o.link && !o.link->namesRun()) return fail(session.error());
+    if (!session && o.link) {
+        // A link to a recording or floor that is not there: the twin opens on the demo floor.
+        m_linkNotes.push_back(session.error() + " (opened the demo floor instead)");
+        Options demo = o;
+        demo.replay.clear();
+        demo.floor.clear();
+        demo.inventory.clear();
+        demo.sources.clear();
+        session = makeSimSession(demo, !o.headless && o.screenshot.empty() && !rendering,
+                                 o.headless && !o.realtime);
+    }
     if (!session) return fail(session.error());
     if (!o.compare.empty())
         if (auto ok = attachCompare(**session, o.compare, o.compareOffset); !ok)
@@ -167,23 +225,35 @@ int Launcher::run() {
         QCoreApplication app(m_argc, m_argv);
         return runHeadless(o, **session);
     }
+    // A part of a link that cannot be followed is said and the rest opened; a flag that
+    // cannot is an error.
+    auto refuse = [this, &o](const std::string& message) -> std::optional<int> {
+        if (!o.link) return fail(message, 2);
+        m_linkNotes.push_back(message);
+        return std::nullopt;
+    };
     if (!o.select.empty()) {
         auto ref = resolveSelection(*(*session)->topology, o.select);
-        if (!ref) return fail(ref.error(), 2);
-        m_selection = *ref;
+        if (ref)
+            m_selection = *ref;
+        else if (auto rc = refuse(ref.error()))
+            return *rc;
     }
-    model::TimeNs at = 0;
-    if (!o.at.empty() && !model::parseDuration(o.at, at))
-        return fail("--at: '" + o.at + "' is not a time such as 90s or 10m", 2);
     Session& s = **session;
-    if (s.replay && !m_story) {
-        s.replay->seek(s.replay->beginTime() + at);
+    if (auto at = startMoment(o, s, m_story.has_value()); !at) {
+        if (auto rc = refuse(at.error())) return *rc;
+    } else if (*at && s.replay) {
+        s.replay->seek(**at);
         s.replay->renderNow();
+    } else if (*at) {
+        s.sim->runUntil(**at);
+    }
+    if (s.replay)
         for (const auto& w : s.replay->reader().warnings())
             std::cerr << "floortwin: warning: " << w << "\n";
-    } else if (s.sources.empty() && at > 0 && !m_story) {
-        s.sim->runUntil(s.sim->startTime() + at); // live sources have nothing to pre-run
-    }
+    if (!o.camera.empty() && !m_story) m_camera = parseLinkCamera(o.camera).value();
+    for (const auto& note : m_linkNotes)
+        std::cerr << "floortwin: link: " << note << "\n";
 
     views::FloorView::setDefaultSurfaceFormat();
     QApplication app(m_argc, m_argv);
@@ -202,7 +272,10 @@ int Launcher::run() {
             s.startSources();
             QElapsedTimer waited;
             waited.start();
-            while (waited.nsecsElapsed() < (at > 0 ? at : 3 * model::kNsPerSecond))
+            model::TimeNs wait = 3 * model::kNsPerSecond;
+            if (auto at = parseLinkTime(o.at); at && at->sinceStart && at->value > 0)
+                wait = at->value;
+            while (waited.nsecsElapsed() < wait)
                 QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
         }
         const int rc = runScreenshot(s);
@@ -231,6 +304,7 @@ int Launcher::runScreenshot(Session& session) {
         window.show();
         if (m_selection) window.floorView()->setSelection(m_selection);
         if (m_selection && o.frameSelection) window.floorView()->frameSelection();
+        if (m_camera) window.floorView()->setCamera(rigOf(*m_camera, window.floorView()->camera()));
         QCoreApplication::processEvents();
         window.timeline()->refresh();
         image = window.grab().toImage();
@@ -253,11 +327,14 @@ int Launcher::runScreenshot(Session& session) {
         view.setWallMode(o.wall);
         view.setSelection(m_selection);
         if (m_selection && o.frameSelection) view.frameSelection();
+        if (m_camera) view.setCamera(rigOf(*m_camera, view.camera()));
         view.setAttribute(Qt::WA_DontShowOnScreen, true);
         view.setMinimumSize(16, 16); // offscreen: any size, however small
         view.resize(w, h);
         view.show();
         QCoreApplication::processEvents();
+        if (m_wallConfig)
+            if (auto rc = followWallForPicture(view, session)) return *rc;
         std::unique_ptr<StoryPlayer> player; // its caption shows while it lives
         if (m_story && session.sources.empty()) {
             // The story --at seconds in: the simulator and the player move on together, and
@@ -290,15 +367,59 @@ int Launcher::runScreenshot(Session& session) {
     return 0;
 }
 
+std::optional<int> Launcher::followWallForPicture(views::FloorView& view, Session& session) {
+    // A picture of one screen of a wall: its slice and HUD, and what the wall's leader shows
+    // (its moment, camera, layers, selection), heard as an observer of the group.
+    const WallConfig& config = *m_wallConfig;
+    const WallScreen& me = config.me();
+    if (me.slice) {
+        const auto s = config.sliceOf(config.self);
+        view.setSlice(views::ViewSlice{s.x0, s.x1, s.y0, s.y1, s.wallAspect});
+    }
+    view.setHudVisible(me.hud);
+    WallGroup observer(config, true);
+    std::string error;
+    if (!observer.start(&error)) return fail(error);
+    QElapsedTimer waited;
+    waited.start();
+    while (!observer.lastState() && waited.elapsed() < 5000)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    const std::string screen = std::to_string(me.col) + "," + std::to_string(me.row);
+    if (!observer.lastState()) {
+        std::cerr << "floortwin: wall " << config.group << ": no leader heard in 5 s; screen "
+                  << screen << " drawn from its own options\n";
+        return std::nullopt;
+    }
+    const WallState state = *observer.lastState();
+    applyWallTo(view, session, state, me.slice, nullptr);
+    view.refreshSnapshot();
+    QCoreApplication::processEvents();
+    const auto snap = view.snapshot();
+    std::cout << "wall " << config.group << ": screen " << screen << " follows screen "
+              << observer.leader() % config.cols << "," << observer.leader() / config.cols << " at "
+              << (snap ? model::formatUtc(snap->time, true) : std::string("?"))
+              << (state.selection.empty() ? std::string() : ", selection " + state.selection)
+              << "\n";
+    return std::nullopt;
+}
+
 int Launcher::runWindow(std::unique_ptr<Session> session) {
     m_session = std::move(session);
-    if (m_session->replay)
-        m_session->replay->start();
-    else
+    if (m_session->replay) m_session->replay->start();
+    // A link to a moment of a recording holds it (the reader came for that moment).
+    if (m_session->replay && m_options.link && m_options.link->at)
+        m_session->replay->setPaused(true);
+    if (!m_session->replay)
         m_session->sim->start(m_session->sources.empty() ? m_options.speed : 1.0);
     m_session->startSources();
+    if (m_wallConfig && !startWall()) return 1;
     showWindow();
+    m_linkServer =
+        std::make_unique<LinkServer>([this](const std::string& link) { return openLink(link); });
+    if (!m_linkServer->listen()) m_linkServer.reset(); // another twin on this display takes links
     const int rc = QApplication::exec();
+    m_wall.reset();
+    m_linkServer.reset();
     m_window.reset();
     m_session.reset();
     return rc;
@@ -332,7 +453,16 @@ void Launcher::showWindow() {
                      [this](model::TimeNs at, const QString& scenario) { fork(at, scenario); });
     m_window->show();
     if (o.wall) m_window->setWallMode(true);
-    if (m_story) m_window->playStory(*m_story, m_focusHold);
+    if (m_selection && o.frameSelection) m_window->floorView()->frameSelection();
+    if (m_camera)
+        m_window->floorView()->setCamera(rigOf(*m_camera, m_window->floorView()->camera()));
+    applyScreenLook();
+    // On a wall only the leader plays the tour; the others follow its camera.
+    if (m_story && (!m_wall || m_wall->leading())) m_window->playStory(*m_story, m_focusHold);
+    if (!m_linkNotes.empty()) {
+        reportLinkNotes(m_linkNotes);
+        m_linkNotes.clear();
+    }
     QObject::connect(m_window.get(), &MainWindow::playDemoRequested, qApp,
                      [this](const QString& path) { playDemo(path); });
     QObject::connect(

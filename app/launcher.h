@@ -6,15 +6,30 @@
 #include "command_line.h"
 #include "importers/floor/story_file.h"
 #include "session.h"
+#include "wall_config.h"
 
 #include <QElapsedTimer>
 #include <expected>
 #include <memory>
 #include <optional>
 
+namespace ft::views {
+class FloorView;
+}
+
 namespace ft::app {
 
 class MainWindow;
+class LinkServer;
+class WallGroup;
+struct WallState;
+struct WallClockLog;
+
+// A wall's state onto a view and its session: the clock (a replay sought, a simulator held or
+// hurried; `log` keeps the moments shown, null for a picture), the selection, and on a slice
+// screen the camera, layers, metric, caption and alarm focus (launcher_wall.cpp).
+void applyWallTo(views::FloorView& view, Session& session, const WallState& state, bool slice,
+                 WallClockLog* log);
 
 class Launcher {
 public:
@@ -30,6 +45,9 @@ private:
     // --inventory FILE --write-floor OUT.json: the floor file, and a summary on stdout.
     int writeFloor();
     int runScreenshot(Session& session);
+    // A screenshot of a wall's screen: its slice, following the group's leader (an error code
+    // when the group cannot be joined).
+    std::optional<int> followWallForPicture(views::FloorView& view, Session& session);
     int runWindow(std::unique_ptr<Session> session);
     // --render-video / --render-frames: offscreen, at a fixed frame rate.
     int runVideo(Session& session);
@@ -52,12 +70,40 @@ private:
     // Replaces the window and its session with a simulator session `next` run as `o` says.
     void runSimSession(std::unique_ptr<Session> next, const Options& o);
 
+    // Links (launcher_links.cpp).
+    // --register-links: the XDG handler of floortwin: links for this user.
+    int registerLinks();
+    // A link given to a launch while a twin runs on this display: handed to it; true when it
+    // took it (the launch then ends).
+    bool forwardLink();
+    // Opens a link in the running window (a new run first when it names another recording,
+    // floor or sources); returns the parts it could not follow.
+    std::vector<std::string> openLink(const std::string& text, bool fromWall = false);
+    void applyLinkView(const ViewLink& link, std::vector<std::string>& notes);
+    // Says which parts of a link could not be followed: stderr, the status line, the caption.
+    void reportLinkNotes(const std::vector<std::string>& notes);
+    // The wall group (launcher_wall.cpp): joins it, leads or follows.
+    bool startWall();
+    WallState captureWall() const;
+    void applyWall(const WallState& state);
+    void applyScreenLook();
+    void onWallRole();
+    // FLOORTWIN_WALL_STATS=N: the skew and traffic every N seconds on stdout (benchmarks).
+    void printWallStats() const;
+
     Options m_options;
+    std::optional<WallConfig> m_wallConfig;
+    std::unique_ptr<WallGroup> m_wall;
+    std::unique_ptr<WallClockLog> m_wallLog;
+    std::int64_t m_wallStartedAt = 0;
+    std::unique_ptr<LinkServer> m_linkServer;
+    std::vector<std::string> m_linkNotes; // what a launch's link could not follow
     int& m_argc;
     char** m_argv;
     QElapsedTimer m_sinceStart;
     model::ChannelId m_metric = 0;
     std::optional<model::EntityRef> m_selection;
+    std::optional<LinkCamera> m_camera;      // --camera, or a link's camera
     std::optional<importers::Story> m_story; // --tour, --demo, or the bundled tour on a wall
     double m_focusHold = 60;
     std::shared_ptr<Session> m_session;

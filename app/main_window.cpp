@@ -65,6 +65,7 @@ MainWindow::MainWindow(Session& session, QWidget* parent, bool restoreLayout)
     connect(m_view, &views::FloorView::layerVisibilityChanged, this,
             &MainWindow::onLayerVisibilityChanged);
     buildMenus();
+    connectLinks();
 
     QSettings settings;
     resize(1600, 950);

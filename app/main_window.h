@@ -5,6 +5,8 @@
 // QSettings. UI thread only.
 #include "importers/floor/story_file.h"
 #include "session.h"
+#include "view_link.h"
+#include "views/camera_rig.h"
 
 #include <QMainWindow>
 #include <QTimer>
@@ -28,6 +30,11 @@ class IncidentsPanel;
 namespace ft::app {
 
 class StoryPlayer;
+
+// A link's camera and the view's, each way; the entity as a link names it ("rack:A03").
+views::CameraRig rigOf(const LinkCamera& camera, views::CameraRig rig = {});
+LinkCamera linkCameraOf(const views::CameraRig& rig);
+std::string selectText(const model::Topology& topology, model::EntityRef ref);
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -54,6 +61,17 @@ public:
     std::expected<int, std::string> exportFrames(const QString& folder, model::TimeNs from,
                                                  model::TimeNs to, model::TimeNs step);
 
+    // Links (main_window_links.cpp). The view as a link (the moment: the one shown unless
+    // given); copyLink puts it on the clipboard and returns it.
+    ViewLink currentLink(std::optional<model::TimeNs> at = {}) const;
+    QString copyLink(std::optional<model::TimeNs> at = {});
+    // Where an entity can be opened outside the twin: (label, URL) each.
+    std::vector<std::pair<QString, QString>> outLinks(model::EntityRef ref) const;
+    void editLinkTemplates();
+    // A line on the status bar for `ms` (a link's parts that could not be followed, a copy).
+    void showNotice(const QString& text, int ms = 20000);
+    views::InspectorPanel* inspector() const { return m_inspector; }
+
 signals:
     void openRecordingRequested(const QString& path);
     // A floor file to run instead of the current floor (keeping the live sources, if any).
@@ -74,6 +92,7 @@ private:
     // The docks: layers, inspector, each layer's panel (from the layer registry), sources,
     // incidents, timeline.
     void buildDocks();
+    void connectLinks();
     // A replay: bookmarks, the charts' history, event jumps, warnings, the incident pass.
     void connectReplay(importers::ReplayTransport& replay);
     void buildMenus(); // main_window_menus.cpp

@@ -110,6 +110,9 @@ void MainWindow::buildViewMenu() {
     view->addAction(tr("&Top view"), QKeySequence(Qt::Key_T), m_view, &views::FloorView::topView);
     view->addAction(tr("&Frame selection"), QKeySequence(Qt::Key_F), m_view,
                     &views::FloorView::frameSelection);
+    view->addAction(tr("Copy &link to this view"), QKeySequence(tr("Ctrl+Shift+C")), this,
+                    [this] { copyLink(); });
+    view->addAction(tr("Lin&ks…"), this, &MainWindow::editLinkTemplates);
     view->addSeparator();
     for (auto* d : findChildren<QDockWidget*>())
         view->addAction(d->toggleViewAction());

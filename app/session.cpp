@@ -61,12 +61,19 @@ makeSimSession(const Options& o, bool realtimeStart, bool blockingRecorder,
         // The live demo starts at the wall-clock time; screenshots, tests and headless runs use
         // the fixed default start so that they are repeatable.
         const auto now = std::chrono::system_clock::now().time_since_epoch();
-        config.startTime =
-            std::chrono::duration_cast<std::chrono::seconds>(now).count() * model::kNsPerSecond;
+        auto seconds = std::chrono::duration_cast<std::chrono::seconds>(now).count();
+        // A wall's screens each run their own simulator: started on the same whole minute,
+        // with the same seed, they hold the same floor at the same moment.
+        if (!o.wallGroup.empty() && !live) seconds -= seconds % 60;
+        config.startTime = seconds * model::kNsPerSecond;
     }
     const std::string scenarioName = scenario->name;
     session->sim = std::make_unique<model::SimCore>(*topology, config, std::move(*scenario));
     session->sourceLabel = live ? "LIVE TELEMETRY" : "SIMULATOR";
+    session->floorPath = o.floor;
+    session->inventoryPath = o.inventory;
+    for (const auto& source : o.sources)
+        session->sourceSpecs.push_back(withoutCredentials(source));
     if (live) {
         auto* core = session->sim.get();
         auto sources = makeLiveSources(

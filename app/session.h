@@ -34,7 +34,11 @@ struct Session {
             s->start();
     }
     std::string recordingPath; // --record target, or the recording replayed
-    std::string sourceLabel;   // for the HUD: "SIMULATOR", "LIVE TELEMETRY", "REPLAY cooling.ftrec"
+    // What the run was opened from (a simulator or live run), for links to it: the floor
+    // file or inventory as given, the sources without credentials.
+    std::string floorPath, inventoryPath;
+    std::vector<std::string> sourceSpecs;
+    std::string sourceLabel; // for the HUD: "SIMULATOR", "LIVE TELEMETRY", "REPLAY cooling.ftrec"
 
     // --compare: the baseline recording, driven by this session's clock.
     std::unique_ptr<importers::ReplayTransport> compare;

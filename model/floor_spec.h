@@ -151,6 +151,9 @@ struct FloorSpec {
     // table does not name has no host.
     std::string hostPattern = "{row_lc}{rack:02}-n{tray:02}";
     std::vector<HostSpec> hosts;
+    // Links out of the twin: a name ("grafana", "runbook") and a URL template whose
+    // {placeholders} the inspector fills for an entity (importers/floor/link_templates.h).
+    std::vector<std::pair<std::string, std::string>> links;
 };
 
 } // namespace ft::model

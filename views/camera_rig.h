@@ -7,6 +7,15 @@
 
 namespace ft::views {
 
+// One screen's part of a wall's one wide view: its rectangle in the wall's normalised device
+// coordinates (-1..1, y up; bezels left out between screens) and the whole wall's aspect. A
+// view drawing a slice frames and orbits as for the whole wall and shows only its part.
+struct ViewSlice {
+    double x0 = -1, x1 = 1, y0 = -1, y1 = 1;
+    double wallAspect = 16.0 / 9.0;
+    bool operator==(const ViewSlice&) const = default;
+};
+
 struct CameraRig {
     model::Vec3 focus;
     double distance = 30.0;

@@ -184,6 +184,11 @@ public:
     // Where the HUD drew the live sources' lines last (a click there: sourcesRequested()).
     const ScreenRect& sourcesArea() const { return m_sourcesArea; }
 
+    // A wall's screen: draw this part of one wide view (nothing: the whole view). aspect(),
+    // the framings and the labels then work in the whole wall's terms.
+    void setSlice(std::optional<ViewSlice> slice);
+    const std::optional<ViewSlice>& slice() const { return m_slice; }
+
     void resetCamera();
     void topView();
     // The camera resetCamera() would place (the floor and what the visible layers add to it).
@@ -296,6 +301,7 @@ private:
     bool m_firstFrameSent = false;
 
     CameraRig m_rig;
+    std::optional<ViewSlice> m_slice;
     bool m_cameraSet = false;               // the user (or a caller) placed the camera: keep it
     QSize m_fittedFor;                      // widget size the automatic overview was framed for
     std::vector<ScreenRect> m_fittedPanels; // and the HUD's panels it kept clear of

@@ -13,6 +13,7 @@
 #include <vtkCamera.h>
 #include <vtkMatrix4x4.h>
 #include <vtkRenderer.h>
+#include <vtkTransform.h>
 
 namespace ft::views {
 
@@ -90,10 +91,30 @@ void FloorView::applyCamera() {
         cam->SetViewUp(-std::sin(az), std::cos(az), 0);
     }
     cam->SetViewAngle(m_rig.viewAngleDeg);
+    double pixelsHigh = height(); // of the whole picture (a wall's, in this screen's pixels)
+    if (m_slice) {
+        // VTK's frustum has this screen's aspect; the wall's picture has the wall's. In clip
+        // coordinates: x scaled to the wall's aspect, then this screen's rectangle of the wall
+        // stretched to -1..1 (vtkCamera applies its user transform after the projection).
+        const ViewSlice& s = *m_slice;
+        const double screenAspect = height() > 0 ? static_cast<double>(width()) / height() : 1.0;
+        const double sx = 2.0 / (s.x1 - s.x0), sy = 2.0 / (s.y1 - s.y0);
+        vtkNew<vtkMatrix4x4> m;
+        m->SetElement(0, 0, sx * screenAspect / s.wallAspect);
+        m->SetElement(0, 3, -(s.x0 + s.x1) / (s.x1 - s.x0));
+        m->SetElement(1, 1, sy);
+        m->SetElement(1, 3, -(s.y0 + s.y1) / (s.y1 - s.y0));
+        vtkNew<vtkTransform> t;
+        t->SetMatrix(m);
+        cam->SetUserTransform(t);
+        pixelsHigh *= sy; // the wall is sy = 2 / (y1 - y0) screens high
+    } else {
+        cam->SetUserTransform(nullptr);
+    }
     m_projectionValid = false;
     // Screen pixels per metre at the focal distance.
     const CameraView view{
-        m_rig, height() / (2.0 * m_rig.distance * std::tan(m_rig.viewAngleDeg * M_PI / 360.0))};
+        m_rig, pixelsHigh / (2.0 * m_rig.distance * std::tan(m_rig.viewAngleDeg * M_PI / 360.0))};
     for (const auto& l : m_layers)
         l->updateDetail(view);
     update();
@@ -105,7 +126,14 @@ void FloorView::setCamera(const CameraRig& rig) {
     applyCamera();
 }
 
+void FloorView::setSlice(std::optional<ViewSlice> slice) {
+    if (slice == m_slice) return;
+    m_slice = slice;
+    applyCamera();
+}
+
 double FloorView::aspect() const {
+    if (m_slice) return m_slice->wallAspect;
     return height() > 0 ? static_cast<double>(width()) / height() : 16.0 / 9.0;
 }
 

@@ -5,6 +5,7 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -55,6 +56,17 @@ IncidentsPanel::IncidentsPanel(FloorView* view, QWidget* parent) : QWidget(paren
     layout->addWidget(m_tree);
     connect(m_tree, &QTreeWidget::itemClicked, this,
             [this](QTreeWidgetItem* item, int) { activate(item); });
+    m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_tree, &QWidget::customContextMenuRequested, this, [this](const QPoint& p) {
+        QTreeWidgetItem* item = m_tree->itemAt(p);
+        if (!item) return;
+        QMenu menu(this);
+        menu.addAction(tr("Copy link to this"), this, [this, item] {
+            activate(item);
+            emit linkRequested(item->data(0, kTimeRole).toLongLong());
+        });
+        menu.exec(m_tree->viewport()->mapToGlobal(p));
+    });
     refresh();
 }
 

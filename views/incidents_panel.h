@@ -26,6 +26,8 @@ public:
 
 signals:
     void seekRequested(model::TimeNs time);
+    // "Copy link" on a line: the line was shown (framed, selected, sought); a link to it wanted.
+    void linkRequested(model::TimeNs time);
 
 private:
     void activate(QTreeWidgetItem* item);

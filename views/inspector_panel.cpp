@@ -9,12 +9,18 @@
 #include "scheduler_rows.h"
 #include "series_chart.h"
 
+#include <QDesktopServices>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QPainter>
 #include <QPixmap>
+#include <QPushButton>
 #include <QScrollBar>
+#include <QToolButton>
 #include <QTreeWidget>
+#include <QUrl>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <functional>
@@ -53,6 +59,33 @@ InspectorPanel::InspectorPanel(FloorView* view, QWidget* parent) : QWidget(paren
     m_tree->setRootIsDecorated(true);
     m_tree->setAlternatingRowColors(true);
     layout->addWidget(m_title);
+    auto* actions = new QHBoxLayout;
+    m_copyLink = new QPushButton(tr("Copy link"), this);
+    m_copyLink->setToolTip(tr("A floortwin:// link to this entity at this moment, as shown "
+                              "(layers, metric, camera): paste it into a ticket or a chat"));
+    m_openIn = new QToolButton(this);
+    m_openIn->setText(tr("Open in"));
+    m_openIn->setPopupMode(QToolButton::InstantPopup);
+    m_openIn->setToolTip(tr("Where this entity can be opened outside the twin: the links of "
+                            "the floor file and View > Links, and its alerts' runbooks"));
+    auto* menu = new QMenu(m_openIn);
+    m_openIn->setMenu(menu);
+    connect(menu, &QMenu::aboutToShow, this, [this, menu] {
+        menu->clear();
+        for (const auto& [label, url] : outLinks())
+            menu->addAction(label, this, [url] { QDesktopServices::openUrl(QUrl(url)); })
+                ->setToolTip(url);
+        if (menu->isEmpty()) menu->addAction(tr("No link fits this entity"))->setEnabled(false);
+    });
+    connect(m_copyLink, &QPushButton::clicked, this, [this] {
+        if (m_copy) m_copy();
+    });
+    actions->addWidget(m_copyLink);
+    actions->addWidget(m_openIn);
+    actions->addStretch(1);
+    m_copyLink->setVisible(false);
+    m_openIn->setVisible(false);
+    layout->addLayout(actions);
     layout->addWidget(m_tree, 1);
 
     connect(m_view, &FloorView::selectionChanged, this, &InspectorPanel::refresh);
@@ -67,6 +100,18 @@ InspectorPanel::InspectorPanel(FloorView* view, QWidget* parent) : QWidget(paren
             EntityRef{static_cast<EntityKind>(packed >> 32), static_cast<model::EntityId>(packed)});
     });
     connect(m_tree, &QTreeWidget::itemClicked, m_tree, &QTreeWidget::itemActivated);
+}
+
+void InspectorPanel::setLinkActions(std::function<void()> copyLink, OutLinks outLinks) {
+    m_copy = std::move(copyLink);
+    m_outLinks = std::move(outLinks);
+    refresh();
+}
+
+std::vector<std::pair<QString, QString>> InspectorPanel::outLinks() const {
+    const auto selection = m_view->selection();
+    if (!selection || !m_outLinks) return {};
+    return m_outLinks(*selection);
 }
 
 QTreeWidgetItem* InspectorPanel::addSection(const QString& title) {
@@ -214,6 +259,8 @@ void InspectorPanel::refresh() {
     // Keep the scroll position across refreshes: operators read while values move.
     const int scroll = m_tree->verticalScrollBar() ? m_tree->verticalScrollBar()->value() : 0;
     m_tree->clear();
+    m_copyLink->setVisible(sel && m_copy);
+    m_openIn->setVisible(sel && m_outLinks);
     if (!sel || !snap) {
         m_title->setText(tr("Nothing selected. Click a rack, a tray or a GPU on the floor."));
         return;

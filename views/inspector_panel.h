@@ -11,10 +11,13 @@
 #include <QElapsedTimer>
 #include <QWidget>
 #include <deque>
+#include <functional>
 #include <optional>
 #include <vector>
 
 class QLabel;
+class QPushButton;
+class QToolButton;
 class QTreeWidget;
 class QTreeWidgetItem;
 
@@ -29,6 +32,12 @@ public:
     // Rebuilds the rows for the current selection and snapshot (also used by tests).
     void refresh();
     QTreeWidget* tree() const { return m_tree; }
+    // Links: "Copy link" copies a link to the selected entity as shown; "Open in" lists where
+    // the entity can be opened outside the twin (a label and a URL each), asked when opened.
+    using OutLinks = std::function<std::vector<std::pair<QString, QString>>(model::EntityRef)>;
+    void setLinkActions(std::function<void()> copyLink, OutLinks outLinks);
+    // The entries "Open in" offers for the selection now (tests).
+    std::vector<std::pair<QString, QString>> outLinks() const;
 
 private:
     void addIdentity(const QString& key, const QString& value);
@@ -51,6 +60,10 @@ private:
 
     FloorView* m_view;
     QLabel* m_title;
+    QPushButton* m_copyLink = nullptr;
+    QToolButton* m_openIn = nullptr;
+    std::function<void()> m_copy;
+    OutLinks m_outLinks;
     QTreeWidget* m_tree;
     QElapsedTimer m_sinceRefresh;
     // The selected entity's recent values, one point a second, per channel of its kind (in

@@ -1,6 +1,7 @@
 #include "floor_file.h"
 
 #include "importers/formats/json_document.h"
+#include "link_templates.h"
 #include "model/lifecycle.h"
 #include "pci_address.h"
 
@@ -394,6 +395,23 @@ std::expected<model::FloorSpec, Error> parseFloorFile(std::string_view text,
             FT_TRY(h.text("serial", host.serial));
             FT_TRY(h.rejectUnknown());
             spec.hosts.push_back(std::move(host));
+        }
+    }
+
+    // Links out: {"grafana": "https://grafana/d/dcgm?var-Hostname={host}", ...}.
+    if (const JsonValue* links = top.get("links")) {
+        if (links->type != Type::Object)
+            return top.fail(*links, "links",
+                            "expected an object of name: URL template, got " +
+                                ObjectReader::describe(*links));
+        for (const auto& [name, url] : links->object) {
+            if (url.type != Type::String)
+                return std::unexpected(Error{"expected a URL template such as "
+                                             "\"https://grafana/d/x?var-Hostname={host}\"",
+                                             file, url.line, url.column, "links." + name});
+            if (auto bad = checkLinkTemplate(url.string))
+                return std::unexpected(Error{*bad, file, url.line, url.column, "links." + name});
+            spec.links.emplace_back(name, url.string);
         }
     }
 

@@ -107,6 +107,11 @@ std::string floorSpecToJson(const model::FloorSpec& s) {
             j["hosts"].push_back(host);
         }
     }
+    if (!s.links.empty()) {
+        j["links"] = nlohmann::ordered_json::object();
+        for (const auto& [name, url] : s.links)
+            j["links"][name] = url;
+    }
     return j.dump(2);
 }
 

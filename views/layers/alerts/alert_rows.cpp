@@ -28,16 +28,21 @@ bool within(const model::Topology& t, model::EntityRef inside, model::EntityRef 
 
 } // namespace
 
-std::vector<std::pair<std::string, std::string>>
-alertRows(const model::Snapshot& snap, const model::Topology& t, model::EntityRef entity) {
-    std::vector<std::pair<std::string, std::string>> rows;
-    if (!snap.externalAlerts) return rows;
+std::vector<const model::ExternalAlert*>
+alertsOn(const model::Snapshot& snap, const model::Topology& t, model::EntityRef entity) {
     std::vector<const model::ExternalAlert*> here;
+    if (!snap.externalAlerts) return here;
     for (const auto& a : snap.externalAlerts->alerts)
         if (std::ranges::any_of(a.entities, [&](const auto& e) { return within(t, e, entity); }))
             here.push_back(&a);
     std::ranges::stable_sort(here, [](const auto* a, const auto* b) { return worseAlert(*a, *b); });
-    for (const auto* a : here) {
+    return here;
+}
+
+std::vector<std::pair<std::string, std::string>>
+alertRows(const model::Snapshot& snap, const model::Topology& t, model::EntityRef entity) {
+    std::vector<std::pair<std::string, std::string>> rows;
+    for (const auto* a : alertsOn(snap, t, entity)) {
         const bool muted = model::alertMuted(a->state);
         std::string text = a->name + " [" + std::string(model::severityWord(a->severity)) + "]";
         if (!a->entities.empty() && a->entities.front() != entity)

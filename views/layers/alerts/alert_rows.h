@@ -13,6 +13,10 @@
 
 namespace ft::views {
 
+// The alerts on the entity and what it holds, the worst first.
+std::vector<const model::ExternalAlert*>
+alertsOn(const model::Snapshot& snap, const model::Topology& topology, model::EntityRef entity);
+
 std::vector<std::pair<std::string, std::string>>
 alertRows(const model::Snapshot& snap, const model::Topology& topology, model::EntityRef entity);
 

@@ -1,0 +1,237 @@
+// The Launcher's links: registering the floortwin: scheme with the desktop, handing a link to
+// the twin that already runs, and opening one in the running window.
+#include "launcher.h"
+#include "link_server.h"
+#include "main_window.h"
+#include "story_player.h"
+#include "views/floor_view.h"
+#include "views/layer_registry.h"
+#include "wall_group.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTimer>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+namespace ft::app {
+
+namespace {
+
+std::string samePath(const std::string& path) {
+    std::error_code ec;
+    auto canonical = std::filesystem::weakly_canonical(path, ec);
+    return ec ? path : canonical.string();
+}
+
+// The XDG data and config homes ($XDG_DATA_HOME, else ~/.local/share; $XDG_CONFIG_HOME, else
+// ~/.config).
+std::filesystem::path xdgHome(const char* variable, const char* fallback) {
+    if (const char* v = std::getenv(variable); v && *v) return v;
+    const char* home = std::getenv("HOME");
+    return std::filesystem::path(home ? home : ".") / fallback;
+}
+
+} // namespace
+
+int Launcher::registerLinks() {
+    // The desktop entry names this very program, so that the build a user runs is the one
+    // that links open.
+    std::error_code ec;
+    auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (ec) self = std::filesystem::absolute(m_argv[0]);
+    const auto apps = xdgHome("XDG_DATA_HOME", ".local/share") / "applications";
+    std::filesystem::create_directories(apps, ec);
+    const auto desktop = apps / "floortwin.desktop";
+    {
+        std::ofstream out(desktop);
+        out << "[Desktop Entry]\n"
+               "Type=Application\n"
+               "Name=floortwin\n"
+               "GenericName=GPU floor digital twin\n"
+               "Comment=Open floortwin:// links in the twin\n"
+               "Exec=\""
+            << self.string()
+            << "\" %u\n"
+               "Terminal=false\n"
+               "NoDisplay=false\n"
+               "Categories=System;Monitor;\n"
+               "MimeType=x-scheme-handler/floortwin;\n";
+        if (!out) {
+            std::cerr << "floortwin: cannot write " << desktop << "\n";
+            return 1;
+        }
+    }
+    // The scheme's default handler, in the user's mimeapps.list (what xdg-mime default writes;
+    // written here too where xdg-utils is not installed).
+    const auto config = xdgHome("XDG_CONFIG_HOME", ".config");
+    std::filesystem::create_directories(config, ec);
+    const auto list = config / "mimeapps.list";
+    std::vector<std::string> lines;
+    {
+        std::ifstream in(list);
+        for (std::string line; std::getline(in, line);)
+            if (!line.starts_with("x-scheme-handler/floortwin=")) lines.push_back(line);
+    }
+    auto section = std::ranges::find(lines, "[Default Applications]");
+    if (section == lines.end()) {
+        lines.emplace_back("[Default Applications]");
+        section = std::prev(lines.end());
+    }
+    lines.insert(std::next(section), "x-scheme-handler/floortwin=floortwin.desktop");
+    {
+        std::ofstream out(list);
+        for (const auto& line : lines)
+            out << line << "\n";
+        if (!out) {
+            std::cerr << "floortwin: cannot write " << list << "\n";
+            return 1;
+        }
+    }
+    // Desktops cache the entries; refresh the cache where the tool is there.
+    if (!QStandardPaths::findExecutable("update-desktop-database").isEmpty())
+        QProcess::execute("update-desktop-database", {QString::fromStdString(apps.string())});
+    std::cout << "registered floortwin:// links: " << desktop.string() << " (runs " << self.string()
+              << "), default handler in " << list.string() << "\n";
+    return 0;
+}
+
+bool Launcher::forwardLink() {
+    const Options& o = m_options;
+    const bool window = !o.headless && o.screenshot.empty() && o.renderVideo.empty() &&
+                        o.renderFrames.empty() && o.report.empty() && !o.firstFrameMs;
+    if (!o.link || o.newWindow || !window) return false;
+    QCoreApplication app(m_argc, m_argv);
+    auto answer = LinkServer::send(o.linkText, 500);
+    if (!answer) return false; // no twin runs here: this launch opens it
+    std::cout << "floortwin: the running twin opened the link\n";
+    for (const auto& note : *answer)
+        std::cerr << "floortwin: link: " << note << "\n";
+    return true;
+}
+
+void Launcher::reportLinkNotes(const std::vector<std::string>& notes) {
+    for (const auto& note : notes)
+        std::cerr << "floortwin: link: " << note << "\n";
+    if (!m_window || notes.empty()) return;
+    std::string text = "Link: could not follow ";
+    for (std::size_t i = 0; i < notes.size(); ++i)
+        text += (i ? "; " : "") + notes[i];
+    m_window->showNotice(QString::fromStdString(text), 30000);
+    // Said on the view too, where a wall shows no status line.
+    if (!m_window->storyPlayer()) {
+        m_window->floorView()->setCaption(text);
+        QTimer::singleShot(15000, m_window.get(), [view = m_window->floorView(), text] {
+            if (view->caption() == text) view->setCaption({});
+        });
+    }
+}
+
+std::vector<std::string> Launcher::openLink(const std::string& text, bool fromWall) {
+    std::vector<std::string> notes;
+    auto link = parseViewLink(text, views::layerIds());
+    if (!link) {
+        notes.push_back(link.error());
+        reportLinkNotes(notes);
+        return notes;
+    }
+    // The rest of the wall opens it too (each screen its own recording or sources).
+    if (m_wall && !fromWall) m_wall->sendLink(text);
+    if (!m_session) return notes;
+    Session& current = *m_session;
+    std::optional<std::expected<std::unique_ptr<Session>, std::string>> next;
+    Options o = m_options;
+    if (!link->replay.empty()) {
+        const bool same =
+            current.replay && samePath(current.recordingPath) == samePath(link->replay);
+        if (!same) {
+            o.replay = link->replay;
+            next = makeReplaySession(link->replay);
+        }
+    } else if (link->namesRun()) {
+        const bool same = !current.replay && link->floor == current.floorPath &&
+                          link->inventory == current.inventoryPath &&
+                          link->sources == current.sourceSpecs;
+        if (!same) {
+            o.replay.clear();
+            o.scenario.clear();
+            o.floor = link->floor;
+            o.inventory = link->inventory;
+            o.sources = link->sources;
+            next = makeSimSession(o, true, false);
+        }
+    }
+    if (next && !*next) {
+        notes.push_back((*next).error() + " (kept what was open)");
+    } else if (next) {
+        // A new run: the window and its session are replaced (this is called from a socket or
+        // the wall, never from inside the window).
+        if (m_window) m_window->stopStory();
+        m_window.reset();
+        m_session = std::move(**next);
+        m_options = o;
+        m_selection.reset();
+        m_camera.reset();
+        if (m_session->replay)
+            m_session->replay->start();
+        else
+            m_session->sim->start(m_session->sources.empty() ? o.speed : 1.0);
+        m_session->startSources();
+        showWindow();
+    }
+    applyLinkView(*link, notes);
+    reportLinkNotes(notes);
+    return notes;
+}
+
+void Launcher::applyLinkView(const ViewLink& link, std::vector<std::string>& notes) {
+    if (!m_window || !m_session) return;
+    Session& s = *m_session;
+    views::FloorView& view = *m_window->floorView();
+    auto& transport = s.transport();
+    if (link.speed) transport.setSpeed(*link.speed);
+    if (link.at) {
+        if (s.replay) {
+            const auto begin = s.replay->beginTime(), end = s.replay->endTime();
+            const auto t = link.at->sinceStart ? begin + link.at->value : link.at->value;
+            if (t < begin || t > end) {
+                notes.push_back("at " + model::formatUtc(t) + " is outside the recording (" +
+                                model::formatUtc(begin) + " to " + model::formatUtc(end) + ")");
+            } else {
+                s.replay->setPaused(true); // the moment asked for stays on screen
+                s.replay->seek(t);
+                s.replay->renderNow();
+                view.refreshSnapshot();
+            }
+        } else {
+            notes.push_back(std::string("at: ") +
+                            (s.sources.empty() ? "a running simulation cannot go back in time"
+                                               : "a live floor shows the present") +
+                            "; a moment is opened in a replay");
+        }
+    }
+    if (link.layers)
+        for (const auto& layer : view.layers())
+            view.setLayerVisible(layer->id(), std::ranges::find(*link.layers, layer->id()) !=
+                                                  link.layers->end());
+    if (!link.metric.empty())
+        if (auto channel = model::findChannel(link.metric)) m_window->setMetric(*channel);
+    if (!link.select.empty()) {
+        if (auto ref = importers::resolveEntity(*s.topology, link.select)) {
+            view.setSelection(*ref);
+            if (!link.camera) view.frameSelection();
+        } else {
+            notes.push_back("select: " + ref.error());
+        }
+    }
+    if (link.camera) view.setCamera(rigOf(*link.camera, view.camera()));
+    // A person (or a ticket) asked for this view: a tour must not fly away from it at once.
+    if (auto* player = m_window->storyPlayer(); player && (link.camera || !link.select.empty()))
+        m_window->stopStory();
+}
+
+} // namespace ft::app
