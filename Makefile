@@ -6,7 +6,7 @@ CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release -DFT_WERROR=ON
 # GUI and rendering tests need an X display; use Xvfb when there is none.
 XRUN := $(if $(DISPLAY),,xvfb-run -a -s "-screen 0 1920x1080x24")
 
-.PHONY: all deps build run test bench tsan asan fuzz format format-check tidy clean
+.PHONY: all deps build run install test bench tsan asan fuzz format format-check tidy clean
 
 all: build
 
@@ -22,6 +22,14 @@ build: deps $(BUILD)/CMakeCache.txt
 run: build
 	$(if $(DISPLAY),,$(error No X display: run `make run` from a desktop session, or try `xvfb-run -a make run`))
 	$(BUILD)/bin/floortwin $(ARGS)
+
+# The program and its desktop entry under PREFIX (default ~/.local, no root needed), with the
+# entry as this user's handler of floortwin:// links.
+PREFIX ?= $(HOME)/.local
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+	-update-desktop-database $(PREFIX)/share/applications 2>/dev/null
+	-xdg-mime default floortwin.desktop x-scheme-handler/floortwin
 
 test: build
 	cd $(BUILD) && $(XRUN) ctest --output-on-failure -j$(JOBS) $(CTEST_ARGS)

@@ -406,13 +406,19 @@ std::optional<int> Launcher::followWallForPicture(views::FloorView& view, Sessio
 int Launcher::runWindow(std::unique_ptr<Session> session) {
     m_session = std::move(session);
     if (m_session->replay) m_session->replay->start();
-    // A link to a moment of a recording holds it (the reader came for that moment).
-    if (m_session->replay && m_options.link && m_options.link->at)
-        m_session->replay->setPaused(true);
+    // A link to a moment of a recording holds it (the reader came for that moment); one with
+    // a speed plays at it.
+    if (m_session->replay && m_options.link) {
+        if (m_options.link->speed) m_session->replay->setSpeed(*m_options.link->speed);
+        m_session->replay->setPaused(!m_options.link->speed && m_options.link->at);
+    }
     if (!m_session->replay)
         m_session->sim->start(m_session->sources.empty() ? m_options.speed : 1.0);
     m_session->startSources();
     if (m_wallConfig && !startWall()) return 1;
+    // The first window a user opens makes floortwin the handler of floortwin:// links (XDG),
+    // unless one is registered already and still there.
+    if (!linksRegistered()) registerLinks(true);
     showWindow();
     m_linkServer =
         std::make_unique<LinkServer>([this](const std::string& link) { return openLink(link); });

@@ -72,7 +72,9 @@ private:
 
     // Links (launcher_links.cpp).
     // --register-links: the XDG handler of floortwin: links for this user.
-    int registerLinks();
+    // quiet: a window's first run, when no handler is registered (linksRegistered()).
+    int registerLinks(bool quiet = false);
+    static bool linksRegistered();
     // A link given to a launch while a twin runs on this display: handed to it; true when it
     // took it (the launch then ends).
     bool forwardLink();

@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 namespace ft::app {
 
@@ -36,9 +37,48 @@ std::filesystem::path xdgHome(const char* variable, const char* fallback) {
     return std::filesystem::path(home ? home : ".") / fallback;
 }
 
+// The program in a desktop entry's Exec: as it is where it needs no quoting (xdg-open's own
+// reader of the entry does not unquote), else quoted as the Desktop Entry spec says.
+std::string execField(const std::string& path) {
+    if (path.find_first_of(" \t\n\"'\\><~|&;$*?#()`") == std::string::npos) return path;
+    std::string quoted = "\"";
+    for (const char c : path) {
+        if (c == '"' || c == '`' || c == '$' || c == '\\') quoted += '\\';
+        quoted += c;
+    }
+    return quoted + "\"";
+}
+
 } // namespace
 
-int Launcher::registerLinks() {
+bool Launcher::linksRegistered() {
+    // This user's own entry, if it still names a program that is there; else one installed
+    // for everyone (make install, a package) that mimeapps.list or the system defaults pick.
+    const auto own =
+        xdgHome("XDG_DATA_HOME", ".local/share") / "applications" / "floortwin.desktop";
+    if (std::ifstream in(own); in) {
+        for (std::string line; std::getline(in, line);)
+            if (line.starts_with("Exec=")) {
+                std::string program = line.substr(5, line.rfind(" %u") - 5);
+                if (program.size() > 1 && program.front() == '"')
+                    program = program.substr(1, program.size() - 2);
+                if (program.find('/') == std::string::npos)
+                    return !QStandardPaths::findExecutable(QString::fromStdString(program))
+                                .isEmpty();
+                return std::filesystem::exists(program);
+            }
+        return false;
+    }
+    const char* dirs = std::getenv("XDG_DATA_DIRS");
+    std::stringstream list(dirs && *dirs ? dirs : "/usr/local/share:/usr/share");
+    for (std::string dir; std::getline(list, dir, ':');)
+        if (std::filesystem::exists(std::filesystem::path(dir) / "applications" /
+                                    "floortwin.desktop"))
+            return true;
+    return false;
+}
+
+int Launcher::registerLinks(bool quiet) {
     // The desktop entry names this very program, so that the build a user runs is the one
     // that links open.
     std::error_code ec;
@@ -54,9 +94,9 @@ int Launcher::registerLinks() {
                "Name=floortwin\n"
                "GenericName=GPU floor digital twin\n"
                "Comment=Open floortwin:// links in the twin\n"
-               "Exec=\""
-            << self.string()
-            << "\" %u\n"
+               "Exec="
+            << execField(self.string())
+            << " %u\n"
                "Terminal=false\n"
                "NoDisplay=false\n"
                "Categories=System;Monitor;\n"
@@ -193,7 +233,10 @@ void Launcher::applyLinkView(const ViewLink& link, std::vector<std::string>& not
     Session& s = *m_session;
     views::FloorView& view = *m_window->floorView();
     auto& transport = s.transport();
-    if (link.speed) transport.setSpeed(*link.speed);
+    if (link.speed) {
+        transport.setSpeed(*link.speed);
+        transport.setPaused(false);
+    }
     if (link.at) {
         if (s.replay) {
             const auto begin = s.replay->beginTime(), end = s.replay->endTime();
@@ -202,7 +245,8 @@ void Launcher::applyLinkView(const ViewLink& link, std::vector<std::string>& not
                 notes.push_back("at " + model::formatUtc(t) + " is outside the recording (" +
                                 model::formatUtc(begin) + " to " + model::formatUtc(end) + ")");
             } else {
-                s.replay->setPaused(true); // the moment asked for stays on screen
+                // The moment asked for stays on screen, unless the link plays at a speed.
+                s.replay->setPaused(!link.speed);
                 s.replay->seek(t);
                 s.replay->renderNow();
                 view.refreshSnapshot();

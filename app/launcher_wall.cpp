@@ -144,6 +144,7 @@ WallState Launcher::captureWall() const {
         s.shownSince = m_wallLog && m_wallLog->shown == snap->time ? m_wallLog->shownSince
                                                                    : WallGroup::wallNowNs();
     }
+    s.position = m_session->replay ? m_session->replay->position() : s.time;
     s.speed = transport.speed();
     s.paused = transport.paused();
     s.reverse = transport.reverse();
@@ -177,41 +178,45 @@ void Launcher::applyWall(const WallState& state) {
 
 void applyWallTo(views::FloorView& view, Session& session, const WallState& state, bool slice,
                  WallClockLog* log) {
-    // The clock. The leader first showed `time` at `shownSince` and plays on from there.
+    // The clock. A replay's playhead is where the leader's was when it sent, moved on by the
+    // time since; a simulator's moment is the one the leader first showed at `shownSince`.
     auto& transport = session.transport();
     if (transport.paused() != state.paused && !(log && log->hurried))
         transport.setPaused(state.paused);
     if (transport.reverse() != state.reverse) transport.setReverse(state.reverse);
+    if (session.replay && transport.speed() != state.speed) transport.setSpeed(state.speed);
     const auto now = WallGroup::wallNowNs();
     const double direction = state.paused ? 0.0 : (state.reverse ? -1.0 : 1.0);
-    const auto leaderNow =
-        state.time + static_cast<model::TimeNs>(direction * state.speed *
-                                                static_cast<double>(now - state.shownSince));
+    auto moved = [&](std::int64_t since) {
+        return static_cast<model::TimeNs>(direction * state.speed *
+                                          static_cast<double>(now - since));
+    };
     if (log) log->shownThere(state.time, state.shownSince);
     const auto snap = transport.latest();
-    if (snap) {
-        const std::int64_t since = log && log->shown == snap->time ? log->shownSince : now;
-        const auto mineNow =
-            snap->time +
-            static_cast<model::TimeNs>(direction * state.speed * static_cast<double>(now - since));
-        const auto drift = mineNow - leaderNow; // > 0: ahead of the leader
-        // Two frames at 30 fps, in the run's time, and never less than a tick.
+    const bool settled = !log || now - log->lastCorrection > 300 * model::kNsPerMs;
+    if (session.replay) {
+        const auto leaderNow = state.position + moved(state.sentAt);
+        const auto drift = session.replay->position() - leaderNow; // > 0: ahead
+        // A frame's worth of the leader's time (10 ms of the wall), never less than 1 ms.
         const auto tolerance = std::max<model::TimeNs>(
-            transport.tickLength(),
-            static_cast<model::TimeNs>(state.speed * 66.0 * static_cast<double>(model::kNsPerMs)));
-        const bool settled = !log || now - log->lastCorrection > 300 * model::kNsPerMs;
-        if (session.replay) {
-            if (std::llabs(drift) > tolerance && settled) {
-                session.replay->seek(
-                    std::clamp(leaderNow, session.replay->beginTime(), session.replay->endTime()));
-                if (state.paused || !log) session.replay->renderNow();
-                if (log) log->lastCorrection = now;
-            }
-            if (transport.speed() != state.speed) transport.setSpeed(state.speed);
-        } else if (session.sources.empty() && !log) {
-            // A picture of a wall screen: its own simulator, not running, is run to the moment.
+            model::kNsPerMs, static_cast<model::TimeNs>(state.speed * 10.0 * 1e6));
+        if (std::llabs(drift) > tolerance && settled) {
+            session.replay->seek(
+                std::clamp(leaderNow, session.replay->beginTime(), session.replay->endTime()));
+            if (state.paused || !log) session.replay->renderNow();
+            if (log) log->lastCorrection = now;
+        }
+    } else if (snap && session.sources.empty()) {
+        const auto leaderNow = state.time + moved(state.shownSince);
+        if (!log) {
+            // A picture of a wall screen: its own simulator, not running, run to the moment.
             if (leaderNow > snap->time) session.sim->runUntil(leaderNow);
-        } else if (session.sources.empty()) {
+        } else {
+            const std::int64_t since = log->shown == snap->time ? log->shownSince : now;
+            const auto drift = snap->time + moved(since) - leaderNow; // > 0: ahead
+            // Two frames at 30 fps of the leader's time, and never less than a tick.
+            const auto tolerance = std::max<model::TimeNs>(
+                transport.tickLength(), static_cast<model::TimeNs>(state.speed * 66.0 * 1e6));
             // A simulator cannot seek: ahead, it waits; behind, it runs at twice the speed.
             if (drift > tolerance && !state.paused) {
                 transport.setPaused(true);

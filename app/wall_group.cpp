@@ -27,9 +27,9 @@ std::string keyOf(const QHostAddress& a, quint16 port) {
 } // namespace
 
 std::string wallStateJson(const WallState& s) {
-    Json j{{"t", s.time},        {"since", s.shownSince}, {"sent", s.sentAt},
-           {"speed", s.speed},   {"paused", s.paused},    {"reverse", s.reverse},
-           {"layers", s.layers}, {"metric", s.metric}};
+    Json j{{"t", s.time},          {"pos", s.position},  {"since", s.shownSince},
+           {"sent", s.sentAt},     {"speed", s.speed},   {"paused", s.paused},
+           {"reverse", s.reverse}, {"layers", s.layers}, {"metric", s.metric}};
     if (s.hasCamera) j["camera"] = s.camera;
     if (!s.selection.empty()) j["select"] = s.selection;
     if (!s.caption.empty()) j["caption"] = s.caption;
@@ -49,6 +49,7 @@ std::optional<WallState> wallStateFrom(const std::string& text) {
     try {
         WallState s;
         s.time = j.at("t").get<std::int64_t>();
+        s.position = j.at("pos").get<std::int64_t>();
         s.shownSince = j.at("since").get<std::int64_t>();
         s.sentAt = j.at("sent").get<std::int64_t>();
         s.speed = j.at("speed").get<double>();

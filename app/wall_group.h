@@ -40,6 +40,7 @@ namespace ft::app {
 // clock.
 struct WallState {
     std::int64_t time = 0;       // the moment shown (the snapshot's time)
+    std::int64_t position = 0;   // the playhead when sent (a replay's, between its moments)
     std::int64_t shownSince = 0; // the sender's wall clock when that moment was first shown
     std::int64_t sentAt = 0;     // the sender's wall clock now
     double speed = 1;

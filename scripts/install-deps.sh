@@ -13,6 +13,7 @@ packages=(
   prometheus prometheus-alertmanager victoria-metrics mosquitto openssl clang libclang-rt-dev clang-format clang-tidy-16
   clang-16 libclang-rt-16-dev ccache python3
   slurmctld slurmd slurm-client munge
+  xdg-utils desktop-file-utils
 )
 
 missing=()
