@@ -422,7 +422,11 @@ int Launcher::runWindow(std::unique_ptr<Session> session) {
     showWindow();
     m_linkServer =
         std::make_unique<LinkServer>([this](const std::string& link) { return openLink(link); });
-    if (!m_linkServer->listen()) m_linkServer.reset(); // another twin on this display takes links
+    if (m_linkServer->listen())
+        std::cerr << "floortwin: floortwin:// links opened on this display come to this window"
+                  << std::endl;
+    else
+        m_linkServer.reset(); // another twin on this display takes them
     const int rc = QApplication::exec();
     m_wall.reset();
     m_linkServer.reset();

@@ -224,6 +224,19 @@ std::vector<std::string> Launcher::openLink(const std::string& text, bool fromWa
         showWindow();
     }
     applyLinkView(*link, notes);
+    // A line per link opened: what the twin shows now (an audit trail of who moved the wall).
+    if (m_window) {
+        const auto* view = m_window->floorView();
+        const auto snap = view->snapshot();
+        std::cerr << "floortwin: link opened" << (fromWall ? " (from the wall)" : "") << ": at "
+                  << (snap ? model::formatUtc(snap->time, true) : std::string("?"))
+                  << (view->selection()
+                          ? ", selection " + selectText(view->topology(), *view->selection())
+                          : std::string())
+                  << (notes.empty() ? std::string()
+                                    : "; " + std::to_string(notes.size()) + " part(s) not followed")
+                  << std::endl;
+    }
     reportLinkNotes(notes);
     return notes;
 }

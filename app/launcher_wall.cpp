@@ -87,18 +87,22 @@ void Launcher::onWallRole() {
         std::cerr << "floortwin: wall: screen " << me << " leads (term " << m_wall->term() << ")\n";
     } else if (m_wall->leader() >= 0) {
         std::cerr << "floortwin: wall: screen " << me << " follows "
-                  << screenName(config, m_wall->leader()) << " (term " << m_wall->term() << ")\n";
+                  << screenName(config, m_wall->leader()) << " (term " << m_wall->term() << ")"
+                  << std::endl;
     } else if (m_wall->leaderLost()) {
         std::cerr << "floortwin: wall: screen " << me
-                  << " lost its leader; it runs on its own clock\n";
+                  << " lost its leader; it runs on its own clock" << std::endl;
     }
     if (!m_window) return;
     auto* view = m_window->floorView();
     // The tour plays on the leader alone; a new leader takes it up where the old one was.
     if (m_wall->leading() && m_story && !m_window->storyPlayer()) {
         m_window->playStory(*m_story, m_focusHold);
-        if (const auto& last = m_wall->lastState(); last && last->storyClock > 0)
+        if (const auto& last = m_wall->lastState(); last && last->storyClock > 0) {
             m_window->storyPlayer()->advance(last->storyClock);
+            std::cerr << "floortwin: wall: screen " << me << " takes up the tour at "
+                      << last->storyClock << " s" << std::endl;
+        }
     } else if (!m_wall->leading() && m_window->storyPlayer()) {
         m_window->stopStory();
     }

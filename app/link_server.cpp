@@ -26,16 +26,18 @@ QString LinkServer::socketName() {
 }
 
 bool LinkServer::listen() {
-    m_server = std::make_unique<QLocalServer>();
-    m_server->setSocketOptions(QLocalServer::UserAccessOption);
-    if (!m_server->listen(socketName())) {
-        // A socket left by a twin that is gone answers nobody: take it over.
+    // A twin that answers holds the name. (Asked first: with socket options set, Qt makes the
+    // socket beside and renames it over the name, so listen() alone would take it away.)
+    {
         QLocalSocket probe;
         probe.connectToServer(socketName());
-        if (probe.waitForConnected(200)) return false; // a twin is there
-        QLocalServer::removeServer(socketName());
-        if (!m_server->listen(socketName())) return false;
+        if (probe.waitForConnected(200)) return false;
     }
+    // Nobody answers: a socket left by a twin that is gone is taken over.
+    QLocalServer::removeServer(socketName());
+    m_server = std::make_unique<QLocalServer>();
+    m_server->setSocketOptions(QLocalServer::UserAccessOption);
+    if (!m_server->listen(socketName())) return false;
     connect(m_server.get(), &QLocalServer::newConnection, this, [this] {
         while (QLocalSocket* socket = m_server->nextPendingConnection()) {
             connect(socket, &QLocalSocket::disconnected, socket, &QObject::deleteLater);
