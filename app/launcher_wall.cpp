@@ -72,7 +72,7 @@ void Launcher::printWallStats() const {
         std::max(1e-3, static_cast<double>(WallGroup::wallNowNs() - m_wallStartedAt) / 1e9);
     std::cout << "wall_stats screen=" << screenName(*m_wallConfig, m_wallConfig->self)
               << " leading=" << m_wall->leading() << " leader=" << m_wall->leader()
-              << " term=" << m_wall->term() << " moments=" << skew.size()
+              << " term=" << m_wall->term() << " samples=" << skew.size()
               << " skew_ms_p50=" << pct(0.5) << " skew_ms_p99=" << pct(0.99)
               << " sent_Bps=" << static_cast<double>(c.bytesSent) / seconds
               << " received_Bps=" << static_cast<double>(c.bytesReceived) / seconds
@@ -195,15 +195,15 @@ void applyWallTo(views::FloorView& view, Session& session, const WallState& stat
         return static_cast<model::TimeNs>(direction * state.speed *
                                           static_cast<double>(now - since));
     };
-    if (log) log->shownThere(state.time, state.shownSince);
     const auto snap = transport.latest();
     const bool settled = !log || now - log->lastCorrection > 300 * model::kNsPerMs;
     if (session.replay) {
         const auto leaderNow = state.position + moved(state.sentAt);
         const auto drift = session.replay->position() - leaderNow; // > 0: ahead
-        // A frame's worth of the leader's time (10 ms of the wall), never less than 1 ms.
+        if (log && !state.paused) log->skew(static_cast<double>(drift) / state.speed / 1e6);
+        // 4 ms of the wall in the leader's time (an eighth of a frame), never less than 1 ms.
         const auto tolerance = std::max<model::TimeNs>(
-            model::kNsPerMs, static_cast<model::TimeNs>(state.speed * 10.0 * 1e6));
+            model::kNsPerMs, static_cast<model::TimeNs>(state.speed * 4.0 * 1e6));
         if (std::llabs(drift) > tolerance && settled) {
             session.replay->seek(
                 std::clamp(leaderNow, session.replay->beginTime(), session.replay->endTime()));
@@ -218,6 +218,7 @@ void applyWallTo(views::FloorView& view, Session& session, const WallState& stat
         } else {
             const std::int64_t since = log->shown == snap->time ? log->shownSince : now;
             const auto drift = snap->time + moved(since) - leaderNow; // > 0: ahead
+            if (!state.paused) log->skew(static_cast<double>(drift) / state.speed / 1e6);
             // Two frames at 30 fps of the leader's time, and never less than a tick.
             const auto tolerance = std::max<model::TimeNs>(
                 transport.tickLength(), static_cast<model::TimeNs>(state.speed * 66.0 * 1e6));

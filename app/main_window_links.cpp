@@ -1,6 +1,6 @@
-// The window's links: a link to what it shows (Copy link in the inspector, the incidents' and
-// the timeline's context menus), the links out of the twin for an entity (Open in…), the
-// user's own link templates (View > Links), and notices of the parts of a link it could not
+// The window's links: a link to what it shows (Copy link in the inspector, the incidents', the
+// alerts' and the timeline's context menus), the links out of the twin for an entity (Open in…),
+// the user's own link templates (View > Links), and notices of the parts of a link it could not
 // follow.
 #include "importers/floor/link_templates.h"
 #include "main_window.h"
@@ -8,6 +8,7 @@
 #include "views/incidents_panel.h"
 #include "views/inspector_panel.h"
 #include "views/layers/alerts/alert_rows.h"
+#include "views/layers/alerts/alerts_panel.h"
 #include "views/timeline_panel.h"
 
 #include <QApplication>
@@ -17,6 +18,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTimer>
+#include <QTreeWidget>
 #include <filesystem>
 #include <sstream>
 
@@ -185,6 +187,21 @@ void MainWindow::connectLinks() {
     });
     connect(m_incidents, &views::IncidentsPanel::linkRequested, this,
             [this](model::TimeNs t) { copyLink(t); });
+    // The Alerts dock: a link to where an alert landed (chosen, selected and framed first).
+    if (auto* alerts = findChild<views::AlertsPanel*>()) {
+        QTreeWidget* tree = alerts->tree();
+        tree->setContextMenuPolicy(Qt::CustomContextMenu);
+        connect(tree, &QWidget::customContextMenuRequested, this, [this, tree](const QPoint& p) {
+            QTreeWidgetItem* item = tree->itemAt(p);
+            if (!item) return;
+            QMenu menu(this);
+            menu.addAction(tr("Copy link to this"), this, [this, tree, item] {
+                emit tree->itemClicked(item, 0);
+                copyLink();
+            });
+            menu.exec(tree->viewport()->mapToGlobal(p));
+        });
+    }
 }
 
 } // namespace ft::app

@@ -24,7 +24,6 @@
 #include <QTimer>
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -137,37 +136,25 @@ private:
     WallCounters m_counters;
 };
 
-// What a screen keeps of the moments it showed, to tell how far it is from the leader: the
-// wall time each moment first showed here and there. Their difference, over the moments both
-// showed, is the skew the wall's figure measures.
+// What a follower keeps of its clock against the leader's: the moment it shows and since when
+// (a simulator's clock is read from it), and the skew — how far its clock was from the leader's
+// when a state arrived, in milliseconds of the wall (the run's time divided by the speed): the
+// figure the wall's benchmark reports.
 struct WallClockLog {
-    std::deque<std::pair<std::int64_t, std::int64_t>> mine, leaders; // moment, wall ns
     std::vector<double> skewMs;
     std::int64_t shownSince = 0;
     std::int64_t shown = -1;
     std::int64_t lastCorrection = 0;
     bool hurried = false;
 
-    void matched(std::int64_t t, std::int64_t mineAt, std::int64_t leaderAt) {
-        (void)t;
-        skewMs.push_back(static_cast<double>(mineAt - leaderAt) / 1e6);
-        if (skewMs.size() > 200000) skewMs.erase(skewMs.begin(), skewMs.begin() + 100000);
-    }
     void shownHere(std::int64_t t, std::int64_t at) {
         if (t == shown) return;
         shown = t;
         shownSince = at;
-        mine.emplace_back(t, at);
-        if (mine.size() > 512) mine.pop_front();
-        for (const auto& [lt, lat] : leaders)
-            if (lt == t) matched(t, at, lat);
     }
-    void shownThere(std::int64_t t, std::int64_t at) {
-        if (!leaders.empty() && leaders.back().first == t) return;
-        leaders.emplace_back(t, at);
-        if (leaders.size() > 512) leaders.pop_front();
-        for (const auto& [mt, mat] : mine)
-            if (mt == t) matched(t, mat, at);
+    void skew(double ms) {
+        skewMs.push_back(ms);
+        if (skewMs.size() > 200000) skewMs.erase(skewMs.begin(), skewMs.begin() + 100000);
     }
 };
 

@@ -282,7 +282,7 @@ private slots:
         QVERIFY2(screens[2]->waitFor("screen 2,0 follows 0,0"), screens[2]->output().constData());
         // Followers see the moments the leader shows (their skew is measured per moment).
         QVERIFY2(
-            screens[1]->waitFor("wall_stats screen=1,0 leading=0 leader=0 term=1 moments=[1-9]"),
+            screens[1]->waitFor("wall_stats screen=1,0 leading=0 leader=0 term=1 samples=[1-9]"),
             screens[1]->output().constData());
         QTest::qWait(2000);
         screens[0]->kill();
@@ -294,7 +294,7 @@ private slots:
                  screens[2]->output().constData());
         // Nobody heard a foreign or malformed message.
         QVERIFY2(screens[2]->waitFor("wall_stats screen=2,0 leading=0 leader=1 term=2 "
-                                     "moments=[0-9]+ .* foreign=0 malformed=0"),
+                                     "samples=[0-9]+ .* foreign=0 malformed=0"),
                  screens[2]->output().constData());
     }
 

@@ -18,6 +18,7 @@
 #include "soak_bench.h"
 #include "support/test_paths.h"
 #include "views/floor_view.h"
+#include "wall_bench.h"
 
 #include <QApplication>
 #include <QDir>
@@ -705,6 +706,8 @@ int main(int argc, char** argv) {
     if (wanted("alerts.poll_ms") || wanted("alerts.fetch_ms") || wanted("alerts.poll_vs") ||
         wanted("alerts.parse_ms") || wanted("alerts.place_ms"))
         ft::benchAlertPoll(figure);
+    if (wanted("link.open")) ft::benchLinkOpen(figure);
+    if (wanted("wall.")) ft::benchWall(figure);
     if (!gui) return 0;
     if (wanted("alerts.frame"))
         ft::benchAlertFrames(figure, [](views::FloorView& v, int n) { return frameMs(v, n); });

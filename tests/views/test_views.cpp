@@ -7,6 +7,7 @@
 #include "app/main_window.h"
 #include "app/session.h"
 #include "app/story_player.h"
+#include "importers/floor/floor_file.h"
 #include "importers/floor/story_file.h"
 #include "importers/recording/recording_reader.h"
 #include "model/lifecycle.h"
@@ -43,6 +44,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
@@ -56,6 +58,7 @@
 #include <QTest>
 #include <QTextBrowser>
 #include <QTreeWidget>
+#include <filesystem>
 #include <mutex>
 
 using namespace ft;
@@ -1031,6 +1034,68 @@ private slots:
         const model::TimeNs mid = a + (b - a) / 2;
         QVERIFY(std::abs(axis->timeAt(axis->xAt(mid)) - mid) < (b - a) / 500);
         m_core->setPaused(false);
+    }
+
+    void inspectorCopiesALinkAndOpensOutOfTheTwin() {
+        // A floor whose file holds links out, recorded and replayed in the window: the
+        // inspector's Copy link gives the view as a link that reads back, and Open in lists the
+        // floor's links that fit the selected entity (a tray's host, not a rack's).
+        QTemporaryDir dir;
+        auto spec = importers::generateFloor(4, 2);
+        spec.links = {
+            {"grafana", "https://grafana.example/d/dcgm?var-Hostname={host}&from={t-15m}"},
+            {"dcim", "https://netbox.example/dcim/racks/?q={rack}"}};
+        const QString floorPath = dir.filePath("links.json");
+        {
+            QFile f(floorPath);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray::fromStdString(importers::floorSpecToJson(spec)));
+        }
+        app::Options o;
+        o.floor = floorPath.toStdString();
+        o.record = dir.filePath("links.ftrec").toStdString();
+        {
+            auto live = app::makeSimSession(o, false, true);
+            QVERIFY2(live, live ? "" : live.error().c_str());
+            (*live)->sim->runUntil((*live)->sim->startTime() + 10 * model::kNsPerSecond);
+        }
+        auto session = app::makeReplaySession(o.record);
+        QVERIFY2(session, session ? "" : session.error().c_str());
+        app::MainWindow window(**session, nullptr, false);
+        window.setAttribute(Qt::WA_DontShowOnScreen, true);
+        window.resize(1200, 800);
+        window.show();
+        QCoreApplication::processEvents();
+        auto* view = window.floorView();
+        const auto& t = view->topology();
+        const model::EntityRef tray{model::EntityKind::ComputeTray, 5};
+        view->setSelection(tray);
+        view->setLayerVisible("thermal", true);
+        QCoreApplication::processEvents();
+        const auto links = window.inspector()->outLinks();
+        QCOMPARE(links.size(), std::size_t{2});
+        QCOMPARE(links[0].first, QString("Open in grafana"));
+        QVERIFY2(links[0].second.startsWith(QString::fromStdString(
+                     "https://grafana.example/d/dcgm?var-Hostname=" + t.hostName(5) + "&from=")),
+                 qPrintable(links[0].second));
+        QCOMPARE(links[1].second, QString::fromStdString("https://netbox.example/dcim/racks/?q=" +
+                                                         t.name(model::EntityKind::Rack, 0)));
+        view->setSelection(model::EntityRef{model::EntityKind::Rack, 1});
+        QCoreApplication::processEvents();
+        QCOMPARE(window.inspector()->outLinks().size(), std::size_t{1}); // a rack has no host
+
+        view->setSelection(tray);
+        const QString url = window.copyLink();
+        QCOMPARE(QGuiApplication::clipboard()->text(), url);
+        auto link = app::parseViewLink(url.toStdString(), views::layerIds());
+        QVERIFY2(link, link ? "" : link.error().c_str());
+        QCOMPARE(link->replay, std::filesystem::absolute(o.record).lexically_normal().string());
+        QVERIFY(link->at && !link->at->sinceStart && link->at->value == view->snapshot()->time);
+        QCOMPARE(link->select, "compute_tray:" + t.name(model::EntityKind::ComputeTray, 5));
+        QVERIFY(link->layers &&
+                std::ranges::find(*link->layers, std::string("thermal")) != link->layers->end());
+        QVERIFY(link->camera.has_value());
+        QVERIFY(std::abs(link->camera->distance - view->camera().distance) < 1e-3);
     }
 
     void replayWindowExportsFrames() {
