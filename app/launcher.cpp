@@ -100,7 +100,7 @@ std::expected<std::optional<model::TimeNs>, std::string> startMoment(const Optio
     if (t < start)
         return std::unexpected("at " + o.at + " is before the simulation's start (" +
                                model::formatUtc(start) + ")");
-    if (t - start > 7 * 24 * 3600 * model::kNsPerSecond)
+    if (t - start > model::TimeNs{7 * 24 * 3600} * model::kNsPerSecond)
         return std::unexpected("at " + o.at +
                                " is more than a week after the simulation's "
                                "start (" +
@@ -143,10 +143,9 @@ Launcher::Launcher(Options options, int& argc, char** argv)
     m_sinceStart.start();
 }
 
-Launcher::~Launcher() {
-    m_window.reset();
-    m_session.reset();
-}
+// The members go in reverse order: the window before the session it shows, both before the
+// wall group and the link server that reach them.
+Launcher::~Launcher() = default;
 
 int Launcher::run() {
     const Options& o = m_options;

@@ -9,7 +9,7 @@
 namespace ft::app {
 
 namespace {
-constexpr qint64 kMaxLink = 64 * 1024; // a link is a line; anything longer is not one
+constexpr qint64 kMaxLink = qint64{64} * 1024; // a link is a line; anything longer is not one
 }
 
 LinkServer::LinkServer(std::function<std::vector<std::string>(const std::string&)> open,

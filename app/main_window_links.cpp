@@ -104,7 +104,7 @@ ViewLink MainWindow::currentLink(std::optional<model::TimeNs> at) const {
 }
 
 QString MainWindow::copyLink(std::optional<model::TimeNs> at) {
-    const auto url = QString::fromStdString(formatViewLink(currentLink(at)));
+    auto url = QString::fromStdString(formatViewLink(currentLink(at)));
     QApplication::clipboard()->setText(url);
     if (QApplication::clipboard()->supportsSelection())
         QApplication::clipboard()->setText(url, QClipboard::Selection);

@@ -245,7 +245,7 @@ void WallGroup::sendLink(const std::string& link) {
 
 void WallGroup::onReadable() {
     while (m_socket && m_socket->hasPendingDatagrams()) {
-        const QNetworkDatagram d = m_socket->receiveDatagram(64 * 1024);
+        const QNetworkDatagram d = m_socket->receiveDatagram(qint64{64} * 1024);
         ++m_counters.received;
         m_counters.bytesReceived += static_cast<std::uint64_t>(d.data().size());
         handle(d.data(), d.senderAddress(), static_cast<quint16>(d.senderPort()));

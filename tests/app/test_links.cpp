@@ -20,7 +20,7 @@ namespace {
 const std::vector<std::string> kLayers{"racks", "thermal", "nvlink", "alerts"};
 
 std::string fileWith(const QTemporaryDir& dir, const std::string& name, const std::string& text) {
-    const std::string path = dir.filePath(QString::fromStdString(name)).toStdString();
+    std::string path = dir.filePath(QString::fromStdString(name)).toStdString();
     std::ofstream(path) << text;
     return path;
 }

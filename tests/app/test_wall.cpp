@@ -223,6 +223,7 @@ private slots:
         QVERIFY2(leader.waitFor("screen 0,0 leads"), leader.output().constData());
         // Each screen's picture, drawn by a process that follows the leader.
         std::vector<std::unique_ptr<QProcess>> shots;
+        shots.reserve(4);
         for (int i = 0; i < 4; ++i) {
             auto p = std::make_unique<QProcess>();
             p->setProcessEnvironment(m_env);
@@ -270,6 +271,7 @@ private slots:
     void aKilledLeaderHandsOver() {
         const QString name = group("handover");
         std::vector<std::unique_ptr<Twin>> screens;
+        screens.reserve(3);
         for (int c = 0; c < 3; ++c)
             screens.push_back(std::make_unique<Twin>(
                 QStringList{link("speed=20"), "--new-window", "--tour", "noc", "--wall-group", name,

@@ -106,6 +106,7 @@ void benchWall(const Figure& figure) {
     env.insert("FLOORTWIN_WALL_STATS", "2");
     const QString group = QString("bench-%1").arg(QCoreApplication::applicationPid());
     std::vector<std::unique_ptr<QProcess>> screens;
+    screens.reserve(4);
     for (int i = 0; i < 4; ++i) {
         auto p = std::make_unique<QProcess>();
         p->setProcessEnvironment(env);
