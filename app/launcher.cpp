@@ -100,7 +100,7 @@ std::expected<std::optional<model::TimeNs>, std::string> startMoment(const Optio
     if (t < start)
         return std::unexpected("at " + o.at + " is before the simulation's start (" +
                                model::formatUtc(start) + ")");
-    if (t - start > model::TimeNs{7 * 24 * 3600} * model::kNsPerSecond)
+    if (t - start > model::TimeNs{7} * 24 * 3600 * model::kNsPerSecond)
         return std::unexpected("at " + o.at +
                                " is more than a week after the simulation's "
                                "start (" +
