@@ -239,7 +239,11 @@ int Launcher::run() {
             return *rc;
     }
     Session& s = **session;
-    if (auto at = startMoment(o, s, m_story.has_value()); !at) {
+    // A demo plays its own times, and a picture or video of a tour shows it --at seconds in;
+    // a window touring a recording opens it at the moment.
+    const bool storyTime = m_story && (m_story->kind == importers::Story::Kind::Demo ||
+                                       !o.screenshot.empty() || rendering);
+    if (auto at = startMoment(o, s, storyTime); !at) {
         if (auto rc = refuse(at.error())) return *rc;
     } else if (*at && s.replay) {
         s.replay->seek(**at);
@@ -335,7 +339,8 @@ int Launcher::runScreenshot(Session& session) {
         if (m_wallConfig)
             if (auto rc = followWallForPicture(view, session)) return *rc;
         std::unique_ptr<StoryPlayer> player; // its caption shows while it lives
-        if (m_story && session.sources.empty()) {
+        // (A wall's leader gave the moment, camera and caption: its tour is not played here.)
+        if (m_story && session.sources.empty() && !m_wallFollowed) {
             // The story --at seconds in: the simulator and the player move on together, and
             // the last seconds are drawn so that framing beside the HUD's panels settles.
             player = std::make_unique<StoryPlayer>(*m_story, view, &transport);
@@ -373,7 +378,7 @@ std::optional<int> Launcher::followWallForPicture(views::FloorView& view, Sessio
     const WallScreen& me = config.me();
     if (me.slice) {
         const auto s = config.sliceOf(config.self);
-        view.setSlice(views::ViewSlice{s.x0, s.x1, s.y0, s.y1, s.wallAspect});
+        view.setSlice(views::ViewSlice{s.x0, s.x1, s.y0, s.y1, s.wallAspect}, wallPlaceOf(config));
     }
     view.setHudVisible(me.hud);
     WallGroup observer(config, true);
@@ -391,6 +396,7 @@ std::optional<int> Launcher::followWallForPicture(views::FloorView& view, Sessio
     }
     const WallState state = *observer.lastState();
     applyWallTo(view, session, state, me.slice, nullptr);
+    m_wallFollowed = true;
     view.refreshSnapshot();
     QCoreApplication::processEvents();
     const auto snap = view.snapshot();

@@ -6,6 +6,7 @@
 #include "command_line.h"
 #include "importers/floor/story_file.h"
 #include "session.h"
+#include "views/hud.h"
 #include "wall_config.h"
 
 #include <QElapsedTimer>
@@ -30,6 +31,8 @@ struct WallClockLog;
 // screen the camera, layers, metric, caption and alarm focus (launcher_wall.cpp).
 void applyWallTo(views::FloorView& view, Session& session, const WallState& state, bool slice,
                  WallClockLog* log);
+// This screen's place on the wall, for the HUD laid out over the whole wall.
+views::HudInput::WallPlace wallPlaceOf(const WallConfig& config);
 
 class Launcher {
 public:
@@ -98,6 +101,7 @@ private:
     std::unique_ptr<WallGroup> m_wall;
     std::unique_ptr<WallClockLog> m_wallLog;
     std::int64_t m_wallStartedAt = 0;
+    bool m_wallFollowed = false; // a picture of a wall's screen took the leader's state
     std::unique_ptr<LinkServer> m_linkServer;
     std::vector<std::string> m_linkNotes; // what a launch's link could not follow
     int& m_argc;

@@ -26,6 +26,25 @@ std::string screenName(const WallConfig& c, int index) {
 
 } // namespace
 
+views::HudInput::WallPlace wallPlaceOf(const WallConfig& config) {
+    const WallScreen& me = config.me();
+    const auto s = config.sliceOf(config.self);
+    views::HudInput::WallPlace place;
+    place.col = me.col;
+    place.row = me.row;
+    place.cols = config.cols;
+    place.rows = config.rows;
+    place.offsetX = static_cast<float>((s.x0 + 1) / (s.x1 - s.x0));
+    place.offsetY = static_cast<float>((1 - s.y1) / (s.y1 - s.y0));
+    place.wallWidth = static_cast<float>(2 / (s.x1 - s.x0));
+    place.wallHeight = static_cast<float>(2 / (s.y1 - s.y0));
+    place.strideX =
+        static_cast<float>((config.screenWidthMm + config.bezelXMm) / config.screenWidthMm);
+    place.strideY =
+        static_cast<float>((config.screenHeightMm + config.bezelYMm) / config.screenHeightMm);
+    return place;
+}
+
 bool Launcher::startWall() {
     const WallConfig& config = *m_wallConfig;
     m_wall = std::make_unique<WallGroup>(config);
@@ -126,7 +145,8 @@ void Launcher::applyScreenLook() {
         const WallScreen& me = m_wallConfig->me();
         if (me.slice) {
             const auto s = m_wallConfig->sliceOf(m_wallConfig->self);
-            view->setSlice(views::ViewSlice{s.x0, s.x1, s.y0, s.y1, s.wallAspect});
+            view->setSlice(views::ViewSlice{s.x0, s.x1, s.y0, s.y1, s.wallAspect},
+                           wallPlaceOf(*m_wallConfig));
         }
         view->setHudVisible(me.hud);
     }

@@ -186,7 +186,9 @@ public:
 
     // A wall's screen: draw this part of one wide view (nothing: the whole view). aspect(),
     // the framings and the labels then work in the whole wall's terms.
-    void setSlice(std::optional<ViewSlice> slice);
+    // `place`: the screen's place on the wall, for laying out the HUD over the whole wall
+    // (HudInput::WallPlace, its lengths in screens: a 2x1 wall is 2 screens wide).
+    void setSlice(std::optional<ViewSlice> slice, std::optional<HudInput::WallPlace> place = {});
     const std::optional<ViewSlice>& slice() const { return m_slice; }
 
     void resetCamera();
@@ -302,6 +304,7 @@ private:
 
     CameraRig m_rig;
     std::optional<ViewSlice> m_slice;
+    std::optional<HudInput::WallPlace> m_wallPlace;
     bool m_cameraSet = false;               // the user (or a caller) placed the camera: keep it
     QSize m_fittedFor;                      // widget size the automatic overview was framed for
     std::vector<ScreenRect> m_fittedPanels; // and the HUD's panels it kept clear of

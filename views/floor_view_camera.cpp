@@ -126,9 +126,11 @@ void FloorView::setCamera(const CameraRig& rig) {
     applyCamera();
 }
 
-void FloorView::setSlice(std::optional<ViewSlice> slice) {
-    if (slice == m_slice) return;
+void FloorView::setSlice(std::optional<ViewSlice> slice, std::optional<HudInput::WallPlace> place) {
+    if (slice == m_slice && place == m_wallPlace) return;
     m_slice = slice;
+    m_wallPlace = slice ? place : std::nullopt;
+    m_hudKey = {};
     applyCamera();
 }
 

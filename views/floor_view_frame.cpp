@@ -152,6 +152,18 @@ HudInput FloorView::hudInputNow() {
     in.replay = m_transport && m_transport->isReplay();
     in.reverse = m_transport && m_transport->reverse();
     in.fillModelled = m_fillModelled;
+    if (m_wallPlace) {
+        // The place's lengths are in screens: in this screen's pixels now.
+        auto place = *m_wallPlace;
+        const auto w = static_cast<float>(width()), h = static_cast<float>(height());
+        place.offsetX *= w;
+        place.wallWidth *= w;
+        place.strideX *= w;
+        place.offsetY *= h;
+        place.wallHeight *= h;
+        place.strideY *= h;
+        in.wallPlace = place;
+    }
     in.frameMs = m_shownFrameMs;
     in.redrawsPerSecond = m_shownRedraws;
     in.dimScene = m_theme == DisplayTheme::Dim ? 0.3f : 0.0f;

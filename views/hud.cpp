@@ -429,25 +429,94 @@ bool drawCoverageNote(const HudInput& in, model::ChannelId channel, const char* 
     return true;
 }
 
+namespace {
+
+// A wall's slice screen keeps the panels that stand at its place on the wall: a panel in the
+// left third of its screen belongs to the wall's first column, in the right third to its last,
+// in the middle to the middle column; the same for rows. The others are left out of this
+// screen's picture (the labels are drawn on the background list, not in panels, and stay).
+int wallPart(float centre, float size, int count) {
+    if (centre < size / 3) return 0;
+    if (centre > 2 * size / 3) return count - 1;
+    return (count - 1) / 2;
+}
+
+// Where a panel drawn at `r` on a screen stands on the wall (in the wall's pixels).
+ScreenRect onWall(const HudInput::WallPlace& place, const ScreenRect& r, float width,
+                  float height) {
+    const float dx = static_cast<float>(wallPart((r.x0 + r.x1) / 2, width, place.cols)) *
+                     place.strideX,
+                dy = static_cast<float>(wallPart((r.y0 + r.y1) / 2, height, place.rows)) *
+                     place.strideY;
+    return {r.x0 + dx, r.y0 + dy, r.x1 + dx, r.y1 + dy};
+}
+
+void keepWallPanels(const HudInput::WallPlace& place, float width, float height) {
+    for (ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
+        if (!w->Active || (w->Flags & ImGuiWindowFlags_NoDecoration) == 0 ||
+            (w->Flags & ImGuiWindowFlags_Tooltip) != 0)
+            continue;
+        const int col = wallPart(w->Pos.x + w->Size.x / 2, width, place.cols);
+        const int row = wallPart(w->Pos.y + w->Size.y / 2, height, place.rows);
+        if (col != place.col || row != place.row) w->Hidden = w->SkipItems = true;
+    }
+}
+
+// The labels were drawn in the wall's pixels: moved onto this screen.
+void labelsOntoScreen(const HudInput::WallPlace& place) {
+    ImDrawList* dl = ImGui::GetBackgroundDrawList();
+    dl->PopClipRect();
+    for (auto& v : dl->VtxBuffer) {
+        v.pos.x -= place.offsetX;
+        v.pos.y -= place.offsetY;
+    }
+    for (auto& cmd : dl->CmdBuffer) {
+        cmd.ClipRect.x -= place.offsetX;
+        cmd.ClipRect.z -= place.offsetX;
+        cmd.ClipRect.y -= place.offsetY;
+        cmd.ClipRect.w -= place.offsetY;
+    }
+}
+
+} // namespace
+
 void drawHud(const ImGuiOverlay& overlay, const HudInput& given) {
     if (!given.topology || !given.snapshot || !given.summary) return;
-    // One label space per frame: row signs first, the layers' labels, then rack names.
-    ScreenLabels labels(given.width, given.height);
     HudInput in = given;
+    // A wall's screen: labels in the whole wall's pixels (moved onto the screen at the end).
+    const auto& wall = in.wallPlace;
+    const float labelsW = wall ? wall->wallWidth : in.width,
+                labelsH = wall ? wall->wallHeight : in.height;
+    if (wall) {
+        ImGui::GetBackgroundDrawList()->PushClipRect(ImVec2(0, 0), ImVec2(labelsW, labelsH), false);
+        in.project = [local = given.project, place = *wall](const model::Vec3& p) {
+            auto s = local(p);
+            if (s) {
+                s->x += place.offsetX;
+                s->y += place.offsetY;
+            }
+            return s;
+        };
+    }
+    // One label space per frame: row signs first, the layers' labels, then rack names.
+    ScreenLabels labels(labelsW, labelsH);
     ImGuiStyle& style = ImGui::GetStyle();
     style.Alpha = in.hudAlpha;
     style.Colors[ImGuiCol_WindowBg].w = in.panelAlpha;
     if (in.dimScene > 0)
         ImGui::GetBackgroundDrawList()->AddRectFilled(
-            ImVec2(0, 0), ImVec2(in.width, in.height),
+            ImVec2(0, 0), ImVec2(labelsW, labelsH),
             IM_COL32(0, 0, 0, static_cast<int>(std::clamp(in.dimScene, 0.0f, 1.0f) * 255)));
     if (!in.labels) {
         in.labels = &labels;
         // The HUD's panels (as the last build placed them; a single frame is measured first)
-        // claim their space before any label: a label never hides under a panel.
+        // claim their space before any label: a label never hides under a panel. On a wall,
+        // every screen's panels where they stand on the wall.
         if (in.panels)
-            for (const auto& r : *in.panels)
-                labels.claim(r.x0, r.y0, r.x1, r.y1);
+            for (const auto& r : *in.panels) {
+                const ScreenRect c = wall ? onWall(*wall, r, in.width, in.height) : r;
+                labels.claim(c.x0, c.y0, c.x1, c.y1);
+            }
     }
     drawRowSigns(overlay, in);
     const ImVec2 sourceCorner = hud::drawSourcePanel(overlay, in);
@@ -465,11 +534,16 @@ void drawHud(const ImGuiOverlay& overlay, const HudInput& given) {
     if (in.panels) {
         in.panels->clear();
         for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
-            // The HUD's panels only: not ImGui's implicit debug window, not tooltips.
+            // The HUD's panels only: not ImGui's implicit debug window, not tooltips. (On a
+            // wall, every screen's, before this screen leaves the others' out.)
             if (w->Active && !w->Hidden && (w->Flags & ImGuiWindowFlags_NoDecoration) &&
                 !(w->Flags & ImGuiWindowFlags_Tooltip))
                 in.panels->push_back(
                     {w->Pos.x, w->Pos.y, w->Pos.x + w->Size.x, w->Pos.y + w->Size.y});
+    }
+    if (wall) {
+        keepWallPanels(*wall, in.width, in.height);
+        labelsOntoScreen(*wall);
     }
 }
 

@@ -99,6 +99,20 @@ struct HudInput {
     std::function<std::optional<ScreenPoint>(const model::Vec3&)> project;
     // The frame's label space: every label over the scene asks it first (drawHud sets it).
     ScreenLabels* labels = nullptr;
+    // A wall's slice screen: the HUD is laid out over the whole wall — each panel shows on the
+    // screen at its corner or edge of the wall (the title on the top left screen, the alarms on
+    // the top right, the legends bottom left, the events bottom right, the caption at the foot
+    // of the middle), the labels over the scene on every screen.
+    // The labels are laid out in the whole wall's pixels, the same on every screen, so that a
+    // label is drawn once, where it falls, even across a seam.
+    struct WallPlace {
+        int col = 0, row = 0, cols = 1, rows = 1;
+        // This screen's top left corner in the wall's pixels, the wall's size, and the step from
+        // one screen to the next (a screen and a bezel), all in this screen's pixels.
+        float offsetX = 0, offsetY = 0, wallWidth = 0, wallHeight = 0, strideX = 0, strideY = 0;
+        bool operator==(const WallPlace&) const = default;
+    };
+    std::optional<WallPlace> wallPlace;
 };
 
 void drawHud(const ImGuiOverlay& overlay, const HudInput& in);
