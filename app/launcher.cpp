@@ -139,7 +139,7 @@ void applyLook(const Options& o, views::FloorView& view, bool fromSettings) {
 } // namespace
 
 Launcher::Launcher(Options options, int& argc, char** argv)
-    : m_options(std::move(options)), m_argc(argc), m_argv(argv) {
+    : m_options(std::move(options)), m_startOptions(m_options), m_argc(argc), m_argv(argv) {
     m_sinceStart.start();
 }
 

@@ -97,6 +97,7 @@ private:
     void printWallStats() const;
 
     Options m_options;
+    Options m_startOptions; // as given on the command line (links' credentials check)
     std::optional<WallConfig> m_wallConfig;
     std::unique_ptr<WallGroup> m_wall;
     std::unique_ptr<WallClockLog> m_wallLog;

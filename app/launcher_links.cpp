@@ -8,6 +8,7 @@
 #include "views/layer_registry.h"
 #include "wall_group.h"
 
+#include <QApplication>
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
@@ -47,6 +48,29 @@ std::string execField(const std::string& path) {
         quoted += c;
     }
     return quoted + "\"";
+}
+
+// The authority (host:port) of a source target or inventory URL, empty for a file.
+std::string authorityOf(const std::string& target) {
+    const auto scheme = target.find("://");
+    if (scheme == std::string::npos) return {};
+    const auto start = scheme + 3;
+    return target.substr(start, target.find_first_of("/?#", start) - start);
+}
+
+// A server a link names that the twin's own command line did not: its credentials stay home.
+std::optional<std::string> unknownServer(const ViewLink& link, const Options& started) {
+    std::vector<std::string> known;
+    for (const auto& s : started.sources)
+        known.push_back(authorityOf(withoutCredentials(s)));
+    known.push_back(authorityOf(started.inventory));
+    std::vector<std::string> named;
+    for (const auto& s : link.sources)
+        named.push_back(authorityOf(s));
+    named.push_back(authorityOf(link.inventory));
+    for (const auto& a : named)
+        if (!a.empty() && std::ranges::find(known, a) == known.end()) return a;
+    return std::nullopt;
 }
 
 } // namespace
@@ -124,10 +148,13 @@ int Launcher::registerLinks(bool quiet) {
     }
     lines.insert(std::next(section), "x-scheme-handler/floortwin=floortwin.desktop");
     {
-        std::ofstream out(list);
+        // Written beside and renamed over: a desktop reading it never sees half a file.
+        const auto fresh = list.string() + ".floortwin-new";
+        std::ofstream out(fresh);
         for (const auto& line : lines)
             out << line << "\n";
-        if (!out) {
+        out.close();
+        if (!out || (std::filesystem::rename(fresh, list, ec), ec)) {
             std::cerr << "floortwin: cannot write " << list << "\n";
             return 1;
         }
@@ -193,8 +220,12 @@ std::vector<std::string> Launcher::openLink(const std::string& text, bool fromWa
             next = makeReplaySession(link->replay);
         }
     } else if (link->namesRun()) {
-        const bool same = !current.replay && link->floor == current.floorPath &&
-                          link->inventory == current.inventoryPath &&
+        auto sameFile = [](const std::string& a, const std::string& b) {
+            return a == b || (!a.empty() && !b.empty() && !a.starts_with("generate:") &&
+                              samePath(a) == samePath(b));
+        };
+        const bool same = !current.replay && sameFile(link->floor, current.floorPath) &&
+                          sameFile(link->inventory, current.inventoryPath) &&
                           link->sources == current.sourceSpecs;
         if (!same) {
             o.replay.clear();
@@ -202,8 +233,25 @@ std::vector<std::string> Launcher::openLink(const std::string& text, bool fromWa
             o.floor = link->floor;
             o.inventory = link->inventory;
             o.sources = link->sources;
+            // This twin's credentials go only where it was told to send them: a link naming
+            // another server gets none (and no TLS exemption).
+            if (auto stranger = unknownServer(*link, m_startOptions)) {
+                o.tokenFile.clear();
+                o.user.clear();
+                o.passwordFile.clear();
+                o.insecure = false;
+                notes.push_back("credentials not sent to " + *stranger +
+                                " (not a server this twin was started with)");
+            }
             next = makeSimSession(o, true, false);
         }
+    }
+    // A window's menu or dialog is open (a nested event loop runs in the window): the run is
+    // switched once it closes.
+    if (next && *next && (QApplication::activePopupWidget() || QApplication::activeModalWidget())) {
+        QTimer::singleShot(500, qApp, [this, text, fromWall] { openLink(text, fromWall); });
+        notes.push_back("opened once the window's open menu or dialog closes");
+        return notes;
     }
     if (next && !*next) {
         notes.push_back((*next).error() + " (kept what was open)");

@@ -176,8 +176,7 @@ WallState Launcher::captureWall() const {
     s.camera = {rig.focus.x,    rig.focus.y,      rig.focus.z,     rig.distance,
                 rig.azimuthDeg, rig.elevationDeg, rig.viewAngleDeg};
     s.hasCamera = true;
-    if (const auto sel = view->selection())
-        s.selection = std::string(model::entityKindName(sel->kind)) + ":" + std::to_string(sel->id);
+    if (const auto sel = view->selection()) s.selection = selectText(view->topology(), *sel);
     for (const auto& l : view->layers())
         if (l->visible()) s.layers.emplace_back(l->id());
     s.metric = std::string(model::channelInfo(view->colourMetric()).name);
@@ -236,8 +235,10 @@ void applyWallTo(views::FloorView& view, Session& session, const WallState& stat
             // A picture of a wall screen: its own simulator, not running, run to the moment.
             if (leaderNow > snap->time) session.sim->runUntil(leaderNow);
         } else {
+            // A simulator held still is where it stands (not where its clock would be).
             const std::int64_t since = log->shown == snap->time ? log->shownSince : now;
-            const auto drift = snap->time + moved(since) - leaderNow; // > 0: ahead
+            const auto mine = transport.paused() ? snap->time : snap->time + moved(since);
+            const auto drift = mine - leaderNow; // > 0: ahead
             if (!state.paused) log->skew(static_cast<double>(drift) / state.speed / 1e6);
             // Two frames at 30 fps of the leader's time, and never less than a tick.
             const auto tolerance = std::max<model::TimeNs>(

@@ -127,11 +127,15 @@ std::vector<std::pair<QString, QString>> MainWindow::outLinks(model::EntityRef r
     // The pager's alerts on it: their runbooks and the rule that fired them.
     if (snap)
         for (const auto* a : views::alertsOn(*snap, t, ref)) {
+            // Web addresses only: an alert's annotations are whatever its rule's author wrote.
+            auto web = [](std::string_view u) {
+                return u.starts_with("https://") || u.starts_with("http://");
+            };
             const auto runbook = a->annotation("runbook_url");
-            if (!runbook.empty())
+            if (web(runbook))
                 out.emplace_back(tr("Runbook: %1").arg(QString::fromStdString(a->name)),
                                  QString::fromStdString(std::string(runbook)));
-            if (!a->generatorUrl.empty())
+            if (web(a->generatorUrl))
                 out.emplace_back(tr("Alert rule: %1").arg(QString::fromStdString(a->name)),
                                  QString::fromStdString(a->generatorUrl));
         }

@@ -3,6 +3,7 @@
 #include "command_line.h"
 #include "importers/formats/alertmanager_json.h"
 #include "importers/formats/long_format_import.h"
+#include "importers/formats/url_text.h"
 #include "model/channel_catalog.h"
 
 #include <algorithm>
@@ -20,36 +21,25 @@ std::expected<std::string, std::string> percentDecoded(std::string_view text,
     std::string out;
     out.reserve(text.size());
     for (std::size_t i = 0; i < text.size(); ++i) {
+        if (static_cast<unsigned char>(text[i]) < 0x20 || text[i] == 0x7F)
+            return std::unexpected("link part '" + std::string(part) + "': a control character");
         if (text[i] != '%') {
             out += text[i];
             continue;
         }
         int byte = 0;
         const char* first = text.data() + i + 1;
-        if (i + 2 >= text.size() || std::from_chars(first, first + 2, byte, 16).ptr != first + 2)
+        if (i + 2 >= text.size() || std::isxdigit(static_cast<unsigned char>(first[0])) == 0 ||
+            std::isxdigit(static_cast<unsigned char>(first[1])) == 0 ||
+            std::from_chars(first, first + 2, byte, 16).ptr != first + 2)
             return std::unexpected("link part '" + std::string(part) +
                                    "': a '%' not followed by two hex digits");
+        // No control characters: a link's parts end up in paths, names and log lines.
+        if (byte < 0x20 || byte == 0x7F)
+            return std::unexpected("link part '" + std::string(part) + "': a control character (%" +
+                                   std::string(first, 2) + ")");
         out += static_cast<char>(byte);
         i += 2;
-    }
-    return out;
-}
-
-std::string percentEncoded(std::string_view text) {
-    static constexpr char kHex[] = "0123456789ABCDEF";
-    std::string out;
-    for (const unsigned char c : text) {
-        // RFC 3986's unreserved characters, and the few a reader expects to see as they are
-        // in a path, a time or a list.
-        const bool plain = std::isalnum(c) != 0 || c == '-' || c == '_' || c == '.' || c == '~' ||
-                           c == '/' || c == ':' || c == ',';
-        if (plain) {
-            out += static_cast<char>(c);
-        } else {
-            out += '%';
-            out += kHex[c >> 4];
-            out += kHex[c & 15];
-        }
     }
     return out;
 }
@@ -233,7 +223,8 @@ std::string formatViewLink(const ViewLink& link) {
         out += sep;
         out += key;
         out += '=';
-        out += percentEncoded(value);
+        // Kept as they are: what a reader expects to see in a path, a time or a list.
+        out += importers::urlEncode(value, "/:,");
         sep = '&';
     };
     if (!link.replay.empty()) add("replay", link.replay);

@@ -59,12 +59,22 @@ std::expected<void, std::string> readWallFile(const std::string& path, WallConfi
             if (!v.is_number_unsigned() || v.get<unsigned>() == 0 || v.get<unsigned>() > 65000)
                 return fail(key, "a UDP port (1..65000)");
             wall.basePort = static_cast<std::uint16_t>(v.get<unsigned>());
+        } else if (key == "key_file") {
+            if (!v.is_string()) return fail(key, "the path of a file holding the wall's secret");
+            std::ifstream secret(v.get<std::string>());
+            std::getline(secret, wall.key);
+            if (!secret && wall.key.empty())
+                return fail(key, "a readable file holding the wall's secret (cannot read " +
+                                     v.get<std::string>() + ")");
+            if (wall.key.size() < 16)
+                return fail(key, "a secret of at least 16 characters in " + v.get<std::string>());
         } else if (key == "screens") {
             if (!v.is_array()) return fail(key, "a list of screens");
             screens = v.get<std::vector<Json>>();
         } else {
             return std::unexpected(path + ": unknown key '" + key +
-                                   "' (group, grid, screen_mm, bezel_mm, port, screens)");
+                                   "' (group, grid, screen_mm, bezel_mm, port, key_file, "
+                                   "screens)");
         }
     }
     return {};
@@ -87,7 +97,8 @@ std::expected<void, std::string> applyScreen(const std::string& path, const Json
         if (key == "at") continue;
         if (key == "host" && v.is_string()) {
             screen.host = v.get<std::string>();
-        } else if (key == "port" && v.is_number_unsigned()) {
+        } else if (key == "port" && v.is_number_unsigned() && v.get<unsigned>() > 0 &&
+                   v.get<unsigned>() <= 65535) {
             screen.port = static_cast<std::uint16_t>(v.get<unsigned>());
         } else if (key == "view" && v.is_string() && (v == "slice" || v == "own")) {
             screen.slice = v == "slice";
@@ -144,7 +155,8 @@ std::expected<std::optional<WallConfig>, std::string> wallConfigFrom(const Optio
     if (wall.group.empty()) return std::unexpected("--wall-file: the file names no \"group\"");
     if (!o.wallGrid.empty() && !parsePair(o.wallGrid, 'x', wall.cols, wall.rows))
         return std::unexpected("--wall-grid: expected CxR, e.g. 2x2, got '" + o.wallGrid + "'");
-    if (wall.cols < 1 || wall.rows < 1 || wall.cols * wall.rows > 64)
+    if (wall.cols < 1 || wall.rows < 1 || wall.cols > 64 || wall.rows > 64 ||
+        wall.cols * wall.rows > 64)
         return std::unexpected("--wall-grid: 1..64 screens in all");
     int c = 0, r = 0;
     if (!o.wallScreen.empty() && !parsePair(o.wallScreen, ',', c, r))

@@ -30,6 +30,7 @@ struct WallConfig {
     int self = 0;                    // this process's screen (index into screens)
     bool lead = false;               // this screen leads while it runs
     std::uint16_t basePort = 0;      // screen i listens on basePort + i unless it says
+    std::string key; // the wall file's key_file: a secret every message is signed with
 
     int index(int col, int row) const { return row * cols + col; }
     const WallScreen& me() const { return screens[static_cast<std::size_t>(self)]; }

@@ -1,10 +1,15 @@
 #include "wall_group.h"
 
 #include <QCoreApplication>
+#include <QCryptographicHash>
+#include <QHostInfo>
+#include <QMessageAuthenticationCode>
 #include <QNetworkDatagram>
+#include <QRandomGenerator>
 #include <QUdpSocket>
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
@@ -19,6 +24,7 @@ constexpr std::int64_t kAliveNs = 1'000'000'000;    // heard within this: alive
 constexpr std::int64_t kClaimAfterNs = 700'000'000; // listen this long before claiming
 constexpr int kStateMs = 33;                        // at most 30 states a second
 constexpr std::int64_t kIdleStateNs = 500'000'000;  // unchanged: twice a second
+constexpr std::size_t kMaxPeers = 256;
 
 std::string keyOf(const QHostAddress& a, quint16 port) {
     return a.toString().toStdString() + ":" + std::to_string(port);
@@ -73,6 +79,12 @@ std::optional<WallState> wallStateFrom(const std::string& text) {
             s.focusOf = f.at("of").get<int>();
         }
         s.storyClock = j.value("story", -1.0);
+        // What a leader can send: a speed a transport takes, a camera that can be placed.
+        const bool finite =
+            std::ranges::all_of(s.camera, [](double v) { return std::isfinite(v); });
+        if (!(s.speed > 0 && s.speed <= 10000) || !finite ||
+            (s.hasCamera && (s.camera[3] <= 0.1 || s.camera[6] <= 1 || s.camera[6] >= 179)))
+            return std::nullopt;
         return s;
     } catch (const Json::exception&) {
         return std::nullopt;
@@ -99,6 +111,21 @@ WallGroup::~WallGroup() {
 }
 
 bool WallGroup::start(std::string* error) {
+    // Each screen's address (a name is looked up once, here).
+    m_addresses.clear();
+    for (const auto& s : m_config.screens) {
+        const QString host = QString::fromStdString(s.host);
+        QHostAddress address(host == "localhost" ? QString("127.0.0.1") : host);
+        if (address.isNull()) {
+            const auto found = QHostInfo::fromName(host).addresses();
+            if (found.isEmpty()) {
+                if (error) *error = "wall: screen host '" + s.host + "' is not found";
+                return false;
+            }
+            address = found.front();
+        }
+        m_addresses.push_back(address);
+    }
     m_socket = std::make_unique<QUdpSocket>();
     const WallScreen& me = m_config.me();
     // A screen listens on its own port (the one its neighbours send to); an observer anywhere.
@@ -136,13 +163,15 @@ QByteArray WallGroup::envelope(const char* kind) const {
            {"screen", m_observer ? -1 : m_config.self},
            {"pid", static_cast<long long>(getpid())},
            {"lead", m_leading},
-           {"term", m_term},
+           {"term", m_leading ? m_myTerm : m_term},
            {"want", m_config.lead && !m_observer}};
     return QByteArray::fromStdString(j.dump());
 }
 
-void WallGroup::sendToAll(const QByteArray& datagram, bool screensToo) {
+void WallGroup::sendToAll(const QByteArray& unsigned_, bool screensToo) {
     if (!m_socket) return;
+    const QByteArray datagram =
+        m_config.key.empty() ? unsigned_ : unsigned_ + "\n" + signature(unsigned_);
     std::vector<std::string> sentTo;
     auto send = [&](const QHostAddress& a, quint16 port) {
         const auto key = keyOf(a, port);
@@ -154,10 +183,9 @@ void WallGroup::sendToAll(const QByteArray& datagram, bool screensToo) {
         }
     };
     if (screensToo)
-        for (const auto& s : m_config.screens) {
-            if (!m_observer && &s == &m_config.me()) continue; // not to itself
-            send(QHostAddress(QString::fromStdString(s.host == "localhost" ? "127.0.0.1" : s.host)),
-                 s.port);
+        for (std::size_t i = 0; i < m_config.screens.size(); ++i) {
+            if (!m_observer && static_cast<int>(i) == m_config.self) continue; // not to itself
+            send(m_addresses[i], m_config.screens[i].port);
         }
     const auto now = wallNowNs();
     for (const auto& [key, peer] : m_peers)
@@ -185,8 +213,9 @@ void WallGroup::elect() {
             leaderWants = p.wantsLead;
         }
     if (m_leading) {
-        const bool outranked = leader >= 0 && (leaderTerm > m_term ||
-                                               (leaderTerm == m_term && leader < m_config.self));
+        // Only a claim in a later term (or the same, from a lower screen) outranks this one.
+        const bool outranked = leader >= 0 && (leaderTerm > m_myTerm ||
+                                               (leaderTerm == m_myTerm && leader < m_config.self));
         if (outranked) m_leading = false;
     }
     if (!m_leading && !m_observer) {
@@ -201,11 +230,13 @@ void WallGroup::elect() {
         }
         const bool listened = now - m_startedAt >= kClaimAfterNs;
         if (listened && ((leader < 0 && first) || (m_config.lead && leader >= 0 && !leaderWants))) {
-            m_term = std::max(m_term, leaderTerm) + 1;
+            m_myTerm = std::max(m_term, leaderTerm) + 1;
+            m_term = m_myTerm;
             m_leading = true;
         }
     }
     m_leader = m_leading ? m_config.self : leader;
+    m_leaderTerm = m_leading ? m_myTerm : leaderTerm;
     if (!m_leading && m_leader >= 0) m_everFollowed = true;
     if (m_leading != wasLeading || m_leader != wasLeader) {
         m_lastSent.reset();
@@ -234,8 +265,9 @@ void WallGroup::sendState() {
 void WallGroup::sendLink(const std::string& link) {
     QByteArray datagram = envelope("link");
     datagram.chop(1);
-    const std::string id = std::to_string(getpid()) + "/" + std::to_string(++m_linkSeq);
-    m_linksSeen.push_back(id);
+    // A random id: the same link heard twice (it is sent twice) is opened once.
+    const std::string id = std::to_string(QRandomGenerator::global()->generate64());
+    remember(id);
     datagram += ",\"id\":" + QByteArray::fromStdString(Json(id).dump()) +
                 ",\"link\":" + QByteArray::fromStdString(Json(link).dump()) + "}";
     // Twice, a moment apart: a datagram can be lost; the id makes the second a no-op.
@@ -253,27 +285,61 @@ void WallGroup::onReadable() {
 }
 
 void WallGroup::handle(const QByteArray& datagram, const QHostAddress& from, quint16 port) {
-    Json j = Json::parse(datagram.toStdString(), nullptr, false);
-    if (j.is_discarded() || !j.is_object() || j.value("ft", "") != "wall") {
-        ++m_counters.malformed;
-        return;
-    }
-    if (j.value("v", 0) != kVersion || j.value("g", "") != m_config.group) {
+    // Only the wall's machines take part (a datagram from anywhere else is foreign), and with a
+    // key only what carries its signature.
+    if (!fromWallHost(from)) {
         ++m_counters.foreign;
         return;
     }
+    QByteArray body = datagram;
+    if (!m_config.key.empty()) {
+        const auto cut = datagram.lastIndexOf('\n');
+        if (cut < 0 || datagram.mid(cut + 1) != signature(datagram.left(cut))) {
+            ++m_counters.foreign;
+            return;
+        }
+        body = datagram.left(cut);
+    }
+    Json j = Json::parse(body.toStdString(), nullptr, false);
+    if (j.is_discarded() || !j.is_object()) {
+        ++m_counters.malformed;
+        return;
+    }
     try {
-        Peer& p = m_peers[keyOf(from, port)];
+        if (j.at("ft").get<std::string>() != "wall") {
+            ++m_counters.malformed;
+            return;
+        }
+        if (j.at("v").get<int>() != kVersion || j.at("g").get<std::string>() != m_config.group) {
+            ++m_counters.foreign;
+            return;
+        }
+        const int screen = j.at("screen").get<int>();
+        const auto term = j.at("term").get<std::uint64_t>();
+        const std::string kind = j.at("kind").get<std::string>();
+        // A screen of this wall (or an observer, -1), in a term that follows from the ones
+        // heard (a term far ahead is no member's).
+        if (screen < -1 || screen >= static_cast<int>(m_config.screens.size()) ||
+            term > m_term + 1000) {
+            ++m_counters.malformed;
+            return;
+        }
+        const auto key = keyOf(from, port);
+        if (!m_peers.contains(key) && m_peers.size() >= kMaxPeers) prunePeers();
+        if (!m_peers.contains(key) && m_peers.size() >= kMaxPeers) {
+            ++m_counters.foreign;
+            return;
+        }
+        Peer& p = m_peers[key];
         p.address = from;
         p.port = port;
-        p.screen = j.at("screen").get<int>();
+        p.screen = screen;
         p.leads = j.at("lead").get<bool>();
-        p.term = j.at("term").get<std::uint64_t>();
+        p.term = term;
         p.wantsLead = j.at("want").get<bool>();
         p.lastHeard = wallNowNs();
         m_term = std::max(m_term, p.term);
-        const std::string kind = j.at("kind").get<std::string>();
-        if (p.leads && (m_leader != p.screen || (m_leading && p.term >= m_term))) elect();
+        if (p.leads && (m_leader != p.screen || m_leading)) elect();
         if (kind == "state" && !m_leading && p.leads && p.screen == m_leader) {
             auto state = wallStateFrom(j.at("state").dump());
             if (!state) {
@@ -282,16 +348,40 @@ void WallGroup::handle(const QByteArray& datagram, const QHostAddress& from, qui
             }
             m_last = *state;
             emit stateReceived(*state);
-        } else if (kind == "link") {
+        } else if (kind == "link" && screen >= 0) {
             const std::string id = j.at("id").get<std::string>();
             if (std::ranges::find(m_linksSeen, id) != m_linksSeen.end()) return;
-            m_linksSeen.push_back(id);
-            if (m_linksSeen.size() > 64) m_linksSeen.erase(m_linksSeen.begin());
+            remember(id);
             emit linkReceived(QString::fromStdString(j.at("link").get<std::string>()));
         }
     } catch (const Json::exception&) {
         ++m_counters.malformed;
     }
+}
+
+void WallGroup::remember(const std::string& linkId) {
+    m_linksSeen.push_back(linkId);
+    if (m_linksSeen.size() > 64) m_linksSeen.erase(m_linksSeen.begin());
+}
+
+void WallGroup::prunePeers() {
+    const auto now = wallNowNs();
+    std::erase_if(
+        m_peers, [now](const auto& entry) { return now - entry.second.lastHeard > 10 * kAliveNs; });
+}
+
+bool WallGroup::fromWallHost(const QHostAddress& from) const {
+    const QHostAddress v4 = QHostAddress(from.toIPv4Address());
+    return std::ranges::any_of(m_addresses, [&](const QHostAddress& a) {
+        return a.isEqual(from, QHostAddress::TolerantConversion) ||
+               (a.isLoopback() && from.isLoopback()) || a == v4;
+    });
+}
+
+QByteArray WallGroup::signature(const QByteArray& body) const {
+    return QMessageAuthenticationCode::hash(body, QByteArray::fromStdString(m_config.key),
+                                            QCryptographicHash::Sha256)
+        .toHex();
 }
 
 } // namespace ft::app

@@ -14,7 +14,8 @@
 // - Followers take it; their own clock keeps running between messages, and runs on alone, said
 //   on screen, when the leader is lost; a new leader (or the old one back) is followed again.
 // - A link opened on any screen goes to every member, which opens it (each its own recording).
-// - Messages of another version or group are ignored and counted.
+// - Messages of another version or group, from a host that is not one of the wall's, or (with a
+//   key in the wall file) without the key's signature, are ignored and counted.
 // An observer (a screenshot of a wall screen) follows without a screen's port and never leads.
 // UI thread only.
 #include "wall_config.h"
@@ -83,7 +84,8 @@ public:
     // The screen that leads (-1: none heard), and whether this follower lost it.
     int leader() const { return m_leader; }
     bool leaderLost() const { return !m_leading && m_leader < 0 && m_everFollowed; }
-    std::uint64_t term() const { return m_term; }
+    // The term of the leader followed (or of this screen's lead).
+    std::uint64_t term() const { return m_leaderTerm; }
     const WallConfig& config() const { return m_config; }
     const WallCounters& counters() const { return m_counters; }
     // The latest state heard from the leader (nothing yet).
@@ -115,6 +117,11 @@ private:
     void sendState(); // the leader, up to 30 times a second
     void elect();
     QByteArray envelope(const char* kind) const;
+    // With the wall's key: the HMAC-SHA256 of a message, in hex.
+    QByteArray signature(const QByteArray& body) const;
+    bool fromWallHost(const QHostAddress& from) const;
+    void prunePeers();
+    void remember(const std::string& linkId);
     void sendToAll(const QByteArray& datagram, bool screensToo);
 
     WallConfig m_config;
@@ -126,12 +133,14 @@ private:
     bool m_leading = false;
     int m_leader = -1;
     bool m_everFollowed = false;
-    std::uint64_t m_term = 0; // the highest term heard or claimed
+    std::uint64_t m_term = 0;              // the highest term heard or claimed
+    std::uint64_t m_myTerm = 0;            // the term this screen claimed its lead in
+    std::uint64_t m_leaderTerm = 0;        // the term of the leader followed, or m_myTerm
+    std::vector<QHostAddress> m_addresses; // each screen's, looked up at start
     std::int64_t m_startedAt = 0;
     std::optional<WallState> m_last;
     std::optional<WallState> m_lastSent;
     std::int64_t m_lastSentAt = 0;
-    std::uint64_t m_linkSeq = 0;
     std::vector<std::string> m_linksSeen; // ids of links already opened
     WallCounters m_counters;
 };

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cstdio>
 
 namespace ft::model {
@@ -156,14 +157,15 @@ std::optional<EntityId> Topology::find(EntityKind kind, const std::string& nameO
             tail.find_first_not_of("0123456789") != std::string::npos)
             return std::nullopt;
         const auto owner = find(parent, nameOrId.substr(0, at));
-        if (!owner) return std::nullopt;
-        return static_cast<EntityId>(*owner * per + std::stoul(tail));
+        const auto index = std::stoul(tail); // at most 4 digits
+        if (!owner || index >= per) return std::nullopt;
+        return static_cast<EntityId>(*owner * per + index);
     };
     const auto& rk = m_spec.rack;
     if (kind == EntityKind::Gpu) {
         if (const auto id = suffixIndex(" GPU ", EntityKind::ComputeTray,
                                         static_cast<std::size_t>(rk.gpusPerTray));
-            id && *id % rk.gpusPerTray == gpus.indexInTray[*id])
+            id && *id < n && *id % rk.gpusPerTray == gpus.indexInTray[*id])
             return id;
     } else if (kind == EntityKind::Nic) {
         const auto per = static_cast<std::size_t>(rk.gpusPerTray * rk.nicsPerGpu);
@@ -200,8 +202,12 @@ std::optional<EntityId> Topology::find(EntityKind kind, const std::string& nameO
         }
     }
     if (!nameOrId.empty() && nameOrId.find_first_not_of("0123456789") == std::string::npos) {
-        const unsigned long long id = std::stoull(nameOrId);
-        if (id < n) return static_cast<EntityId>(id);
+        // Digits only, but perhaps more than fit: then no entity has that id.
+        unsigned long long id = 0;
+        const auto [p, ec] =
+            std::from_chars(nameOrId.data(), nameOrId.data() + nameOrId.size(), id);
+        if (ec == std::errc() && p == nameOrId.data() + nameOrId.size() && id < n)
+            return static_cast<EntityId>(id);
     }
     return std::nullopt;
 }

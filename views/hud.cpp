@@ -465,7 +465,6 @@ void keepWallPanels(const HudInput::WallPlace& place, float width, float height)
 // The labels were drawn in the wall's pixels: moved onto this screen.
 void labelsOntoScreen(const HudInput::WallPlace& place) {
     ImDrawList* dl = ImGui::GetBackgroundDrawList();
-    dl->PopClipRect();
     for (auto& v : dl->VtxBuffer) {
         v.pos.x -= place.offsetX;
         v.pos.y -= place.offsetY;
@@ -476,6 +475,7 @@ void labelsOntoScreen(const HudInput::WallPlace& place) {
         cmd.ClipRect.y -= place.offsetY;
         cmd.ClipRect.w -= place.offsetY;
     }
+    dl->PopClipRect(); // after: what it adds keeps the screen's own clip rectangle
 }
 
 } // namespace

@@ -1,27 +1,11 @@
 #include "link_templates.h"
 
 #include "importers/formats/alertmanager_json.h"
-
-#include <cctype>
+#include "importers/formats/url_text.h"
 
 namespace ft::importers {
 
 namespace {
-
-std::string encoded(const std::string& v) {
-    static constexpr char kHex[] = "0123456789ABCDEF";
-    std::string out;
-    for (const unsigned char c : v) {
-        if (std::isalnum(c) != 0 || c == '-' || c == '_' || c == '.' || c == '~') {
-            out += static_cast<char>(c);
-        } else {
-            out += '%';
-            out += kHex[c >> 4];
-            out += kHex[c & 15];
-        }
-    }
-    return out;
-}
 
 // The GPU, tray and rack an entity stands for (what it is, or what it is part of).
 struct Place {
@@ -123,15 +107,15 @@ std::optional<std::string> expandLinkTemplate(const std::string& url, const mode
             return std::nullopt;
         }
         // The moment's RFC 3339 form keeps its ':' (a query reads it as it is).
-        out += name.ends_with(":rfc3339") ? *value : encoded(*value);
+        out += name.ends_with(":rfc3339") ? *value : urlEncode(*value);
         i = close + 1;
     }
     return out;
 }
 
 std::optional<std::string> checkLinkTemplate(const std::string& url) {
-    if (url.find("://") == std::string::npos)
-        return "'" + url + "' is not a URL (expected https://…)";
+    if (!url.starts_with("https://") && !url.starts_with("http://"))
+        return "'" + url + "' is not a web address (expected https://… or http://…)";
     for (std::size_t i = url.find('{'); i != std::string::npos; i = url.find('{', i + 1)) {
         const auto close = url.find('}', i);
         if (close == std::string::npos) return "an unclosed '{' in '" + url + "'";

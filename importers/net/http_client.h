@@ -8,6 +8,7 @@
 //
 // LoopThread: a thread running a Qt event loop, for a source's client and timers; the owner
 // starts and stops it, post() works from any thread.
+#include "importers/formats/url_text.h" // urlEncode, for the sources' queries
 #include "model/timestamp.h"
 
 #include <atomic>
@@ -111,9 +112,6 @@ HttpResult requestBlocking(HttpClient& client, const std::string& url, const Htt
 HttpResult requestBlocking(const std::string& url, const HttpOptions& options,
                            const std::atomic<bool>* cancel = nullptr, const std::string& body = {},
                            const std::string& contentType = {});
-
-// Percent-encodes a query parameter value (application/x-www-form-urlencoded).
-std::string urlEncode(std::string_view text);
 
 // Lowers the calling thread's CPU priority (nice 10 on Linux; what it starts inherits it), once
 // per thread. Sources' threads call it: on a two-core wall PC a server that sends a gzip bomb

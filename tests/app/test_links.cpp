@@ -83,6 +83,9 @@ private slots:
              "'replay' and 'source'"},
             {"floortwin://open?replay=%G1", "link part 'replay': a '%'"},
             {"floortwin://close?x=1", "unknown action 'close'"},
+            {"floortwin://open?select=rack:A%-1", "link part 'select': a '%' not followed"},
+            {"floortwin://open?select=rack:A%0a03", "a control character"},
+            {"floortwin://open?replay=/a\tb.ftrec", "a control character"},
         };
         for (const auto& [url, expected] : cases) {
             auto link = parseViewLink(url, kLayers);
@@ -190,6 +193,12 @@ private slots:
         QCOMPARE(why, std::string("{host}"));
         QCOMPARE(*importers::expandLinkTemplate(spec->links[1].second, t, rack, time),
                  std::string("https://dcim/racks/A02?row=A"));
+        // A link's entity is untrusted: ids past any number, indexes past the tray, are none.
+        QVERIFY(!t.find(model::EntityKind::Rack, "99999999999999999999999"));
+        QVERIFY(!t.find(model::EntityKind::Gpu,
+                        t.name(model::EntityKind::ComputeTray, 0) + " GPU 9999"));
+        QVERIFY(
+            t.find(model::EntityKind::Gpu, t.name(model::EntityKind::ComputeTray, 0) + " GPU 3"));
         // A GPU the host table gives no UUID for has none to fill.
         const model::EntityRef other{model::EntityKind::Gpu, 0};
         QVERIFY(!importers::expandLinkTemplate(spec->links[2].second, t, other, time, &why));
@@ -212,6 +221,7 @@ private slots:
         QVERIFY(importers::checkLinkTemplate("https://x/{t-15m:rfc3339}") == std::nullopt);
         QVERIFY(importers::checkLinkTemplate("https://x/{t~15m}").has_value());
         QVERIFY(importers::checkLinkTemplate("grafana/{host}").has_value());
+        QVERIFY(importers::checkLinkTemplate("file:///etc/passwd").has_value());
         QVERIFY(importers::checkLinkTemplate("https://x/{host").has_value());
     }
 

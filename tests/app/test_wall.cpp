@@ -14,6 +14,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUdpSocket>
 #include <memory>
 #include <unistd.h>
 
@@ -193,6 +194,11 @@ private slots:
         QVERIFY2(r.err.contains("no rack 'Q77'") && r.err.contains("outside the recording"),
                  r.err.constData());
         QVERIFY2(twin.waitFor("2 part\\(s\\) not followed"), twin.output().constData());
+        // A link that names a server this twin was not started with gets none of its
+        // credentials.
+        const Run live = run({"floortwin://open?source=prometheus=http://127.0.0.1:9"}, m_env);
+        QVERIFY2(live.code == 0 && live.err.contains("credentials not sent to 127.0.0.1:9"),
+                 live.err.constData());
     }
 
     // Four screens of a 2x2 wall draw one picture: their slices, stitched, are the single
@@ -298,6 +304,44 @@ private slots:
         QVERIFY2(screens[2]->waitFor("wall_stats screen=2,0 leading=0 leader=1 term=2 "
                                      "samples=[0-9]+ .* foreign=0 malformed=0"),
                  screens[2]->output().constData());
+    }
+
+    // A wall with a key: its screens sign what they send and follow each other; a message
+    // without the signature, of another group or version, or not JSON is ignored and counted.
+    void strangersAreIgnoredAndCounted() {
+        const quint16 port = static_cast<quint16>(45000 + getpid() % 4000);
+        const QString wall = m_dir.filePath("signed.json"), key = m_dir.filePath("wall.key");
+        {
+            QFile k(key);
+            QVERIFY(k.open(QIODevice::WriteOnly));
+            k.write("a-secret-of-the-noc-wall\n");
+            QFile f(wall);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QString("{\"group\": \"%1\", \"grid\": [2, 1], \"port\": %2, "
+                            "\"key_file\": \"%3\"}")
+                        .arg(group("signed"))
+                        .arg(port)
+                        .arg(key)
+                        .toUtf8());
+        }
+        Twin leader({link(""), "--new-window", "--wall-file", wall, "--wall-screen", "0,0",
+                     "--size", "320x180"},
+                    m_env);
+        Twin follower({link(""), "--new-window", "--wall-file", wall, "--wall-screen", "1,0",
+                       "--size", "320x180"},
+                      m_env);
+        QVERIFY2(follower.waitFor("screen 1,0 follows 0,0"), follower.output().constData());
+        QUdpSocket stranger;
+        const QByteArray hello = "{\"ft\":\"wall\",\"v\":1,\"g\":\"" + group("signed").toUtf8() +
+                                 "\",\"kind\":\"hello\",\"screen\":0,\"pid\":1,"
+                                 "\"lead\":true,\"term\":7,\"want\":true}";
+        for (const QByteArray& d : {hello, hello + "\nffff", QByteArray("not json\nab")})
+            stranger.writeDatagram(d, QHostAddress::LocalHost, port + 1);
+        QVERIFY2(follower.waitFor("wall_stats screen=1,0 leading=0 leader=0 term=1 .* foreign=3 "
+                                  "malformed=0"),
+                 follower.output().constData());
+        // The leader was not unseated by the forged claim.
+        QVERIFY(!leader.output().contains("follows"));
     }
 
     // A link opened on a screen that follows moves the whole wall: it goes to every screen, the

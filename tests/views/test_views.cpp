@@ -66,6 +66,17 @@ using model::EntityKind;
 
 namespace {
 
+// `seconds` of the simulator as `o` says, recorded to o.record (closed), opened for replay.
+std::expected<std::unique_ptr<app::Session>, std::string> recordedReplay(const app::Options& o,
+                                                                         int seconds) {
+    {
+        auto live = app::makeSimSession(o, false, true);
+        if (!live) return std::unexpected(live.error());
+        (*live)->sim->runUntil((*live)->sim->startTime() + seconds * model::kNsPerSecond);
+    } // closing the session closes the recording
+    return app::makeReplaySession(o.record);
+}
+
 struct ImageDiff {
     double meanAbs = 0;
     double fractionOff = 0; // pixels with any channel off by more than 32
@@ -1054,12 +1065,7 @@ private slots:
         app::Options o;
         o.floor = floorPath.toStdString();
         o.record = dir.filePath("links.ftrec").toStdString();
-        {
-            auto live = app::makeSimSession(o, false, true);
-            QVERIFY2(live, live ? "" : live.error().c_str());
-            (*live)->sim->runUntil((*live)->sim->startTime() + 10 * model::kNsPerSecond);
-        }
-        auto session = app::makeReplaySession(o.record);
+        auto session = recordedReplay(o, 10);
         QVERIFY2(session, session ? "" : session.error().c_str());
         app::MainWindow window(**session, nullptr, false);
         window.setAttribute(Qt::WA_DontShowOnScreen, true);
@@ -1105,12 +1111,7 @@ private slots:
         app::Options o;
         o.scenario = "leak";
         o.record = dir.filePath("leak.ftrec").toStdString();
-        {
-            auto live = app::makeSimSession(o, false, true);
-            QVERIFY2(live, live ? "" : live.error().c_str());
-            (*live)->sim->runUntil((*live)->sim->startTime() + 20 * model::kNsPerSecond);
-        } // closing the session closes the recording
-        auto session = app::makeReplaySession(o.record);
+        auto session = recordedReplay(o, 20);
         QVERIFY2(session, session ? "" : session.error().c_str());
         app::MainWindow window(**session, nullptr, false);
         window.setAttribute(Qt::WA_DontShowOnScreen, true);
@@ -1227,12 +1228,7 @@ private slots:
         app::Options o;
         o.scenario = "pump-failure";
         o.record = dir.filePath("pf.ftrec").toStdString();
-        {
-            auto live = app::makeSimSession(o, false, true);
-            QVERIFY2(live, live ? "" : live.error().c_str());
-            (*live)->sim->runUntil((*live)->sim->startTime() + 180 * model::kNsPerSecond);
-        }
-        auto session = app::makeReplaySession(o.record);
+        auto session = recordedReplay(o, 180);
         QVERIFY(session);
         auto& replay = *(*session)->replay;
         app::MainWindow window(**session, nullptr, false);
