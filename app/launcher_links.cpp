@@ -60,11 +60,12 @@ std::string authorityOf(const std::string& target) {
 
 // A server a link names that the twin's own command line did not: its credentials stay home.
 std::optional<std::string> unknownServer(const ViewLink& link, const Options& started) {
-    std::vector<std::string> known;
+    std::vector<std::string> known, named;
+    known.reserve(started.sources.size() + 1);
+    named.reserve(link.sources.size() + 1);
     for (const auto& s : started.sources)
         known.push_back(authorityOf(withoutCredentials(s)));
     known.push_back(authorityOf(started.inventory));
-    std::vector<std::string> named;
     for (const auto& s : link.sources)
         named.push_back(authorityOf(s));
     named.push_back(authorityOf(link.inventory));
@@ -250,7 +251,7 @@ std::vector<std::string> Launcher::openLink(const std::string& text, bool fromWa
     // switched once it closes.
     if (next && *next && (QApplication::activePopupWidget() || QApplication::activeModalWidget())) {
         QTimer::singleShot(500, qApp, [this, text, fromWall] { openLink(text, fromWall); });
-        notes.push_back("opened once the window's open menu or dialog closes");
+        notes.emplace_back("opened once the window's open menu or dialog closes");
         return notes;
     }
     if (next && !*next) {

@@ -23,7 +23,7 @@ QString LinkServer::socketName() {
     QString display = qEnvironmentVariable("DISPLAY");
     if (display.isEmpty()) display = qEnvironmentVariable("WAYLAND_DISPLAY");
     display.replace(QRegularExpression("[^A-Za-z0-9._-]"), "_");
-    const QString name = QString("floortwin-links-%1-%2").arg(getuid()).arg(display);
+    QString name = QString("floortwin-links-%1-%2").arg(getuid()).arg(display);
     // In the user's own runtime folder where there is one (no other user can take the name);
     // else Qt's temporary folder, made readable by this user alone (UserAccessOption).
     const QString runtime = qEnvironmentVariable("XDG_RUNTIME_DIR");

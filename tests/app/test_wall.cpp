@@ -9,6 +9,8 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QStandardPaths>
@@ -309,7 +311,7 @@ private slots:
     // A wall with a key: its screens sign what they send and follow each other; a message
     // without the signature, of another group or version, or not JSON is ignored and counted.
     void strangersAreIgnoredAndCounted() {
-        const quint16 port = static_cast<quint16>(45000 + getpid() % 4000);
+        const auto port = static_cast<quint16>(45000 + getpid() % 4000);
         const QString wall = m_dir.filePath("signed.json"), key = m_dir.filePath("wall.key");
         {
             QFile k(key);
@@ -332,9 +334,11 @@ private slots:
                       m_env);
         QVERIFY2(follower.waitFor("screen 1,0 follows 0,0"), follower.output().constData());
         QUdpSocket stranger;
-        const QByteArray hello = "{\"ft\":\"wall\",\"v\":1,\"g\":\"" + group("signed").toUtf8() +
-                                 "\",\"kind\":\"hello\",\"screen\":0,\"pid\":1,"
-                                 "\"lead\":true,\"term\":7,\"want\":true}";
+        // A hello as a screen would send it, but unsigned (built as JSON: moc reads this file).
+        QJsonObject forged{{"ft", "wall"},    {"v", 1},      {"g", group("signed")},
+                           {"kind", "hello"}, {"screen", 0}, {"pid", 1},
+                           {"lead", true},    {"term", 7},   {"want", true}};
+        const QByteArray hello = QJsonDocument(forged).toJson(QJsonDocument::Compact);
         for (const QByteArray& d : {hello, hello + "\nffff", QByteArray("not json\nab")})
             stranger.writeDatagram(d, QHostAddress::LocalHost, port + 1);
         QVERIFY2(follower.waitFor("wall_stats screen=1,0 leading=0 leader=0 term=1 .* foreign=3 "
