@@ -40,6 +40,18 @@ LinkCamera linkCameraOf(const views::CameraRig& rig) {
 
 std::string selectText(const model::Topology& t, model::EntityRef ref) {
     const std::string kind(model::entityKindName(ref.kind));
+    // A GPU or a tray as people write them in tickets: RACK/TRAY/GPU ("gpu:B03/7/2").
+    const auto& rk = t.spec().rack;
+    if ((ref.kind == model::EntityKind::Gpu && ref.id < t.gpus.tray.size()) ||
+        (ref.kind == model::EntityKind::ComputeTray && ref.id < t.computeTrays.rack.size())) {
+        const bool gpu = ref.kind == model::EntityKind::Gpu;
+        const auto tray = gpu ? t.gpus.tray[ref.id] : ref.id;
+        std::string text = kind + ":" + t.name(model::EntityKind::Rack, t.computeTrays.rack[tray]) +
+                           "/" + std::to_string(t.computeTrays.indexInRack[tray] + 1);
+        if (gpu)
+            text += "/" + std::to_string(ref.id % static_cast<model::EntityId>(rk.gpusPerTray));
+        return text;
+    }
     const std::string name = t.name(ref.kind, ref.id);
     // The name when it finds the entity again (names are what people read), else the id.
     if (!name.empty() && t.find(ref.kind, name) == ref.id) return kind + ":" + name;

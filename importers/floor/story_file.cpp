@@ -4,6 +4,7 @@
 #include "scenario_file.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -341,6 +342,41 @@ std::expected<model::EntityRef, std::string> resolveEntity(const model::Topology
                                "gpu, leaf, spine, power_feed, power_shelf, psu ...), got '" +
                                text + "'");
     const std::string name = text.substr(colon + 1);
+    // "B03/7/2": a GPU by its rack, its tray (1 = the top one) and its index in the tray (as
+    // dcgm-exporter counts, from 0); "B03/7": a tray.
+    if ((*kind == model::EntityKind::Gpu || *kind == model::EntityKind::ComputeTray) &&
+        name.find('/') != std::string::npos) {
+        const auto first = name.find('/');
+        const auto second = name.find('/', first + 1);
+        auto number = [](const std::string& v, int lo, int hi) -> std::optional<int> {
+            int n = 0;
+            const auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+            if (ec != std::errc() || p != v.data() + v.size() || n < lo || n > hi)
+                return std::nullopt;
+            return n;
+        };
+        const auto& rk = t.spec().rack;
+        const auto rack = t.find(model::EntityKind::Rack, name.substr(0, first));
+        const auto tray =
+            number(name.substr(first + 1, second == std::string::npos ? std::string::npos
+                                                                      : second - first - 1),
+                   1, rk.computeTrays);
+        const bool gpu = *kind == model::EntityKind::Gpu;
+        const auto index = gpu && second != std::string::npos
+                               ? number(name.substr(second + 1), 0, rk.gpusPerTray - 1)
+                               : std::optional<int>(0);
+        if (!rack || !tray || !index || gpu != (second != std::string::npos))
+            return std::unexpected(
+                "no " + std::string(model::entityKindName(*kind)) + " '" + name +
+                "' on this floor (" +
+                (gpu ? "RACK/TRAY/GPU, e.g. A03/7/2: tray 1.." + std::to_string(rk.computeTrays) +
+                           ", GPU 0.." + std::to_string(rk.gpusPerTray - 1)
+                     : "RACK/TRAY, e.g. A03/7: tray 1.." + std::to_string(rk.computeTrays)) +
+                ")");
+        const auto trayId = static_cast<model::EntityId>(*rack * rk.computeTrays + *tray - 1);
+        return model::EntityRef{
+            *kind, gpu ? static_cast<model::EntityId>(trayId * rk.gpusPerTray + *index) : trayId};
+    }
     std::optional<model::EntityId> id = t.find(*kind, name);
     if (!id && *kind == model::EntityKind::Row) id = t.find(*kind, "Row " + name);
     if (!id)

@@ -7,6 +7,7 @@
 #include "app/wall_group.h"
 #include "importers/floor/floor_file.h"
 #include "importers/floor/link_templates.h"
+#include "importers/floor/story_file.h"
 #include "model/topology.h"
 
 #include <QTemporaryDir>
@@ -199,6 +200,17 @@ private slots:
                         t.name(model::EntityKind::ComputeTray, 0) + " GPU 9999"));
         QVERIFY(
             t.find(model::EntityKind::Gpu, t.name(model::EntityKind::ComputeTray, 0) + " GPU 3"));
+        // A GPU as a ticket names it: RACK/TRAY/GPU (tray 1 = the top one, GPU from 0).
+        auto byPath = importers::resolveEntity(t, "gpu:A01/7/2");
+        QVERIFY2(byPath, byPath ? "" : byPath.error().c_str());
+        QVERIFY(*byPath == gpu);
+        auto trayByPath = importers::resolveEntity(t, "compute_tray:A01/7");
+        QVERIFY(trayByPath && trayByPath->id == *tray);
+        for (const char* bad : {"gpu:A01/7", "gpu:A01/19/0", "gpu:A01/7/4", "gpu:Z9/1/0",
+                                "compute_tray:A01/7/1", "gpu:A01/x/1"}) {
+            auto r = importers::resolveEntity(t, bad);
+            QVERIFY2(!r && r.error().find("on this floor") != std::string::npos, bad);
+        }
         // A GPU the host table gives no UUID for has none to fill.
         const model::EntityRef other{model::EntityKind::Gpu, 0};
         QVERIFY(!importers::expandLinkTemplate(spec->links[2].second, t, other, time, &why));

@@ -66,6 +66,14 @@ using model::EntityKind;
 
 namespace {
 
+// A window drawn offscreen at this size, its first events handled.
+void showOffscreen(QWidget& w, int width, int height) {
+    w.setAttribute(Qt::WA_DontShowOnScreen, true);
+    w.resize(width, height);
+    w.show();
+    QCoreApplication::processEvents();
+}
+
 // `seconds` of the simulator as `o` says, recorded to o.record (closed), opened for replay.
 std::expected<std::unique_ptr<app::Session>, std::string> recordedReplay(const app::Options& o,
                                                                          int seconds) {
@@ -1068,10 +1076,7 @@ private slots:
         auto session = recordedReplay(o, 10);
         QVERIFY2(session, session ? "" : session.error().c_str());
         app::MainWindow window(**session, nullptr, false);
-        window.setAttribute(Qt::WA_DontShowOnScreen, true);
-        window.resize(1200, 800);
-        window.show();
-        QCoreApplication::processEvents();
+        showOffscreen(window, 1200, 800);
         auto* view = window.floorView();
         const auto& t = view->topology();
         const model::EntityRef tray{model::EntityKind::ComputeTray, 5};
@@ -1097,7 +1102,7 @@ private slots:
         QVERIFY2(link, link ? "" : link.error().c_str());
         QCOMPARE(link->replay, std::filesystem::absolute(o.record).lexically_normal().string());
         QVERIFY(link->at && !link->at->sinceStart && link->at->value == view->snapshot()->time);
-        QCOMPARE(link->select, "compute_tray:" + t.name(model::EntityKind::ComputeTray, 5));
+        QCOMPARE(link->select, "compute_tray:" + t.name(model::EntityKind::Rack, 0) + "/6");
         QVERIFY(link->layers &&
                 std::ranges::find(*link->layers, std::string("thermal")) != link->layers->end());
         QVERIFY(link->camera.has_value());
@@ -1114,10 +1119,7 @@ private slots:
         auto session = recordedReplay(o, 20);
         QVERIFY2(session, session ? "" : session.error().c_str());
         app::MainWindow window(**session, nullptr, false);
-        window.setAttribute(Qt::WA_DontShowOnScreen, true);
-        window.resize(1200, 800);
-        window.show();
-        QCoreApplication::processEvents();
+        showOffscreen(window, 1200, 800);
         auto& replay = *(*session)->replay;
         const auto written =
             window.exportFrames(dir.filePath("frames"), replay.beginTime(),
@@ -1429,10 +1431,7 @@ private slots:
         views::FloorView view(m_topology, [shared] { return shared; });
         view.setShowFrameStats(false);
         view.setAnimated(false);
-        view.setAttribute(Qt::WA_DontShowOnScreen, true);
-        view.resize(960, 540);
-        view.show();
-        QCoreApplication::processEvents();
+        showOffscreen(view, 960, 540);
         view.grabFramebuffer(); // lays out the camera
         const auto& t = *m_topology;
         const auto& rk = t.spec().rack;
@@ -1686,10 +1685,7 @@ private slots:
         auto session = app::makeSimSession(o, false, true);
         QVERIFY2(session, session ? "" : session.error().c_str());
         app::MainWindow window(**session, nullptr, false);
-        window.setAttribute(Qt::WA_DontShowOnScreen, true);
-        window.resize(1200, 800);
-        window.show();
-        QCoreApplication::processEvents();
+        showOffscreen(window, 1200, 800);
         auto* view = window.floorView();
         QVERIFY(view->layer("probe"));
         QVERIFY(!view->layerVisible("probe"));
@@ -1900,10 +1896,7 @@ private slots:
         view.setShowFrameStats(false);
         view.setAnimated(false);
         view.setWallMode(true);
-        view.setAttribute(Qt::WA_DontShowOnScreen, true);
-        view.resize(1280, 720);
-        view.show();
-        QCoreApplication::processEvents();
+        showOffscreen(view, 1280, 720);
         auto story = app::loadStory("noc", *m_topology, views::layerIds());
         QVERIFY2(story, story ? "" : story.error().c_str());
         app::StoryPlayer player(*story, view);
