@@ -35,6 +35,9 @@ std::expected<Json, std::string> document(std::string_view body, std::string_vie
     } catch (const Json::parse_error& e) {
         return std::unexpected(std::string(what) + ": not JSON (byte " + std::to_string(e.byte) +
                                ")");
+    } catch (const Json::exception& e) {
+        // Well-formed but unreadable: a number past what a double holds ("endsAt": 1e400).
+        return std::unexpected(std::string(what) + ": unreadable JSON (" + e.what() + ")");
     }
 }
 
