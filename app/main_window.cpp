@@ -322,6 +322,13 @@ void MainWindow::updateStatus() {
                      .arg(r.dropped);
         if (!m_session.recorder->error().empty())
             parts << QString::fromStdString(m_session.recorder->error());
+        // On the scene too: a wall has no status line, and a recording with holes must not
+        // pass for a whole one.
+        const std::string error = m_session.recorder->error();
+        m_view->setWarning(!error.empty()  ? "RECORDING FAILED: " + error
+                           : r.dropped > 0 ? "RECORDING INCOMPLETE: " + std::to_string(r.dropped) +
+                                                 " snapshots dropped (the recorder fell behind)"
+                                           : std::string());
     }
     m_status->setText(parts.join("   |   "));
 }

@@ -172,6 +172,14 @@ public:
         update();
     }
     const std::string& caption() const { return m_caption; }
+    // Something the operator must know about what is being kept (a recording that lost
+    // snapshots or stopped), shown in the title block in the warning colour (empty: none).
+    void setWarning(std::string warning) {
+        if (warning == m_warning) return;
+        m_warning = std::move(warning);
+        update();
+    }
+    const std::string& warning() const { return m_warning; }
     // Wall mode: the alarm the camera is framing, shown large in the alarm panel.
     void setFocus(std::optional<HudFocus> focus) {
         if (focus == m_focus) return;
@@ -333,6 +341,7 @@ private:
     std::deque<double> m_frameTimes; // ms between recent frames
     std::deque<double> m_frameCosts; // ms each recent frame took to draw
     std::string m_caption;
+    std::string m_warning;
     std::optional<HudFocus> m_focus;
     std::vector<ScreenRect> m_panels;
     ScreenRect m_sourcesArea; // the HUD's source lines, as last drawn
@@ -349,7 +358,7 @@ private:
         double dpr = 1;
         QPointF mouse;
         std::optional<model::EntityRef> hover, selection;
-        std::string sourceLabel, caption;
+        std::string sourceLabel, caption, warning;
         std::optional<HudFocus> focus;
         std::vector<SourceStatus> sources;
         double speed = 1;

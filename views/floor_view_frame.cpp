@@ -170,6 +170,7 @@ HudInput FloorView::hudInputNow() {
     in.hudAlpha = m_theme == DisplayTheme::Dim ? 0.82f : 1.0f;
     in.panelAlpha = m_theme == DisplayTheme::Bright ? 0.94f : 0.82f;
     in.caption = m_caption;
+    in.warning = m_warning;
     in.focus = m_focus;
     in.panels = &m_panels;
     in.sourcesArea = &m_sourcesArea;
@@ -196,6 +197,7 @@ FloorView::HudKey FloorView::hudKeyOf(const HudInput& in, double dpr) const {
                .selection = in.selection,
                .sourceLabel = in.sourceLabel,
                .caption = in.caption,
+               .warning = in.warning,
                .focus = in.focus,
                .sources = in.sources,
                .speed = in.speed,

@@ -77,6 +77,7 @@ struct HudInput {
     std::optional<double> frameMs;
     std::optional<double> redrawsPerSecond;
     std::string caption;           // a tour's or demo's caption, large at the foot of the view
+    std::string warning;           // FloorView::setWarning
     std::optional<HudFocus> focus; // wall mode: the alarm the camera flew to
     // The incidents as of this snapshot (the sim's own, or a replay's worked out from it).
     const model::IncidentList* incidents = nullptr;

@@ -145,6 +145,7 @@ ImVec2 drawSourcePanel(const ImGuiOverlay& ov, const HudInput& in) {
             ImGui::TextColored(kMuted, "· %.0f redraws/s", *in.redrawsPerSecond);
         }
     }
+    if (!in.warning.empty()) ImGui::TextColored(kWarning, "%s", in.warning.c_str());
     ImGui::Separator();
     drawTotals(in);
     if (in.sourcesArea) *in.sourcesArea = {};

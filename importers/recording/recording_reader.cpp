@@ -81,6 +81,7 @@ std::expected<void, Error> RecordingReader::load() {
         return std::unexpected(error("recording format " + meta["format_version"] +
                                      " is newer than this floortwin reads (" +
                                      std::to_string(kRecordingFormatVersion) + ")"));
+    m_format = format;
     auto floor = parseFloorFile(meta["floor"], m_path + " (embedded floor)");
     if (!floor) return std::unexpected(floor.error());
     m_floor = *floor;
@@ -171,12 +172,15 @@ std::expected<void, Error> RecordingReader::load() {
     m_start = std::numeric_limits<model::TimeNs>::max();
     m_end = std::numeric_limits<model::TimeNs>::max();
     bool any = false;
-    for (auto& chunks : m_chunks) {
+    for (std::size_t stream = 0; stream < m_chunks.size(); ++stream) {
+        auto& chunks = m_chunks[stream];
         if (chunks.empty()) continue;
         std::ranges::sort(chunks, {}, &ChunkRef::t0);
         any = true;
         m_start = std::min(m_start, chunks.front().t0);
-        m_end = std::min(m_end, chunks.back().t0 + (chunks.back().rows - 1) * m_info.tick);
+        // A held stream's last row stands until the recording ends: it bounds nothing.
+        if (!heldStream(stream))
+            m_end = std::min(m_end, chunks.back().t0 + (chunks.back().rows - 1) * m_info.tick);
     }
     if (!any)
         return std::unexpected(
@@ -355,6 +359,41 @@ std::expected<void, Error> RecordingReader::readStream(std::size_t stream, model
     return {};
 }
 
+std::expected<void, Error> RecordingReader::readDetail(model::TimeNs time, model::Snapshot& out) {
+    // Which row of which chunk each per-link channel has at `time`: while that holds (a format
+    // 2 file keeps a block per counter interval), every moment shares one block and one stamp,
+    // so the views redo per-link work only when it changes.
+    std::vector<std::pair<std::int64_t, std::size_t>> key;
+    key.reserve(model::kLastDetailChannel - model::kFirstDetailChannel + 1);
+    for (model::ChannelId c = model::kFirstDetailChannel; c <= model::kLastDetailChannel; ++c) {
+        const auto& chunks = m_chunks[c];
+        const auto it = std::ranges::upper_bound(chunks, time, {}, &ChunkRef::t0);
+        if (it == chunks.begin()) {
+            key.emplace_back(-1, 0);
+            continue;
+        }
+        const ChunkRef& chunk = *(it - 1);
+        key.emplace_back(chunk.rowid, std::min<std::size_t>(
+                                          static_cast<std::size_t>((time - chunk.t0) / m_info.tick),
+                                          chunk.rows - 1));
+    }
+    if (!m_detail || key != m_detailKey) {
+        auto block = std::make_shared<model::DetailBlock>(model::kLastDetailChannel -
+                                                          model::kFirstDetailChannel + 1);
+        for (model::ChannelId c = model::kFirstDetailChannel; c <= model::kLastDetailChannel; ++c) {
+            auto& column = (*block)[c - model::kFirstDetailChannel];
+            column.resize(m_topology->count(model::kChannels[c].kind));
+            if (auto ok = readStream(c, time, column); !ok) return ok;
+        }
+        m_detail = std::move(block);
+        m_detailKey = std::move(key);
+        ++m_detailStamp;
+    }
+    out.detail = m_detail;
+    out.detailStamp = m_detailStamp;
+    return {};
+}
+
 std::expected<void, Error> RecordingReader::snapshotAt(model::TimeNs time, model::Snapshot& out) {
     time = std::clamp(time, m_start, m_end);
     time = m_start + (time - m_start) / m_info.tick * m_info.tick;
@@ -362,10 +401,12 @@ std::expected<void, Error> RecordingReader::snapshotAt(model::TimeNs time, model
     out.tick = static_cast<std::uint64_t>((time - m_start) / m_info.tick);
     out.values.resize(model::ch::Count);
     for (model::ChannelId c = 0; c < model::ch::Count; ++c) {
-        auto& column = out.writable(c);
+        if (model::isDetailChannel(c)) continue;
+        auto& column = out.values[c];
         column.resize(m_topology->count(model::kChannels[c].kind));
         if (auto ok = readStream(c, time, column); !ok) return ok;
     }
+    if (auto ok = readDetail(time, out); !ok) return ok;
     out.telemetry = m_info.telemetry;
     out.measuredChannels = m_measuredChannels;
     out.staleAfter = m_info.staleAfter;

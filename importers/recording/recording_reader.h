@@ -100,6 +100,13 @@ private:
     // One stream's row at `time` into `column` (NaN when the recording lacks it).
     std::expected<void, Error> readStream(std::size_t stream, model::TimeNs time,
                                           std::span<float> column);
+    // The per-link channels at `time` into out.detail (shared with the moments before while
+    // they hold the same rows).
+    std::expected<void, Error> readDetail(model::TimeNs time, model::Snapshot& out);
+    // Streams kept as a row at each change (format 2's per-link channels), held until the next.
+    bool heldStream(std::size_t stream) const {
+        return m_format >= 2 && RecordingWriter::isHeld(stream);
+    }
     Error error(const std::string& message) const { return Error{message, m_path, 0, 0, {}}; }
 
     std::string m_path;
@@ -112,6 +119,10 @@ private:
     std::uint64_t m_chunkCount = 0;
     std::vector<std::vector<ChunkRef>> m_chunks; // per stream (channel id, then measured ages)
     std::vector<ChannelCache> m_cache;
+    std::int64_t m_format = 0;
+    std::shared_ptr<const model::DetailBlock> m_detail;            // the per-link block last read
+    std::vector<std::pair<std::int64_t, std::size_t>> m_detailKey; // its rows (chunk, row)
+    std::uint64_t m_detailStamp = 0;
     std::vector<float> m_ages; // scratch for a kind's measured ages
     std::bitset<model::ch::Count> m_measuredChannels;
     std::vector<model::Event> m_events;

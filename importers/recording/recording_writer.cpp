@@ -5,11 +5,10 @@
 #include "model/lifecycle.h"
 #include "sample_codec.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <sqlite3.h>
-#include <sys/resource.h>
-#include <unistd.h>
 
 namespace ft::importers {
 
@@ -73,6 +72,12 @@ RecordingWriter::create(const std::string& path, std::shared_ptr<const model::To
     std::remove((path + "-shm").c_str());
     std::unique_ptr<RecordingWriter> w(new RecordingWriter());
     w->m_topology = std::move(topology);
+    if (capacity == kQueueByMemory) {
+        std::size_t bytes = 0;
+        for (model::ChannelId c = 0; c < model::ch::Count; ++c)
+            if (!isHeld(c)) bytes += w->m_topology->count(model::kChannels[c].kind) * sizeof(float);
+        capacity = std::clamp<std::size_t>(kQueueBytes / std::max<std::size_t>(bytes, 1), 64, 4096);
+    }
     w->m_capacity = capacity;
     auto fail = [&](const std::string& what) {
         std::string msg = what + (w->m_db ? std::string(": ") + sqlite3_errmsg(w->m_db) : "");
@@ -138,7 +143,6 @@ RecordingWriter::create(const std::string& path, std::shared_ptr<const model::To
     if (sqlite3_exec(w->m_db, "COMMIT", nullptr, nullptr, nullptr) != SQLITE_OK)
         return fail("cannot write the recording header");
     w->m_rows.resize(kStreamCount);
-    w->m_openChunkRow.assign(kStreamCount, -1);
     w->m_active.assign(kStreamCount, 1);
     for (model::ChannelId c = model::kFirstGpuCounter; c <= model::kLastGpuCounter; ++c)
         w->m_active[c] = 0;
@@ -146,7 +150,7 @@ RecordingWriter::create(const std::string& path, std::shared_ptr<const model::To
     w->m_active[model::ch::ComputeTraySchedulerState] = 0;
     w->m_active[model::ch::GpuPlacedBy] = 0;
     for (std::size_t c = 0; c < kStreamCount; ++c)
-        if (w->m_active[c]) w->m_rows[c].reserve(kRowsPerChunk * w->columnsOf(c));
+        if (w->m_active[c] && !w->isHeld(c)) w->m_rows[c].reserve(kRowsPerChunk * w->columnsOf(c));
     w->m_thread = std::thread([raw = w.get()] { raw->threadMain(); });
     return w;
 }
@@ -243,11 +247,10 @@ void RecordingWriter::close() {
 }
 
 void RecordingWriter::threadMain() {
-    // Below the window and the simulator: on a machine with few cores a recorder compressing
-    // millions of samples a second must not take frames from a wall display. With the cores to
-    // spare it runs as fast as before; behind, a live recorder drops (and counts) rather than
-    // stalls, and a blocking one waits for it as it always did.
-    setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 10);
+    // At the window's and the simulator's priority: a recorder below them (nice 10) got a tenth
+    // of a core beside a wall display on two cores and dropped most of a 100x run. Its queue
+    // (kQueueBytes) rides out the frames that take the cores; a live recorder still behind
+    // drops and counts, a blocking one waits.
     while (true) {
         std::shared_ptr<const model::Snapshot> next;
         {
@@ -261,14 +264,16 @@ void RecordingWriter::threadMain() {
         append(*next);
         writeKeyframes();
     }
-    if (m_rowCount % kRowsPerCommit != 0) flushChunk();
-    // Those of moments not recorded (snapshots dropped at the end) are of no use to a fork.
-    if (m_rowCount > 0) writeKeyframes();
+    if (m_rowCount > 0) flushChunk();
+    // Those of moments recorded (writeKeyframes keeps to them; a later one is of no use to a
+    // fork).
+    writeKeyframes();
 }
 
 void RecordingWriter::append(const model::Snapshot& s) {
     if (m_rowCount == 0) m_chunkStart = s.time;
     for (model::ChannelId c = 0; c < model::ch::Count && c < s.values.size(); ++c) {
+        if (isHeld(c)) continue; // writeDetail
         const auto v = s.channel(c);
         if (!m_active[c]) {
             if (!s.measuredChannels.test(c)) continue;
@@ -297,8 +302,9 @@ void RecordingWriter::append(const model::Snapshot& s) {
     m_measuredChannels |= s.measuredChannels;
 
     // Events, lifecycle transitions and alarm changes go into the same transaction as the chunk.
-    const bool firstOfCommit = m_rowCount % kRowsPerCommit == 1;
+    const bool firstOfCommit = m_rowCount == 1;
     sqlite3_exec(m_db, firstOfCommit ? "BEGIN" : "SAVEPOINT row", nullptr, nullptr, nullptr);
+    writeDetail(s);
     // What is new by sequence number: the sim's log keeps only its newest events.
     if (s.events && s.events->endSeq() > m_eventsWritten) {
         sqlite3_stmt* st = nullptr;
@@ -381,46 +387,57 @@ void RecordingWriter::append(const model::Snapshot& s) {
     {
         std::lock_guard lock(m_mutex);
         ++m_stats.snapshots;
+        // The values of the tick (the per-link block, shared by a counter interval's
+        // snapshots, is not counted again in each).
         for (const auto& v : s.values)
             m_stats.samples += v.size();
     }
-    if (m_rowCount % kRowsPerCommit == 0) flushChunk();
+    if (m_rowCount == kRowsPerChunk) flushChunk();
+}
+
+void RecordingWriter::writeDetail(const model::Snapshot& s) {
+    if (!s.detail || s.detail == m_lastDetail) return;
+    sqlite3_stmt* insert = nullptr;
+    sqlite3_prepare_v2(m_db, "INSERT INTO chunks(channel, t0, rows, data) VALUES(?, ?, 1, ?)", -1,
+                       &insert, nullptr);
+    std::uint64_t bytes = 0;
+    for (model::ChannelId c = model::kFirstDetailChannel; c <= model::kLastDetailChannel; ++c) {
+        const auto values = s.channel(c);
+        if (values.empty() || values.size() != columnsOf(c)) continue;
+        const auto blob = encodeSampleBlock(values, 1, static_cast<std::uint32_t>(values.size()));
+        bytes += blob.size();
+        sqlite3_bind_int(insert, 1, static_cast<int>(c));
+        sqlite3_bind_int64(insert, 2, s.time);
+        sqlite3_bind_blob(insert, 3, blob.data(), static_cast<int>(blob.size()), SQLITE_STATIC);
+        sqlite3_step(insert);
+        sqlite3_reset(insert);
+    }
+    sqlite3_finalize(insert);
+    m_lastDetail = s.detail;
+    std::lock_guard lock(m_mutex);
+    ++m_stats.chunks;
+    m_stats.bytes += bytes;
 }
 
 void RecordingWriter::flushChunk() {
     sqlite3_stmt* insert = nullptr;
-    sqlite3_stmt* update = nullptr;
     sqlite3_prepare_v2(m_db, "INSERT INTO chunks(channel, t0, rows, data) VALUES(?, ?, ?, ?)", -1,
                        &insert, nullptr);
-    sqlite3_prepare_v2(m_db, "UPDATE chunks SET rows = ?, data = ? WHERE rowid = ?", -1, &update,
-                       nullptr);
     std::uint64_t bytes = 0;
-    const bool complete = m_rowCount == kRowsPerChunk;
     for (std::size_t c = 0; c < kStreamCount; ++c) {
         const auto columns = static_cast<std::uint32_t>(columnsOf(c));
-        if (columns == 0 || !m_active[c]) continue;
+        if (columns == 0 || !m_active[c] || isHeld(c)) continue;
         const auto blob = encodeSampleBlock(m_rows[c], m_rowCount, columns);
-        if (complete) bytes += blob.size();
-        if (m_openChunkRow[c] < 0) {
-            sqlite3_bind_int(insert, 1, static_cast<int>(c));
-            sqlite3_bind_int64(insert, 2, m_chunkStart);
-            sqlite3_bind_int(insert, 3, static_cast<int>(m_rowCount));
-            sqlite3_bind_blob(insert, 4, blob.data(), static_cast<int>(blob.size()), SQLITE_STATIC);
-            sqlite3_step(insert);
-            sqlite3_reset(insert);
-            m_openChunkRow[c] = sqlite3_last_insert_rowid(m_db);
-        } else {
-            // The chunk grew: replace it (the previous version stays valid until this commits).
-            sqlite3_bind_int(update, 1, static_cast<int>(m_rowCount));
-            sqlite3_bind_blob(update, 2, blob.data(), static_cast<int>(blob.size()), SQLITE_STATIC);
-            sqlite3_bind_int64(update, 3, m_openChunkRow[c]);
-            sqlite3_step(update);
-            sqlite3_reset(update);
-        }
-        if (complete) m_rows[c].clear();
+        bytes += blob.size();
+        sqlite3_bind_int(insert, 1, static_cast<int>(c));
+        sqlite3_bind_int64(insert, 2, m_chunkStart);
+        sqlite3_bind_int(insert, 3, static_cast<int>(m_rowCount));
+        sqlite3_bind_blob(insert, 4, blob.data(), static_cast<int>(blob.size()), SQLITE_STATIC);
+        sqlite3_step(insert);
+        sqlite3_reset(insert);
+        m_rows[c].clear();
     }
     sqlite3_finalize(insert);
-    sqlite3_finalize(update);
     sqlite3_stmt* end = nullptr;
     sqlite3_prepare_v2(m_db, "INSERT OR REPLACE INTO meta(key, value) VALUES('end_time', ?)", -1,
                        &end, nullptr);
@@ -447,12 +464,9 @@ void RecordingWriter::flushChunk() {
     std::lock_guard lock(m_mutex);
     if (rc != SQLITE_OK && m_error.empty())
         m_error = std::string("recording write failed: ") + sqlite3_errmsg(m_db);
-    if (complete) {
-        ++m_stats.chunks;
-        m_stats.bytes += bytes;
-        m_rowCount = 0;
-        std::ranges::fill(m_openChunkRow, -1);
-    }
+    ++m_stats.chunks;
+    m_stats.bytes += bytes;
+    m_rowCount = 0;
 }
 
 } // namespace ft::importers

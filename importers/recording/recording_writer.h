@@ -1,9 +1,10 @@
 #pragma once
 // RecordingWriter: records published snapshots into a .ftrec file (SQLite, WAL). Its own thread
-// encodes chunks of three seconds (one per channel, see SampleCodec) and commits every second
-// (rewriting the growing chunk) with that second's events, lifecycle transitions and alarm
-// changes, so a killed recorder loses at most the second in flight. push() never blocks the caller:
-// when the writer cannot keep up it drops the snapshot and counts it. push() from any thread;
+// encodes chunks of one second (one per channel, see SampleCodec) and commits each with that
+// second's events, lifecycle transitions and alarm changes, so a killed recorder loses at most
+// the second in flight. The per-link channels are written once per change of their block.
+// push() never blocks the caller: when the writer cannot keep up it drops the snapshot and
+// counts it (stats().dropped, shown on screen and in the summary). push() from any thread;
 // create/close from the owner.
 #include "importers/formats/error.h"
 #include "model/external_alert.h"
@@ -24,16 +25,19 @@ struct sqlite3;
 
 namespace ft::importers {
 
-constexpr int kRecordingFormatVersion = 1;
+// 2: the per-link channels (model::isDetailChannel) are kept as one-row chunks, one each time
+// their block changes (a counter interval), held until the next; format 1 repeated them in every
+// row of every chunk.
+constexpr int kRecordingFormatVersion = 2;
 // A fork restores the newest keyframe before its moment and runs the rest: one a minute keeps
 // that rest under 600 ticks, and a keyframe of the 1,778-rack floor costs the sim thread a copy
 // of its state once a minute.
 constexpr model::TimeNs kKeyframeEvery = 60 * model::kNsPerSecond;
 constexpr std::size_t kKeyframesWaiting = 3; // a writer further behind drops the oldest
-// A chunk holds three seconds (more history, better compression); it is committed every second
-// while it grows, so a killed recorder still loses at most one second.
-constexpr std::uint32_t kRowsPerChunk = 30;
-constexpr std::uint32_t kRowsPerCommit = 10;
+// A chunk holds one second and is committed whole, so a killed recorder loses at most that
+// second. (Three-second chunks rewritten every second compressed 14 % better and cost the
+// writer twice the encoding: behind a wall display at 100x it dropped snapshots.)
+constexpr std::uint32_t kRowsPerChunk = 10;
 
 struct RecordingInfo {
     std::string source = "simulator";
@@ -74,10 +78,21 @@ public:
 
     static std::expected<std::unique_ptr<RecordingWriter>, Error>
     create(const std::string& path, std::shared_ptr<const model::Topology> topology,
-           const RecordingInfo& info, std::size_t queueCapacity = 64);
+           const RecordingInfo& info, std::size_t queueCapacity = kQueueByMemory);
+    // The default queue: as many snapshots as kQueueBytes of their values hold (at least 64),
+    // so a writer held off the CPU for a few of a wall display's frames catches up instead of
+    // dropping; about a second at 100x on the demo floor.
+    static constexpr std::size_t kQueueByMemory = 0;
+    static constexpr std::size_t kQueueBytes = 256u << 20;
     ~RecordingWriter();
     RecordingWriter(const RecordingWriter&) = delete;
     RecordingWriter& operator=(const RecordingWriter&) = delete;
+
+    // A stream written only when it changes (the per-link channels), not a row per snapshot.
+    static bool isHeld(std::size_t stream) {
+        return stream < model::ch::Count &&
+               model::isDetailChannel(static_cast<model::ChannelId>(stream));
+    }
 
     bool push(std::shared_ptr<const model::Snapshot> snapshot);
     // The simulator's whole state at `time` (SimCore's keyframe hook): stored compressed once
@@ -98,7 +113,10 @@ private:
     RecordingWriter() = default;
     void threadMain();
     void append(const model::Snapshot& s);
-    void flushChunk();     // writes the open chunk (insert, or update while it grows) and commits
+    void flushChunk(); // writes the open chunk (insert, or update while it grows) and commits
+    // The per-link block, when it is not the one written last: one row per channel, held from
+    // `time` on (inside the open transaction).
+    void writeDetail(const model::Snapshot& s);
     void writeKeyframes(); // those of moments already written
 
     std::shared_ptr<const model::Topology> m_topology;
@@ -121,13 +139,13 @@ private:
     std::bitset<model::ch::Count> m_measuredChannels, m_measuredWritten;
     std::vector<std::vector<float>> m_rows; // per stream: rows * entities of the open chunk
     std::uint32_t m_rowCount = 0;
-    std::vector<std::int64_t> m_openChunkRow; // per channel: rowid of the growing chunk, -1 none
     // Per stream: written at all. A GPU counter's stream starts when a measurement first
     // reaches it (until then it is 0 on every GPU, and a reader says so without a chunk): a
     // recording of the demo, or of an exporter without the extra fields, carries none of them.
     std::vector<std::uint8_t> m_active;
     model::TimeNs m_chunkStart = 0, m_lastTime = 0;
     std::uint64_t m_eventsWritten = 0, m_transitionsWritten = 0; // sequence numbers
+    std::shared_ptr<const model::DetailBlock> m_lastDetail;      // held: it cannot be recycled
     std::vector<model::Alarm> m_lastAlarms;
     std::shared_ptr<const std::vector<std::string>> m_lastRackJobs;
     std::shared_ptr<const model::AlertBoard> m_lastAlerts;

@@ -16,7 +16,7 @@
 namespace ft::importers {
 
 std::vector<std::uint8_t> encodeSampleBlock(std::span<const float> values, std::uint32_t rows,
-                                            std::uint32_t columns, int level = 3);
+                                            std::uint32_t columns, int level = 1);
 
 struct DecodedBlock {
     std::uint32_t rows = 0;

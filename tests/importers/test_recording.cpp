@@ -121,6 +121,36 @@ private slots:
                 QVERIFY(s.rackLifecycle == w.rackLifecycle);
                 QCOMPARE(s.alarms.size(), w.alarms.size());
             }
+        // The per-link block is kept once per change (format 2), and a replay shares it, with
+        // one stamp, for as long as the run did: views redo per-link work when it changes.
+        std::size_t blocks = 1;
+        std::uint64_t stamp = 0;
+        for (std::size_t k = 0; k < written.size(); ++k) {
+            QVERIFY(r.snapshotAt(written[k]->time, s));
+            const bool changed = k > 0 && written[k]->detail != written[k - 1]->detail;
+            if (k > 0) QCOMPARE(s.detailStamp != stamp, changed);
+            blocks += changed ? 1 : 0;
+            stamp = s.detailStamp;
+        }
+        QVERIFY2(blocks > 2 && blocks < written.size() / 4, qPrintable(QString::number(blocks)));
+        sqlite3* db = nullptr;
+        QCOMPARE(sqlite3_open_v2(path.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr),
+                 SQLITE_OK);
+        sqlite3_stmt* st = nullptr;
+        sqlite3_prepare_v2(db, "SELECT count(*), sum(rows) FROM chunks WHERE channel = ?", -1, &st,
+                           nullptr);
+        sqlite3_bind_int(st, 1, ch::NvlinkTx);
+        QCOMPARE(sqlite3_step(st), SQLITE_ROW);
+        QCOMPARE(static_cast<std::size_t>(sqlite3_column_int64(st, 0)), blocks);
+        QCOMPARE(static_cast<std::size_t>(sqlite3_column_int64(st, 1)), blocks);
+        sqlite3_reset(st);
+        sqlite3_bind_int(st, 1, ch::GpuTemperature); // a row per tick, a chunk per second
+        QCOMPARE(sqlite3_step(st), SQLITE_ROW);
+        QCOMPARE(sqlite3_column_int64(st, 0),
+                 (written.size() + importers::kRowsPerChunk - 1) / importers::kRowsPerChunk);
+        QCOMPARE(static_cast<std::size_t>(sqlite3_column_int64(st, 1)), written.size());
+        sqlite3_finalize(st);
+        sqlite3_close(db);
         // Between ticks rounds down; outside the range clamps.
         QVERIFY(r.snapshotAt(written[12]->time + model::kNsPerMs, s));
         QCOMPARE(s.time, written[12]->time);
@@ -462,6 +492,36 @@ private slots:
         QVERIFY((*reader)->snapshotAt((*reader)->endTime(), out).has_value());
         QCOMPARE(out.events->size(), 750u);
         QCOMPARE(out.events->back().text, std::string("event 749"));
+    }
+
+    void aWriterBehindCountsWhatItDrops() {
+        // A live recorder never holds up the simulator: past its queue it drops a snapshot and
+        // counts it, and what it kept reads back whole.
+        const auto t = floorOf(2);
+        const QString path = m_dir.filePath("behind.ftrec");
+        importers::RecordingInfo info;
+        info.floorJson = importers::floorSpecToJson(t->spec());
+        model::SimModel sim(t, {});
+        std::vector<std::shared_ptr<const model::Snapshot>> made;
+        for (int tick = 0; tick < 300; ++tick) {
+            sim.step();
+            auto snap = std::make_shared<model::Snapshot>();
+            sim.copyTo(*snap);
+            made.push_back(std::move(snap));
+        }
+        auto writer = importers::RecordingWriter::create(path.toStdString(), t, info, 2);
+        QVERIFY(writer.has_value());
+        std::uint64_t accepted = 0;
+        for (const auto& s : made)
+            accepted += (*writer)->push(s) ? 1 : 0;
+        (*writer)->close();
+        const auto stats = (*writer)->stats();
+        QCOMPARE(stats.snapshots, accepted);
+        QCOMPARE(stats.dropped, made.size() - accepted);
+        QVERIFY2(stats.dropped > 0, "300 snapshots at once through a queue of 2");
+        auto reader = importers::RecordingReader::open(path.toStdString());
+        QVERIFY2(reader.has_value(), reader ? "" : reader.error().toString().c_str());
+        QVERIFY((*reader)->warnings().empty());
     }
 
     void olderRecordingsMissChannelsSafely() {

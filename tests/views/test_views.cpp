@@ -521,6 +521,19 @@ private slots:
         for (auto* v : {reused.get(), built.get()})
             v->setCaption("Row B: coolant flow restored");
         QVERIFY(frames(4, "caption") >= 1);
+        // A recording's warning is a line of the title block (top left): it grows by it.
+        auto titleHeight = [](const views::FloorView& v) {
+            const auto& p = v.hudPanels();
+            const auto top = std::ranges::min_element(
+                p, {}, [](const views::ScreenRect& r) { return r.x0 + r.y0; });
+            return top == p.end() ? 0.0f : top->y1 - top->y0;
+        };
+        const float before = titleHeight(*built);
+        for (auto* v : {reused.get(), built.get()})
+            v->setWarning("RECORDING INCOMPLETE: 12 snapshots dropped (the recorder fell behind)");
+        QVERIFY(frames(4, "warning") >= 1);
+        QVERIFY2(titleHeight(*built) > before + 8,
+                 qPrintable(QString("%1 -> %2").arg(before).arg(titleHeight(*built))));
         m_core->runUntil(m_core->latest()->time + 30 * model::kNsPerSecond);
         for (auto* v : {reused.get(), built.get()})
             v->refreshSnapshot();
