@@ -125,6 +125,7 @@ void Parser::openMetricsLine(const char* begin, const char* end, const char* p, 
 
 void Parser::sampleLine(const char* p, const char* e) {
     m_labels.clear();
+    const char* const seriesBegin = p;
     std::string_view name;
     if (is(*p, kNameStart)) {
         const char* s = p++;
@@ -150,6 +151,7 @@ void Parser::sampleLine(const char* p, const char* e) {
         return fail(p, braces ? "expected a sample value after the label set"
                               : "expected a sample value after the metric name");
     separator(gap, p);
+    const std::string_view series(seriesBegin, static_cast<std::size_t>(gap - seriesBegin));
     const char* valueStart = p;
     p = tokenEnd(p, e);
     double value = 0;
@@ -207,6 +209,7 @@ void Parser::sampleLine(const char* p, const char* e) {
         s.family = name;
     }
     s.labels = m_labels;
+    s.series = series;
     s.value = value;
     s.timestampNs = ts;
     s.line = static_cast<int>(std::min<std::uint64_t>(m_lineNo, INT_MAX));

@@ -53,6 +53,10 @@ struct Sample {
                              // ...), else name
     MetricType type = MetricType::Unknown;
     std::span<const Label> labels;
+    // The series as written (the name and the label set, `foo{a="1"}`): the same text is the
+    // same series, so a consumer may key on it without hashing the labels one by one. Empty
+    // where the sample did not come from exposition text.
+    std::string_view series;
     double value = 0; // NaN, +Inf, -Inf supported
     // 0.0.4: integer milliseconds; OpenMetrics: float seconds; both as ns since the epoch,
     // clamped to what int64 holds (years 1677 to 2262) where the text goes beyond.

@@ -83,11 +83,10 @@ public:
     std::size_t map(std::string_view metric, std::span<const prom::Label> labels, double value,
                     model::TimeNs time, std::vector<model::Sample>& out);
     // A parsed exposition sample; its own timestamp wins over scrapeTime.
+    // Keyed on the series' text where the parser gives it (one pass over contiguous bytes
+    // instead of a hash per label).
     std::size_t map(const prom::Sample& sample, model::TimeNs scrapeTime,
-                    std::vector<model::Sample>& out) {
-        return map(sample.name, sample.labels, sample.value,
-                   sample.timestampNs.value_or(scrapeTime), out);
-    }
+                    std::vector<model::Sample>& out);
 
     const MapperStats& stats() const { return m_stats; }
     // The GPUs whose job label changed since the last call (a series of a GPU resolving with
@@ -171,6 +170,10 @@ private:
     };
 
     CacheEntry resolve(std::string_view metric, std::span<const prom::Label> labels);
+    // The series' cache entry (resolved on first sight) and what its sample maps to.
+    std::size_t mapKeyed(std::uint64_t key, std::string_view metric,
+                         std::span<const prom::Label> labels, double value, model::TimeNs time,
+                         std::vector<model::Sample>& out);
     void noteGpuJob(model::EntityId gpu, std::span<const prom::Label> labels);
     void notePlacement(model::EntityId gpu, std::uint8_t key);
     // MIG: a series with GPU_I_ID resolves as its parent GPU's (without the instance labels)

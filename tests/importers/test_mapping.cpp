@@ -526,6 +526,50 @@ private slots:
         m.clearCache();
         QCOMPARE(m.stats().series, 0u);
     }
+
+    void seriesTextIsTheKey() {
+        // Parsed text is keyed on the series as written: the same text is one entry; the same
+        // series written another way (label order, an escape) is another entry with the same
+        // answer, so its samples land on the same GPU and keep their order there.
+        importers::SeriesMapper m(
+            rulesOf(file(
+                R"({"metric": "DCGM_FI_DEV_GPU_TEMP", "channel": "gpu.temperature", "entity": {"kind": "gpu"}})")),
+            *m_demo);
+        const std::string host = m_demo->hostName(2);
+        const std::string pages[] = {
+            "DCGM_FI_DEV_GPU_TEMP{gpu=\"1\",Hostname=\"" + host + "\"} 40\n",
+            "DCGM_FI_DEV_GPU_TEMP{gpu=\"1\",Hostname=\"" + host + "\"} 41\n",
+            "DCGM_FI_DEV_GPU_TEMP{Hostname=\"" + host + "\",gpu=\"1\"} 42\n",
+            "DCGM_FI_DEV_GPU_TEMP{Hostname=\"" + host + "\", gpu=\"1\"} 43\n"};
+        struct Sink final : importers::prom::SampleSink {
+            importers::SeriesMapper& mapper;
+            model::TimeNs time;
+            std::vector<model::Sample> out;
+            Sink(importers::SeriesMapper& m, model::TimeNs t) : mapper(m), time(t) {}
+            void sample(const importers::prom::Sample& s) override {
+                QVERIFY(!s.series.empty());
+                mapper.map(s, time, out);
+            }
+        };
+        std::vector<model::Sample> all;
+        for (std::size_t i = 0; i < std::size(pages); ++i) {
+            Sink sink(m, kT0 + static_cast<model::TimeNs>(i) * 15 * kSecond);
+            importers::prom::parse(pages[i], sink);
+            all.insert(all.end(), sink.out.begin(), sink.out.end());
+        }
+        QCOMPARE(all.size(), std::size(pages));
+        const auto gpu = all.front().entity;
+        for (std::size_t i = 0; i < all.size(); ++i) {
+            QCOMPARE(all[i].entity, gpu);
+            QCOMPARE(all[i].value, 40.0f + static_cast<float>(i));
+        }
+        QCOMPARE(m.stats().series, 3u); // three spellings
+        // An older sample under another spelling is still out of order for that GPU.
+        Sink late(m, kT0);
+        importers::prom::parse(pages[2], late);
+        QVERIFY(late.out.empty());
+        QCOMPARE(m.stats().outOfOrder, 1u);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestMapping)
