@@ -97,6 +97,8 @@ bool SimCore::submit(SampleBatch batch) {
         }
         m_queue.push_back(std::move(batch));
     }
+    // A running core shows it now, not at its next tick (live sample to pixel).
+    m_wake.notify_all();
     return true;
 }
 
@@ -110,9 +112,7 @@ SimCore::Stats SimCore::stats() const {
     return m_stats;
 }
 
-void SimCore::tickOnce() {
-    using Clock = std::chrono::steady_clock;
-    const auto t0 = Clock::now();
+std::pair<std::size_t, std::uint64_t> SimCore::applyQueued() {
     {
         std::lock_guard lock(m_queueMutex);
         for (auto& b : m_queue)
@@ -126,6 +126,25 @@ void SimCore::tickOnce() {
     }
     const std::size_t batches = m_drain.size();
     m_drain.clear();
+    return {batches, samples};
+}
+
+void SimCore::applyNow() {
+    const auto [batches, samples] = applyQueued();
+    if (batches == 0) return;
+    // The measured values at the moment they arrive, at the tick's time; the totals made of
+    // them follow at the tick. Not a tick: the recorder (the hook) gets the tick's snapshot,
+    // which holds these values too.
+    publish(false);
+    std::lock_guard lock(m_statsMutex);
+    m_stats.batchesApplied += batches;
+    m_stats.samplesApplied += samples;
+}
+
+void SimCore::tickOnce() {
+    using Clock = std::chrono::steady_clock;
+    const auto t0 = Clock::now();
+    const auto [batches, samples] = applyQueued();
     m_model.step();
     publish();
     if (m_keyframeHook && m_model.time() >= m_nextKeyframe) {
@@ -142,7 +161,7 @@ void SimCore::tickOnce() {
                           static_cast<double>(std::min<std::uint64_t>(m_stats.ticks, 100));
 }
 
-void SimCore::publish() {
+void SimCore::publish(bool tick) {
     auto snapshot = m_pool->take();
     m_model.publishTo(*snapshot);
     auto shared = m_pool->wrap(std::move(snapshot));
@@ -150,7 +169,7 @@ void SimCore::publish() {
         std::lock_guard lock(m_latestMutex);
         m_latest = shared;
     }
-    if (m_publishHook) m_publishHook(shared);
+    if (tick && m_publishHook) m_publishHook(shared);
 }
 
 void SimCore::threadMain() {
@@ -182,9 +201,13 @@ void SimCore::threadMain() {
             std::unique_lock lock(m_queueMutex);
             if (m_wake.wait_until(lock, due, [&] {
                     return m_stopRequested.load() || m_speed.load() != anchorSpeed ||
-                           m_paused.load();
-                }))
+                           m_paused.load() || !m_queue.empty();
+                })) {
+                const bool samples = !m_queue.empty();
+                lock.unlock();
+                if (samples && !m_stopRequested.load() && !m_paused.load()) applyNow();
                 continue;
+            }
         }
         tickOnce();
     }

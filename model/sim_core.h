@@ -1,7 +1,9 @@
 #pragma once
 // SimCore: runs a SimModel on its own thread. Sources push SampleBatches into a bounded queue
 // (never blocking: a full queue drops the batch and counts it); each tick the sim thread drains
-// the queue, steps the model and publishes a new immutable Snapshot. Any thread may call
+// the queue, steps the model and publishes a new immutable Snapshot. A running core does not
+// wait for its tick to show what arrives: it applies and publishes it at once (the totals made
+// of it follow at the tick), so a measurement reaches the screen in a frame. Any thread may call
 // submit(), latest() and stats(); start()/stop()/runFor() belong to the owning thread.
 #include "sim_model.h"
 #include "transport.h"
@@ -12,6 +14,7 @@
 #include <functional>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 namespace ft::model {
 
@@ -74,7 +77,12 @@ public:
 private:
     void threadMain();
     void tickOnce();
-    void publish();
+    // The queued batches into the model: how many, and their samples.
+    std::pair<std::size_t, std::uint64_t> applyQueued();
+    // Between ticks: what arrived, applied and published at once (not handed to the hook).
+    void applyNow();
+    // `tick`: a tick's snapshot, handed to the publish hook too.
+    void publish(bool tick = true);
 
     std::shared_ptr<const Topology> m_topology;
     SimConfig m_config;

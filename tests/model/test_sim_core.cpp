@@ -100,6 +100,28 @@ private slots:
         QCOMPARE(core.latest()->value(ch::GpuUtilization, 2), 77.0f);
     }
 
+    void aSampleShowsBeforeTheNextTick() {
+        // A measurement is shown when it arrives, not at the next tick: a core paced so slowly
+        // that no tick falls in the test publishes it at once, at the same tick, without
+        // handing that snapshot to the recorder's hook (it is not a tick).
+        model::SimConfig config;
+        config.measurementHold = 3600LL * model::kNsPerSecond;
+        model::SimCore core(floorOf(1), config);
+        std::atomic<int> hooked{0};
+        core.setPublishHook([&](const std::shared_ptr<const model::Snapshot>&) { ++hooked; });
+        core.start(1e-4); // a tick every 1000 s of wall time
+        const auto before = core.latest();
+        model::SampleBatch b;
+        b.samples.push_back({before->time, ch::GpuTemperature, 3, 71.25f});
+        QVERIFY(core.submit(std::move(b)));
+        QTRY_COMPARE_WITH_TIMEOUT(core.latest()->value(ch::GpuTemperature, 3), 71.25f, 5000);
+        core.stop();
+        QCOMPARE(core.latest()->tick, before->tick);
+        QCOMPARE(core.latest()->time, before->time);
+        QCOMPARE(hooked.load(), 0);
+        QCOMPARE(core.stats().batchesApplied, 1u);
+    }
+
     void fullQueueDropsAndCounts() {
         model::SimCore core(floorOf(1), {}, {}, 4); // not started: nothing drains the queue
         int accepted = 0;
