@@ -179,6 +179,8 @@ void SimCore::threadMain() {
     auto anchorWall = Clock::now();
     TimeNs anchorSim = m_model.time();
     double anchorSpeed = m_speed.load();
+    constexpr auto kApplyEvery = std::chrono::milliseconds(20);
+    auto lastApply = Clock::now() - kApplyEvery;
     while (!m_stopRequested.load()) {
         const double speed = m_speed.load();
         if (m_paused.load()) {
@@ -199,13 +201,19 @@ void SimCore::threadMain() {
             const auto due = anchorWall + std::chrono::nanoseconds(static_cast<TimeNs>(
                                               static_cast<double>(next - anchorSim) / speed));
             std::unique_lock lock(m_queueMutex);
-            if (m_wake.wait_until(lock, due, [&] {
+            // Samples waiting are shown before the tick, at most once a frame (a scrape hands
+            // over a batch per target); the tick itself comes when due whatever arrives.
+            const bool samples = !m_queue.empty();
+            const auto wake = samples ? std::min(due, lastApply + kApplyEvery) : due;
+            if (m_wake.wait_until(lock, wake, [&] {
                     return m_stopRequested.load() || m_speed.load() != anchorSpeed ||
-                           m_paused.load() || !m_queue.empty();
-                })) {
-                const bool samples = !m_queue.empty();
+                           m_paused.load() || (!samples && !m_queue.empty());
+                }))
+                continue;
+            if (Clock::now() < due) {
                 lock.unlock();
-                if (samples && !m_stopRequested.load() && !m_paused.load()) applyNow();
+                applyNow();
+                lastApply = Clock::now();
                 continue;
             }
         }

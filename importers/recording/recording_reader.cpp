@@ -173,15 +173,20 @@ std::expected<void, Error> RecordingReader::load() {
     m_end = std::numeric_limits<model::TimeNs>::max();
     bool any = false;
     for (std::size_t stream = 0; stream < m_chunks.size(); ++stream) {
+        if (heldStream(stream)) continue; // below: they bound nothing
         auto& chunks = m_chunks[stream];
         if (chunks.empty()) continue;
         std::ranges::sort(chunks, {}, &ChunkRef::t0);
         any = true;
         m_start = std::min(m_start, chunks.front().t0);
-        // A held stream's last row stands until the recording ends: it bounds nothing.
-        if (!heldStream(stream))
-            m_end = std::min(m_end, chunks.back().t0 + (chunks.back().rows - 1) * m_info.tick);
+        m_end = std::min(m_end, chunks.back().t0 + (chunks.back().rows - 1) * m_info.tick);
     }
+    // A held stream (format 2's per-link blocks) stands from its first row until the next or
+    // the recording's end: sorted for readDetail, but only the rows of every tick say where
+    // the recording begins and ends (a file cut after a block and before its second's rows
+    // holds no samples).
+    for (std::size_t stream = 0; stream < m_chunks.size(); ++stream)
+        if (heldStream(stream)) std::ranges::sort(m_chunks[stream], {}, &ChunkRef::t0);
     if (!any)
         return std::unexpected(
             error(m_warnings.empty() ? "the recording holds no samples" : m_warnings.front()));

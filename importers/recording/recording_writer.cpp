@@ -127,6 +127,7 @@ RecordingWriter::create(const std::string& path, std::shared_ptr<const model::To
         sqlite3_reset(st);
     }
     w->m_telemetry = info.telemetry;
+    w->m_tick = info.tick;
     for (std::size_t k = 0; info.telemetry && k < model::kEntityKindCount; ++k) {
         const auto kind = static_cast<model::EntityKind>(k);
         const std::string name =
@@ -271,6 +272,9 @@ void RecordingWriter::threadMain() {
 }
 
 void RecordingWriter::append(const model::Snapshot& s) {
+    // A chunk's rows are consecutive ticks from its start (the reader finds a row by its time):
+    // after a gap (snapshots dropped) the next row starts a chunk of its own.
+    if (m_rowCount > 0 && s.time != m_lastTime + m_tick) flushChunk();
     if (m_rowCount == 0) m_chunkStart = s.time;
     for (model::ChannelId c = 0; c < model::ch::Count && c < s.values.size(); ++c) {
         if (isHeld(c)) continue; // writeDetail

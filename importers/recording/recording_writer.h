@@ -136,6 +136,7 @@ private:
     // Writer-thread state.
     std::size_t columnsOf(std::size_t stream) const;
     bool m_telemetry = false;
+    model::TimeNs m_tick = 0;
     std::bitset<model::ch::Count> m_measuredChannels, m_measuredWritten;
     std::vector<std::vector<float>> m_rows; // per stream: rows * entities of the open chunk
     std::uint32_t m_rowCount = 0;

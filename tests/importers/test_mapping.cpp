@@ -536,11 +536,15 @@ private slots:
                 R"({"metric": "DCGM_FI_DEV_GPU_TEMP", "channel": "gpu.temperature", "entity": {"kind": "gpu"}})")),
             *m_demo);
         const std::string host = m_demo->hostName(2);
-        const std::string pages[] = {
-            "DCGM_FI_DEV_GPU_TEMP{gpu=\"1\",Hostname=\"" + host + "\"} 40\n",
-            "DCGM_FI_DEV_GPU_TEMP{gpu=\"1\",Hostname=\"" + host + "\"} 41\n",
-            "DCGM_FI_DEV_GPU_TEMP{Hostname=\"" + host + "\",gpu=\"1\"} 42\n",
-            "DCGM_FI_DEV_GPU_TEMP{Hostname=\"" + host + "\", gpu=\"1\"} 43\n"};
+        // One sample of GPU 1 of `host` with its labels in the order and spacing given.
+        auto page = [&](bool hostFirst, const char* comma, int value) {
+            const std::string gpu = R"(gpu="1")", hostLabel = "Hostname=" + std::string(1, '"') +
+                                                              host + std::string(1, '"');
+            return "DCGM_FI_DEV_GPU_TEMP{" + (hostFirst ? hostLabel : gpu) + comma +
+                   (hostFirst ? gpu : hostLabel) + "} " + std::to_string(value) + "\n";
+        };
+        const std::string pages[] = {page(false, ",", 40), page(false, ",", 41),
+                                     page(true, ",", 42), page(true, ", ", 43)};
         struct Sink final : importers::prom::SampleSink {
             importers::SeriesMapper& mapper;
             model::TimeNs time;
