@@ -243,6 +243,8 @@ void RecordingWriter::close() {
     m_wake.notify_one();
     m_room.notify_all();
     if (m_thread.joinable()) m_thread.join();
+    sqlite3_finalize(m_insertChunk);
+    m_insertChunk = nullptr;
     sqlite3_close(m_db); // checkpoints the WAL into the file
     m_db = nullptr;
 }
@@ -401,47 +403,41 @@ void RecordingWriter::append(const model::Snapshot& s) {
 
 void RecordingWriter::writeDetail(const model::Snapshot& s) {
     if (!s.detail || s.detail == m_lastDetail) return;
-    sqlite3_stmt* insert = nullptr;
-    sqlite3_prepare_v2(m_db, "INSERT INTO chunks(channel, t0, rows, data) VALUES(?, ?, 1, ?)", -1,
-                       &insert, nullptr);
     std::uint64_t bytes = 0;
     for (model::ChannelId c = model::kFirstDetailChannel; c <= model::kLastDetailChannel; ++c) {
         const auto values = s.channel(c);
         if (values.empty() || values.size() != columnsOf(c)) continue;
-        const auto blob = encodeSampleBlock(values, 1, static_cast<std::uint32_t>(values.size()));
-        bytes += blob.size();
-        sqlite3_bind_int(insert, 1, static_cast<int>(c));
-        sqlite3_bind_int64(insert, 2, s.time);
-        sqlite3_bind_blob(insert, 3, blob.data(), static_cast<int>(blob.size()), SQLITE_STATIC);
-        sqlite3_step(insert);
-        sqlite3_reset(insert);
+        bytes += insertChunk(c, s.time, 1, values);
     }
-    sqlite3_finalize(insert);
     m_lastDetail = s.detail;
     std::lock_guard lock(m_mutex);
     ++m_stats.chunks;
     m_stats.bytes += bytes;
 }
 
+std::size_t RecordingWriter::insertChunk(std::size_t stream, model::TimeNs t0, std::uint32_t rows,
+                                         std::span<const float> values) {
+    if (!m_insertChunk)
+        sqlite3_prepare_v2(m_db, "INSERT INTO chunks(channel, t0, rows, data) VALUES(?, ?, ?, ?)",
+                           -1, &m_insertChunk, nullptr);
+    const auto blob =
+        encodeSampleBlock(values, rows, static_cast<std::uint32_t>(columnsOf(stream)));
+    sqlite3_bind_int(m_insertChunk, 1, static_cast<int>(stream));
+    sqlite3_bind_int64(m_insertChunk, 2, t0);
+    sqlite3_bind_int(m_insertChunk, 3, static_cast<int>(rows));
+    sqlite3_bind_blob(m_insertChunk, 4, blob.data(), static_cast<int>(blob.size()), SQLITE_STATIC);
+    sqlite3_step(m_insertChunk);
+    sqlite3_reset(m_insertChunk);
+    return blob.size();
+}
+
 void RecordingWriter::flushChunk() {
-    sqlite3_stmt* insert = nullptr;
-    sqlite3_prepare_v2(m_db, "INSERT INTO chunks(channel, t0, rows, data) VALUES(?, ?, ?, ?)", -1,
-                       &insert, nullptr);
     std::uint64_t bytes = 0;
     for (std::size_t c = 0; c < kStreamCount; ++c) {
-        const auto columns = static_cast<std::uint32_t>(columnsOf(c));
-        if (columns == 0 || !m_active[c] || isHeld(c)) continue;
-        const auto blob = encodeSampleBlock(m_rows[c], m_rowCount, columns);
-        bytes += blob.size();
-        sqlite3_bind_int(insert, 1, static_cast<int>(c));
-        sqlite3_bind_int64(insert, 2, m_chunkStart);
-        sqlite3_bind_int(insert, 3, static_cast<int>(m_rowCount));
-        sqlite3_bind_blob(insert, 4, blob.data(), static_cast<int>(blob.size()), SQLITE_STATIC);
-        sqlite3_step(insert);
-        sqlite3_reset(insert);
+        if (columnsOf(c) == 0 || !m_active[c] || isHeld(c)) continue;
+        bytes += insertChunk(c, m_chunkStart, m_rowCount, m_rows[c]);
         m_rows[c].clear();
     }
-    sqlite3_finalize(insert);
     sqlite3_stmt* end = nullptr;
     sqlite3_prepare_v2(m_db, "INSERT OR REPLACE INTO meta(key, value) VALUES('end_time', ?)", -1,
                        &end, nullptr);

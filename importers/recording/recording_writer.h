@@ -18,10 +18,12 @@
 #include <expected>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <thread>
 
 struct sqlite3;
+struct sqlite3_stmt;
 
 namespace ft::importers {
 
@@ -117,7 +119,11 @@ private:
     // The per-link block, when it is not the one written last: one row per channel, held from
     // `time` on (inside the open transaction).
     void writeDetail(const model::Snapshot& s);
-    void writeKeyframes(); // those of moments already written
+    // One chunk of `stream`: `rows` rows of its columns from `t0`; returns its encoded bytes.
+    std::size_t insertChunk(std::size_t stream, model::TimeNs t0, std::uint32_t rows,
+                            std::span<const float> values);
+    sqlite3_stmt* m_insertChunk = nullptr; // prepared once, on the writer's thread
+    void writeKeyframes();                 // those of moments already written
 
     std::shared_ptr<const model::Topology> m_topology;
     sqlite3* m_db = nullptr;
