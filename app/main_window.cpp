@@ -23,6 +23,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QStatusBar>
 #include <filesystem>
 
@@ -282,6 +283,11 @@ void MainWindow::applySpeed(double speed, bool paused) {
 
 void MainWindow::setWallMode(bool wall) {
     m_wall = wall;
+    if (m_wallAction && m_wallAction->isChecked() != wall) {
+        // Started with --wall: the action says so, and one F11 leaves.
+        const QSignalBlocker quiet(m_wallAction);
+        m_wallAction->setChecked(wall);
+    }
     for (auto* d : findChildren<QDockWidget*>())
         d->setVisible(!wall);
     menuBar()->setVisible(!wall);

@@ -137,6 +137,7 @@ private:
     QLabel* m_status;
     QTimer m_statusTimer;
     bool m_wall = false;
+    QAction* m_wallAction = nullptr; // View > Wall display mode (F11): checked while in it
     bool m_layoutRestored = false, m_docksSized = false;
     std::unique_ptr<StoryPlayer> m_player;
     views::IncidentsPanel* m_incidents;

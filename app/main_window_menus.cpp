@@ -164,10 +164,10 @@ void MainWindow::buildViewMenu() {
             QSettings().setValue("view/palette", QString::fromUtf8(views::kPaletteNames[i].data()));
         });
     }
-    QAction* wall = view->addAction(tr("&Wall display mode"), QKeySequence(Qt::Key_F11));
-    wall->setCheckable(true);
-    connect(wall, &QAction::toggled, this, &MainWindow::setWallMode);
-    addAction(wall); // keeps F11 working while the menu bar is hidden
+    m_wallAction = view->addAction(tr("&Wall display mode"), QKeySequence(Qt::Key_F11));
+    m_wallAction->setCheckable(true);
+    connect(m_wallAction, &QAction::toggled, this, &MainWindow::setWallMode);
+    addAction(m_wallAction); // keeps F11 working while the menu bar is hidden
 }
 
 void MainWindow::buildPlayMenu() {

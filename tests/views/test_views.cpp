@@ -49,6 +49,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QLabel>
+#include <QMenuBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -1233,6 +1234,29 @@ private slots:
         const auto& baseline = (*session)->compare->reader().events();
         QVERIFY(!baseline.empty());
         QCOMPARE(window.timeline()->axis()->baselineEvents().size(), baseline.size());
+    }
+
+    // Started in wall mode (--wall), the window's F11 action says so, and one press leaves it:
+    // the docks, the menu bar and the status bar come back.
+    void wallModeFromTheStartLeavesWithOneF11() {
+        QTemporaryDir dir;
+        app::Options o;
+        o.record = dir.filePath("wall.ftrec").toStdString();
+        auto session = recordedReplay(o, 5);
+        QVERIFY2(session, session ? "" : session.error().c_str());
+        app::MainWindow window(**session, nullptr, false);
+        showOffscreen(window, 1200, 800);
+        window.setWallMode(true);
+        QAction* f11 = nullptr;
+        for (auto* a : window.actions())
+            if (a->shortcut() == QKeySequence(Qt::Key_F11)) f11 = a;
+        QVERIFY(f11);
+        QVERIFY(f11->isChecked());
+        QVERIFY(!window.menuBar()->isVisibleTo(&window));
+        f11->trigger();
+        QVERIFY(!f11->isChecked());
+        QVERIFY(window.menuBar()->isVisibleTo(&window));
+        QVERIFY(!window.isFullScreen());
     }
 
     // A replay's incidents are worked out in the background over the whole recording; the
