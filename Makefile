@@ -6,7 +6,7 @@ CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release -DFT_WERROR=ON
 # GUI and rendering tests need an X display; use Xvfb when there is none.
 XRUN := $(if $(DISPLAY),,xvfb-run -a -s "-screen 0 1920x1080x24")
 
-.PHONY: all deps build run install test bench tsan asan fuzz format format-check tidy clean
+.PHONY: all deps build run install test bench docs docs-images tsan asan fuzz format format-check tidy clean
 
 all: build
 
@@ -34,8 +34,16 @@ install: build
 test: build
 	cd $(BUILD) && $(XRUN) ctest --output-on-failure -j$(JOBS) $(CTEST_ARGS)
 
+# Every figure (ARGS="--filter sim." for some); a full run rewrites docs/performance.md.
 bench: build
-	$(XRUN) $(BUILD)/bin/floortwin-bench $(ARGS)
+	$(XRUN) scripts/bench.sh $(BUILD) $(ARGS)
+
+# The pictures of the guides, made by the app (docs/images/*.shots say how; GUIDES="noc-wall" for
+# one guide's), and the command-line reference's generated part (test_docs checks it).
+docs-images: build
+	$(XRUN) scripts/docs-images.sh $(BUILD) $(GUIDES)
+docs: build
+	python3 scripts/reference.py $(BUILD)/bin/floortwin docs/command-line.md
 
 # ThreadSanitizer build of the model, importers and their tests (Qt's GUI and Mesa are not
 # instrumented, so the GUI tests are not part of this run); the suites labelled `threads` in

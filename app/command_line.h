@@ -13,6 +13,7 @@ namespace ft::app {
 
 struct Options {
     bool help = false;
+    bool helpReference = false; // --help-reference: the Markdown reference
     bool version = false;
     bool headless = false;
     bool describe = false;
@@ -100,5 +101,7 @@ std::expected<SourceSpec, std::string> parseSourceSpec(const std::string& text);
 std::expected<Options, std::string> parseCommandLine(const std::vector<std::string>& args,
                                                      const std::vector<std::string>& layerIds);
 std::string helpText(const std::vector<std::string>& layerIds);
+// The options and source kinds as Markdown tables (docs/command-line.md's generated part).
+std::string commandLineReference(const std::vector<std::string>& layerIds);
 
 } // namespace ft::app

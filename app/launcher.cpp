@@ -153,6 +153,10 @@ int Launcher::run() {
         std::cout << helpText(views::layerIds());
         return 0;
     }
+    if (o.helpReference) {
+        std::cout << commandLineReference(views::layerIds());
+        return 0;
+    }
     if (o.version) {
         std::cout << "floortwin 0.1.0\n";
         return 0;
@@ -297,6 +301,7 @@ int Launcher::runScreenshot(Session& session) {
         MainWindow window(session, nullptr, false);
         window.setMetric(m_metric);
         applyLayers(o, *window.floorView());
+        applyLook(o, *window.floorView(), false);
         window.floorView()->setShowFrameStats(false);
         if (!session.sources.empty())
             window.floorView()->setSourceStatus(

@@ -32,7 +32,7 @@ std::expected<void, std::string> readWallFile(const std::string& path, WallConfi
     text << in.rdbuf();
     Json doc = Json::parse(text.str(), nullptr, false);
     if (doc.is_discarded() || !doc.is_object())
-        return std::unexpected(path + ": not a JSON object (a wall file: docs/wall.md)");
+        return std::unexpected(path + ": not a JSON object (a wall file: docs/noc-wall.md)");
     auto fail = [&](const std::string& key, const std::string& what) {
         return std::unexpected(path + ": " + key + ": expected " + what);
     };

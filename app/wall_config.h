@@ -1,5 +1,5 @@
 #pragma once
-// The shape of one wall of many screens, from --wall-* flags or a wall file (docs/wall.md):
+// The shape of one wall of many screens, from --wall-* flags or a wall file (docs/noc-wall.md):
 // the grid, the size of each screen's picture and the bezels between them in millimetres, where
 // each screen's process listens, and what each screen shows. Plain C++ (nlohmann for the file).
 #include "command_line.h"
