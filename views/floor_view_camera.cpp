@@ -10,12 +10,75 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <vtkCamera.h>
 #include <vtkMatrix4x4.h>
 #include <vtkRenderer.h>
 #include <vtkTransform.h>
 
 namespace ft::views {
+
+namespace {
+
+// Where on the screen (NDC) the floor, now at `place`, can be framed clear of the HUD's panels
+// (pixels, y down): the free rectangle in which it can be drawn largest. Nothing when no panel
+// covers it now, or when the free space would shrink it below a third of its size (a floor
+// that small is no better than one partly under a translucent panel).
+std::optional<CameraRig::Window> clearOfPanels(const CameraRig::Window& place,
+                                               const std::vector<ScreenRect>& panels, int width,
+                                               int height) {
+    const auto w = static_cast<float>(width);
+    const auto h = static_cast<float>(height);
+    if (w < 16 || h < 16) return std::nullopt;
+    auto toPixels = [&](const CameraRig::Window& n) {
+        return ScreenRect{
+            static_cast<float>((n.x0 + 1) / 2 * w), static_cast<float>((1 - n.y1) / 2 * h),
+            static_cast<float>((n.x1 + 1) / 2 * w), static_cast<float>((1 - n.y0) / 2 * h)};
+    };
+    const ScreenRect floor = toPixels(place);
+    const float gap = 0.015f * std::min(w, h);
+    std::vector<ScreenRect> taken;
+    taken.reserve(panels.size());
+    for (const auto& p : panels)
+        taken.push_back({p.x0 - gap, p.y0 - gap, p.x1 + gap, p.y1 + gap});
+    const ScreenRect visible{0, 0, w, h};
+    const ScreenRect shown{std::max(floor.x0, 0.0f), std::max(floor.y0, 0.0f),
+                           std::min(floor.x1, w), std::min(floor.y1, h)};
+    if (std::ranges::none_of(taken, [&](const ScreenRect& t) { return t.overlaps(shown); }))
+        return std::nullopt;
+    std::vector<float> xs{gap, w - gap}, ys{gap, h - gap};
+    for (const auto& t : taken) {
+        xs.insert(xs.end(), {t.x0, t.x1});
+        ys.insert(ys.end(), {t.y0, t.y1});
+    }
+    std::erase_if(xs, [&](float x) { return x < gap || x > w - gap; });
+    std::erase_if(ys, [&](float y) { return y < gap || y > h - gap; });
+    const float fw = std::max(floor.x1 - floor.x0, 1.0f), fh = std::max(floor.y1 - floor.y0, 1.0f);
+    float best = 0;
+    ScreenRect bestRect;
+    for (const float x0 : xs)
+        for (const float x1 : xs) {
+            if (x1 <= x0) continue;
+            for (const float y0 : ys)
+                for (const float y1 : ys) {
+                    if (y1 <= y0) continue;
+                    const ScreenRect r{x0, y0, x1, y1};
+                    const float scale = std::min((x1 - x0) / fw, (y1 - y0) / fh);
+                    if (scale <= best || !r.overlaps(visible)) continue;
+                    if (std::ranges::any_of(taken,
+                                            [&](const ScreenRect& t) { return t.overlaps(r); }))
+                        continue;
+                    best = scale;
+                    bestRect = r;
+                }
+        }
+    const float unshrunk = std::min(w / fw, h / fh); // the floor's scale with the whole view
+    if (best <= 0 || best < unshrunk / 3) return std::nullopt;
+    return CameraRig::Window{2.0 * bestRect.x0 / w - 1.0, 2.0 * bestRect.x1 / w - 1.0,
+                             1.0 - 2.0 * bestRect.y1 / h, 1.0 - 2.0 * bestRect.y0 / h};
+}
+
+} // namespace
 
 using model::EntityKind;
 
@@ -148,27 +211,15 @@ CameraRig FloorView::overviewRig() const {
             extent.fabric = extent.fabric || e.fabric;
         }
     CameraRig rig = CameraRig::overview(*m_topology, aspect(), extent.extraX, extent.fabric);
-    // A large floor is seen whole from high up, and the column of panels down the right side
-    // (alarms, storage, fabric, lifecycle, power) would cover its far end and the stores beside
-    // it: where it would, the floor is framed in the part of its place on the screen left of
-    // that column (the other sides stay where the overview put them, clear of the left-hand
-    // panels). The demo-sized floors are framed close, as before.
-    const auto w = static_cast<float>(width());
-    float right = w;
-    for (const auto& p : m_panels)
-        if (p.x0 > 0.6f * w) right = std::min(right, p.x0);
-    if (CameraRig::largeFloor(*m_topology) && right < w) {
-        const auto [lo, hi] = CameraRig::overviewBox(*m_topology, extent.extraX, extent.fabric);
-        const double margin = 0.03, edge = 2.0 * right / w - 1.0 - margin;
-        auto place = rig.projected(lo, hi, aspect());
-        if (place.x1 > edge) {
-            place.x0 = std::max(place.x0, -1.0 + margin);
-            place.x1 = edge;
-            place.y0 = std::max(place.y0, -1.0 + margin);
-            place.y1 = std::min(place.y1, 1.0 - margin);
-            if (place.x1 > place.x0 && place.y1 > place.y0) rig.fitWindow(lo, hi, aspect(), place);
-        }
-    }
+    // The HUD's panels (title, alarms, legends, events, the layers' column) stand over the
+    // corners and sides of the view: where they would cover the floor, it is framed in the
+    // largest part of the screen they leave free. A wall's slices are laid out over the whole
+    // wall and keep the plain overview.
+    if (m_slice || m_panels.empty()) return rig;
+    const auto [lo, hi] = CameraRig::overviewBox(*m_topology, extent.extraX, extent.fabric);
+    if (const auto free =
+            clearOfPanels(rig.projected(lo, hi, aspect()), m_panels, width(), height()))
+        rig.fitWindow(lo, hi, aspect(), *free);
     return rig;
 }
 
@@ -180,9 +231,9 @@ void FloorView::resetCamera() {
 }
 
 bool FloorView::panelsMovedSinceFit() const {
-    // Only the large floors' overview is framed beside the panels. A panel that grows or
-    // shrinks by a few pixels (a figure's width) does not move the camera.
-    if (m_cameraSet || !CameraRig::largeFloor(*m_topology)) return false;
+    // The overview is framed beside the panels. A panel that grows or shrinks by a few pixels
+    // (a figure's width) does not move the camera.
+    if (m_cameraSet || m_slice) return false;
     if (m_panels.size() != m_fittedPanels.size()) return true;
     constexpr float kSlack = 24.0f;
     for (std::size_t i = 0; i < m_panels.size(); ++i) {
