@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <imgui.h>
 #include <imgui_internal.h>
+#include <string_view>
 #include <unordered_map>
 
 namespace ft::views {
@@ -142,69 +143,6 @@ float drawAlarmPanel(const ImGuiOverlay& ov, const HudInput& in, ImVec2 sourceCo
     const float bottom = ImGui::GetWindowPos().y + ImGui::GetWindowHeight();
     ImGui::End();
     return bottom;
-}
-
-void drawEventPanel(const HudInput& in) {
-    const auto& events = in.snapshot->events;
-    if (in.snapshot->scenario.empty() && (!events || events->empty())) return;
-    ImGui::SetNextWindowPos(ImVec2(in.width - 16, in.height - 16), 0, ImVec2(1, 1));
-    ImGui::Begin("##events", nullptr, kPanel);
-    if (!in.snapshot->scenario.empty()) {
-        ImGui::TextColored(kWarning, "SCENARIO");
-        ImGui::SameLine();
-        ImGui::TextUnformatted(in.snapshot->scenario.c_str());
-    }
-    // The latest scenario steps and protections, newest first; alarm churn stays in the list above.
-    int shown = 0;
-    const int limit = in.wall ? 6 : 5;
-    if (events)
-        for (auto it = events->rbegin(); it != events->rend() && shown < limit; ++it) {
-            const bool gateFailure = it->kind == model::EventKind::Lifecycle &&
-                                     it->severity == model::Severity::Critical;
-            if (it->kind != model::EventKind::ScenarioInjection &&
-                it->kind != model::EventKind::Protection && !gateFailure)
-                continue;
-            const std::string when = model::formatUtc(it->time).substr(11, 8);
-            ImGui::TextColored(kMuted, "%s", when.c_str());
-            ImGui::SameLine();
-            // One line per event, cut to the panel: the board and the dump have the full text.
-            std::string text = it->text;
-            const float room = std::max(200.0f, in.width * 0.45f);
-            while (text.size() > 8 && ImGui::CalcTextSize(text.c_str()).x > room)
-                text.resize(text.size() - 4);
-            if (text.size() < it->text.size()) text += "…";
-            ImGui::TextColored(it->kind != model::EventKind::ScenarioInjection
-                                   ? kCritical
-                                   : ImVec4(0.9f, 0.93f, 0.97f, 1),
-                               "%s", text.c_str());
-            ++shown;
-        }
-    if (shown == 0) ImGui::TextColored(kMuted, "no events yet");
-    ImGui::End();
-}
-
-// A tour's or demo's caption: large, centred low on the screen, above the event panel where
-// they would meet.
-void drawCaption(const ImGuiOverlay& ov, const HudInput& in) {
-    if (in.caption.empty() || in.focus) return; // an alarm has the floor
-    ImGui::PushFont(ov.largeFont());
-    const float wrap = std::min(in.width * 0.6f, ImGui::CalcTextSize(in.caption.c_str()).x + 1);
-    const ImVec2 size = ImGui::CalcTextSize(in.caption.c_str(), nullptr, false, wrap);
-    float bottom = in.height * 0.9f;
-    const ImGuiWindow* events = ImGui::FindWindowByName("##events");
-    const float x0 = (in.width - size.x) / 2 - 20, x1 = (in.width + size.x) / 2 + 20;
-    if (events && events->Active && events->Pos.x < x1 && events->Pos.x + events->Size.x > x0)
-        bottom = std::min(bottom, events->Pos.y - 12);
-    ImGui::SetNextWindowPos(ImVec2(in.width / 2, bottom), 0, ImVec2(0.5f, 1));
-    // Sized from the text now, not from the last frame (a new caption would be cut for a frame).
-    const ImVec2 pad = ImGui::GetStyle().WindowPadding;
-    ImGui::SetNextWindowSize(ImVec2(size.x + 2 * pad.x + 2, size.y + 2 * pad.y + 2));
-    ImGui::Begin("##caption", nullptr, kPanel & ~ImGuiWindowFlags_AlwaysAutoResize);
-    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
-    ImGui::TextUnformatted(in.caption.c_str());
-    ImGui::PopTextWrapPos();
-    ImGui::End();
-    ImGui::PopFont();
 }
 
 // Row signs hang above the start of each row; first claim on the label space.
@@ -429,57 +367,6 @@ bool drawCoverageNote(const HudInput& in, model::ChannelId channel, const char* 
     return true;
 }
 
-namespace {
-
-// A wall's slice screen keeps the panels that stand at its place on the wall: a panel in the
-// left third of its screen belongs to the wall's first column, in the right third to its last,
-// in the middle to the middle column; the same for rows. The others are left out of this
-// screen's picture (the labels are drawn on the background list, not in panels, and stay).
-int wallPart(float centre, float size, int count) {
-    if (centre < size / 3) return 0;
-    if (centre > 2 * size / 3) return count - 1;
-    return (count - 1) / 2;
-}
-
-// Where a panel drawn at `r` on a screen stands on the wall (in the wall's pixels).
-ScreenRect onWall(const HudInput::WallPlace& place, const ScreenRect& r, float width,
-                  float height) {
-    const float dx = static_cast<float>(wallPart((r.x0 + r.x1) / 2, width, place.cols)) *
-                     place.strideX,
-                dy = static_cast<float>(wallPart((r.y0 + r.y1) / 2, height, place.rows)) *
-                     place.strideY;
-    return {r.x0 + dx, r.y0 + dy, r.x1 + dx, r.y1 + dy};
-}
-
-void keepWallPanels(const HudInput::WallPlace& place, float width, float height) {
-    for (ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
-        if (!w->Active || (w->Flags & ImGuiWindowFlags_NoDecoration) == 0 ||
-            (w->Flags & ImGuiWindowFlags_Tooltip) != 0)
-            continue;
-        const int col = wallPart(w->Pos.x + w->Size.x / 2, width, place.cols);
-        const int row = wallPart(w->Pos.y + w->Size.y / 2, height, place.rows);
-        if (col != place.col || row != place.row) w->Hidden = w->SkipItems = true;
-    }
-}
-
-// The labels were drawn in the wall's pixels: moved onto this screen.
-void labelsOntoScreen(const HudInput::WallPlace& place) {
-    ImDrawList* dl = ImGui::GetBackgroundDrawList();
-    for (auto& v : dl->VtxBuffer) {
-        v.pos.x -= place.offsetX;
-        v.pos.y -= place.offsetY;
-    }
-    for (auto& cmd : dl->CmdBuffer) {
-        cmd.ClipRect.x -= place.offsetX;
-        cmd.ClipRect.z -= place.offsetX;
-        cmd.ClipRect.y -= place.offsetY;
-        cmd.ClipRect.w -= place.offsetY;
-    }
-    dl->PopClipRect(); // after: what it adds keeps the screen's own clip rectangle
-}
-
-} // namespace
-
 void drawHud(const ImGuiOverlay& overlay, const HudInput& given) {
     if (!given.topology || !given.snapshot || !given.summary) return;
     HudInput in = given;
@@ -513,10 +400,9 @@ void drawHud(const ImGuiOverlay& overlay, const HudInput& given) {
         // claim their space before any label: a label never hides under a panel. On a wall,
         // every screen's panels where they stand on the wall.
         if (in.panels)
-            for (const auto& r : *in.panels) {
-                const ScreenRect c = wall ? onWall(*wall, r, in.width, in.height) : r;
+            for (const auto& c :
+                 wall ? hud::onWall(*wall, *in.panels, in.width, in.height) : *in.panels)
                 labels.claim(c.x0, c.y0, c.x1, c.y1);
-            }
     }
     drawRowSigns(overlay, in);
     const ImVec2 sourceCorner = hud::drawSourcePanel(overlay, in);
@@ -528,8 +414,8 @@ void drawHud(const ImGuiOverlay& overlay, const HudInput& given) {
         for (const auto& layer : *in.layers)
             layer->drawHud(overlay, in, columns);
     drawRackLabels(overlay, in);
-    if (!in.focus) drawEventPanel(in); // the focus banner says what is happening
-    drawCaption(overlay, in);
+    if (!in.focus) hud::drawEventPanel(in); // the focus banner says what is happening
+    hud::drawCaption(overlay, in);
     drawTooltip(in);
     if (in.panels) {
         in.panels->clear();
@@ -542,8 +428,8 @@ void drawHud(const ImGuiOverlay& overlay, const HudInput& given) {
                     {w->Pos.x, w->Pos.y, w->Pos.x + w->Size.x, w->Pos.y + w->Size.y});
     }
     if (wall) {
-        keepWallPanels(*wall, in.width, in.height);
-        labelsOntoScreen(*wall);
+        hud::keepWallPanels(*wall, in.width, in.height);
+        hud::labelsOntoScreen(*wall);
     }
 }
 
