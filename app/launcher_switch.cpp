@@ -41,6 +41,22 @@ ScenarioSource Launcher::demoScenario(const std::string& demo,
     };
 }
 
+std::expected<std::unique_ptr<Session>, std::string>
+Launcher::demoSession(Options& o, std::optional<importers::Story>& story, bool live) {
+    // A demo made from a replay's bookmarks plays its recording; the others, the simulator.
+    const auto recording = storyRecording(o.demo);
+    if (!recording) return makeSimSession(o, live, false, demoScenario(o.demo, story));
+    auto session = makeReplaySession(*recording);
+    if (!session) return session;
+    o.replay = *recording;
+    auto read = loadStory(o.demo, *(*session)->topology, views::layerIds());
+    if (!read) return std::unexpected(read.error());
+    if (read->kind != importers::Story::Kind::Demo)
+        return std::unexpected(o.demo + " is a tour: run it with View > Tour");
+    story = std::move(*read);
+    return session;
+}
+
 void Launcher::playDemo(const QString& path) {
     Options o = m_options;
     o.demo = path.toStdString();
@@ -49,7 +65,7 @@ void Launcher::playDemo(const QString& path) {
     o.replay.clear();
     o.sources.clear();
     std::optional<importers::Story> story;
-    auto next = makeSimSession(o, true, false, demoScenario(o.demo, story));
+    auto next = demoSession(o, story, true);
     if (!next) {
         QMessageBox::warning(m_window.get(), QObject::tr("Play demo"),
                              QString::fromStdString(next.error()));
@@ -61,7 +77,7 @@ void Launcher::playDemo(const QString& path) {
             m_session = std::move(fresh);
             m_options = o;
             m_story = story;
-            m_session->sim->start(story->speed);
+            if (m_session->sim) m_session->sim->start(story->speed);
             m_selection.reset();
             showWindow();
         });
@@ -71,7 +87,7 @@ void Launcher::renderDemoVideo(const QString& demo, const QString& out) {
     Options o = m_options;
     o.demo = demo.toStdString();
     std::optional<importers::Story> story;
-    auto session = makeSimSession(o, false, false, demoScenario(o.demo, story));
+    auto session = demoSession(o, story, false);
     if (!session) {
         QMessageBox::warning(m_window.get(), QObject::tr("Render video"),
                              QString::fromStdString(session.error()));

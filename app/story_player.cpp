@@ -50,7 +50,7 @@ StoryPlayer::StoryPlayer(importers::Story story, views::FloorView& view,
         const qint64 now = m_wall.nsecsElapsed();
         const double dt = static_cast<double>(now - m_lastWallNs) / 1e9;
         m_lastWallNs = now;
-        advance(std::min(dt, 0.25)); // a stalled event loop must not skip stops
+        play(std::min(dt, 0.25)); // a stalled event loop must not skip stops
     });
     connect(&view, &views::FloorView::userInteracted, this, &StoryPlayer::onUserInteracted);
 }
@@ -86,6 +86,14 @@ void StoryPlayer::onUserInteracted() {
     if (m_story.kind != importers::Story::Kind::Tour) return;
     m_heldFor = 0;
     m_flight.reset();
+}
+
+void StoryPlayer::play(double seconds) {
+    // A demo holds while the presenter pauses the floor (Space): its captions and steps wait
+    // with it. A tour flies on over a paused floor.
+    if (m_story.kind == importers::Story::Kind::Demo && m_transport && m_transport->paused())
+        return;
+    advance(seconds);
 }
 
 void StoryPlayer::advance(double dt) {

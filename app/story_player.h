@@ -50,6 +50,9 @@ public:
     bool running() const { return m_timer.isActive(); }
     // Moves the story on by exactly `seconds` (and applies what that changes).
     void advance(double seconds);
+    // What the playback timer does with the wall-clock time that passed: advance, unless the
+    // story is a demo whose floor is paused.
+    void play(double seconds);
 
     const importers::Story& story() const { return m_story; }
     double storyTime() const { return m_time; }
