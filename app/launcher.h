@@ -43,6 +43,12 @@ public:
     // Runs to the end; the process exit code.
     int run();
 
+    // File > Play demo and Render demo to video: the session a demo plays on, its story kept in
+    // `story`: the recording a demo made from bookmarks names (o.replay set to it), else a
+    // simulator running the demo's scenario.
+    static std::expected<std::unique_ptr<Session>, std::string>
+    demoSession(Options& o, std::optional<importers::Story>& story, bool live);
+
 private:
     int runImport();
     // --inventory FILE --write-floor OUT.json: the floor file, and a summary on stdout.
@@ -60,7 +66,7 @@ private:
     // A demo's scenario, its story kept in `story`: what a simulator session for the demo runs.
     static ScenarioSource demoScenario(const std::string& demo,
                                        std::optional<importers::Story>& story);
-    // File > Play demo: a fresh simulator with the demo's scenario, and a window playing it.
+    // File > Play demo: a fresh session for the demo, and a window playing it.
     void playDemo(const QString& path);
     // File > Render demo to video: offscreen on a session of its own, with progress.
     void renderDemoVideo(const QString& demo, const QString& out);

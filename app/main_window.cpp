@@ -238,7 +238,7 @@ void MainWindow::setMetric(model::ChannelId channel) {
 }
 
 void MainWindow::onLayerVisibilityChanged(const QString& id, bool visible) {
-    QSettings().setValue("layers/" + id, visible);
+    if (m_saveLayers) QSettings().setValue("layers/" + id, visible);
     const views::Layer* layer = m_view->layer(id.toStdString());
     if (!visible || !layer || !layer->info().panel.make) return;
     // Looking at a domain: bring its panel forward.

@@ -51,6 +51,8 @@ public:
     std::expected<void, std::string> compareWith(const std::string& path);
     void setMetric(model::ChannelId channel);
     void setWallMode(bool wall);
+    // Whether layers switched on or off are kept for the next run (not while --layers applies).
+    void setLayersSaved(bool saved) { m_saveLayers = saved; }
     // Plays a tour or demo on the view (replacing one that plays); focusHold: seconds a new
     // critical alarm holds a tour's camera (0: never).
     void playStory(const importers::Story& story, double focusHold = 60);
@@ -137,6 +139,7 @@ private:
     QLabel* m_status;
     QTimer m_statusTimer;
     bool m_wall = false;
+    bool m_saveLayers = true;        // a layer switched on or off is kept for the next run
     QAction* m_wallAction = nullptr; // View > Wall display mode (F11): checked while in it
     bool m_layoutRestored = false, m_docksSized = false;
     std::unique_ptr<StoryPlayer> m_player;
