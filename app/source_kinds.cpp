@@ -121,8 +121,8 @@ const SourceKind kKinds[] = {
      "a Prometheus HTTP API (also Thanos, Mimir, VictoriaMetrics);\nthe queries aggregate per "
      "rack on the server",
      5s, "dcgm-exporter+switch-ports", buildPrometheus, nullptr, true},
-    {"mqtt", "mqtt=HOST[:PORT]", "the building-management bus (BMS/v1/PUB/Value/Rack/...)", 0s,
-     "bms", buildMqtt},
+    {"mqtt", "mqtt=HOST[:PORT][,HOST[:PORT]...]",
+     "the building-management bus (BMS/v1/PUB/Value/Rack/...)", 0s, "bms", buildMqtt},
     {"redfish", "redfish=URL[,URL...]",
      "Redfish services of CDUs, power shelves, PDUs and busways\n(host -> "
      "https://host/redfish/v1; --source may be given several times)",

@@ -7,6 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=$1
 shift
+# The build that runs: noted now, for the page (the tree may change while the bench runs).
+FT_BENCH_COMMIT="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo ' with uncommitted changes')"
+export FT_BENCH_COMMIT
 "$build/bin/floortwin-bench" "$@" 2> >(tee "$build/bench.err" >&2) | tee "$build/bench.txt"
 wait
 page=docs/performance.md

@@ -98,6 +98,9 @@ def renderer(stderr_path):
 
 
 def commit():
+    # The build that ran (scripts/bench.sh notes it before the run: the tree may change during it).
+    if os.environ.get("FT_BENCH_COMMIT"):
+        return os.environ["FT_BENCH_COMMIT"]
     try:
         head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
                               text=True, check=True).stdout.strip()
