@@ -1,8 +1,11 @@
 #include "series_chart.h"
 
 #include <QFontMetrics>
+#include <QMouseEvent>
+#include <QObject>
 #include <QPainter>
 #include <QPainterPath>
+#include <QWidget>
 #include <algorithm>
 #include <cmath>
 
@@ -72,6 +75,84 @@ QRectF drawChartFrame(QPainter& p, const QRectF& box, const QString& caption, st
     p.restore();
     const double lh = QFontMetrics(p.font()).height();
     return box.adjusted(8, lh + 8, -8, -8);
+}
+
+void ChartHover::attach(QWidget* panel) {
+    panel->setMouseTracking(true);
+    panel->installEventFilter(this);
+}
+
+bool ChartHover::eventFilter(QObject* watched, QEvent* event) {
+    auto* panel = qobject_cast<QWidget*>(watched);
+    if (!panel) return false;
+    if (event->type() == QEvent::MouseMove) {
+        m_mouse = static_cast<QMouseEvent*>(event)->position();
+        panel->update();
+    } else if (event->type() == QEvent::Leave) {
+        m_mouse.reset();
+        panel->update();
+    }
+    return false;
+}
+
+void ChartHover::begin() {
+    m_lines.clear();
+    m_colours.clear();
+}
+
+void ChartHover::chart(const QRectF& plot, std::size_t points, std::size_t capacity,
+                       const std::vector<Series>& series) {
+    if (!m_mouse || !plot.contains(*m_mouse) || points == 0 || capacity < 2) return;
+    const std::size_t shown = std::min(points, capacity);
+    const double f = (m_mouse->x() - plot.left()) / std::max(1.0, plot.width());
+    const auto slot =
+        static_cast<std::ptrdiff_t>(std::lround(f * static_cast<double>(capacity - 1)));
+    const std::ptrdiff_t index = slot - static_cast<std::ptrdiff_t>(capacity - shown);
+    m_lines.clear();
+    m_colours.clear();
+    m_plot = plot;
+    m_cursorX =
+        plot.left() + plot.width() * static_cast<double>(slot) / static_cast<double>(capacity - 1);
+    if (index < 0) {
+        m_lines << QObject::tr("before this window's first point: no data");
+        return;
+    }
+    const std::size_t i = points - shown + static_cast<std::size_t>(index);
+    const std::size_t ago = points - 1 - i; // the points are whole seconds, the last one now
+    m_lines << (ago == 0 ? QObject::tr("now") : QObject::tr("%1 s ago").arg(ago));
+    for (const auto& s : series) {
+        const float v = s.value(i);
+        m_lines << QString("%1: %2").arg(s.name, std::isfinite(v)
+                                                     ? QString::number(v, 'f', s.decimals) + s.unit
+                                                     : QObject::tr("no data"));
+        m_colours.push_back(s.colour);
+    }
+}
+
+void ChartHover::paint(QPainter& p, const QRectF& bounds) const {
+    if (m_lines.isEmpty()) return;
+    p.save();
+    p.setPen(QPen(QColor(230, 236, 245, 170), 1, Qt::DashLine));
+    p.drawLine(QPointF(m_cursorX, m_plot.top()), QPointF(m_cursorX, m_plot.bottom()));
+    const QFontMetrics fm(p.font());
+    double w = 0;
+    for (const auto& line : m_lines)
+        w = std::max(w, static_cast<double>(fm.horizontalAdvance(line)));
+    const double lh = fm.height();
+    QRectF box(0, 0, w + 16, lh * static_cast<double>(m_lines.size()) + 10);
+    // Beside the cursor, on the side with room, inside the panel.
+    const double x = m_cursorX + 10 + box.width() <= bounds.right() ? m_cursorX + 10
+                                                                    : m_cursorX - 10 - box.width();
+    box.moveTo(std::max(bounds.left(), x),
+               std::clamp(m_plot.top(), bounds.top(), bounds.bottom() - box.height()));
+    p.setPen(kChartEdge);
+    p.setBrush(QColor(10, 13, 19, 235));
+    p.drawRoundedRect(box, 4, 4);
+    for (int k = 0; k < m_lines.size(); ++k) {
+        p.setPen(k == 0 ? kChartText : m_colours[static_cast<std::size_t>(k - 1)]);
+        p.drawText(QPointF(box.left() + 8, box.top() + 5 + fm.ascent() + lh * k), m_lines[k]);
+    }
+    p.restore();
 }
 
 } // namespace ft::views

@@ -39,6 +39,7 @@
 #include "views/layers/thermal/thermal_layer.h"
 #include "views/layers_panel.h"
 #include "views/screen_labels.h"
+#include "views/series_chart.h"
 #include "views/sources_panel.h"
 #include "views/timeline_panel.h"
 
@@ -51,6 +52,7 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QMenuBar>
+#include <QPainter>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -61,6 +63,7 @@
 #include <QTextBrowser>
 #include <QTreeWidget>
 #include <filesystem>
+#include <limits>
 #include <mutex>
 
 using namespace ft;
@@ -1954,6 +1957,47 @@ private slots:
         auto simulated = app::Launcher::demoSession(sim, simStory, false);
         QVERIFY2(simulated, simulated ? "" : simulated.error().c_str());
         QVERIFY((*simulated)->sim && !(*simulated)->replay && simStory);
+    }
+
+    // Over a panel's chart the readout says each series' value at the point under the mouse,
+    // how long ago it was, and "no data" for a gap or before the window's first point.
+    void chartHoverReadsThePointUnderTheMouse() {
+        views::ChartHover hover;
+        const QRectF plot(10, 10, 590, 100); // a window of 60 points: 10 px a point
+        std::vector<float> draw(20);
+        for (std::size_t i = 0; i < draw.size(); ++i)
+            draw[i] = static_cast<float>(i);
+        draw[15] = std::numeric_limits<float>::quiet_NaN();
+        const std::vector<views::ChartHover::Series> series{
+            {"draw", " kW", 1, [&](std::size_t i) { return draw[i]; }, Qt::red}};
+        auto readAt = [&](double slot) {
+            hover.setMouse(QPointF(plot.left() + plot.width() * slot / 59, 50));
+            hover.begin();
+            hover.chart(plot, draw.size(), 60, series);
+            return hover.lines();
+        };
+        // 20 points fill the right end of the window: point i at slot 40 + i.
+        QCOMPARE(readAt(59), (QStringList{"now", "draw: 19.0 kW"}));
+        QCOMPARE(readAt(52), (QStringList{"7 s ago", "draw: 12.0 kW"}));
+        QCOMPARE(readAt(55), (QStringList{"4 s ago", "draw: no data"}));
+        QCOMPARE(readAt(10).size(), 1);
+        QVERIFY(readAt(10)[0].contains("no data"));
+        hover.setMouse(QPointF(5, 5)); // outside the plot: nothing
+        hover.begin();
+        hover.chart(plot, draw.size(), 60, series);
+        QVERIFY(hover.lines().isEmpty());
+        // Drawn: a cursor and a box over the plot.
+        readAt(52);
+        QImage image(620, 130, QImage::Format_RGB32);
+        image.fill(Qt::black);
+        QPainter p(&image);
+        hover.paint(p, QRectF(0, 0, 620, 130));
+        p.end();
+        int lit = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x)
+                lit += image.pixel(x, y) != qRgb(0, 0, 0) ? 1 : 0;
+        QVERIFY(lit > 500);
     }
 
     // A presenter's Space pauses the floor, and the demo's story waits with it.

@@ -37,6 +37,7 @@ PowerPanel::PowerPanel(FloorView* view, QWidget* parent)
     setMinimumSize(320, 440);
     connect(m_view, &FloorView::snapshotChanged, this, &PowerPanel::onSnapshot);
     connect(m_view, &FloorView::selectionChanged, this, &PowerPanel::followSelection);
+    m_hover.attach(this);
 }
 
 std::vector<PowerPanel::HistoryPoint> PowerPanel::history(EntityId rack) const {
@@ -164,11 +165,13 @@ void PowerPanel::paintEvent(QPaintEvent*) {
             m_view->fillModelled(),
             static_cast<float>(width()) - 24,
             font()};
+    m_hover.begin();
     paintSummary(d);
     paintBusways(d);
     paintShelves(d);
     paintFeeds(d);
     paintHistory(d);
+    m_hover.paint(p, rect());
 }
 
 void PowerPanel::paintSummary(Paint& d) const {
@@ -363,6 +366,10 @@ void PowerPanel::paintHistory(Paint& d) const {
         p, chart, h.size(), kHistoryPoints,
         {{[&h](std::size_t i) { return h[i].budget; }, kText, 0.0f, top, 1.6},
          {[&h](std::size_t i) { return h[i].draw; }, capping ? kCapped : kDraw, 0.0f, top, 1.6}});
+    m_hover.chart(chart, h.size(), kHistoryPoints,
+                  {{tr("draw"), " kW", 1, [&h](std::size_t i) { return h[i].draw; },
+                    capping ? kCapped : kDraw},
+                   {tr("budget"), " kW", 1, [&h](std::size_t i) { return h[i].budget; }, kText}});
 }
 
 QWidget* makePowerPanel(FloorView& view) {

@@ -10,6 +10,7 @@
 #include "model/snapshot.h"
 #include "model/topology.h"
 #include "views/history_window.h"
+#include "views/series_chart.h"
 
 #include <QWidget>
 #include <deque>
@@ -49,6 +50,7 @@ private:
     FloorView* m_view;
     model::EntityId m_rack = 0;
     HistoryWindow<std::vector<HistoryPoint>> m_history; // per time: every rack
+    mutable ChartHover m_hover;                         // the chart's readout under the mouse
 };
 
 } // namespace ft::views

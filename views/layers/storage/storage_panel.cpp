@@ -27,6 +27,7 @@ QColor qc(Rgb c, int alpha = 255) {
 StoragePanel::StoragePanel(FloorView* view, QWidget* parent) : QWidget(parent), m_view(view) {
     setMinimumSize(320, 420);
     connect(m_view, &FloorView::snapshotChanged, this, &StoragePanel::onSnapshot);
+    m_hover.attach(this);
 }
 
 std::vector<StoragePanel::Point> StoragePanel::history() const {
@@ -69,9 +70,11 @@ void StoragePanel::paintEvent(QPaintEvent*) {
     p.fillRect(rect(), QColor(22, 28, 38));
     const auto s = m_view->snapshot();
     if (!s) return;
+    m_hover.begin();
     int y = paintSankey(p, *s);
     y = paintTiers(p, *s, y);
     paintBacklog(p, *s, y);
+    m_hover.paint(p, rect());
 }
 
 int StoragePanel::paintSankey(QPainter& p, const model::Snapshot& s) const {
@@ -232,6 +235,8 @@ void StoragePanel::paintBacklog(QPainter& p, const model::Snapshot& s, int y) co
     const float hi = std::max(1.0f, range->second) * 1.1f;
     drawChartLines(p, plot, history.size(), m_history.capacity(),
                    {{backlog, QColor(245, 185, 60), 0.0f, hi}});
+    m_hover.chart(plot, history.size(), m_history.capacity(),
+                  {{tr("backlog"), " TB", 2, backlog, QColor(245, 185, 60)}});
     p.setPen(kMuted);
     p.drawText(plot, Qt::AlignRight | Qt::AlignTop, QString("%1 TB").arg(hi, 0, 'f', 1));
 }

@@ -5,6 +5,7 @@
 // recording in a replay, whichever way it plays). UI thread.
 #include "model/snapshot.h"
 #include "views/history_window.h"
+#include "views/series_chart.h"
 
 #include <QWidget>
 #include <deque>
@@ -38,6 +39,7 @@ private:
     void onSnapshot();
     FloorView* m_view;
     HistoryWindow<Point> m_history{600};
+    mutable ChartHover m_hover; // the chart's readout under the mouse
 };
 
 } // namespace ft::views

@@ -57,6 +57,7 @@ CoolingPanel::CoolingPanel(FloorView* view, QWidget* parent)
     setMinimumSize(320, 420);
     connect(m_view, &FloorView::snapshotChanged, this, &CoolingPanel::onSnapshot);
     connect(m_view, &FloorView::selectionChanged, this, &CoolingPanel::followSelection);
+    m_hover.attach(this);
 }
 
 std::vector<CoolingPanel::HistoryPoint> CoolingPanel::history(model::EntityId cdu) const {
@@ -139,10 +140,12 @@ void CoolingPanel::paintEvent(QPaintEvent*) {
     Paint paint{
         p,      *s,   t,    m_cdu, m_view->fillModelled(), width(), QFontMetrics(font()).height(),
         font(), bold, title};
+    m_hover.begin();
     paintHeader(paint);
     paintBody(paint);
     paintRacks(paint);
     paintHistory(paint);
+    m_hover.paint(p, rect());
 }
 
 void CoolingPanel::paintHeader(Paint& d) const {
@@ -319,6 +322,10 @@ void CoolingPanel::paintHistory(Paint& d) const {
                    {{at(&HistoryPoint::heat), QColor(120, 130, 150), 0.0f, qHi},
                     {at(&HistoryPoint::supply), coolant(45), tLo, tHi},
                     {at(&HistoryPoint::ret), coolant(56), tLo, tHi}});
+    m_hover.chart(plot, h.size(), kHistoryPoints,
+                  {{tr("supply"), " °C", 1, at(&HistoryPoint::supply), coolant(45)},
+                   {tr("return"), " °C", 1, at(&HistoryPoint::ret), coolant(56)},
+                   {tr("heat"), " kW", 0, at(&HistoryPoint::heat), QColor(160, 170, 190)}});
     if (temps) {
         p.setPen(kMutedText);
         p.drawText(plot, Qt::AlignRight | Qt::AlignTop, QString("%1 °C").arg(tHi, 0, 'f', 0));

@@ -7,6 +7,7 @@
 #include "model/snapshot.h"
 #include "model/topology.h"
 #include "views/history_window.h"
+#include "views/series_chart.h"
 
 #include <QWidget>
 #include <deque>
@@ -46,6 +47,7 @@ private:
     FloorView* m_view;
     model::EntityId m_cdu = 0;
     HistoryWindow<std::vector<HistoryPoint>> m_history; // per time: every CDU
+    mutable ChartHover m_hover;                         // the chart's readout under the mouse
 };
 
 } // namespace ft::views
