@@ -149,34 +149,21 @@ std::string rowName(int index) {
     return name;
 }
 
-std::expected<model::FloorSpec, Error> parseFloorFile(std::string_view text,
-                                                      const std::string& file) {
-    auto doc = parseJson(text, file);
-    if (!doc) return std::unexpected(doc.error());
-    if (doc->type != Type::Object)
-        return std::unexpected(
-            Error{"expected a JSON object at the top level", file, doc->line, doc->column, {}});
+namespace {
 
-    model::FloorSpec spec;
-    ObjectReader top(*doc, "", file);
-    std::string format;
-    FT_TRY(top.text("format", format));
-    if (const JsonValue* f = top.get("format"); f && format != "floortwin-floor/1")
-        return top.fail(*f, "format", R"(expected "floortwin-floor/1", got ")" + format + "\"");
-    FT_TRY(top.text("name", spec.name));
-    FT_TRY(top.text("host_pattern", spec.hostPattern));
-
-    // Rows: either a count with racks_per_row and row_pitch_m, or an explicit list.
+// Rows: either a count with racks_per_row and row_pitch_m, or an explicit list.
+std::expected<void, Error> readRows(ObjectReader& top, model::FloorSpec& spec,
+                                    const std::string& file, const JsonValue& doc) {
     const JsonValue* rows = top.get("rows");
     if (!rows)
-        return std::unexpected(Error{"missing required key", file, doc->line, doc->column, "rows"});
+        return std::unexpected(Error{"missing required key", file, doc.line, doc.column, "rows"});
     if (rows->type == Type::Number) {
         int count = 0, perRow = 0;
         double pitch = 3.0;
         FT_TRY(top.integer("rows", count, 1, 10000));
         if (!top.get("racks_per_row"))
             return std::unexpected(Error{"missing required key (needed when 'rows' is a count)",
-                                         file, doc->line, doc->column, "racks_per_row"});
+                                         file, doc.line, doc.column, "racks_per_row"});
         FT_TRY(top.integer("racks_per_row", perRow, 1, 1000));
         FT_TRY(top.real("row_pitch_m", pitch, 1.0, 100.0));
         for (int r = 0; r < count; ++r)
@@ -260,7 +247,12 @@ std::expected<model::FloorSpec, Error> parseFloorFile(std::string_view text,
                         "expected a row count or an array of rows, got " +
                             ObjectReader::describe(*rows));
     }
+    return {};
+}
 
+// The sections that override the NVL72 defaults: rack, fabric, cooling, storage, power.
+std::expected<void, Error> readSections(ObjectReader& top, model::FloorSpec& spec,
+                                        const std::string& file, const JsonValue& doc) {
     auto rack = section(top, "rack", file);
     if (!rack) return std::unexpected(rack.error());
     auto& rk = spec.rack;
@@ -307,8 +299,8 @@ std::expected<model::FloorSpec, Error> parseFloorFile(std::string_view text,
     FT_TRY(rack->real("height_m", rk.heightM, 0.1, 5));
     FT_TRY(rack->rejectUnknown());
     if (rk.gpuIdleW >= rk.gpuTdpW)
-        return std::unexpected(Error{"gpu_idle_w must be below gpu_tdp_w", file, doc->line,
-                                     doc->column, "rack.gpu_idle_w"});
+        return std::unexpected(Error{"gpu_idle_w must be below gpu_tdp_w", file, doc.line,
+                                     doc.column, "rack.gpu_idle_w"});
 
     auto fabric = section(top, "fabric", file);
     if (!fabric) return std::unexpected(fabric.error());
@@ -368,8 +360,12 @@ std::expected<model::FloorSpec, Error> parseFloorFile(std::string_view text,
     FT_TRY(power->real("breaker_trip_percent", spec.power.breakerTripPercent, 101, 400));
     FT_TRY(power->real("rack_budget_margin_percent", spec.power.rackBudgetMarginPercent, 0, 50));
     FT_TRY(power->rejectUnknown());
+    return {};
+}
 
-    // The host table: host -> rack and tray, the tray's GPU UUIDs, its BMC.
+// The host table: host -> rack and tray, the tray's GPU UUIDs, its BMC.
+std::expected<void, Error> readHosts(ObjectReader& top, model::FloorSpec& spec,
+                                     const std::string& file) {
     if (const JsonValue* hosts = top.get("hosts")) {
         if (hosts->type != Type::Array)
             return top.fail(*hosts, "hosts",
@@ -397,8 +393,12 @@ std::expected<model::FloorSpec, Error> parseFloorFile(std::string_view text,
             spec.hosts.push_back(std::move(host));
         }
     }
+    return {};
+}
 
-    // Links out: {"grafana": "https://grafana/d/dcgm?var-Hostname={host}", ...}.
+// Links out: {"grafana": "https://grafana/d/dcgm?var-Hostname={host}", ...}.
+std::expected<void, Error> readLinks(ObjectReader& top, model::FloorSpec& spec,
+                                     const std::string& file) {
     if (const JsonValue* links = top.get("links")) {
         if (links->type != Type::Object)
             return top.fail(*links, "links",
@@ -414,76 +414,35 @@ std::expected<model::FloorSpec, Error> parseFloorFile(std::string_view text,
             spec.links.emplace_back(name, url.string);
         }
     }
+    return {};
+}
 
+} // namespace
+
+std::expected<model::FloorSpec, Error> parseFloorFile(std::string_view text,
+                                                      const std::string& file) {
+    auto doc = parseJson(text, file);
+    if (!doc) return std::unexpected(doc.error());
+    if (doc->type != Type::Object)
+        return std::unexpected(
+            Error{"expected a JSON object at the top level", file, doc->line, doc->column, {}});
+
+    model::FloorSpec spec;
+    ObjectReader top(*doc, "", file);
+    std::string format;
+    FT_TRY(top.text("format", format));
+    if (const JsonValue* f = top.get("format"); f && format != "floortwin-floor/1")
+        return top.fail(*f, "format", R"(expected "floortwin-floor/1", got ")" + format + "\"");
+    FT_TRY(top.text("name", spec.name));
+    FT_TRY(top.text("host_pattern", spec.hostPattern));
+
+    FT_TRY(readRows(top, spec, file, *doc));
+    FT_TRY(readSections(top, spec, file, *doc));
+    FT_TRY(readHosts(top, spec, file));
+    FT_TRY(readLinks(top, spec, file));
     FT_TRY(top.rejectUnknown());
     if (spec.name.empty()) spec.name = file;
     return spec;
-}
-
-model::FloorSpec generateFloor(int racks, int racksPerRow) {
-    model::FloorSpec spec;
-    spec.name = "Generated floor, " + std::to_string(racks) + " NVL72 racks";
-    // Rows of up to 24 racks, balanced; 8 rows make a pod; pods sit on a near-square grid.
-    if (racksPerRow <= 0) racksPerRow = racks <= 16 ? std::max(1, (racks + 1) / 2) : 24;
-    const int rows = (racks + racksPerRow - 1) / racksPerRow;
-    constexpr int kRowsPerPod = 8;
-    constexpr double kRowPitch = 3.0;
-    constexpr double kPodGap = 7.0;
-    const double podWidth = racksPerRow * spec.rack.widthM + kPodGap;
-    const double podDepth = kRowsPerPod * kRowPitch + kPodGap * 0.6;
-    const int pods = (rows + kRowsPerPod - 1) / kRowsPerPod;
-    const int podCols =
-        std::max(1, static_cast<int>(std::ceil(std::sqrt(pods * podDepth / podWidth))));
-    int placed = 0;
-    for (int r = 0; r < rows; ++r) {
-        const int pod = r / kRowsPerPod;
-        const int inPod = r % kRowsPerPod;
-        const int n = racks / rows + (r < racks % rows ? 1 : 0);
-        spec.rows.push_back({rowName(r), (pod % podCols) * podWidth,
-                             (pod / podCols) * podDepth + inPod * kRowPitch, n});
-        placed += n;
-    }
-    (void)placed;
-    return spec;
-}
-
-std::expected<model::FloorSpec, Error> parseGenerateSpec(std::string_view spec) {
-    constexpr std::string_view kPrefix = "generate:";
-    auto bad = [&](const std::string& why) {
-        return std::unexpected(
-            Error{why + " (expected generate:racks=N[,racks_per_row=M] with 1 <= N <= " +
-                      std::to_string(kMaxGeneratedRacks) + ")",
-                  std::string(spec),
-                  0,
-                  0,
-                  {}});
-    };
-    if (!spec.starts_with(kPrefix)) return bad("not a generate spec");
-    std::string_view rest = spec.substr(kPrefix.size());
-    int racks = 0, perRow = 0;
-    while (!rest.empty()) {
-        const std::size_t comma = rest.find(',');
-        const std::string_view item = rest.substr(0, comma);
-        rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
-        const std::size_t eq = item.find('=');
-        if (eq == std::string_view::npos)
-            return bad("'" + std::string(item) + "' is not key=value");
-        const std::string_view key = item.substr(0, eq), value = item.substr(eq + 1);
-        int n = 0;
-        auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
-        if (ec != std::errc() || p != value.data() + value.size())
-            return bad("'" + std::string(value) + "' is not an integer");
-        if (key == "racks")
-            racks = n;
-        else if (key == "racks_per_row")
-            perRow = n;
-        else
-            return bad("unknown key '" + std::string(key) + "'");
-    }
-    if (racks < 1 || racks > kMaxGeneratedRacks)
-        return bad("racks=" + std::to_string(racks) + " is out of range");
-    if (perRow < 0 || perRow > 1000) return bad("racks_per_row out of range");
-    return generateFloor(racks, perRow);
 }
 
 std::expected<model::FloorSpec, Error> loadFloor(const std::string& pathOrSpec) {

@@ -118,15 +118,14 @@ bool naturalLess(std::string_view a, std::string_view b) {
     return a.size() - i < b.size() - j;
 }
 
-std::expected<Inventory, Error> buildInventory(std::vector<InventoryHost> hosts,
-                                               const std::vector<InventoryRack>& rackList,
-                                               const model::FloorSpec& base,
-                                               const std::string& name) {
-    const model::RackModelSpec& rk = base.rack;
-    const int trays = rk.computeTrays;
-    Inventory inv;
+namespace {
 
-    // Racks: the explicit ones first, then those only hosts name.
+// The racks: the explicit ones first, then those only hosts name; each host checked (status,
+// tray, UUIDs, its row against its rack's).
+std::expected<std::map<std::string, RackInfo>, Error>
+collectRacks(const std::vector<InventoryHost>& hosts, const std::vector<InventoryRack>& rackList,
+             const model::RackModelSpec& rk, const std::string& name) {
+    const int trays = rk.computeTrays;
     std::map<std::string, RackInfo> racks;
     auto rankIn = [](RackInfo& rack, const std::string& status) {
         const auto m = statusMeaning(status);
@@ -215,130 +214,122 @@ std::expected<Inventory, Error> buildInventory(std::vector<InventoryHost> hosts,
                 errorAt(rack.origin,
                         "rack '" + rack.name + "' has no row (and no floor-plan position)", "row"));
 
-    // Halls, in natural order; in each, rows by name or by floor-plan coordinates.
-    std::vector<std::string> halls;
-    for (const auto& [key, r] : racks)
-        if (std::ranges::find(halls, r.hall) == halls.end()) halls.push_back(r.hall);
-    std::ranges::sort(halls, naturalLess);
-    model::FloorSpec spec = base;
-    spec.rows.clear();
-    spec.hosts.clear();
-    std::string site;
-    for (const auto& [key, r] : racks)
-        if (!r.site.empty()) site = r.site;
-    spec.name =
-        !site.empty()
-            ? site + (halls.size() == 1 && !halls.front().empty() ? " " + halls.front() : "")
-            : name;
-    constexpr double kRowPitch = 3.0, kHallGap = 12.0;
-    double hallX = 0;
-    auto rackSpecOf = [](const RackInfo& r, int slot) {
-        model::RackSpec rack;
-        rack.name = r.name;
-        rack.slot = slot;
-        if (r.lifecycle != "production") rack.lifecycle = r.lifecycle;
-        rack.bmc = r.bmc;
-        // A rack the inventory lists without a single host has no trays installed yet.
-        if (r.explicitRack && r.hosts == 0) rack.computeTrays = 0;
-        return rack;
-    };
-    for (const auto& hall : halls) {
-        std::vector<const RackInfo*> members;
-        for (const auto& [key, r] : racks)
-            if (r.hall == hall) members.push_back(&r);
-        const bool planned =
-            std::ranges::all_of(members, [](const RackInfo* r) { return r->position.has_value(); });
-        double right = hallX;
-        if (planned) {
-            // The floor plan: racks whose centres line up across the hall form a row.
-            std::ranges::sort(members, [](const RackInfo* a, const RackInfo* b) {
-                return a->position->second != b->position->second
-                           ? a->position->second < b->position->second
-                           : a->position->first < b->position->first;
-            });
-            double minX = 1e300;
-            for (const RackInfo* r : members)
-                minX = std::min(minX, r->position->first);
-            std::vector<std::vector<const RackInfo*>> rows;
-            for (const RackInfo* r : members) {
-                if (rows.empty() || std::abs(r->position->second -
-                                             rows.back().front()->position->second) > rk.depthM / 2)
-                    rows.emplace_back();
-                rows.back().push_back(r);
-            }
-            for (std::size_t i = 0; i < rows.size(); ++i) {
-                auto& members2 = rows[i];
-                std::ranges::sort(members2, [](const RackInfo* a, const RackInfo* b) {
-                    return a->position->first < b->position->first;
-                });
-                model::RowSpec row;
-                // The racks' own row when they agree on one, else the row's place in the hall.
-                const std::string common = members2.front()->row;
-                const bool agree =
-                    !common.empty() && std::ranges::all_of(members2, [&](const RackInfo* r) {
-                        return r->row == common;
-                    });
-                const std::string rowName = agree ? common : "row " + std::to_string(i + 1);
-                row.name = halls.size() > 1 && !hall.empty() ? hall + "-" + rowName : rowName;
-                row.x = hallX + (members2.front()->position->first - minX);
-                row.y = members2.front()->position->second;
-                int lastSlot = -1;
-                for (const RackInfo* r : members2) {
-                    const int slot = static_cast<int>(std::lround(
-                        (r->position->first - members2.front()->position->first) / rk.widthM));
-                    if (slot <= lastSlot)
-                        return std::unexpected(errorAt(
-                            r->origin,
+    return racks;
+}
+
+// A rack of the inventory as the floor file has it, in slot `slot` of its row.
+model::RackSpec rackSpecOf(const RackInfo& r, int slot) {
+    model::RackSpec rack;
+    rack.name = r.name;
+    rack.slot = slot;
+    if (r.lifecycle != "production") rack.lifecycle = r.lifecycle;
+    rack.bmc = r.bmc;
+    // A rack the inventory lists without a single host has no trays installed yet.
+    if (r.explicitRack && r.hosts == 0) rack.computeTrays = 0;
+    return rack;
+}
+
+// The rows of a hall whose every rack has a floor-plan position: racks whose centres line up
+// across the hall form a row. Returns the hall's right edge.
+std::expected<double, Error> plannedRows(std::vector<const RackInfo*> members,
+                                         const std::string& hall, bool manyHalls, double hallX,
+                                         const model::RackModelSpec& rk, model::FloorSpec& spec) {
+    double right = hallX;
+    std::ranges::sort(members, [](const RackInfo* a, const RackInfo* b) {
+        return a->position->second != b->position->second
+                   ? a->position->second < b->position->second
+                   : a->position->first < b->position->first;
+    });
+    double minX = 1e300;
+    for (const RackInfo* r : members)
+        minX = std::min(minX, r->position->first);
+    std::vector<std::vector<const RackInfo*>> rows;
+    for (const RackInfo* r : members) {
+        if (rows.empty() ||
+            std::abs(r->position->second - rows.back().front()->position->second) > rk.depthM / 2)
+            rows.emplace_back();
+        rows.back().push_back(r);
+    }
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        auto& members2 = rows[i];
+        std::ranges::sort(members2, [](const RackInfo* a, const RackInfo* b) {
+            return a->position->first < b->position->first;
+        });
+        model::RowSpec row;
+        // The racks' own row when they agree on one, else the row's place in the hall.
+        const std::string common = members2.front()->row;
+        const bool agree = !common.empty() && std::ranges::all_of(members2, [&](const RackInfo* r) {
+            return r->row == common;
+        });
+        const std::string rowName = agree ? common : "row " + std::to_string(i + 1);
+        row.name = manyHalls && !hall.empty() ? hall + "-" + rowName : rowName;
+        row.x = hallX + (members2.front()->position->first - minX);
+        row.y = members2.front()->position->second;
+        int lastSlot = -1;
+        for (const RackInfo* r : members2) {
+            const int slot = static_cast<int>(
+                std::lround((r->position->first - members2.front()->position->first) / rk.widthM));
+            if (slot <= lastSlot)
+                return std::unexpected(
+                    errorAt(r->origin,
                             "rack '" + r->name + "' overlaps rack '" + row.rackList.back().name +
                                 "' on the floor plan (" + std::to_string(r->position->first) +
                                 ", " + std::to_string(r->position->second) + " m)",
                             "position"));
-                    lastSlot = slot;
-                    row.rackList.push_back(rackSpecOf(*r, slot));
-                }
-                row.racks = static_cast<int>(row.rackList.size());
-                right = std::max(right, row.x + (lastSlot + 1) * rk.widthM);
-                spec.rows.push_back(std::move(row));
-            }
-        } else {
-            std::vector<std::string> rows;
-            for (const RackInfo* r : members)
-                if (std::ranges::find(rows, r->row) == rows.end()) rows.push_back(r->row);
-            std::ranges::sort(rows, naturalLess);
-            for (std::size_t i = 0; i < rows.size(); ++i) {
-                std::vector<const RackInfo*> inRow;
-                for (const RackInfo* r : members)
-                    if (r->row == rows[i]) inRow.push_back(r);
-                std::ranges::sort(inRow, [](const RackInfo* a, const RackInfo* b) {
-                    return naturalLess(a->name, b->name);
-                });
-                // Rack names that end in distinct numbers stand in those slots; missing ones
-                // are gaps.
-                std::vector<std::optional<int>> numbers;
-                numbers.reserve(inRow.size());
-                for (const RackInfo* r : inRow)
-                    numbers.push_back(trailingNumber(r->name));
-                bool bySlot = std::ranges::all_of(
-                    numbers, [](const auto& n) { return n && *n >= 1 && *n <= 1000; });
-                for (std::size_t k = 1; bySlot && k < numbers.size(); ++k)
-                    bySlot = *numbers[k] > *numbers[k - 1];
-                model::RowSpec row;
-                row.name = halls.size() > 1 && !hall.empty() ? hall + "-" + rows[i] : rows[i];
-                row.x = hallX;
-                row.y = static_cast<double>(i) * kRowPitch;
-                for (std::size_t k = 0; k < inRow.size(); ++k)
-                    row.rackList.push_back(
-                        rackSpecOf(*inRow[k], bySlot ? *numbers[k] - 1 : static_cast<int>(k)));
-                row.racks = static_cast<int>(row.rackList.size());
-                right = std::max(right, hallX + static_cast<double>(row.rackList.back().slot + 1) *
-                                                    rk.widthM);
-                spec.rows.push_back(std::move(row));
-            }
+            lastSlot = slot;
+            row.rackList.push_back(rackSpecOf(*r, slot));
         }
-        hallX = right + kHallGap;
+        row.racks = static_cast<int>(row.rackList.size());
+        right = std::max(right, row.x + (lastSlot + 1) * rk.widthM);
+        spec.rows.push_back(std::move(row));
     }
+    return right;
+}
 
-    // Trays: given, or top down by rack unit (highest first), or by name.
+// The rows of a hall by their names, racks in natural name order (a trailing number is the
+// rack's slot, so gaps stay gaps). Returns the hall's right edge.
+double namedRows(const std::vector<const RackInfo*>& members, const std::string& hall,
+                 bool manyHalls, double hallX, double rowPitch, const model::RackModelSpec& rk,
+                 model::FloorSpec& spec) {
+    double right = hallX;
+    std::vector<std::string> rows;
+    for (const RackInfo* r : members)
+        if (std::ranges::find(rows, r->row) == rows.end()) rows.push_back(r->row);
+    std::ranges::sort(rows, naturalLess);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        std::vector<const RackInfo*> inRow;
+        for (const RackInfo* r : members)
+            if (r->row == rows[i]) inRow.push_back(r);
+        std::ranges::sort(inRow, [](const RackInfo* a, const RackInfo* b) {
+            return naturalLess(a->name, b->name);
+        });
+        // Rack names that end in distinct numbers stand in those slots; missing ones
+        // are gaps.
+        std::vector<std::optional<int>> numbers;
+        numbers.reserve(inRow.size());
+        for (const RackInfo* r : inRow)
+            numbers.push_back(trailingNumber(r->name));
+        bool bySlot =
+            std::ranges::all_of(numbers, [](const auto& n) { return n && *n >= 1 && *n <= 1000; });
+        for (std::size_t k = 1; bySlot && k < numbers.size(); ++k)
+            bySlot = *numbers[k] > *numbers[k - 1];
+        model::RowSpec row;
+        row.name = manyHalls && !hall.empty() ? hall + "-" + rows[i] : rows[i];
+        row.x = hallX;
+        row.y = static_cast<double>(i) * rowPitch;
+        for (std::size_t k = 0; k < inRow.size(); ++k)
+            row.rackList.push_back(
+                rackSpecOf(*inRow[k], bySlot ? *numbers[k] - 1 : static_cast<int>(k)));
+        row.racks = static_cast<int>(row.rackList.size());
+        right =
+            std::max(right, hallX + static_cast<double>(row.rackList.back().slot + 1) * rk.widthM);
+        spec.rows.push_back(std::move(row));
+    }
+    return right;
+}
+
+// Each host's tray: given, or top down by rack unit (highest first), or by name.
+std::expected<void, Error> assignTrays(std::vector<InventoryHost>& hosts, int trays) {
     std::map<std::string, std::vector<InventoryHost*>> byRack;
     for (auto& h : hosts)
         byRack[h.rack].push_back(&h);
@@ -387,6 +378,55 @@ std::expected<Inventory, Error> buildInventory(std::vector<InventoryHost> hosts,
             taken.emplace(next, h);
         }
     }
+    return {};
+}
+
+} // namespace
+
+std::expected<Inventory, Error> buildInventory(std::vector<InventoryHost> hosts,
+                                               const std::vector<InventoryRack>& rackList,
+                                               const model::FloorSpec& base,
+                                               const std::string& name) {
+    const model::RackModelSpec& rk = base.rack;
+    const int trays = rk.computeTrays;
+    Inventory inv;
+
+    auto collected = collectRacks(hosts, rackList, rk, name);
+    if (!collected) return std::unexpected(collected.error());
+    const auto& racks = *collected;
+
+    // Halls, in natural order; in each, rows by name or by floor-plan coordinates.
+    std::vector<std::string> halls;
+    for (const auto& [key, r] : racks)
+        if (std::ranges::find(halls, r.hall) == halls.end()) halls.push_back(r.hall);
+    std::ranges::sort(halls, naturalLess);
+    model::FloorSpec spec = base;
+    spec.rows.clear();
+    spec.hosts.clear();
+    std::string site;
+    for (const auto& [key, r] : racks)
+        if (!r.site.empty()) site = r.site;
+    spec.name =
+        !site.empty()
+            ? site + (halls.size() == 1 && !halls.front().empty() ? " " + halls.front() : "")
+            : name;
+    constexpr double kRowPitch = 3.0, kHallGap = 12.0;
+    double hallX = 0;
+    for (const auto& hall : halls) {
+        std::vector<const RackInfo*> members;
+        for (const auto& [key, r] : racks)
+            if (r.hall == hall) members.push_back(&r);
+        const bool planned =
+            std::ranges::all_of(members, [](const RackInfo* r) { return r->position.has_value(); });
+        const auto edge =
+            planned ? plannedRows(members, hall, halls.size() > 1, hallX, rk, spec)
+                    : std::expected<double, Error>(
+                          namedRows(members, hall, halls.size() > 1, hallX, kRowPitch, rk, spec));
+        if (!edge) return std::unexpected(edge.error());
+        hallX = *edge + kHallGap;
+    }
+
+    if (auto placed = assignTrays(hosts, trays); !placed) return std::unexpected(placed.error());
     for (const auto& h : hosts)
         spec.hosts.push_back({h.name, h.rack, h.tray, h.uuids, h.bmc, h.serial});
 

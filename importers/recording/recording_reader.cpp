@@ -43,6 +43,15 @@ RecordingReader::open(const std::string& path) {
 }
 
 std::expected<void, Error> RecordingReader::load() {
+    model::TimeNs declaredEnd = 0;
+    if (auto header = loadHeader(declaredEnd); !header) return header;
+    if (auto index = loadIndex(declaredEnd); !index) return index;
+    loadEvents();
+    return {};
+}
+
+// The header (meta): format, floor, source, tick, and the end time the writer noted.
+std::expected<void, Error> RecordingReader::loadHeader(model::TimeNs& declaredEnd) {
     // Header: format, floor, source.
     std::map<std::string, std::string> meta;
     sqlite3_stmt* st = nullptr;
@@ -111,9 +120,16 @@ std::expected<void, Error> RecordingReader::load() {
     if (m_info.tick > 60 * model::kNsPerSecond)
         return std::unexpected(error("the recording's tick (" + std::to_string(m_info.tick) +
                                      " ns) is longer than a minute: the header is damaged"));
+    declaredEnd = number("end_time", std::int64_t{0});
+    return {};
+}
 
+// The channels (recorded by name) and the chunk index, and the range they cover.
+std::expected<void, Error> RecordingReader::loadIndex(model::TimeNs declaredEnd) {
     // Channels: recorded by name, mapped onto this build's catalog.
     std::map<std::int64_t, std::size_t> byRecordedId; // -> stream
+    sqlite3_stmt* st = nullptr;
+    int rc = SQLITE_DONE;
     m_chunks.assign(kStreamCount, {});
     m_cache.assign(kStreamCount, {});
     sqlite3_prepare_v2(m_db, "SELECT id, name, entities FROM channels", -1, &st, nullptr);
@@ -190,10 +206,14 @@ std::expected<void, Error> RecordingReader::load() {
     if (!any)
         return std::unexpected(
             error(m_warnings.empty() ? "the recording holds no samples" : m_warnings.front()));
-    if (number("end_time", std::int64_t{0}) > m_end + m_info.tick)
+    if (declaredEnd > m_end + m_info.tick)
         m_warnings.push_back("the recording ends early: samples after " + model::formatUtc(m_end) +
                              " are missing");
+    return {};
+}
 
+// Events, lifecycle transitions, jobs, alert and alarm sets: small, held in memory.
+void RecordingReader::loadEvents() {
     // Events, lifecycle transitions, alarm sets (small; held in memory).
     auto scan = [&](const char* sql, auto&& row) {
         sqlite3_stmt* q = nullptr;
@@ -299,7 +319,6 @@ std::expected<void, Error> RecordingReader::load() {
         }
         m_alarmSets.emplace_back(rawSets[i].first, std::move(alarms));
     }
-    return {};
 }
 
 std::expected<void, Error> RecordingReader::snapshotAt(model::TimeNs time, model::Snapshot& out) {

@@ -97,6 +97,9 @@ private:
         std::vector<float> values;
     };
     std::expected<void, Error> load();
+    std::expected<void, Error> loadHeader(model::TimeNs& declaredEnd);
+    std::expected<void, Error> loadIndex(model::TimeNs declaredEnd);
+    void loadEvents();
     // One stream's row at `time` into `column` (NaN when the recording lacks it).
     std::expected<void, Error> readStream(std::size_t stream, model::TimeNs time,
                                           std::span<float> column);
