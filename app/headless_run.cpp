@@ -281,6 +281,154 @@ json incidentsJson(const model::Topology& t, const model::IncidentList& incident
     return out;
 }
 
+namespace {
+
+// What a headless run produced: its last moment and what led there, for the summary.
+struct HeadlessRun {
+    std::shared_ptr<const model::Snapshot> snap;
+    std::shared_ptr<const model::IncidentList> replayIncidents; // a replay's, tracked here
+    model::TimeNs first = 0;
+    std::uint64_t ticks = 0, produced = 0;
+    std::string sourceName = "simulator";
+};
+
+// A replay walked tick by tick from `at` for `duration` (or just the moment decoded), its
+// incidents tracked over the frames walked. Returns an exit status, 0 when it went well.
+int walkReplay(Session& session, model::TimeNs at, model::TimeNs duration, HeadlessRun& run) {
+    const auto& topology = session.topology;
+    // Walk the recording tick by tick from --at for --for (or just decode the moment).
+    auto& replay = *session.replay;
+    run.sourceName = "replay";
+    run.first = replay.beginTime() + at;
+    replay.seek(run.first);
+    run.snap = replay.renderNow();
+    // The replay's incidents, tracked over the frames walked (the recording's own events).
+    model::IncidentTracker tracker(topology);
+    std::uint64_t seenEvents = run.snap->events ? run.snap->events->endSeq() : 0;
+    tracker.setJobNames(run.snap->rackJobs); // the jobs it hurt, by the names recorded
+    tracker.observe(*run.snap, {});
+    const model::TimeNs end = std::min(replay.endTime(), run.first + duration);
+    for (model::TimeNs t = run.first + replay.tickLength(); duration > 0 && t <= end;
+         t += replay.tickLength()) {
+        replay.seek(t);
+        run.snap = replay.renderNow();
+        if (run.snap->events && run.snap->events->endSeq() >= seenEvents) {
+            tracker.setJobNames(run.snap->rackJobs);
+            tracker.observe(*run.snap, run.snap->events->copySince(seenEvents));
+            seenEvents = run.snap->events->endSeq();
+        }
+        ++run.ticks;
+        for (const auto& c : run.snap->values)
+            run.produced += c.size();
+    }
+    if (!replay.lastError().empty()) {
+        std::cerr << "floortwin: " << replay.lastError() << "\n";
+        return 1;
+    }
+    for (const auto& w : replay.reader().warnings())
+        std::cerr << "floortwin: warning: " << w << "\n";
+    run.replayIncidents = tracker.shared();
+    return 0;
+}
+
+// The simulator run for `duration`: as fast as it goes, paced (--realtime), or on the wall
+// clock while live sources feed it.
+void runSimulator(const Options& o, Session& session, model::TimeNs duration, HeadlessRun& run) {
+    auto& core = *session.sim;
+    run.first = core.latest()->time;
+    if (!session.sources.empty()) {
+        // Live sources run on the wall clock: --for is that much real time.
+        core.start(1.0);
+        session.startSources();
+        const auto until = std::chrono::steady_clock::now() + std::chrono::nanoseconds(duration);
+        while (std::chrono::steady_clock::now() < until)
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        for (auto& s : session.sources)
+            s->stop();
+        for (auto& s : session.outputs)
+            s->stop();
+        core.stop();
+    } else if (o.realtime) {
+        // Paced like a live run (a recorder can be killed mid-way and lose only the tail).
+        core.start(o.speed);
+        session.startSources(); // what the twin sends out (--alertmanager-push)
+        while (core.latest()->time < run.first + duration)
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        for (auto& s : session.outputs)
+            s->stop();
+        core.stop();
+    } else {
+        core.runUntil(run.first + duration);
+    }
+    run.snap = core.latest();
+    run.ticks = core.stats().ticks;
+    std::size_t valuesPerTick = 0;
+    for (const auto& c : run.snap->values)
+        valuesPerTick += c.size();
+    run.produced = run.ticks * valuesPerTick;
+}
+
+// The JSON summary a headless run prints.
+json summaryOf(Session& session, const HeadlessRun& run, std::uint64_t recorded,
+               std::uint64_t dropped) {
+    const auto& topology = session.topology;
+    json summary;
+    if (!session.outputs.empty()) summary["outputs"] = sourcesJson(session.outputs, nullptr);
+    if (!session.sources.empty()) {
+        summary["sources"] = sourcesJson(session.sources, session.suggester.get());
+        summary["unmapped_hosts"] =
+            unmappedHostsJson(unknownHostsOf(session.sources), session.suggester.get());
+        std::size_t measured = 0, stale = 0;
+        for (model::EntityId r = 0; r < topology->count(EntityKind::Rack); ++r) {
+            measured += run.snap->measuredTime(EntityKind::Rack, r) > 0 ? 1 : 0;
+            stale += run.snap->rackStale(r) ? 1 : 0;
+        }
+        summary["racks_measured"] = measured;
+        summary["racks_stale"] = stale;
+        summary["samples_applied"] = session.sim->stats().samplesApplied;
+        summary["batches_dropped"] = session.sim->stats().batchesDropped;
+    } else
+        summary["sources"] = json::array({{{"name", run.sourceName},
+                                           {"samples", run.produced},
+                                           {"mapped", run.produced},
+                                           {"unmapped", 0},
+                                           {"bad_lines", 0},
+                                           {"format_warnings", 0},
+                                           {"errors", 0}}});
+    summary["ticks"] = run.ticks;
+    summary["recorded_samples"] = recorded;
+    if (session.recorder) summary["recording_dropped_snapshots"] = dropped;
+    summary["first_time"] = isoTime(run.first);
+    summary["last_time"] = isoTime(run.snap->time);
+    if (session.sim) summary["mean_tick_ms"] = session.sim->stats().meanTickMs;
+    summary["alarms"] = run.snap->alarms.size();
+    summary["events"] =
+        run.snap->events ? run.snap->events->endSeq() : 0; // every one, not the newest kept
+    if (!run.snap->scenario.empty()) summary["scenario"] = run.snap->scenario;
+    if (!session.forkedFrom.empty())
+        summary["fork"] = {{"from", session.forkedFrom},
+                           {"at", isoTime(session.forkAt)},
+                           {"resumed_at", isoTime(session.forkResumedAt)},
+                           {"keyframe_note", session.forkKeyframeNote}};
+    if (session.forkFromMeasurements)
+        summary["fork"]["from_measurements"] = {
+            {"channels", session.forkMeasuredChannels},
+            {"values", session.forkMeasuredValues},
+            {"modelled", "every value not measured at the moment, and the pumps, valves, jobs "
+                         "and throttling behind all of them"}};
+    if (session.compare) {
+        const auto base = session.compareAt(run.snap->time);
+        summary["compare"] = {{"file", session.comparePath},
+                              {"offset_s", model::toSeconds(session.compareOffset)},
+                              {"baseline_time", base ? json(isoTime(base->time)) : json(nullptr)}};
+    }
+    if (const auto& incidents = run.replayIncidents ? run.replayIncidents : run.snap->incidents)
+        summary["incidents"] = incidentsJson(*topology, *incidents);
+    return summary;
+}
+
+} // namespace
+
 int runHeadless(const Options& o, Session& session) {
     const auto& topology = session.topology;
     if (o.describe) {
@@ -302,79 +450,13 @@ int runHeadless(const Options& o, Session& session) {
             << "floortwin: --headless needs --describe, --for DURATION or --dump-snapshot FILE\n";
         return 2;
     }
-    std::shared_ptr<const model::Snapshot> snap;
-    std::shared_ptr<const model::IncidentList> replayIncidents;
-    model::TimeNs first = 0;
-    std::uint64_t ticks = 0, produced = 0;
-    std::string sourceName = "simulator";
+    HeadlessRun run;
     if (session.replay) {
-        // Walk the recording tick by tick from --at for --for (or just decode the moment).
-        auto& replay = *session.replay;
-        sourceName = "replay";
-        first = replay.beginTime() + at;
-        replay.seek(first);
-        snap = replay.renderNow();
-        // The replay's incidents, tracked over the frames walked (the recording's own events).
-        model::IncidentTracker tracker(topology);
-        std::uint64_t seenEvents = snap->events ? snap->events->endSeq() : 0;
-        tracker.setJobNames(snap->rackJobs); // the jobs it hurt, by the names recorded
-        tracker.observe(*snap, {});
-        const model::TimeNs end = std::min(replay.endTime(), first + duration);
-        for (model::TimeNs t = first + replay.tickLength(); duration > 0 && t <= end;
-             t += replay.tickLength()) {
-            replay.seek(t);
-            snap = replay.renderNow();
-            if (snap->events && snap->events->endSeq() >= seenEvents) {
-                tracker.setJobNames(snap->rackJobs);
-                tracker.observe(*snap, snap->events->copySince(seenEvents));
-                seenEvents = snap->events->endSeq();
-            }
-            ++ticks;
-            for (const auto& c : snap->values)
-                produced += c.size();
-        }
-        if (!replay.lastError().empty()) {
-            std::cerr << "floortwin: " << replay.lastError() << "\n";
-            return 1;
-        }
-        for (const auto& w : replay.reader().warnings())
-            std::cerr << "floortwin: warning: " << w << "\n";
-        replayIncidents = tracker.shared();
+        if (const int rc = walkReplay(session, at, duration, run); rc != 0) return rc;
     } else {
-        auto& core = *session.sim;
-        first = core.latest()->time;
-        if (!session.sources.empty()) {
-            // Live sources run on the wall clock: --for is that much real time.
-            core.start(1.0);
-            session.startSources();
-            const auto until =
-                std::chrono::steady_clock::now() + std::chrono::nanoseconds(duration);
-            while (std::chrono::steady_clock::now() < until)
-                std::this_thread::sleep_for(std::chrono::milliseconds(50));
-            for (auto& s : session.sources)
-                s->stop();
-            for (auto& s : session.outputs)
-                s->stop();
-            core.stop();
-        } else if (o.realtime) {
-            // Paced like a live run (a recorder can be killed mid-way and lose only the tail).
-            core.start(o.speed);
-            session.startSources(); // what the twin sends out (--alertmanager-push)
-            while (core.latest()->time < first + duration)
-                std::this_thread::sleep_for(std::chrono::milliseconds(20));
-            for (auto& s : session.outputs)
-                s->stop();
-            core.stop();
-        } else {
-            core.runUntil(first + duration);
-        }
-        snap = core.latest();
-        ticks = core.stats().ticks;
-        std::size_t valuesPerTick = 0;
-        for (const auto& c : snap->values)
-            valuesPerTick += c.size();
-        produced = ticks * valuesPerTick;
+        runSimulator(o, session, duration, run);
     }
+    const auto& snap = run.snap;
     if (!o.dumpSnapshot.empty()) {
         std::ofstream out(o.dumpSnapshot);
         if (!out) {
@@ -399,58 +481,7 @@ int runHeadless(const Options& o, Session& session) {
             return 1;
         }
     }
-    json summary;
-    if (!session.outputs.empty()) summary["outputs"] = sourcesJson(session.outputs, nullptr);
-    if (!session.sources.empty()) {
-        summary["sources"] = sourcesJson(session.sources, session.suggester.get());
-        summary["unmapped_hosts"] =
-            unmappedHostsJson(unknownHostsOf(session.sources), session.suggester.get());
-        std::size_t measured = 0, stale = 0;
-        for (model::EntityId r = 0; r < topology->count(EntityKind::Rack); ++r) {
-            measured += snap->measuredTime(EntityKind::Rack, r) > 0 ? 1 : 0;
-            stale += snap->rackStale(r) ? 1 : 0;
-        }
-        summary["racks_measured"] = measured;
-        summary["racks_stale"] = stale;
-        summary["samples_applied"] = session.sim->stats().samplesApplied;
-        summary["batches_dropped"] = session.sim->stats().batchesDropped;
-    } else
-        summary["sources"] = json::array({{{"name", sourceName},
-                                           {"samples", produced},
-                                           {"mapped", produced},
-                                           {"unmapped", 0},
-                                           {"bad_lines", 0},
-                                           {"format_warnings", 0},
-                                           {"errors", 0}}});
-    summary["ticks"] = ticks;
-    summary["recorded_samples"] = recorded;
-    if (session.recorder) summary["recording_dropped_snapshots"] = dropped;
-    summary["first_time"] = isoTime(first);
-    summary["last_time"] = isoTime(snap->time);
-    if (session.sim) summary["mean_tick_ms"] = session.sim->stats().meanTickMs;
-    summary["alarms"] = snap->alarms.size();
-    summary["events"] = snap->events ? snap->events->endSeq() : 0; // every one, not the newest kept
-    if (!snap->scenario.empty()) summary["scenario"] = snap->scenario;
-    if (!session.forkedFrom.empty())
-        summary["fork"] = {{"from", session.forkedFrom},
-                           {"at", isoTime(session.forkAt)},
-                           {"resumed_at", isoTime(session.forkResumedAt)},
-                           {"keyframe_note", session.forkKeyframeNote}};
-    if (session.forkFromMeasurements)
-        summary["fork"]["from_measurements"] = {
-            {"channels", session.forkMeasuredChannels},
-            {"values", session.forkMeasuredValues},
-            {"modelled", "every value not measured at the moment, and the pumps, valves, jobs "
-                         "and throttling behind all of them"}};
-    if (session.compare) {
-        const auto base = session.compareAt(snap->time);
-        summary["compare"] = {{"file", session.comparePath},
-                              {"offset_s", model::toSeconds(session.compareOffset)},
-                              {"baseline_time", base ? json(isoTime(base->time)) : json(nullptr)}};
-    }
-    if (const auto& incidents = replayIncidents ? replayIncidents : snap->incidents)
-        summary["incidents"] = incidentsJson(*topology, *incidents);
-    std::cout << summary.dump(2) << "\n";
+    std::cout << summaryOf(session, run, recorded, dropped).dump(2) << "\n";
     return 0;
 }
 
