@@ -41,7 +41,6 @@ std::optional<CameraRig::Window> clearOfPanels(const CameraRig::Window& place,
     taken.reserve(panels.size());
     for (const auto& p : panels)
         taken.push_back({p.x0 - gap, p.y0 - gap, p.x1 + gap, p.y1 + gap});
-    const ScreenRect visible{0, 0, w, h};
     const ScreenRect shown{std::max(floor.x0, 0.0f), std::max(floor.y0, 0.0f),
                            std::min(floor.x1, w), std::min(floor.y1, h)};
     if (std::ranges::none_of(taken, [&](const ScreenRect& t) { return t.overlaps(shown); }))
@@ -64,7 +63,7 @@ std::optional<CameraRig::Window> clearOfPanels(const CameraRig::Window& place,
                     if (y1 <= y0) continue;
                     const ScreenRect r{x0, y0, x1, y1};
                     const float scale = std::min((x1 - x0) / fw, (y1 - y0) / fh);
-                    if (scale <= best || !r.overlaps(visible)) continue;
+                    if (scale <= best) continue;
                     if (std::ranges::any_of(taken,
                                             [&](const ScreenRect& t) { return t.overlaps(r); }))
                         continue;

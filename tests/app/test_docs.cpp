@@ -3,6 +3,7 @@
 // loads with the real parser, every floortwin option a page or a picture manifest uses exists,
 // and every relative link and picture a page names is in the tree.
 #include "app/command_line.h"
+#include "app/option_table.h"
 #include "app/wall_config.h"
 #include "importers/floor/floor_file.h"
 #include "importers/floor/inventory_csv.h"
@@ -84,11 +85,8 @@ std::vector<Example> taggedExamples(const std::string& page) {
 const std::vector<std::string>& optionNames() {
     static const std::vector<std::string> names = [] {
         std::vector<std::string> out;
-        const std::regex flag(R"(^\s+(--?[a-z][a-z0-9-]*))");
-        std::istringstream in(app::helpText(views::layerIds()));
-        std::smatch m;
-        for (std::string line; std::getline(in, line);)
-            if (std::regex_search(line, m, flag)) out.push_back(m[1]);
+        for (const auto& spec : app::optionTable())
+            out.emplace_back(spec.flag);
         return out;
     }();
     return names;
